@@ -1,0 +1,226 @@
+/*
+ * engine.c - engine lifecycle, options, status strings and version.
+ *
+ * What: the gts_engine object owns the transposition table, the per-thread
+ * search contexts (killers, history, move buffers) and, once a parallel
+ * search has run, the work-stealing pool. Everything is allocated here and
+ * freed in gts_engine_free(); no global mutable state exists.
+ *
+ * Concurrency contract: every function except gts_engine_stop() belongs to
+ * the engine's owner thread. gts_engine_stop() only performs an atomic store
+ * into the running search's shared block, which lives as long as the engine.
+ */
+#include "engine_internal.h"
+#include "search/node.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ck_pr.h>
+
+/* ---- status ------------------------------------------------------------ */
+
+const char *gts_strerror(int status)
+{
+    switch (status) {
+#define GTS__STATUS_MSG(name, value, msg) case value: return msg;
+        GTS_STATUS_MAP(GTS__STATUS_MSG)
+#undef GTS__STATUS_MSG
+    default: return "unknown status";
+    }
+}
+
+const char *gts_status_name(int status)
+{
+    switch (status) {
+#define GTS__STATUS_NAME(name, value, msg) case value: return #name;
+        GTS_STATUS_MAP(GTS__STATUS_NAME)
+#undef GTS__STATUS_NAME
+    default: return NULL;
+    }
+}
+
+/* ---- version ----------------------------------------------------------- */
+
+unsigned gts_version(void) { return GTS_VERSION_HEX; }
+const char *gts_version_string(void) { return GTS_VERSION_STRING; }
+
+/* ---- options ----------------------------------------------------------- */
+
+typedef struct option_info {
+    gts_option option;
+    int64_t min, max, def;
+    size_t offset; /* of the int64_t field in struct gts_engine */
+} option_info;
+
+#define OPT(o, lo, hi, d, field) { o, lo, hi, d, offsetof(struct gts_engine, field) }
+static const option_info OPTIONS[] = {
+    OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
+    OPT(GTS_OPT_ASPIRATION, 0, GTS_SCORE_WIN, 0, aspiration),
+    OPT(GTS_OPT_KILLERS, 0, 1, 1, killers),
+    OPT(GTS_OPT_HISTORY, 0, 1, 1, history),
+    OPT(GTS_OPT_QUIESCENCE, 0, 1, 1, quiescence),
+    OPT(GTS_OPT_ITERATIVE, 0, 1, 1, iterative),
+    OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
+    OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
+    OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
+};
+#undef OPT
+
+static const option_info *find_option(gts_option option)
+{
+    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
+        if (OPTIONS[i].option == option)
+            return &OPTIONS[i];
+    return NULL;
+}
+
+gts_status gts_option_bounds(gts_option option, int64_t *min, int64_t *max, int64_t *def)
+{
+    const option_info *o = find_option(option);
+    if (!o)
+        return GTS_EOPTION;
+    if (min) *min = o->min;
+    if (max) *max = o->max;
+    if (def) *def = o->def;
+    return GTS_OK;
+}
+
+static int64_t *option_field(gts_engine *e, const option_info *o)
+{
+    return (int64_t *)(void *)((char *)e + o->offset);
+}
+
+gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
+{
+    if (!engine)
+        return GTS_EINVAL;
+    const option_info *o = find_option(option);
+    if (!o)
+        return GTS_EOPTION;
+    if (value < o->min || value > o->max)
+        return GTS_ERANGE;
+    if (ck_pr_load_32(&engine->searching))
+        return GTS_EBUSY;
+    int64_t *field = option_field(engine, o);
+    if (option == GTS_OPT_TT_MB && value != *field) {
+        /* Allocate now so that an impossible size is reported here. */
+        int rc = gts__tt_resize(&engine->tt, (size_t)value);
+        if (rc != GTS_OK)
+            return rc;
+    }
+    *field = value;
+    return GTS_OK;
+}
+
+gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *value)
+{
+    if (!engine || !value)
+        return GTS_EINVAL;
+    const option_info *o = find_option(option);
+    if (!o)
+        return GTS_EOPTION;
+    *value = *option_field((gts_engine *)engine, o);
+    return GTS_OK;
+}
+
+/* ---- lifecycle --------------------------------------------------------- */
+
+gts_status gts_engine_new(gts_engine **out)
+{
+    if (!out)
+        return GTS_EINVAL;
+    *out = NULL;
+    gts_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return GTS_ENOMEM;
+    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
+        *option_field(e, &OPTIONS[i]) = OPTIONS[i].def;
+    *out = e;
+    return GTS_OK;
+}
+
+void gts_engine_free(gts_engine *engine)
+{
+    if (!engine)
+        return;
+    gts__pool_free(engine->pool);
+    for (int i = 0; i < engine->nctx; i++)
+        gts__ctx_free(engine->ctx[i]);
+    free(engine->ctx);
+    gts__tt_destroy(&engine->tt);
+    free(engine);
+}
+
+gts_status gts_engine_clear(gts_engine *engine)
+{
+    if (!engine)
+        return GTS_EINVAL;
+    if (ck_pr_load_32(&engine->searching))
+        return GTS_EBUSY;
+    gts__tt_clear(&engine->tt);
+    for (int i = 0; i < engine->nctx; i++)
+        gts__ctx_clear_tables(engine->ctx[i]);
+    return GTS_OK;
+}
+
+void gts_engine_stop(gts_engine *engine)
+{
+    if (!engine)
+        return;
+    ck_pr_or_32(&engine->shared.stop_flags, GTS_RESULT_STOPPED);
+    ck_pr_store_32(&engine->shared.stop, 1);
+}
+
+int gts_engine_hashfull(const gts_engine *engine)
+{
+    return engine ? gts__tt_hashfull(&engine->tt) : 0;
+}
+
+int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)
+{
+    /* The table is allocated lazily, so an unused engine costs nothing. */
+    if (e->tt_mb > 0 && !gts__tt_enabled(&e->tt)) {
+        int rc = gts__tt_resize(&e->tt, (size_t)e->tt_mb);
+        if (rc != GTS_OK)
+            return rc;
+    }
+
+    if (game->max_moves > e->max_moves) {
+        /* Move buffers are sized by max_moves: rebuild the contexts. */
+        for (int i = 0; i < e->nctx; i++)
+            gts__ctx_free(e->ctx[i]);
+        free(e->ctx);
+        e->ctx = NULL;
+        e->nctx = 0;
+        e->max_moves = game->max_moves;
+    }
+    if (threads > e->nctx) {
+        gts__ctx **ctx = realloc(e->ctx, (size_t)threads * sizeof *ctx);
+        if (!ctx)
+            return GTS_ENOMEM;
+        e->ctx = ctx;
+        while (e->nctx < threads) {
+            ctx[e->nctx] = gts__ctx_new(e->max_moves);
+            if (!ctx[e->nctx])
+                return GTS_ENOMEM;
+            ctx[e->nctx]->id = e->nctx;
+            e->nctx++;
+        }
+    }
+    if (threads > 1 && (!e->pool || gts__pool_threads(e->pool) != threads)) {
+        gts__pool_free(e->pool);
+        e->pool = NULL;
+        int rc = gts__pool_new(&e->pool, threads);
+        if (rc != GTS_OK)
+            return rc;
+    }
+    return GTS_OK;
+}
+
+uint64_t gts__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,70 @@
+/*
+ * order.c - move ordering: TT move, the game's hint, killers, history.
+ *
+ * What: gives every move of a node a 64-bit sort key; the node searches pick
+ * moves lazily in key order (gts__pick), so a cutoff after the first move
+ * costs no full sort. Key layout, most significant first:
+ *   TT move                      INT64_MAX
+ *   game's move_score() hint     bits 24..55 (signed)
+ *   killer rank                  bits 22..23 (2 = first killer, 1 = second)
+ *   history                      bits  0..21
+ * The hint comes first: a game that knows "this move wins now" is right.
+ *
+ * Concurrency contract: tables are per thread (inside gts__ctx); nothing
+ * here is shared.
+ */
+#include "search/node.h"
+
+static const int64_t HINT_SHIFT = 24;
+static const int64_t KILLER_SHIFT = 22;
+static const int32_t HISTORY_MAX = (1 << 22) - 1;
+
+static uint32_t history_slot(gts_move m)
+{
+    return (uint32_t)((m * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (GTS__HISTORY_SIZE - 1);
+}
+
+void gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
+{
+    const gts_move *moves = gts__moves(c, ply);
+    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    const gts_game *g = c->game;
+    const int32_t *hist = c->history[ply & 1];
+    for (int i = 0; i < n; i++) {
+        gts_move m = moves[i];
+        int64_t key;
+        if ((uint32_t)i == tt_move) {
+            key = INT64_MAX;
+        } else {
+            key = g->move_score ? (int64_t)g->move_score(c->state, m, c->user) << HINT_SHIFT : 0;
+            if (c->use_killers) {
+                if (m == c->killers[ply][0])
+                    key += (int64_t)2 << KILLER_SHIFT;
+                else if (m == c->killers[ply][1])
+                    key += (int64_t)1 << KILLER_SHIFT;
+            }
+            if (c->use_history)
+                key += hist[history_slot(m)];
+        }
+        o[i].key = key;
+        o[i].index = (uint32_t)i;
+    }
+}
+
+void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m)
+{
+    if (c->use_killers && c->killers[ply][0] != m) {
+        c->killers[ply][1] = c->killers[ply][0];
+        c->killers[ply][0] = m;
+    }
+    if (c->use_history) {
+        int32_t *h = &c->history[ply & 1][history_slot(m)];
+        int32_t bonus = depth * depth;
+        *h = *h + bonus > HISTORY_MAX ? HISTORY_MAX : *h + bonus;
+        if (*h == HISTORY_MAX) {
+            /* Age the whole side's table so that it keeps discriminating. */
+            for (int i = 0; i < GTS__HISTORY_SIZE; i++)
+                c->history[ply & 1][i] /= 2;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/*
+ * algos.h - the algorithm table: what the driver (driver.c) needs to know of
+ * each algorithm, and the iteration functions of each family (internal).
+ *
+ * An algorithm is one function that searches the root to a given depth inside
+ * a window and reports the score; it leaves the best root move in
+ * run->ctx[0]->root_move/root_has_move and the principal variation in
+ * run->ctx[0]->pv[0]. The driver does everything around it: argument checks,
+ * iterative deepening, aspiration windows, limits, statistics and results.
+ */
+#ifndef GTS_SEARCH_ALGOS_H
+#define GTS_SEARCH_ALGOS_H
+
+#include "search/node.h"
+
+/* One search in progress. */
+typedef struct gts__run {
+    gts_engine *engine;
+    const gts_game *game;
+    void *root;             /* the caller's state (thread 0 searches it in place) */
+    gts__ctx **ctx;         /* [threads] */
+    int threads;
+    gts__pool *pool;        /* NULL for serial algorithms */
+    gts_score guess;        /* previous iteration's score, or the caller's guess */
+    bool has_guess;
+    /* parallel work classification, summed into the result */
+    uint64_t nodes_mandatory, nodes_speculative, nodes_wasted;
+} gts__run;
+
+typedef gts_score (*gts__iterate_fn)(gts__run *run, int depth, gts_score alpha, gts_score beta);
+
+typedef struct gts__algo {
+    gts_algorithm id;
+    const char *name;
+    bool exact;
+    bool parallel;
+    /* false: the algorithm chooses its own windows (MTD(f)...); the driver
+     * then calls it with the full window only. */
+    bool windowed;
+    gts__iterate_fn iterate;
+} gts__algo;
+
+const gts__algo *gts__algo_find(gts_algorithm id);
+
+/* Serial families. */
+gts_score gts__iterate_minimax(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_alphabeta(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_pvs(gts__run *run, int depth, gts_score alpha, gts_score beta);
+
+#endif

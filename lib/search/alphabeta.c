@@ -1,0 +1,172 @@
+/*
+ * alphabeta.c - fail-soft alpha-beta and PVS (NegaScout), with quiescence.
+ *
+ * One node function serves both: with c->use_pvs the first move is searched
+ * with the full window and the others with a null window around alpha,
+ * re-searched with the full window when they fail high inside (alpha, beta)
+ * (Reinefeld's NegaScout, in the fail-soft form). Otherwise every move gets
+ * the full window (Knuth & Moore's alpha-beta, fail-soft after Fishburn).
+ *
+ * This is the serial search the parallel algorithms run below their split
+ * points, so it reads every per-thread input from the context only.
+ */
+#include "search/algos.h"
+
+gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
+{
+    c->pv_len[ply] = 0;
+    if (gts__poll(c))
+        return 0;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+
+    /* Step 1. Stand pat */
+    gts_score best = gts__evaluate(c, ply);
+    if (gts__aborted(c) || ply >= GTS_MAX_PLY || best >= beta)
+        return best;
+    if (best > alpha)
+        alpha = best;
+
+    /* Step 2. Noisy moves, best hint first */
+    int n = gts__generate(c, ply, true);
+    if (n <= 0)
+        return best;
+    gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
+    const gts_move *moves = gts__moves(c, ply);
+    for (int k = 0; k < n; k++) {
+        gts_move m = moves[gts__pick(c, ply, k, n)];
+        if (!gts__apply(c, m))
+            return 0;
+        gts_score s = -gts__qsearch(c, ply + 1, -beta, -alpha);
+        gts__undo(c, m);
+        if (gts__aborted(c))
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                gts__pv_update(c, ply, m);
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    /* Step 1. Stop, limits, horizon */
+    c->pv_len[ply] = 0;
+    if (gts__poll(c))
+        return 0;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+    if (ply >= GTS_MAX_PLY)
+        return gts__evaluate(c, ply);
+    if (depth <= 0)
+        return gts__leaf(c, ply, alpha, beta);
+
+    /* Step 2. Transposition table probe (never cut at the root: it needs a move) */
+    uint64_t key = 0;
+    uint32_t tt_move = GTS__TT_NO_MOVE;
+    if (c->tt) {
+        key = c->game->hash(c->state, c->user);
+        c->tt_probes++;
+        gts__tt_hit hit;
+        if (gts__tt_probe(c->tt, key, &hit)) {
+            c->tt_hits++;
+            tt_move = hit.move_index;
+            if (ply > 0 && hit.depth >= depth) {
+                gts_score s = gts__tt_score_from(hit.score, ply);
+                if (hit.bound == GTS__BOUND_EXACT
+                    || (hit.bound == GTS__BOUND_LOWER && s >= beta)
+                    || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
+                    c->tt_cutoffs++;
+                    return s;
+                }
+            }
+        }
+    }
+
+    /* Step 3. Moves; a node without any is a finished game */
+    int n = gts__generate(c, ply, false);
+    if (n < 0)
+        return 0;
+    if (n == 0) {
+        gts_score s = gts__evaluate(c, ply);
+        if (c->tt && !gts__aborted(c))
+            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
+                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
+        return s;
+    }
+
+    /* Step 4. Ordering */
+    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    const gts_move *moves = gts__moves(c, ply);
+    int limit = n;
+    if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
+        limit = c->nbest;
+
+    /* Step 5. Children */
+    gts_score best = -GTS_SCORE_INF;
+    uint32_t best_index = GTS__TT_NO_MOVE;
+    gts_score a = alpha;
+    for (int k = 0; k < limit; k++) {
+        uint32_t i = gts__pick(c, ply, k, n);
+        gts_move m = moves[i];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__apply(c, m))
+            return 0;
+        int d = depth - 1 + ext;
+        gts_score s;
+        if (k == 0 || !c->use_pvs) {
+            s = -gts__alphabeta(c, d, ply + 1, -beta, -a);
+        } else {
+            s = -gts__alphabeta(c, d, ply + 1, -a - 1, -a);
+            if (s > a && s < beta && !gts__aborted(c))
+                s = -gts__alphabeta(c, d, ply + 1, -beta, -a);
+        }
+        gts__undo(c, m);
+        if (gts__aborted(c))
+            return 0;
+
+        if (s > best) {
+            best = s;
+            best_index = i;
+            if (ply == 0) {
+                c->root_move = m;
+                c->root_has_move = true;
+            }
+            if (s > a) {
+                a = s;
+                gts__pv_update(c, ply, m);
+                if (s >= beta) {
+                    gts__order_cutoff(c, ply, depth, m);
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Step 6. Store */
+    if (c->tt) {
+        int bound = best >= beta ? GTS__BOUND_LOWER
+                  : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
+        gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
+                      bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
+    }
+    return best;
+}
+
+gts_score gts__iterate_alphabeta(gts__run *run, int depth, gts_score alpha, gts_score beta)
+{
+    run->ctx[0]->use_pvs = false;
+    return gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
+}
+
+gts_score gts__iterate_pvs(gts__run *run, int depth, gts_score alpha, gts_score beta)
+{
+    run->ctx[0]->use_pvs = true;
+    return gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
+}

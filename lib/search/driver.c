@@ -1,0 +1,332 @@
+/*
+ * driver.c - gts_search(): argument checks, the algorithm table, iterative
+ * deepening with aspiration windows, limits, statistics and results.
+ *
+ * Flow: caller -> gts_search (this file) -> algorithm iterate function ->
+ * node code (node.h) -> game callbacks. The driver owns the search-wide
+ * shared block: it resets it at the start, the node code sets stop/error,
+ * and the driver turns it into result flags and a status at the end.
+ *
+ * Concurrency contract: one gts_search per engine at a time (the
+ * `searching` flag turns a second one into GTS_EBUSY); gts_engine_stop may
+ * come from any thread at any time.
+ */
+#include "search/algos.h"
+
+#include <string.h>
+
+static const gts__algo ALGOS[] = {
+    { GTS_ALG_MINIMAX, "minimax", true, false, false, gts__iterate_minimax },
+    { GTS_ALG_ALPHABETA, "alphabeta", true, false, true, gts__iterate_alphabeta },
+    { GTS_ALG_PVS, "pvs", true, false, true, gts__iterate_pvs },
+};
+static const int NALGOS = (int)(sizeof ALGOS / sizeof ALGOS[0]);
+static const uint32_t MAX_MOVES_LIMIT = 65535;
+
+const gts__algo *gts__algo_find(gts_algorithm id)
+{
+    for (int i = 0; i < NALGOS; i++)
+        if (ALGOS[i].id == id)
+            return &ALGOS[i];
+    return NULL;
+}
+
+const char *gts_algorithm_name(gts_algorithm alg)
+{
+    const gts__algo *a = gts__algo_find(alg);
+    return a ? a->name : NULL;
+}
+
+gts_status gts_algorithm_from_name(const char *name, gts_algorithm *alg)
+{
+    if (!name || !alg)
+        return GTS_EINVAL;
+    if (strncmp(name, "gts_", 4) == 0)
+        name += 4;
+    for (int i = 0; i < NALGOS; i++)
+        if (strcmp(ALGOS[i].name, name) == 0) {
+            *alg = ALGOS[i].id;
+            return GTS_OK;
+        }
+    return GTS_EALGORITHM;
+}
+
+bool gts_algorithm_is_exact(gts_algorithm alg)
+{
+    const gts__algo *a = gts__algo_find(alg);
+    return a && a->exact;
+}
+
+bool gts_algorithm_is_parallel(gts_algorithm alg)
+{
+    const gts__algo *a = gts__algo_find(alg);
+    return a && a->parallel;
+}
+
+int gts_algorithm_list(gts_algorithm *out, int capacity)
+{
+    for (int i = 0; out && i < NALGOS && i < capacity; i++)
+        out[i] = ALGOS[i].id;
+    return NALGOS;
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+static gts_status check_game(const gts_game *g)
+{
+    if (g->struct_size != sizeof(gts_game))
+        return GTS_ESTRUCT;
+    if (!g->generate || !g->apply || !g->undo || !g->evaluate)
+        return GTS_EINVAL;
+    if (g->max_moves == 0 || g->max_moves > MAX_MOVES_LIMIT)
+        return GTS_ERANGE;
+    return GTS_OK;
+}
+
+static gts_status read_limits(const gts_limits *in, gts_limits *out)
+{
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    if (in) {
+        if (in->struct_size != sizeof(gts_limits))
+            return GTS_ESTRUCT;
+        memcpy(out, in, sizeof *out);
+    }
+    if (out->depth == 0)
+        out->depth = GTS_MAX_DEPTH;
+    if (out->depth < 0 || out->depth > GTS_MAX_DEPTH)
+        return GTS_ERANGE;
+    if (out->alpha == 0 && out->beta == 0) {
+        out->alpha = -GTS_SCORE_INF;
+        out->beta = GTS_SCORE_INF;
+    } else if (out->alpha < -GTS_SCORE_INF || out->beta > GTS_SCORE_INF) {
+        return GTS_ERANGE;
+    } else if (out->alpha >= out->beta) {
+        return GTS_EINVAL;
+    }
+    if (out->has_guess && (out->guess < -GTS_SCORE_INF || out->guess > GTS_SCORE_INF))
+        return GTS_ERANGE;
+    return GTS_OK;
+}
+
+/* ---- one iteration -------------------------------------------------------- */
+
+static bool aborted(gts__run *run) { return ck_pr_load_32(&run->engine->shared.stop) != 0; }
+
+static gts_score iterate(gts__run *run, const gts__algo *algo, int depth, gts_score alpha,
+                         gts_score beta)
+{
+    run->ctx[0]->root_has_move = false;
+    return algo->iterate(run, depth, alpha, beta);
+}
+
+/* Search @depth; with aspiration > 0, around the previous score, widening
+ * on failure until the score is exact. */
+static gts_score search_depth(gts__run *run, const gts__algo *algo, int depth,
+                              const gts_limits *lim, bool caller_window)
+{
+    int64_t w = run->engine->aspiration;
+    if (!algo->windowed || caller_window || w <= 0 || !run->has_guess
+        || gts_score_is_win(run->guess) || gts_score_is_loss(run->guess))
+        return iterate(run, algo, depth, lim->alpha, lim->beta);
+
+    gts_score lo = run->guess - (gts_score)w, hi = run->guess + (gts_score)w;
+    for (;;) {
+        if (lo < -GTS_SCORE_INF) lo = -GTS_SCORE_INF;
+        if (hi > GTS_SCORE_INF) hi = GTS_SCORE_INF;
+        gts_score s = iterate(run, algo, depth, lo, hi);
+        if (aborted(run))
+            return s;
+        w *= 2;
+        if (s <= lo && lo > -GTS_SCORE_INF)
+            lo = s - (gts_score)w;
+        else if (s >= hi && hi < GTS_SCORE_INF)
+            hi = s + (gts_score)w;
+        else
+            return s;
+    }
+}
+
+static void record_iteration(gts__run *run, gts_result *r, int depth, gts_score score,
+                             const gts_limits *lim)
+{
+    gts__ctx *c = run->ctx[0];
+    r->score = score;
+    r->depth = depth;
+    r->flags &= ~(uint32_t)(GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND);
+    if (score <= lim->alpha)
+        r->flags |= GTS_RESULT_UPPER_BOUND;
+    else if (score >= lim->beta)
+        r->flags |= GTS_RESULT_LOWER_BOUND;
+    if (c->root_has_move) {
+        r->best_move = c->root_move;
+        r->flags |= GTS_RESULT_HAS_MOVE;
+    }
+    /* The PV table holds the line that raised alpha at the root; it is only
+     * meaningful when it starts with the best move. */
+    if (c->pv_len[0] > 0 && c->pv[0][0] == r->best_move) {
+        r->pv_length = (uint32_t)c->pv_len[0];
+        memcpy(r->pv, c->pv[0], (size_t)c->pv_len[0] * sizeof(gts_move));
+    } else {
+        r->pv_length = 1;
+        r->pv[0] = r->best_move;
+    }
+}
+
+static void collect_stats(gts__run *run, gts_result *r)
+{
+    r->nodes = 1; /* the root */
+    r->tt_probes = r->tt_hits = r->tt_cutoffs = 0;
+    r->seldepth = 0;
+    for (int i = 0; i < run->threads; i++) {
+        gts__ctx *c = run->ctx[i];
+        r->nodes += c->nodes;
+        r->tt_probes += c->tt_probes;
+        r->tt_hits += c->tt_hits;
+        r->tt_cutoffs += c->tt_cutoffs;
+        if (c->seldepth > r->seldepth)
+            r->seldepth = c->seldepth;
+        if (r->thread_nodes && (uint32_t)i < r->thread_nodes_capacity)
+            r->thread_nodes[i] = c->nodes;
+    }
+    r->nodes_mandatory = run->nodes_mandatory;
+    r->nodes_speculative = run->nodes_speculative;
+    r->nodes_wasted = run->nodes_wasted;
+    r->threads = (uint32_t)run->threads;
+}
+
+/* ---- gts_search ------------------------------------------------------------- */
+
+static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_limits *lim,
+                             gts_result *r)
+{
+    gts_engine *e = run->engine;
+    gts__ctx *c0 = run->ctx[0];
+    bool caller_window = lim->alpha > -GTS_SCORE_INF || lim->beta < GTS_SCORE_INF;
+
+    /* Step 1. The root: a finished game has no move and its static value. */
+    int n = gts__generate(c0, 0, false);
+    if (n < 0)
+        return GTS_OK; /* error recorded in the shared block */
+    if (n == 0) {
+        r->score = gts__evaluate(c0, 0);
+        return GTS_OK;
+    }
+    /* Fallback if not even depth 1 completes: the first legal move. */
+    r->best_move = gts__moves(c0, 0)[0];
+    r->flags |= GTS_RESULT_HAS_MOVE;
+    r->pv[0] = r->best_move;
+    r->pv_length = 1;
+    r->score = gts__evaluate(c0, 0);
+    if (aborted(run))
+        return GTS_OK;
+
+    /* Step 2. Iterative deepening */
+    int first = e->iterative ? 1 : lim->depth;
+    for (int d = first; d <= lim->depth; d++) {
+        gts_score s = search_depth(run, algo, d, lim, caller_window);
+        if (aborted(run))
+            break;
+        record_iteration(run, r, d, s, lim);
+        run->guess = s;
+        run->has_guess = true;
+        if (lim->on_iteration) {
+            collect_stats(run, r);
+            r->time_us = 0;
+            if (lim->on_iteration(r, lim->on_iteration_user) != 0) {
+                ck_pr_or_32(&e->shared.stop_flags, GTS_RESULT_STOPPED);
+                ck_pr_store_32(&e->shared.stop, 1);
+                break;
+            }
+        }
+        /* A forced result found within the horizon cannot change deeper. */
+        int end = gts_score_plies_to_end(s);
+        if (end >= 0 && end <= d && !caller_window)
+            break;
+    }
+    return GTS_OK;
+}
+
+gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *game, void *state,
+                      const gts_limits *limits, gts_result *result)
+{
+    if (!engine || !game || !state || !result)
+        return GTS_EINVAL;
+    if (result->struct_size != sizeof(gts_result))
+        return GTS_ESTRUCT;
+    gts_status rc = check_game(game);
+    if (rc != GTS_OK)
+        return rc;
+    gts_limits lim;
+    rc = read_limits(limits, &lim);
+    if (rc != GTS_OK)
+        return rc;
+    const gts__algo *algo = gts__algo_find(alg);
+    if (!algo)
+        return GTS_EALGORITHM;
+    int threads = algo->parallel ? (int)engine->threads : 1;
+    if (threads > 1 && (!game->clone || !game->free))
+        return GTS_ENOTSUP;
+    if (!ck_pr_cas_32(&engine->searching, 0, 1))
+        return GTS_EBUSY;
+
+    uint64_t start = gts__now_ns();
+    uint64_t *thread_nodes = result->thread_nodes;
+    uint32_t thread_nodes_capacity = result->thread_nodes_capacity;
+    memset(result, 0, sizeof *result);
+    result->struct_size = sizeof *result;
+    result->thread_nodes = thread_nodes;
+    result->thread_nodes_capacity = thread_nodes_capacity;
+    result->best_move = GTS_MOVE_NONE;
+
+    gts__shared *sh = &engine->shared;
+    sh->node_limit = lim.nodes;
+    sh->deadline_ns = lim.time_ms ? start + lim.time_ms * 1000000u : 0;
+    sh->poll_interval = gts__poll_interval(lim.nodes);
+    ck_pr_store_64(&sh->nodes, 0);
+    ck_pr_store_32((uint32_t *)&sh->error, 0);
+    ck_pr_store_32((uint32_t *)&sh->callback_status, 0);
+    ck_pr_store_32(&sh->stop_flags, 0);
+    ck_pr_store_32(&sh->stop, 0);
+
+    rc = gts__engine_prepare(engine, game, threads);
+    if (rc != GTS_OK) {
+        ck_pr_store_32(&engine->searching, 0);
+        return rc;
+    }
+    gts__tt_new_generation(&engine->tt);
+
+    gts__run run = {
+        .engine = engine,
+        .game = game,
+        .root = state,
+        .ctx = engine->ctx,
+        .threads = threads,
+        .pool = threads > 1 ? engine->pool : NULL,
+        .guess = lim.guess,
+        .has_guess = lim.has_guess,
+    };
+    for (int i = 0; i < threads; i++)
+        gts__ctx_begin(engine->ctx[i], engine, game, state);
+
+    run_search(&run, algo, &lim, result);
+
+    collect_stats(&run, result);
+    if (ck_pr_load_32(&sh->stop))
+        result->flags |= ck_pr_load_32(&sh->stop_flags);
+    result->time_us = (gts__now_ns() - start) / 1000u;
+    rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
+    result->callback_status = (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
+    ck_pr_store_32(&engine->searching, 0);
+    return rc;
+}
+
+#define GTS__WRAPPER(fn, alg)                                                              \
+    gts_status fn(gts_engine *engine, const gts_game *game, void *state,                   \
+                  const gts_limits *limits, gts_result *result)                            \
+    {                                                                                      \
+        return gts_search(engine, alg, game, state, limits, result);                       \
+    }
+GTS__WRAPPER(gts_minimax, GTS_ALG_MINIMAX)
+GTS__WRAPPER(gts_alphabeta, GTS_ALG_ALPHABETA)
+GTS__WRAPPER(gts_pvs, GTS_ALG_PVS)

@@ -1,0 +1,102 @@
+/*
+ * node.c - per-thread search contexts, error recording and limit polling.
+ *
+ * Concurrency contract: a context belongs to one thread. gts__fail() and
+ * gts__poll_limits() write the search-wide gts__shared block with ck_pr
+ * atomics; the first error wins.
+ */
+#include "search/node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t POLL_INTERVAL = 1024;
+
+gts__ctx *gts__ctx_new(uint32_t max_moves)
+{
+    gts__ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    size_t n = (size_t)(GTS_MAX_PLY + 1) * max_moves;
+    c->max_moves = max_moves;
+    c->moves = calloc(n, sizeof *c->moves);
+    c->order = calloc(n, sizeof *c->order);
+    if (!c->moves || !c->order) {
+        gts__ctx_free(c);
+        return NULL;
+    }
+    gts__ctx_clear_tables(c);
+    return c;
+}
+
+void gts__ctx_free(gts__ctx *c)
+{
+    if (!c)
+        return;
+    free(c->moves);
+    free(c->order);
+    free(c);
+}
+
+void gts__ctx_clear_tables(gts__ctx *c)
+{
+    memset(c->killers, 0xff, sizeof c->killers);
+    memset(c->history, 0, sizeof c->history);
+}
+
+void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state)
+{
+    c->engine = e;
+    c->game = game;
+    c->state = state;
+    c->user = game->user;
+    c->shared = &e->shared;
+    c->tt = (game->hash && gts__tt_enabled(&e->tt)) ? &e->tt : NULL;
+    c->abort = NULL;
+    c->use_killers = e->killers != 0;
+    c->use_history = e->history != 0;
+    c->use_qs = e->quiescence != 0 && game->generate_noisy != NULL;
+    c->use_pvs = false;
+    c->nbest = (int)e->nbest;
+    c->nbest_depth = (int)e->nbest_depth;
+    c->nodes = c->tt_probes = c->tt_hits = c->tt_cutoffs = 0;
+    c->unflushed = 0;
+    c->seldepth = 0;
+    c->root_has_move = false;
+    c->poll_countdown = e->shared.poll_interval;
+}
+
+void gts__fail(gts__ctx *c, int status, int callback_status)
+{
+    gts__shared *sh = c->shared;
+    if (ck_pr_cas_32((uint32_t *)&sh->error, 0, (uint32_t)status))
+        ck_pr_store_32((uint32_t *)&sh->callback_status, (uint32_t)callback_status);
+    ck_pr_store_32(&sh->stop, 1);
+}
+
+bool gts__poll_limits(gts__ctx *c)
+{
+    gts__shared *sh = c->shared;
+    c->poll_countdown = sh->poll_interval;
+    uint64_t total = ck_pr_faa_64(&sh->nodes, c->unflushed) + c->unflushed;
+    c->unflushed = 0;
+    if (sh->node_limit && total >= sh->node_limit) {
+        ck_pr_or_32(&sh->stop_flags, GTS_RESULT_NODE_LIMIT);
+        ck_pr_store_32(&sh->stop, 1);
+        return true;
+    }
+    if (sh->deadline_ns && gts__now_ns() >= sh->deadline_ns) {
+        ck_pr_or_32(&sh->stop_flags, GTS_RESULT_TIME_LIMIT);
+        ck_pr_store_32(&sh->stop, 1);
+        return true;
+    }
+    return false;
+}
+
+/* Interval between limit checks: every node under a small node budget. */
+uint32_t gts__poll_interval(uint64_t node_limit)
+{
+    if (node_limit && node_limit / 16 < POLL_INTERVAL)
+        return (uint32_t)(node_limit / 16 > 0 ? node_limit / 16 : 1);
+    return POLL_INTERVAL;
+}

@@ -1,0 +1,224 @@
+/*
+ * node.h - node code shared by every search algorithm (internal).
+ *
+ * The per-thread search context, callback wrappers that turn a failing
+ * callback into a search-wide error, the stop/limit poll, evaluation with
+ * distance-to-end adjustment, move generation and ordering, and the serial
+ * node searches (minimax, alpha-beta/PVS, quiescence) that the parallel
+ * algorithms run below their split points.
+ *
+ * Invariants:
+ * - Every successful apply() is matched by exactly one undo() before the
+ *   function that applied returns, whatever happens (stop, error, cutoff).
+ * - After gts__aborted(c) turns true, returned scores are meaningless: a
+ *   caller checks it after every child and returns at once, storing nothing
+ *   in the transposition table.
+ * - Scores inside the search are root-relative for decided scores (mate
+ *   distance from the root); the TT stores them node-relative.
+ */
+#ifndef GTS_SEARCH_NODE_H
+#define GTS_SEARCH_NODE_H
+
+#include "../engine_internal.h"
+#include <ck_pr.h>
+
+/* Abort flag of a parallel split point; nodes check the whole chain. */
+typedef struct gts__abort {
+    uint32_t flag;
+    const struct gts__abort *parent;
+} gts__abort;
+
+/* An ordered move: original index in generate() order and its sort key. */
+typedef struct gts__mv {
+    int64_t key;
+    uint32_t index;
+} gts__mv;
+
+struct gts__ctx {
+    int id;
+    /* the search */
+    gts_engine *engine;
+    const gts_game *game;
+    void *state;
+    void *user;
+    gts__shared *shared;
+    gts__tt *tt;                 /* NULL: no table or no hash() */
+    const gts__abort *abort;     /* split-point chain (parallel) */
+    /* options snapshot */
+    bool use_killers, use_history, use_qs, use_pvs;
+    int nbest, nbest_depth;
+    /* buffers, (GTS_MAX_PLY + 1) * max_moves each */
+    uint32_t max_moves;
+    gts_move *moves;
+    gts__mv *order;
+    /* ordering tables (kept across searches of one engine) */
+    gts_move killers[GTS_MAX_PLY + 1][2];
+    int32_t history[2][GTS__HISTORY_SIZE];
+    /* triangular principal-variation table */
+    gts_move pv[GTS_MAX_PLY + 1][GTS_MAX_PLY + 1];
+    int pv_len[GTS_MAX_PLY + 1];
+    /* best root move of the current iteration (also on a fail-low) */
+    gts_move root_move;
+    bool root_has_move;
+    /* statistics of this search */
+    uint64_t nodes, tt_probes, tt_hits, tt_cutoffs;
+    uint64_t unflushed;
+    int seldepth;
+    uint32_t poll_countdown;
+};
+
+gts__ctx *gts__ctx_new(uint32_t max_moves);
+void gts__ctx_free(gts__ctx *c);
+void gts__ctx_clear_tables(gts__ctx *c);
+/* Bind a context to a search: game, state, options; zero the statistics. */
+void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state);
+
+/* ---- errors and stopping ------------------------------------------------ */
+
+/* Record the first error of the search and make every thread unwind. */
+void gts__fail(gts__ctx *c, int status, int callback_status);
+
+/* Slow part of gts__poll(): flush node counts, check node and time limits. */
+bool gts__poll_limits(gts__ctx *c);
+/* Node interval between two limit checks for a node budget. */
+uint32_t gts__poll_interval(uint64_t node_limit);
+
+static inline bool gts__aborted(const gts__ctx *c)
+{
+    if (ck_pr_load_32(&c->shared->stop))
+        return true;
+    for (const gts__abort *a = c->abort; a; a = a->parent)
+        if (ck_pr_load_32(&a->flag))
+            return true;
+    return false;
+}
+
+/* Called once per node: true when the search must unwind. */
+static inline bool gts__poll(gts__ctx *c)
+{
+    if (--c->poll_countdown == 0 && gts__poll_limits(c))
+        return true;
+    return gts__aborted(c);
+}
+
+/* ---- callbacks ----------------------------------------------------------- */
+
+static inline bool gts__apply(gts__ctx *c, gts_move m)
+{
+    int rc = c->game->apply(c->state, m, c->user);
+    if (rc < 0) {
+        gts__fail(c, GTS_ECALLBACK, rc);
+        return false;
+    }
+    c->nodes++;
+    c->unflushed++;
+    return true;
+}
+
+static inline void gts__undo(gts__ctx *c, gts_move m)
+{
+    int rc = c->game->undo(c->state, m, c->user);
+    if (rc < 0)
+        gts__fail(c, GTS_ECALLBACK, rc);
+}
+
+/* evaluate() with validation and distance-to-end adjustment. */
+static inline gts_score gts__evaluate(gts__ctx *c, int ply)
+{
+    gts_score s = c->game->evaluate(c->state, c->user);
+    if (s == GTS_SCORE_INVALID) {
+        gts__fail(c, GTS_ECALLBACK, -1);
+        return 0;
+    }
+    if (s < GTS_SCORE_LOSS || s > GTS_SCORE_WIN) {
+        gts__fail(c, GTS_ESCORE, s);
+        return 0;
+    }
+    if (s >= GTS_SCORE_DECIDED) return s - ply;
+    if (s <= -GTS_SCORE_DECIDED) return s + ply;
+    return s;
+}
+
+/* Moves of the node at @ply into the context's buffer; -1 after a failure. */
+static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
+{
+    gts_move *moves = c->moves + (size_t)ply * c->max_moves;
+    int n = noisy ? c->game->generate_noisy(c->state, moves, c->max_moves, c->user)
+                  : c->game->generate(c->state, moves, c->max_moves, c->user);
+    if (n < 0) {
+        gts__fail(c, GTS_ECALLBACK, n);
+        return -1;
+    }
+    if ((uint32_t)n > c->max_moves) {
+        gts__fail(c, GTS_EMOVES, n);
+        return -1;
+    }
+    return n;
+}
+
+static inline gts_move *gts__moves(gts__ctx *c, int ply)
+{
+    return c->moves + (size_t)ply * c->max_moves;
+}
+
+/* Extension of @m (0 when the game has none); -1 after a failure. */
+static inline int gts__extension(gts__ctx *c, gts_move m)
+{
+    if (!c->game->extend)
+        return 0;
+    int ext = c->game->extend(c->state, m, c->user);
+    if (ext < 0) {
+        gts__fail(c, GTS_ECALLBACK, ext);
+        return -1;
+    }
+    return ext;
+}
+
+static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
+{
+    c->pv[ply][0] = m;
+    int n = c->pv_len[ply + 1];
+    for (int i = 0; i < n; i++)
+        c->pv[ply][i + 1] = c->pv[ply + 1][i];
+    c->pv_len[ply] = n + 1;
+}
+
+/* ---- ordering (order.c) --------------------------------------------------- */
+
+/* Fill c->order for the @n moves at @ply: TT move first, then the game's
+ * move_score hint, killers, history. */
+void gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
+/* Index (into generate order) of the k-th best move: lazy selection sort. */
+static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
+{
+    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    int best = k;
+    for (int i = k + 1; i < n; i++)
+        if (o[i].key > o[best].key)
+            best = i;
+    gts__mv t = o[k];
+    o[k] = o[best];
+    o[best] = t;
+    return o[k].index;
+}
+/* A move caused a beta cutoff at @ply with remaining @depth. */
+void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
+
+/* ---- serial node searches ------------------------------------------------- */
+
+/* Plain negamax to @depth: no TT, no ordering, no pruning (the reference). */
+gts_score gts__minimax(gts__ctx *c, int depth, int ply);
+/* Fail-soft alpha-beta (PVS when c->use_pvs) with TT, ordering, quiescence. */
+gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta);
+/* Fail-soft quiescence over generate_noisy(). */
+gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta);
+
+/* Depth-0 value of a node: quiescence when enabled and available. */
+static inline gts_score gts__leaf(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
+{
+    if (c->use_qs)
+        return gts__qsearch(c, ply, alpha, beta);
+    return gts__evaluate(c, ply);
+}
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * tt.c - shared lock-free transposition table.
+ *
+ * What: a hash table of search results keyed by the game's 64-bit hash,
+ * shared by every thread of a search without locks (see tt_internal.h for the
+ * entry layout and the check == key ^ data verification).
+ *
+ * Concurrency contract: probe and store may run concurrently from any number
+ * of threads. Each word is read and written with one 64-bit ck_pr access, so
+ * a word is never torn; a pair may be, and then fails verification. resize,
+ * clear and new_generation run only between searches.
+ *
+ * Replacement: in the key's bucket, an entry with the same key is
+ * overwritten unless the new result is much shallower and the old one is
+ * from this search and not exact (depth-preferred). Otherwise the victim is
+ * the entry with the least worth = depth - AGE_WEIGHT * age, so empty and
+ * stale entries go first and the shallowest current entry is always
+ * replaceable (always-replace tier).
+ */
+#include "tt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <ck_pr.h>
+
+_Static_assert(sizeof(gts__tt_entry) == 16, "a TT entry is two 64-bit words");
+_Static_assert(sizeof(gts__tt_bucket) == 64, "a TT bucket is one cache line");
+
+static const int AGE_WEIGHT = 8;
+static const int SHALLOWER_KEEP = 2;
+static const uint32_t GENERATIONS = 64;
+static const int HASHFULL_SAMPLE = 1000;
+
+/* data word fields */
+#define D_SCORE(d) ((gts_score)(int16_t)((d) & 0xffff))
+#define D_DEPTH(d) ((int)(((d) >> 16) & 0xff))
+#define D_BOUND(d) ((int)(((d) >> 24) & 0x3))
+#define D_GEN(d) ((uint32_t)(((d) >> 26) & 0x3f))
+#define D_MOVE(d) ((uint32_t)(((d) >> 32) & 0xffff))
+
+static uint64_t pack(gts_score score, int depth, int bound, uint32_t gen, uint32_t move)
+{
+    return (uint64_t)(uint16_t)(int16_t)score | ((uint64_t)(uint8_t)depth << 16)
+           | ((uint64_t)(bound & 3) << 24) | ((uint64_t)(gen & 0x3f) << 26)
+           | ((uint64_t)(move & 0xffff) << 32);
+}
+
+/* Keys from games may be poorly mixed (exact bitboard encodings): spread them. */
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return k;
+}
+
+static gts__tt_bucket *bucket_of(const gts__tt *tt, uint64_t key)
+{
+    unsigned __int128 m = (unsigned __int128)mix(key) * tt->nbuckets;
+    return &tt->buckets[(uint64_t)(m >> 64)];
+}
+
+int gts__tt_resize(gts__tt *tt, size_t mb)
+{
+    if (mb == 0) {
+        gts__tt_destroy(tt);
+        return GTS_OK;
+    }
+    uint64_t n = ((uint64_t)mb << 20) / sizeof(gts__tt_bucket);
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, n * sizeof(gts__tt_bucket)) != 0)
+        return GTS_ENOMEM;
+    memset(mem, 0, n * sizeof(gts__tt_bucket));
+    free(tt->buckets);
+    tt->buckets = mem;
+    tt->nbuckets = n;
+    tt->generation = 0;
+    return GTS_OK;
+}
+
+void gts__tt_destroy(gts__tt *tt)
+{
+    free(tt->buckets);
+    tt->buckets = NULL;
+    tt->nbuckets = 0;
+}
+
+void gts__tt_clear(gts__tt *tt)
+{
+    if (tt->buckets)
+        memset(tt->buckets, 0, tt->nbuckets * sizeof(gts__tt_bucket));
+    tt->generation = 0;
+}
+
+void gts__tt_new_generation(gts__tt *tt)
+{
+    tt->generation = (tt->generation + 1) % GENERATIONS;
+}
+
+bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
+{
+    gts__tt_bucket *b = bucket_of(tt, key);
+    for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
+        uint64_t data = ck_pr_load_64(&b->entry[i].data);
+        uint64_t check = ck_pr_load_64(&b->entry[i].check);
+        if ((check ^ data) == key && D_BOUND(data) != GTS__BOUND_NONE) {
+            hit->score = D_SCORE(data);
+            hit->depth = D_DEPTH(data);
+            hit->bound = D_BOUND(data);
+            hit->move_index = D_MOVE(data);
+            return true;
+        }
+    }
+    return false;
+}
+
+void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
+                   uint32_t move_index)
+{
+    gts__tt_bucket *b = bucket_of(tt, key);
+    uint32_t gen = tt->generation;
+    gts__tt_entry *victim = NULL;
+    int victim_worth = 1 << 30;
+
+    for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
+        gts__tt_entry *e = &b->entry[i];
+        uint64_t data = ck_pr_load_64(&e->data);
+        uint64_t check = ck_pr_load_64(&e->check);
+        if ((check ^ data) == key && D_BOUND(data) != GTS__BOUND_NONE) {
+            /* Same position: keep a deeper current result unless ours is exact. */
+            if (bound != GTS__BOUND_EXACT && D_GEN(data) == gen
+                && depth + SHALLOWER_KEEP < D_DEPTH(data))
+                return;
+            if (move_index == GTS__TT_NO_MOVE)
+                move_index = D_MOVE(data);
+            victim = e;
+            break;
+        }
+        int age = (int)((gen - D_GEN(data)) & (GENERATIONS - 1));
+        int worth = D_BOUND(data) == GTS__BOUND_NONE ? -(1 << 20)
+                                                     : D_DEPTH(data) - AGE_WEIGHT * age;
+        if (worth < victim_worth) {
+            victim_worth = worth;
+            victim = e;
+        }
+    }
+    uint64_t data = pack(score, depth, bound, gen, move_index);
+    ck_pr_store_64(&victim->data, data);
+    ck_pr_store_64(&victim->check, key ^ data);
+}
+
+int gts__tt_hashfull(const gts__tt *tt)
+{
+    if (!tt->buckets)
+        return 0;
+    uint64_t n = tt->nbuckets < (uint64_t)HASHFULL_SAMPLE ? tt->nbuckets : (uint64_t)HASHFULL_SAMPLE;
+    uint64_t used = 0;
+    for (uint64_t i = 0; i < n; i++)
+        for (int j = 0; j < GTS__TT_BUCKET_ENTRIES; j++) {
+            uint64_t data = ck_pr_load_64(&tt->buckets[i].entry[j].data);
+            if (D_BOUND(data) != GTS__BOUND_NONE && D_GEN(data) == tt->generation)
+                used++;
+        }
+    return (int)(used * 1000 / (n * GTS__TT_BUCKET_ENTRIES));
+}

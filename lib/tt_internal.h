@@ -1,0 +1,80 @@
+/*
+ * tt_internal.h - the shared lock-free transposition table (internal).
+ *
+ * Layout: 64-byte buckets of four 16-byte entries. An entry is two 64-bit
+ * words, {check, data}, with check == key ^ data (Hyatt & Mann's lockless
+ * hashing). Words are written and read with single 64-bit atomic operations
+ * but the pair is not atomic; a probe accepts an entry only when
+ * check ^ data == key, so a torn pair (two writers racing, or a reader racing
+ * a writer) reads as a miss, never as another position's data.
+ *
+ * data packs: score (int16, node-relative for decided scores), depth (uint8),
+ * bound (2 bits), generation (6 bits), move index (uint16, position of the
+ * best move in generate() order, 0xffff = none) and 16 spare bits.
+ */
+#ifndef GTS_TT_INTERNAL_H
+#define GTS_TT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <gts/common.h>
+
+enum { GTS__BOUND_NONE = 0, GTS__BOUND_UPPER = 1, GTS__BOUND_LOWER = 2, GTS__BOUND_EXACT = 3 };
+#define GTS__TT_NO_MOVE 0xffffu
+#define GTS__TT_BUCKET_ENTRIES 4
+
+typedef struct gts__tt_entry {
+    uint64_t check; /* key ^ data */
+    uint64_t data;
+} gts__tt_entry;
+
+typedef struct gts__tt_bucket {
+    gts__tt_entry entry[GTS__TT_BUCKET_ENTRIES];
+} __attribute__((aligned(64))) gts__tt_bucket;
+
+typedef struct gts__tt {
+    gts__tt_bucket *buckets;
+    uint64_t nbuckets;
+    uint32_t generation; /* 0..63 */
+} gts__tt;
+
+typedef struct gts__tt_hit {
+    gts_score score; /* node-relative: convert with gts__tt_score_from() */
+    int depth;
+    int bound;
+    uint32_t move_index;
+} gts__tt_hit;
+
+/* Set the table to @mb MiB (0 frees it). Contents are lost. 0 or GTS_ENOMEM
+ * (then the old table is kept). Not concurrent with probes/stores. */
+int gts__tt_resize(gts__tt *tt, size_t mb);
+void gts__tt_destroy(gts__tt *tt);
+/* Empty every entry. Not concurrent with probes/stores. */
+void gts__tt_clear(gts__tt *tt);
+/* Start a new search: entries of older searches age. */
+void gts__tt_new_generation(gts__tt *tt);
+static inline bool gts__tt_enabled(const gts__tt *tt) { return tt->buckets != NULL; }
+
+/* Any thread, concurrently with stores. */
+bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit);
+void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
+                   uint32_t move_index);
+/* Permille of the first 1000 buckets' entries that belong to this generation. */
+int gts__tt_hashfull(const gts__tt *tt);
+
+/* Decided scores are stored relative to the node, not the root. */
+static inline gts_score gts__tt_score_to(gts_score s, int ply)
+{
+    if (s >= GTS_SCORE_DECIDED) return s + ply;
+    if (s <= -GTS_SCORE_DECIDED) return s - ply;
+    return s;
+}
+static inline gts_score gts__tt_score_from(gts_score s, int ply)
+{
+    if (s >= GTS_SCORE_DECIDED) return s - ply;
+    if (s <= -GTS_SCORE_DECIDED) return s + ply;
+    return s;
+}
+
+#endif

@@ -1,0 +1,150 @@
+/* Bad input never crashes: every misuse gets a clear status. */
+#include <criterion/criterion.h>
+#include <gts/gts.h>
+#include "tgame.h"
+
+static gts_engine *engine(void)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    return e;
+}
+
+Test(badinput, null_pointers)
+{
+    tgame g;
+    tgame_init(&g, 1, 2, 3);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_result r = {.struct_size = sizeof r};
+    cr_expect_eq(gts_search(NULL, GTS_ALG_PVS, &v, &g, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_search(e, GTS_ALG_PVS, NULL, &g, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_search(e, GTS_ALG_PVS, &v, NULL, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_search(e, GTS_ALG_PVS, &v, &g, NULL, NULL), GTS_EINVAL);
+    cr_expect_eq(gts_minimax(e, &v, &g, NULL, &r), GTS_OK, "NULL limits means defaults");
+    gts_engine_free(e);
+}
+
+Test(badinput, struct_sizes)
+{
+    tgame g;
+    tgame_init(&g, 1, 2, 3);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_result r = {.struct_size = sizeof r - 8};
+    gts_limits l = {.struct_size = sizeof l};
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized result");
+    r.struct_size = 0;
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "zero result size");
+    r.struct_size = sizeof r;
+    l.struct_size = 4;
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized limits");
+    l.struct_size = sizeof l + 64;
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "limits from the future");
+    l.struct_size = sizeof l;
+    v.struct_size = sizeof v - 8;
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized game");
+    gts_engine_free(e);
+}
+
+Test(badinput, game_vtable_checks)
+{
+    tgame g;
+    tgame_init(&g, 1, 2, 3);
+    gts_engine *e = engine();
+    gts_result r = {.struct_size = sizeof r};
+    gts_game v = tgame_vtable(&g, true);
+    v.generate = NULL;
+    cr_expect_eq(gts_pvs(e, &v, &g, NULL, &r), GTS_EINVAL, "generate is required");
+    v = tgame_vtable(&g, true);
+    v.evaluate = NULL;
+    cr_expect_eq(gts_pvs(e, &v, &g, NULL, &r), GTS_EINVAL, "evaluate is required");
+    v = tgame_vtable(&g, true);
+    v.max_moves = 0;
+    cr_expect_eq(gts_pvs(e, &v, &g, NULL, &r), GTS_ERANGE, "max_moves 0");
+    v.max_moves = 70000;
+    cr_expect_eq(gts_pvs(e, &v, &g, NULL, &r), GTS_ERANGE, "max_moves too large");
+    gts_engine_free(e);
+}
+
+Test(badinput, limits_out_of_range)
+{
+    tgame g;
+    tgame_init(&g, 1, 2, 3);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_result r = {.struct_size = sizeof r};
+    gts_limits l = {.struct_size = sizeof l, .depth = -1};
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE, "negative depth");
+    l.depth = GTS_MAX_DEPTH + 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE, "depth beyond the maximum");
+    l.depth = 3;
+    l.alpha = 10;
+    l.beta = 5;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_EINVAL, "empty window");
+    l.alpha = -GTS_SCORE_INF - 1;
+    l.beta = 0;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE, "alpha below -INF");
+    l.alpha = 0;
+    l.beta = 0;
+    l.has_guess = true;
+    l.guess = GTS_SCORE_INF + 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE, "guess out of range");
+    cr_expect_eq(gts_search(e, (gts_algorithm)0, &v, &g, NULL, &r), GTS_EALGORITHM);
+    cr_expect_eq(gts_search(e, (gts_algorithm)12345, &v, &g, NULL, &r), GTS_EALGORITHM);
+    gts_engine_free(e);
+}
+
+Test(badinput, failing_callbacks_give_clear_status)
+{
+    const gts_algorithm algs[] = {GTS_ALG_MINIMAX, GTS_ALG_ALPHABETA, GTS_ALG_PVS};
+    for (size_t a = 0; a < 3; a++)
+        for (uint64_t at = 1; at < 60; at += 3) {
+            tgame g;
+            tgame_faults faults = {.fail_undo_at = at};
+            tgame_init(&g, 5, 3, 4);
+            g.f = &faults;
+            gts_game v = tgame_vtable(&g, true);
+            gts_engine *e = engine();
+            gts_result r = {.struct_size = sizeof r};
+            int rc = gts_search(e, algs[a], &v, &g, NULL, &r);
+            cr_expect(rc == GTS_ECALLBACK || rc == GTS_OK, "undo failing at call %llu: %s",
+                      (unsigned long long)at, gts_status_name(rc));
+            gts_engine_free(e);
+        }
+}
+
+static gts_engine *reentrant_engine;
+static int reentrant_status;
+static int search_again(const gts_result *r, void *user)
+{
+    tgame *g = user;
+    gts_game v = tgame_vtable(g, true);
+    gts_result r2 = {.struct_size = sizeof r2};
+    reentrant_status = gts_alphabeta(reentrant_engine, &v, g, NULL, &r2);
+    return 1;
+}
+
+Test(badinput, second_search_on_a_busy_engine)
+{
+    tgame g;
+    tgame_init(&g, 1, 2, 3);
+    gts_game v = tgame_vtable(&g, true);
+    reentrant_engine = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 3, .on_iteration = search_again,
+                    .on_iteration_user = &g};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_alphabeta(reentrant_engine, &v, &g, &l, &r), GTS_OK);
+    cr_expect_eq(reentrant_status, GTS_EBUSY, "a search from inside a search is refused");
+    cr_expect_eq(gts_engine_set(reentrant_engine, GTS_OPT_THREADS, 2), GTS_OK, "idle again");
+    gts_engine_free(reentrant_engine);
+}
+
+Test(badinput, parallel_options_out_of_range)
+{
+    gts_engine *e = engine();
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_THREADS, 0), GTS_ERANGE);
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_THREADS, 257), GTS_ERANGE);
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, -1), GTS_ERANGE);
+    gts_engine_free(e);
+}

@@ -1,0 +1,113 @@
+/* Engine lifecycle and options. */
+#include <criterion/criterion.h>
+#include <gts/gts.h>
+
+static const gts_option ALL[] = {
+    GTS_OPT_TT_MB, GTS_OPT_ASPIRATION, GTS_OPT_KILLERS, GTS_OPT_HISTORY, GTS_OPT_QUIESCENCE,
+    GTS_OPT_ITERATIVE, GTS_OPT_NBEST, GTS_OPT_NBEST_DEPTH, GTS_OPT_THREADS,
+};
+
+Test(engine, new_and_free)
+{
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_not_null(e);
+    gts_engine_free(e);
+    gts_engine_free(NULL); /* accepted */
+    cr_expect_eq(gts_engine_new(NULL), GTS_EINVAL);
+}
+
+Test(engine, defaults_match_bounds)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    for (size_t i = 0; i < sizeof ALL / sizeof ALL[0]; i++) {
+        int64_t lo, hi, def, v;
+        cr_assert_eq(gts_option_bounds(ALL[i], &lo, &hi, &def), GTS_OK, "bounds of %d", ALL[i]);
+        cr_expect(lo <= def && def <= hi, "default of %d inside its bounds", ALL[i]);
+        cr_assert_eq(gts_engine_get(e, ALL[i], &v), GTS_OK);
+        cr_expect_eq(v, def, "option %d starts at its default", ALL[i]);
+        cr_expect_eq(gts_engine_set(e, ALL[i], hi + 1), GTS_ERANGE, "above max of %d", ALL[i]);
+        cr_expect_eq(gts_engine_set(e, ALL[i], lo - 1), GTS_ERANGE, "below min of %d", ALL[i]);
+        if (ALL[i] != GTS_OPT_TT_MB) {
+            cr_expect_eq(gts_engine_set(e, ALL[i], hi), GTS_OK, "max of %d accepted", ALL[i]);
+            cr_assert_eq(gts_engine_get(e, ALL[i], &v), GTS_OK);
+            cr_expect_eq(v, hi);
+        }
+    }
+    gts_engine_free(e);
+}
+
+Test(engine, unknown_option)
+{
+    gts_engine *e;
+    int64_t v;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_expect_eq(gts_engine_set(e, (gts_option)99, 1), GTS_EOPTION);
+    cr_expect_eq(gts_engine_get(e, (gts_option)99, &v), GTS_EOPTION);
+    cr_expect_eq(gts_option_bounds((gts_option)12345, NULL, NULL, NULL), GTS_EOPTION);
+    cr_expect_eq(gts_engine_get(e, GTS_OPT_THREADS, NULL), GTS_EINVAL);
+    cr_expect_eq(gts_engine_set(NULL, GTS_OPT_THREADS, 2), GTS_EINVAL);
+    cr_expect_eq(gts_engine_get(NULL, GTS_OPT_THREADS, &v), GTS_EINVAL);
+    gts_engine_free(e);
+}
+
+Test(engine, tt_resize_and_disable)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, 1), GTS_OK);
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK, "0 disables the table");
+    cr_expect_eq(gts_engine_hashfull(e), 0);
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, 4), GTS_OK);
+    cr_expect_eq(gts_engine_clear(e), GTS_OK);
+    cr_expect_eq(gts_engine_clear(NULL), GTS_EINVAL);
+    cr_expect_eq(gts_engine_hashfull(NULL), 0);
+    gts_engine_free(e);
+}
+
+Test(engine, impossible_tt_size_keeps_engine_usable)
+{
+    gts_engine *e;
+    int64_t v;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    /* 1 TiB: the allocation fails cleanly (or, with overcommit, succeeds). */
+    int rc = gts_engine_set(e, GTS_OPT_TT_MB, 1 << 20);
+    cr_expect(rc == GTS_OK || rc == GTS_ENOMEM, "got %s", gts_status_name(rc));
+    cr_assert_eq(gts_engine_get(e, GTS_OPT_TT_MB, &v), GTS_OK);
+    cr_expect(rc == GTS_OK ? v == (1 << 20) : v == 16, "the value reflects what was allocated");
+    cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, 1), GTS_OK);
+    gts_engine_free(e);
+}
+
+Test(engine, stop_without_search_is_harmless)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    gts_engine_stop(e);
+    gts_engine_stop(NULL);
+    gts_engine_free(e);
+}
+
+Test(engine, algorithm_names_round_trip)
+{
+    gts_algorithm list[64];
+    int n = gts_algorithm_list(list, 64);
+    cr_assert(n >= 3, "at least minimax, alphabeta and pvs");
+    for (int i = 0; i < n; i++) {
+        const char *name = gts_algorithm_name(list[i]);
+        cr_assert_not_null(name);
+        gts_algorithm a;
+        cr_expect_eq(gts_algorithm_from_name(name, &a), GTS_OK, "%s parses", name);
+        cr_expect_eq(a, list[i]);
+    }
+    gts_algorithm a;
+    cr_expect_eq(gts_algorithm_from_name("gts_pvs", &a), GTS_OK, "the gts_ prefix is accepted");
+    cr_expect_eq(a, GTS_ALG_PVS);
+    cr_expect_eq(gts_algorithm_from_name("nope", &a), GTS_EALGORITHM);
+    cr_expect_eq(gts_algorithm_from_name(NULL, &a), GTS_EINVAL);
+    cr_expect_null(gts_algorithm_name((gts_algorithm)999));
+    cr_expect(gts_algorithm_is_exact(GTS_ALG_MINIMAX));
+    cr_expect(!gts_algorithm_is_exact((gts_algorithm)999));
+    cr_expect(!gts_algorithm_is_parallel(GTS_ALG_ALPHABETA));
+}

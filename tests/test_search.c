@@ -1,0 +1,434 @@
+/* Search behaviour: solved games, limits, stop, state restoration, PV. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+#include "tgame.h"
+
+static const gts_algorithm EXACT[] = {GTS_ALG_MINIMAX, GTS_ALG_ALPHABETA, GTS_ALG_PVS};
+#define NEXACT (sizeof EXACT / sizeof EXACT[0])
+
+static gts_engine *engine(void)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    return e;
+}
+
+static gts_limits limits_depth(int depth)
+{
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    return l;
+}
+
+static gts_result result_new(void)
+{
+    gts_result r = {.struct_size = sizeof r};
+    return r;
+}
+
+Test(search, tictactoe_is_a_draw_for_every_algorithm)
+{
+    const gts_game *g = gts_game_tictactoe();
+    for (size_t a = 0; a < NEXACT; a++) {
+        gts_engine *e = engine();
+        void *s;
+        cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
+        gts_limits l = limits_depth(9);
+        gts_result r = result_new();
+        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        cr_expect_eq(r.score, 0, "%s: tic-tac-toe is a draw", gts_algorithm_name(EXACT[a]));
+        cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_expect(r.best_move < 9);
+        cr_expect(r.pv_length >= 1 && r.pv[0] == r.best_move, "PV starts with the best move");
+        cr_expect(r.depth >= 1 && r.depth <= 9);
+        cr_expect(r.nodes > 1);
+        gts_games_free(g, s);
+        gts_engine_free(e);
+    }
+}
+
+Test(search, tictactoe_finds_the_win_and_prefers_the_fastest)
+{
+    /* X: 1 2, O: 4 5 (cells 0,1 and 3,4), X to move: 3 wins at once. */
+    const gts_game *g = gts_game_tictactoe();
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
+    for (size_t a = 0; a < NEXACT; a++) {
+        gts_engine *e = engine();
+        gts_limits l = limits_depth(5);
+        gts_result r = result_new();
+        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        cr_expect_eq(r.score, GTS_SCORE_WIN - 1, "%s: win in one ply, got %d",
+                     gts_algorithm_name(EXACT[a]), r.score);
+        cr_expect_eq(r.best_move, 2u, "the winning cell");
+        gts_engine_free(e);
+    }
+    gts_games_free(g, s);
+}
+
+Test(search, pv_is_a_legal_line)
+{
+    const gts_game *g = gts_game_tictactoe();
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("5", &s), GTS_OK);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(8);
+    gts_result r = result_new();
+    cr_assert_eq(gts_pvs(e, g, s, &l, &r), GTS_OK);
+    cr_assert(r.pv_length >= 1);
+    gts_move moves[16];
+    for (uint32_t i = 0; i < r.pv_length; i++) {
+        int n = g->generate(s, moves, g->max_moves, g->user);
+        bool found = false;
+        for (int j = 0; j < n; j++)
+            found |= moves[j] == r.pv[i];
+        cr_assert(found, "PV move %u (%llu) is legal", i, (unsigned long long)r.pv[i]);
+        g->apply(s, r.pv[i], g->user);
+    }
+    for (uint32_t i = r.pv_length; i-- > 0;)
+        g->undo(s, r.pv[i], g->user);
+    gts_games_free(g, s);
+    gts_engine_free(e);
+}
+
+Test(search, terminal_root_has_no_move)
+{
+    const gts_game *g = gts_game_tictactoe();
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("1425" "3", &s), GTS_OK); /* X has won */
+    gts_engine *e = engine();
+    gts_result r = result_new();
+    cr_assert_eq(gts_alphabeta(e, g, s, NULL, &r), GTS_OK);
+    cr_expect(!(r.flags & GTS_RESULT_HAS_MOVE), "no move at a finished game");
+    cr_expect_eq(r.best_move, GTS_MOVE_NONE);
+    cr_expect_eq(r.score, GTS_SCORE_LOSS, "O to move has lost");
+    cr_expect_eq(r.pv_length, 0u);
+    gts_games_free(g, s);
+    gts_engine_free(e);
+}
+
+/* ---- state restoration ------------------------------------------------- */
+
+static void expect_restored(const tgame *before, const tgame *after, const char *what)
+{
+    cr_expect(memcmp(before, after, sizeof *after) == 0, "%s: root state byte-identical", what);
+}
+
+Test(search, root_state_unchanged_after_normal_search)
+{
+    for (size_t a = 0; a < NEXACT; a++) {
+        tgame g, copy;
+        tgame_init(&g, 11, 4, 6);
+        copy = g;
+        gts_game v = tgame_vtable(&g, true);
+        gts_engine *e = engine();
+        gts_limits l = limits_depth(6);
+        gts_result r = result_new();
+        cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+        expect_restored(&copy, &g, gts_algorithm_name(EXACT[a]));
+        gts_engine_free(e);
+    }
+}
+
+Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
+{
+    for (size_t a = 0; a < NEXACT; a++) {
+        tgame g, copy;
+        tgame_init(&g, 12, 6, 12);
+        copy = g;
+        gts_game v = tgame_vtable(&g, true);
+        gts_engine *e = engine();
+        gts_limits l = limits_depth(12);
+        l.nodes = 5000;
+        gts_result r = result_new();
+        cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+        cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s: node limit flagged", gts_algorithm_name(EXACT[a]));
+        cr_expect(r.nodes < 5000 + 2000, "%s: stopped near the budget, %llu nodes",
+                  gts_algorithm_name(EXACT[a]), (unsigned long long)r.nodes);
+        cr_expect(r.depth < 12 && r.flags & GTS_RESULT_HAS_MOVE);
+        expect_restored(&copy, &g, "node-limited");
+        /* The reported score is the one of the last completed depth. */
+        if (r.depth > 0) {
+            tgame ref;
+            tgame_init(&ref, 12, 6, 12);
+            gts_game rv = tgame_vtable(&ref, false);
+            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0),
+                         "%s: score of depth %d", gts_algorithm_name(EXACT[a]), r.depth);
+        }
+        gts_engine_free(e);
+    }
+}
+
+Test(search, time_limit_stops)
+{
+    tgame g, copy;
+    tgame_init(&g, 13, 8, 30);
+    copy = g;
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(30);
+    l.time_ms = 50;
+    gts_result r = result_new();
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_TIME_LIMIT, "time limit flagged");
+    cr_expect(r.depth < 30);
+    expect_restored(&copy, &g, "time-limited");
+    gts_engine_free(e);
+}
+
+struct stopper {
+    gts_engine *e;
+    int delay_ms;
+};
+
+static void *stop_later(void *arg)
+{
+    struct stopper *s = arg;
+    usleep((useconds_t)s->delay_ms * 1000);
+    gts_engine_stop(s->e);
+    return NULL;
+}
+
+Test(search, stop_from_another_thread)
+{
+    tgame g, copy;
+    tgame_init(&g, 14, 8, 40);
+    copy = g;
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(40);
+    gts_result r = result_new();
+    struct stopper st = {e, 30};
+    pthread_t t;
+    pthread_create(&t, NULL, stop_later, &st);
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    pthread_join(t, NULL);
+    cr_expect(r.flags & GTS_RESULT_STOPPED, "stop flagged");
+    cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+    expect_restored(&copy, &g, "stopped");
+    /* The next search starts unstopped. */
+    l.depth = 3;
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(!(r.flags & GTS_RESULT_STOPPED));
+    cr_expect_eq(r.depth, 3);
+    gts_engine_free(e);
+}
+
+static int count_iterations(const gts_result *r, void *user)
+{
+    int *n = user;
+    cr_expect_eq(r->depth, *n + 1, "iterations arrive in order");
+    (*n)++;
+    return *n >= 4; /* stop after depth 4 */
+}
+
+Test(search, progress_callback_after_each_iteration_and_can_stop)
+{
+    tgame g;
+    tgame_init(&g, 15, 3, 9);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(9);
+    int n = 0;
+    l.on_iteration = count_iterations;
+    l.on_iteration_user = &n;
+    gts_result r = result_new();
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect_eq(n, 4);
+    cr_expect_eq(r.depth, 4, "the stopping iteration's result is kept");
+    cr_expect(r.flags & GTS_RESULT_STOPPED);
+    gts_engine_free(e);
+}
+
+Test(search, callback_failure_restores_state)
+{
+    const char *what[] = {"apply", "generate", "evaluate", "bad score", "too many moves"};
+    const int expect[] = {GTS_ECALLBACK, GTS_ECALLBACK, GTS_ECALLBACK, GTS_ESCORE, GTS_EMOVES};
+    for (int f = 0; f < 5; f++)
+        for (size_t a = 0; a < NEXACT; a++) {
+            tgame g, copy;
+            tgame_faults faults = {0};
+            tgame_init(&g, 16, 3, 6);
+            g.f = &faults;
+            uint64_t at = 200 + 37 * (uint64_t)f;
+            if (f == 0) faults.fail_apply_at = at;
+            if (f == 1) faults.fail_generate_at = at;
+            if (f == 2) faults.fail_evaluate_at = at;
+            if (f == 3) faults.bad_score_at = at;
+            if (f == 4) faults.too_many_at = at;
+            copy = g;
+            gts_game v = tgame_vtable(&g, true);
+            gts_engine *e = engine();
+            gts_limits l = limits_depth(6);
+            gts_result r = result_new();
+            int rc = gts_search(e, EXACT[a], &v, &g, &l, &r);
+            cr_expect_eq(rc, expect[f], "%s failing in %s: got %s", what[f],
+                         gts_algorithm_name(EXACT[a]), gts_status_name(rc));
+            expect_restored(&copy, &g, what[f]);
+            if (f == 0)
+                cr_expect_eq(r.callback_status, -7, "the callback's own code is reported");
+            gts_engine_free(e);
+        }
+}
+
+Test(search, shorter_wins_are_preferred_with_and_without_tt)
+{
+    for (int tt = 0; tt < 2; tt++)
+        for (uint64_t seed = 1; seed < 40; seed++) {
+            tgame g;
+            tgame_init(&g, seed, 3, 6);
+            g.win_leaves = true;
+            gts_game v = tgame_vtable(&g, tt);
+            gts_game ref_v = v;
+            tgame ref = g;
+            gts_score want = tgame_negamax(&ref, &ref_v, 6, 0);
+            for (size_t a = 0; a < NEXACT; a++) {
+                gts_engine *e = engine();
+                gts_limits l = limits_depth(6);
+                gts_result r = result_new();
+                cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+                cr_expect_eq(r.score, want, "seed %llu %s tt=%d", (unsigned long long)seed,
+                             gts_algorithm_name(EXACT[a]), tt);
+                gts_engine_free(e);
+            }
+        }
+}
+
+Test(search, quiescence_and_extensions_agree_with_minimax)
+{
+    for (uint64_t seed = 1; seed < 60; seed++) {
+        gts_score score[NEXACT];
+        for (size_t a = 0; a < NEXACT; a++) {
+            tgame g;
+            tgame_init(&g, seed, 3, 4);
+            g.noisy = seed % 2 == 0;
+            g.extend_first = seed % 3 == 0;
+            gts_game v = tgame_vtable(&g, true);
+            gts_engine *e = engine();
+            gts_limits l = limits_depth(4);
+            gts_result r = result_new();
+            cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+            score[a] = r.score;
+            if (g.noisy)
+                cr_expect(r.seldepth > 4, "quiescence goes beyond the horizon");
+            gts_engine_free(e);
+        }
+        for (size_t a = 1; a < NEXACT; a++)
+            cr_expect_eq(score[a], score[0], "seed %llu: %s equals minimax",
+                         (unsigned long long)seed, gts_algorithm_name(EXACT[a]));
+    }
+}
+
+Test(search, caller_window_reports_bounds)
+{
+    tgame g;
+    tgame_init(&g, 17, 4, 5);
+    gts_game v = tgame_vtable(&g, true);
+    tgame ref = g;
+    gts_score exact = tgame_negamax(&ref, &v, 5, 0);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(5);
+    gts_result r = result_new();
+    l.alpha = exact + 10;
+    l.beta = exact + 20;
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_UPPER_BOUND, "fails low");
+    cr_expect(r.score <= l.alpha && r.score >= exact, "fail-soft upper bound");
+    l.alpha = exact - 20;
+    l.beta = exact - 10;
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_LOWER_BOUND, "fails high");
+    cr_expect(r.score >= l.beta && r.score <= exact, "fail-soft lower bound");
+    l.alpha = exact - 1;
+    l.beta = exact + 1;
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect_eq(r.score, exact, "exact inside the window");
+    gts_engine_free(e);
+}
+
+Test(search, options_do_not_change_exact_results)
+{
+    /* aspiration, killers/history off, no iterative deepening, no TT */
+    struct { gts_option o; int64_t v; } opts[] = {
+        {GTS_OPT_ASPIRATION, 5}, {GTS_OPT_ASPIRATION, 1}, {GTS_OPT_KILLERS, 0},
+        {GTS_OPT_HISTORY, 0}, {GTS_OPT_ITERATIVE, 0}, {GTS_OPT_TT_MB, 0},
+    };
+    for (uint64_t seed = 100; seed < 160; seed++) {
+        tgame g;
+        tgame_init(&g, seed, 4, 5);
+        gts_game v = tgame_vtable(&g, true);
+        tgame ref = g;
+        gts_score want = tgame_negamax(&ref, &v, 5, 0);
+        for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
+            gts_engine *e = engine();
+            cr_assert_eq(gts_engine_set(e, opts[o].o, opts[o].v), GTS_OK);
+            gts_limits l = limits_depth(5);
+            gts_result r = result_new();
+            cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+            cr_expect_eq(r.score, want, "seed %llu option %d=%lld", (unsigned long long)seed,
+                         opts[o].o, (long long)opts[o].v);
+            gts_engine_free(e);
+        }
+    }
+}
+
+Test(search, nbest_searches_fewer_nodes)
+{
+    tgame g;
+    tgame_init(&g, 18, 6, 6);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(6);
+    gts_result full = result_new(), sel = result_new();
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &full), GTS_OK);
+    gts_engine_free(e);
+    e = engine();
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST, 2), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST_DEPTH, 3), GTS_OK);
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &sel), GTS_OK);
+    cr_expect(sel.nodes < full.nodes, "N-best prunes: %llu < %llu",
+              (unsigned long long)sel.nodes, (unsigned long long)full.nodes);
+    gts_engine_free(e);
+}
+
+Test(search, engine_reuse_and_clear_keep_results)
+{
+    tgame g;
+    tgame_init(&g, 19, 5, 6);
+    gts_game v = tgame_vtable(&g, true);
+    tgame ref = g;
+    gts_score want = tgame_negamax(&ref, &v, 6, 0);
+    gts_engine *e = engine();
+    gts_limits l = limits_depth(6);
+    gts_result r = result_new();
+    gts_result r2 = result_new();
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r2), GTS_OK);
+    cr_expect_eq(r.score, want);
+    cr_expect_eq(r2.score, want, "a warm TT gives the same result");
+    cr_expect(r2.tt_hits > 0, "the second search hits the table");
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &r2), GTS_OK);
+    cr_expect_eq(r2.score, want);
+    cr_expect(gts_engine_hashfull(e) > 0);
+    gts_engine_free(e);
+}
+
+Test(search, thread_nodes_reported)
+{
+    tgame g;
+    tgame_init(&g, 20, 3, 5);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    uint64_t per[4] = {0};
+    gts_result r = result_new();
+    r.thread_nodes = per;
+    r.thread_nodes_capacity = 4;
+    cr_assert_eq(gts_alphabeta(e, &v, &g, NULL, &r), GTS_OK);
+    cr_expect_eq(r.threads, 1u);
+    cr_expect_eq(per[0] + 1, r.nodes, "one thread did all the work");
+    cr_expect_eq(r.thread_nodes, per, "caller's array pointer is kept");
+    gts_engine_free(e);
+}

@@ -1,0 +1,194 @@
+/*
+ * tgame.h - a small test-only game with a known state layout and fault
+ * injection, so tests can compare states byte for byte and make callbacks
+ * misbehave on purpose. Header-only; include from one test file each.
+ *
+ * The tree: node key k, child i has key mix(k, i); `branching` children down
+ * to `depth`; leaf value in [-100, 100] from the side to move. With
+ * win_leaves, a finished game (ply == depth) whose value is >= 90 returns
+ * GTS_SCORE_LOSS: the side to move has lost, so the library's mate-distance
+ * handling is exercised.
+ */
+#ifndef GTS_TESTS_TGAME_H
+#define GTS_TESTS_TGAME_H
+
+#include <gts/gts.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* Call counter and faults: 0 = off, else fail once, at the first call of
+ * that kind from call number N on. */
+typedef struct tgame_faults {
+    uint64_t calls;
+    uint64_t fail_apply_at, fail_undo_at, fail_generate_at, fail_evaluate_at, bad_score_at;
+    uint64_t too_many_at;
+} tgame_faults;
+
+typedef struct tgame {
+    uint64_t seed;
+    int branching, depth;
+    int ply;
+    uint64_t path[GTS_MAX_PLY + 2];
+    /* fault injection (outside the state, so the state stays comparable) */
+    struct tgame_faults *f;
+    bool win_leaves;
+    bool noisy;        /* every node has one noisy move (child 0) */
+    bool extend_first; /* extend child 0 by one ply */
+} tgame;
+
+static inline uint64_t tgame_mix(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+static inline void tgame_init(tgame *g, uint64_t seed, int branching, int depth)
+{
+    memset(g, 0, sizeof *g);
+    g->seed = seed;
+    g->branching = branching;
+    g->depth = depth;
+    g->path[0] = tgame_mix(seed);
+}
+
+static inline bool tgame_fault(tgame *g, uint64_t *at)
+{
+    if (*at && g->f->calls >= *at) { /* only called with g->f set */
+        *at = 0;
+        return true;
+    }
+    return false;
+}
+
+static int tgame_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    tgame *g = s;
+    if (g->f) g->f->calls++;
+    if (g->f && tgame_fault(g, &g->f->fail_generate_at))
+        return -42;
+    if (g->f && tgame_fault(g, &g->f->too_many_at))
+        return (int)cap + 1;
+    if (g->ply >= g->depth)
+        return 0;
+    for (int i = 0; i < g->branching && (uint32_t)i < cap; i++)
+        moves[i] = (gts_move)i;
+    return g->branching;
+}
+
+static int tgame_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    tgame *g = s;
+    if (g->ply >= g->depth + 3)
+        return 0;
+    moves[0] = 0;
+    return 1;
+}
+
+static int tgame_apply(void *s, gts_move m, void *user)
+{
+    tgame *g = s;
+    if (g->f) g->f->calls++;
+    if (g->f && tgame_fault(g, &g->f->fail_apply_at))
+        return -7;
+    g->path[g->ply + 1] = tgame_mix(g->path[g->ply] ^ (m + 1));
+    g->ply++;
+    return 0;
+}
+
+static int tgame_undo(void *s, gts_move m, void *user)
+{
+    tgame *g = s;
+    if (g->f) g->f->calls++;
+    if (g->f && tgame_fault(g, &g->f->fail_undo_at))
+        return -8;
+    g->path[g->ply] = 0;
+    g->ply--;
+    return 0;
+}
+
+static gts_score tgame_evaluate(void *s, void *user)
+{
+    tgame *g = s;
+    if (g->f) g->f->calls++;
+    if (g->f && tgame_fault(g, &g->f->fail_evaluate_at))
+        return GTS_SCORE_INVALID;
+    if (g->f && tgame_fault(g, &g->f->bad_score_at))
+        return GTS_SCORE_WIN + 5;
+    int v = (int)(g->path[g->ply] % 201) - 100;
+    if (g->win_leaves && v >= 90 && g->ply >= g->depth) /* only a finished game is decided */
+        return GTS_SCORE_LOSS;
+    return v;
+}
+
+static uint64_t tgame_hash(void *s, void *user)
+{
+    tgame *g = s;
+    return g->path[g->ply] ^ (uint64_t)g->ply;
+}
+
+static void *tgame_clone(void *s, void *user)
+{
+    tgame *c = malloc(sizeof *c);
+    if (c)
+        memcpy(c, s, sizeof *c);
+    return c;
+}
+
+static void tgame_free(void *s, void *user) { free(s); }
+
+static int tgame_extend(void *s, gts_move m, void *user)
+{
+    tgame *g = s;
+    return (m == 0 && g->ply + 1 < g->depth) ? 1 : 0;
+}
+
+/* The vtable for @g's options (hash on/off). */
+static inline gts_game tgame_vtable(const tgame *g, bool hash)
+{
+    gts_game v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.max_moves = 64;
+    v.generate = tgame_generate;
+    v.apply = tgame_apply;
+    v.undo = tgame_undo;
+    v.evaluate = tgame_evaluate;
+    v.hash = hash ? tgame_hash : NULL;
+    v.clone = tgame_clone;
+    v.free = tgame_free;
+    v.generate_noisy = g->noisy ? tgame_noisy : NULL;
+    v.extend = g->extend_first ? tgame_extend : NULL;
+    return v;
+}
+
+/* Independent reference: plain recursive negamax written here, not in lib/. */
+static inline gts_score tgame_negamax(tgame *g, const gts_game *v, int depth, int ply)
+{
+    gts_move moves[64];
+    if (depth <= 0 || ply >= GTS_MAX_PLY) {
+        gts_score s = v->evaluate(g, NULL);
+        if (s >= GTS_SCORE_DECIDED) s -= ply;
+        else if (s <= -GTS_SCORE_DECIDED) s += ply;
+        return s;
+    }
+    int n = v->generate(g, moves, 64, NULL);
+    if (n == 0) {
+        gts_score s = v->evaluate(g, NULL);
+        if (s >= GTS_SCORE_DECIDED) s -= ply;
+        else if (s <= -GTS_SCORE_DECIDED) s += ply;
+        return s;
+    }
+    gts_score best = -GTS_SCORE_INF;
+    for (int i = 0; i < n; i++) {
+        v->apply(g, moves[i], NULL);
+        gts_score s = -tgame_negamax(g, v, depth - 1, ply + 1);
+        v->undo(g, moves[i], NULL);
+        if (s > best)
+            best = s;
+    }
+    return best;
+}
+
+#endif
