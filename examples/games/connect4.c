@@ -1,0 +1,383 @@
+/*
+ * connect4.c - Connect-4 (7 columns x 6 rows) adapter for libgts.
+ *
+ * Representation (Pascal Pons' bitboard): column c owns bits 7c .. 7c+5
+ * (bottom to top) plus an always-empty sentinel bit 7c+6 that stops shifted
+ * patterns from wrapping into the next column. `mask` holds every stone,
+ * `position` the stones of the side to move. A move is a column 0..6; its
+ * text form and the position text use 1-based digits ("4453").
+ *
+ * Invariants: position is a subset of mask; every column of mask is a run
+ * of bits from the bottom; `moves` == popcount(mask); the player who just
+ * moved owns position ^ mask. The game is over when that player has four in
+ * a line or the board is full: generate() returns 0 and apply() refuses.
+ *
+ * Scores follow the published benchmark convention (Pons' test sets): a win
+ * for the side to move with its stone number n+1 scores (43 - n) / 2. So a
+ * node where the previous player has just won with `moves` stones on the
+ * board evaluates to -((44 - moves) / 2); a full board and every unfinished
+ * node evaluate to 0, which keeps all scores inside the convention.
+ *
+ * Hash: the exact key position + mask + bottom (each column encodes its
+ * stones below a marker bit, so the key is unique for 7x6), passed through
+ * the splitmix64 finaliser, a bijection on 64-bit words: equal hashes still
+ * mean equal positions, and the bits are spread for table indexing.
+ *
+ * Two vtables share all code: gts_game_connect4() generates every legal
+ * move; gts_game_connect4_solver() prunes moves in a way that provably
+ * leaves the negamax value unchanged at every depth (see c4_generate_solver).
+ *
+ * Concurrency: no shared mutable state; callbacks only touch their state.
+ */
+#include "gts_games.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { C4_WIDTH = 7, C4_HEIGHT = 6, C4_H1 = C4_HEIGHT + 1, C4_CELLS = C4_WIDTH * C4_HEIGHT };
+
+/* Columns in centre-first order: the order generate() returns moves in. */
+static const int C4_ORDER[C4_WIDTH] = { 3, 2, 4, 1, 5, 0, 6 };
+
+/* move_score tuning: an immediate win, then a forced block, then threats. */
+static const int32_t C4_SCORE_WIN = 1000000;
+static const int32_t C4_SCORE_BLOCK = 500000;
+static const int32_t C4_SCORE_THREAT = 1000;
+static const int32_t C4_SCORE_CENTRE = 10;
+static const int32_t C4_SCORE_GIFT = -100000; /* plays under an opponent's win */
+static const int32_t C4_SCORE_ILLEGAL = INT32_MIN / 2;
+
+static const uint64_t C4_BOTTOM = 0x0000040810204081ull;              /* bit 7c, c = 0..6 */
+static const uint64_t C4_BOARD = 0x0000040810204081ull * 0x3Full;     /* the 42 playable bits */
+
+typedef struct c4_state {
+    uint64_t position; /* stones of the side to move */
+    uint64_t mask;     /* all stones */
+    uint32_t moves;    /* stones on the board */
+} c4_state;
+
+static int c4_popcount(uint64_t x)
+{
+#if defined(__GNUC__)
+    return __builtin_popcountll(x);
+#else
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+#endif
+}
+
+static uint64_t c4_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t c4_column_mask(int c) { return 0x3Full << (c * C4_H1); }
+static uint64_t c4_top_bit(int c) { return 1ull << (C4_HEIGHT - 1 + c * C4_H1); }
+
+/* True when @p pos contains four in a line. */
+static bool c4_alignment(uint64_t pos)
+{
+    static const int dirs[4] = { C4_H1, C4_HEIGHT, C4_HEIGHT + 2, 1 };
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = pos & (pos >> dirs[i]);
+        if (m & (m >> (2 * dirs[i])))
+            return true;
+    }
+    return false;
+}
+
+/* Empty cells where @p pos would complete four in a line (playable or not). */
+static uint64_t c4_winning_cells(uint64_t pos, uint64_t mask)
+{
+    /* vertical: three stones directly below */
+    uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
+    static const int dirs[3] = { C4_H1, C4_HEIGHT, C4_HEIGHT + 2 };
+    for (int i = 0; i < 3; i++) {
+        int d = dirs[i];
+        uint64_t p = (pos << d) & (pos << 2 * d);
+        r |= p & (pos << 3 * d);
+        r |= p & (pos >> d);
+        p = (pos >> d) & (pos >> 2 * d);
+        r |= p & (pos << d);
+        r |= p & (pos >> 3 * d);
+    }
+    return r & (C4_BOARD ^ mask);
+}
+
+static uint64_t c4_playable(const c4_state *s) { return (s->mask + C4_BOTTOM) & C4_BOARD; }
+
+static bool c4_over(const c4_state *s)
+{
+    return s->moves >= C4_CELLS || c4_alignment(s->position ^ s->mask);
+}
+
+static bool c4_legal(const c4_state *s, gts_move m)
+{
+    return m < C4_WIDTH && !(s->mask & c4_top_bit((int)m)) && !c4_over(s);
+}
+
+/* Write the columns of @p cols (a set of playable cells) centre-first. */
+static int c4_emit(uint64_t cols, gts_move *moves, uint32_t capacity)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < C4_WIDTH; i++) {
+        int c = C4_ORDER[i];
+        if (!(cols & c4_column_mask(c)))
+            continue;
+        if (n >= capacity)
+            return GTS_EINVAL;
+        moves[n++] = (gts_move)c;
+    }
+    return (int)n;
+}
+
+/* The centre-most single cell of a non-empty set of playable cells. */
+static uint64_t c4_centre_most(uint64_t cells)
+{
+    for (int i = 0; i < C4_WIDTH; i++) {
+        uint64_t b = cells & c4_column_mask(C4_ORDER[i]);
+        if (b)
+            return b;
+    }
+    return 0;
+}
+
+static int c4_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || !moves)
+        return GTS_EINVAL;
+    if (c4_over(s))
+        return 0;
+    return c4_emit(c4_playable(s), moves, capacity);
+}
+
+/*
+ * Exact pruning for solving. Let n be the stones on the board. Under the
+ * score convention nothing beats winning now ((43 - n) / 2) and nothing is
+ * worse than the opponent winning on the next ply (-(42 - n) / 2), whatever
+ * the remaining depth, because unfinished nodes evaluate to 0 and later wins
+ * are worth strictly less. Hence:
+ *  1. A winning move exists: it alone reaches the best possible value.
+ *  2. Otherwise the opponent has k >= 1 playable winning cells. Any move that
+ *     does not fill one leaves the opponent an immediate win: the worst
+ *     value. With k == 1 the block is at least as good as every other move,
+ *     so it alone suffices. With k >= 2 every move (blocks included) leaves
+ *     a win, so all moves have the same worst value: one move suffices.
+ *     At depth 1 every child is unfinished (by 1.) and scores 0 either way.
+ *  3. Otherwise a move directly below an opponent's winning cell makes that
+ *     cell playable: the worst value again. Dropping such moves cannot lower
+ *     the maximum as long as one other move remains (at depth 1 all children
+ *     score 0, so the maximum is 0 with or without them).
+ * The pruned node therefore has exactly the value of the full node at every
+ * search depth, though the move sets differ (perft must use the full game).
+ */
+static int c4_generate_solver(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || !moves)
+        return GTS_EINVAL;
+    if (c4_over(s))
+        return 0;
+    uint64_t playable = c4_playable(s);
+    uint64_t mine = c4_winning_cells(s->position, s->mask) & playable;
+    if (mine) /* step 1 */
+        return c4_emit(c4_centre_most(mine), moves, capacity);
+    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+    uint64_t forced = theirs & playable;
+    if (forced) /* step 2 (one block, or one move of a lost position) */
+        return c4_emit(c4_centre_most(forced), moves, capacity);
+    uint64_t safe = playable & ~(theirs >> 1); /* step 3 */
+    return c4_emit(safe ? safe : playable, moves, capacity);
+}
+
+static int c4_apply(void *state, gts_move move, void *user)
+{
+    (void)user;
+    c4_state *s = state;
+    if (!s || !c4_legal(s, move))
+        return GTS_EINVAL;
+    s->position ^= s->mask;
+    s->mask |= s->mask + (C4_BOTTOM & c4_column_mask((int)move));
+    s->moves++;
+    return 0;
+}
+
+static int c4_undo(void *state, gts_move move, void *user)
+{
+    (void)user;
+    c4_state *s = state;
+    if (!s || move >= C4_WIDTH)
+        return GTS_EINVAL;
+    uint64_t col = s->mask & c4_column_mask((int)move);
+    if (!col || s->moves == 0)
+        return GTS_EINVAL;
+    uint64_t top = (col + (C4_BOTTOM & c4_column_mask((int)move))) >> 1;
+    if (s->position & top) /* that stone belongs to the side to move */
+        return GTS_EINVAL;
+    s->mask ^= top;
+    s->position ^= s->mask;
+    s->moves--;
+    return 0;
+}
+
+static gts_score c4_evaluate(void *state, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s)
+        return GTS_SCORE_INVALID;
+    if (c4_alignment(s->position ^ s->mask))
+        return -(gts_score)((C4_CELLS + 2 - (int)s->moves) / 2);
+    return 0;
+}
+
+static uint64_t c4_hash(void *state, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s)
+        return 0;
+    return c4_mix(s->position + s->mask + C4_BOTTOM);
+}
+
+static void *c4_clone(void *state, void *user)
+{
+    (void)user;
+    if (!state)
+        return NULL;
+    c4_state *copy = malloc(sizeof *copy);
+    if (copy)
+        memcpy(copy, state, sizeof *copy);
+    return copy;
+}
+
+static void c4_free(void *state, void *user)
+{
+    (void)user;
+    free(state);
+}
+
+static int32_t c4_move_score(void *state, gts_move move, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || !c4_legal(s, move))
+        return C4_SCORE_ILLEGAL;
+    int c = (int)move;
+    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask(c);
+    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+    if (bit & c4_winning_cells(s->position, s->mask))
+        return C4_SCORE_WIN;
+    if (bit & theirs)
+        return C4_SCORE_BLOCK;
+    int32_t score = C4_SCORE_THREAT *
+        c4_popcount(c4_winning_cells(s->position | bit, s->mask | bit));
+    score += C4_SCORE_CENTRE * (3 - abs(c - 3));
+    if ((bit << 1) & theirs)
+        score += C4_SCORE_GIFT;
+    return score;
+}
+
+static int c4_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
+{
+    (void)state;
+    (void)user;
+    if (!buf || size < 2 || move >= C4_WIDTH)
+        return GTS_EINVAL;
+    buf[0] = (char)('1' + move);
+    buf[1] = '\0';
+    return 1;
+}
+
+static int c4_parse_move(void *state, const char *text, gts_move *move, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || !text || !move)
+        return GTS_EINVAL;
+    if (text[0] < '1' || text[0] > '7' || text[1] != '\0')
+        return GTS_EPARSE;
+    gts_move m = (gts_move)(text[0] - '1');
+    if (!c4_legal(s, m))
+        return GTS_EPARSE;
+    *move = m;
+    return 0;
+}
+
+static const gts_game C4_GAME = {
+    .struct_size = sizeof(gts_game),
+    .max_moves = C4_WIDTH,
+    .generate = c4_generate,
+    .apply = c4_apply,
+    .undo = c4_undo,
+    .evaluate = c4_evaluate,
+    .hash = c4_hash,
+    .clone = c4_clone,
+    .free = c4_free,
+    .generate_noisy = NULL,
+    .move_score = c4_move_score,
+    .extend = NULL,
+    .format_move = c4_format_move,
+    .parse_move = c4_parse_move,
+    .user = NULL,
+};
+
+static const gts_game C4_SOLVER_GAME = {
+    .struct_size = sizeof(gts_game),
+    .max_moves = C4_WIDTH,
+    .generate = c4_generate_solver,
+    .apply = c4_apply,
+    .undo = c4_undo,
+    .evaluate = c4_evaluate,
+    .hash = c4_hash,
+    .clone = c4_clone,
+    .free = c4_free,
+    .generate_noisy = NULL,
+    .move_score = c4_move_score,
+    .extend = NULL,
+    .format_move = c4_format_move,
+    .parse_move = c4_parse_move,
+    .user = NULL,
+};
+
+const gts_game *gts_game_connect4(void)
+{
+    return &C4_GAME;
+}
+
+const gts_game *gts_game_connect4_solver(void)
+{
+    return &C4_SOLVER_GAME;
+}
+
+/*
+ * Position text: 1-based columns from the empty board. Invalid characters,
+ * full columns and any move that wins (the game would already be over, as in
+ * the benchmark files) are GTS_EPARSE.
+ */
+gts_status gts_connect4_new(const char *position, void **state)
+{
+    if (!state)
+        return GTS_EINVAL;
+    *state = NULL;
+    c4_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return GTS_ENOMEM;
+    for (const char *p = position ? position : ""; *p; p++) {
+        gts_move m = (gts_move)(*p - '1');
+        if (*p < '1' || *p > '7' || c4_apply(s, m, NULL) != 0 ||
+            c4_alignment(s->position ^ s->mask)) {
+            free(s);
+            return GTS_EPARSE;
+        }
+    }
+    *state = s;
+    return GTS_OK;
+}

@@ -1,0 +1,94 @@
+/*
+ * games.c - the common part of libgts-games: freeing states, finding a game
+ * by name and perft (counting leaf paths) over any gts_game.
+ *
+ * perft walks the tree with generate/apply/undo only, using one moves buffer
+ * of max_moves entries per ply. A node without moves before the target
+ * depth counts as one leaf. Every applied move is undone before returning,
+ * also when a callback fails, so the caller's state is unchanged.
+ *
+ * Concurrency: no global state; perft on distinct states may run in parallel.
+ */
+#include "gts_games.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const gts_game *(*get)(void);
+} GAMES_TABLE[] = {
+    { "tictactoe", gts_game_tictactoe },
+    { "connect4", gts_game_connect4 },
+    { "othello", gts_game_othello },
+    { "randtree", gts_game_randtree },
+};
+
+void gts_games_free(const gts_game *game, void *state)
+{
+    if (game && state && game->free)
+        game->free(state, game->user);
+}
+
+const gts_game *gts_games_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof GAMES_TABLE / sizeof GAMES_TABLE[0]; i++)
+        if (strcmp(name, GAMES_TABLE[i].name) == 0)
+            return GAMES_TABLE[i].get();
+    return NULL;
+}
+
+/* Leaf paths of depth @p depth below @p state; @p buf holds max_moves per ply. */
+static int perft_rec(const gts_game *g, void *state, int depth, gts_move *buf, uint64_t *count)
+{
+    if (depth == 0) {
+        (*count)++;
+        return 0;
+    }
+    int n = g->generate(state, buf, g->max_moves, g->user);
+    if (n < 0)
+        return n;
+    if ((uint32_t)n > g->max_moves)
+        return GTS_EMOVES;
+    if (n == 0) {
+        (*count)++;
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = g->apply(state, buf[i], g->user);
+        if (rc < 0)
+            return rc;
+        rc = perft_rec(g, state, depth - 1, buf + g->max_moves, count);
+        int urc = g->undo(state, buf[i], g->user);
+        if (rc < 0)
+            return rc;
+        if (urc < 0)
+            return urc;
+    }
+    return 0;
+}
+
+int gts_games_perft(const gts_game *game, void *state, int depth, uint64_t *count)
+{
+    if (!game || !state || !count || depth < 0 || depth > GTS_MAX_DEPTH)
+        return GTS_EINVAL;
+    if (game->struct_size < GTS_GAME_SIZE_V0_1 || !game->generate || !game->apply ||
+        !game->undo || game->max_moves < 1 || game->max_moves > 65535)
+        return GTS_EINVAL;
+    uint64_t n = 0;
+    if (depth == 0) {
+        *count = 1;
+        return 0;
+    }
+    gts_move *buf = malloc((size_t)depth * game->max_moves * sizeof *buf);
+    if (!buf)
+        return GTS_ENOMEM;
+    int rc = perft_rec(game, state, depth, buf, &n);
+    free(buf);
+    if (rc < 0)
+        return rc;
+    *count = n;
+    return 0;
+}
