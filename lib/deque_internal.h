@@ -5,7 +5,9 @@
  * from the top (FIFO). Elements are pointers. The array grows on push (old
  * arrays are kept until the deque is freed, so a racing thief never reads
  * freed memory). Chase & Lev, "Dynamic Circular Work-Stealing Deque" (2005),
- * with the C11 memory orders of Le et al. (2013) mapped to ck_pr fences.
+ * with the C11 memory orders of Le et al. (2013) mapped to ck_pr fences
+ * through atomic_internal.h (so ThreadSanitizer sees the push->steal edge).
+ * Retired arrays cost at most as much as the current one (sizes double).
  */
 #ifndef GTS_DEQUE_INTERNAL_H
 #define GTS_DEQUE_INTERNAL_H
@@ -50,7 +52,8 @@ int gts__deque_init(gts__deque *d, uint32_t log2_capacity);
 /* Frees the current and all retired arrays. No thread may still use @d.
  * Safe on a zeroed or already destroyed deque. */
 void gts__deque_destroy(gts__deque *d);
-/* Owner only. 0, or GTS_ENOMEM when the array cannot grow. */
+/* Owner only. @item must not be NULL. 0, or GTS_ENOMEM when the array
+ * cannot grow (the deque is unchanged then). */
 int gts__deque_push(gts__deque *d, void *item);
 /* Owner only. NULL when empty. */
 void *gts__deque_pop(gts__deque *d);

@@ -14,6 +14,30 @@
  * code running inside a run (on a worker). Tasks and groups are memory owned
  * by the spawner and must stay alive until gts__pool_wait() on their group
  * returns.
+ *
+ * Using it from an algorithm:
+ *   - Inside a task, spawn and wait with the worker passed to the task
+ *     function (a stolen task runs on another worker than its parent).
+ *   - Typical node: put the child tasks and a gts__group in the node's
+ *     frame, spawn all but one child, run that one directly (work-first),
+ *     then gts__pool_wait(). The frame must not return before the wait,
+ *     including on stop/error paths; to cancel, set a flag the tasks check
+ *     first and still wait (queued tasks still run, and should return at
+ *     once).
+ *   - A wait runs other tasks nested on the waiter's stack (its own queued
+ *     children, or tasks stolen from anyone). So across gts__pool_wait() /
+ *     gts__pool_help(): hold no lock a task may take, and treat per-worker
+ *     data (gts__worker_data) as shared with those nested tasks: each task
+ *     must leave it as it found it (apply/undo balanced), or use its own
+ *     copy. Worker 0 is the caller's thread and uses its stack; workers
+ *     1..n-1 have 16 MiB stacks.
+ *   - After gts__pool_wait() (or gts__group_done() returning true) all
+ *     writes of the group's tasks are visible to the waiter; a run's
+ *     caller sees everything its tasks wrote once gts__pool_run() returns.
+ *   - gts__pool_run() waits for every task spawned during the run, even
+ *     tasks nobody waited for; a task must not call gts__pool_run().
+ *   - Workers sleep between runs and are woken by spawns, so an idle pool
+ *     costs no CPU and a run that spawns nothing wakes no thread.
  */
 #ifndef GTS_POOL_INTERNAL_H
 #define GTS_POOL_INTERNAL_H
@@ -71,8 +95,10 @@ void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void 
  * the worker the caller runs on (the one passed to its task / run fn).
  * When the deque cannot grow (out of memory) the task runs inline before
  * spawn returns, so work is never lost. Cost: one atomic add on the group,
- * one deque push, one full fence and a read of the sleeper count; plus a
- * mutex + condvar signal when some worker sleeps. */
+ * one deque push, one full fence and a read of the searcher count (about
+ * 100-150 ns per spawn+join on one thread, so give tasks at least ~10 us of
+ * work); plus a mutex + condvar signal when workers sleep and none is
+ * searching for work. */
 void gts__pool_spawn(gts__worker *w, gts__group *group, gts__task *task);
 /* Return when every task of @group has finished; runs other tasks meanwhile
  * (own deque first, then steals). After it returns, everything the tasks
@@ -81,7 +107,8 @@ void gts__pool_wait(gts__worker *w, gts__group *group);
 /* True once every task of @group has finished (acquire), without helping. */
 bool gts__group_done(const gts__group *group);
 /* Run one task from the own deque or a steal, if any; true if one ran.
- * For algorithms that wait for something other than a group. */
+ * For algorithms that wait for something other than a group. Never sleeps:
+ * after false, back off (gts__atomic_pause, sched_yield) before retrying. */
 bool gts__pool_help(gts__worker *w);
 
 int gts__worker_id(const gts__worker *w);          /* 0..threads-1 */
@@ -89,7 +116,8 @@ gts__pool *gts__worker_pool(const gts__worker *w);
 /* Per-worker slot for the caller's data (the algorithms' thread context). */
 void gts__worker_set_data(gts__worker *w, void *data);
 void *gts__worker_data(const gts__worker *w);
-/* Worker @id of the pool (for setting per-worker data before a run). */
+/* Worker @id of the pool (for setting per-worker data before a run);
+ * NULL for an id outside 0..threads-1. */
 gts__worker *gts__pool_worker(gts__pool *pool, int id);
 
 #endif
