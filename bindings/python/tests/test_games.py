@@ -1,0 +1,224 @@
+"""The built-in C games (gts.games): construction, perft, moves, text,
+clone/close, and searches with every algorithm at C speed."""
+import gc
+import unittest
+
+import gts
+import gts.game as gts_game
+from gts import games
+from pygames import PyTicTacToe
+
+ALGORITHMS = gts.algorithms()
+
+
+def py_perft(game, depth):
+    if depth == 0:
+        return 1
+    moves = game.generate()
+    if not moves:
+        return 1
+    n = 0
+    for m in moves:
+        game.apply(m)
+        n += py_perft(game, depth - 1)
+        game.undo(m)
+    return n
+
+
+def run(game, alg, **kw):
+    if alg.parallel:
+        kw.setdefault("threads", 2)
+    return gts.search(game, alg.name, **kw)
+
+
+class TestConstruction(unittest.TestCase):
+    def test_names(self):
+        self.assertEqual(games.names(), ["tictactoe", "connect4", "othello", "randtree"])
+        for name in games.names():
+            with games.new(name) as g:
+                self.assertEqual(g.name, name)
+                self.assertGreater(len(g.moves()), 0)
+        with self.assertRaises(gts.InvalidArgument):
+            games.new("chess")
+
+    def test_bad_positions(self):
+        for cls, pos in ((games.Connect4, "8"), (games.Connect4, "1111111"),
+                         (games.TicTacToe, "55"), (games.TicTacToe, "x"),
+                         (games.Othello, "a1")):
+            with self.subTest(cls=cls.__name__, pos=pos):
+                with self.assertRaises(gts.ParseError):
+                    cls(pos)
+        with self.assertRaises(gts.InvalidArgument):
+            games.RandomTree(branching=0)
+        with self.assertRaises(gts.InvalidArgument):
+            games.RandomTree(min_value=5, max_value=1)
+        with self.assertRaises(gts.ParseError):
+            games.RandomTree.from_text("seed=1,colour=2")
+
+    def test_close_and_context_manager(self):
+        g = games.Connect4("44")
+        self.assertFalse(g.closed)
+        g.close()
+        self.assertTrue(g.closed)
+        g.close()
+        with self.assertRaises(ValueError):
+            g.moves()
+        with self.assertRaises(ValueError):
+            gts.pvs(g, depth=2)
+        self.assertEqual(gts_game._contexts, {}, "no search context left behind")
+        with games.TicTacToe() as t:
+            pass
+        self.assertTrue(t.closed)
+        # __del__ frees: many states made and dropped
+        for _ in range(2000):
+            games.Othello("f5")
+        gc.collect()
+
+
+class TestPerft(unittest.TestCase):
+    def test_known_counts(self):
+        with games.Connect4() as g:
+            self.assertEqual([g.perft(d) for d in range(1, 8)],
+                             [7, 49, 343, 2401, 16807, 117649, 823536])
+        with games.Othello() as g:
+            self.assertEqual([g.perft(d) for d in range(1, 7)], [4, 12, 56, 244, 1396, 8200])
+        with games.TicTacToe() as g:
+            # a finished game counts as one leaf: 255168 games in all
+            self.assertEqual([g.perft(d) for d in range(1, 10)],
+                             [9, 72, 504, 3024, 15120, 56160, 154944, 255168, 255168])
+            self.assertEqual(g.perft(5), py_perft(PyTicTacToe(), 5))
+        with games.RandomTree(branching=3, depth=4) as g:
+            self.assertEqual(g.perft(4), 81)
+            self.assertEqual(g.perft(10), 81)
+        with self.assertRaises(gts.InvalidArgument):
+            games.TicTacToe().perft(-1)
+
+
+class TestPlaying(unittest.TestCase):
+    def test_moves_play_undo_text(self):
+        with games.Connect4("4453") as g:
+            self.assertEqual(sorted(g.moves()), list(range(7)))
+            self.assertEqual(g.max_moves, 7)
+            self.assertEqual(g.format_move(3), "4")
+            self.assertEqual(g.parse_move("4"), 3)
+            h = g.hash()
+            g.play("4")
+            g.play(0)
+            self.assertEqual(g.position, "445341")
+            self.assertEqual(g.history, [3, 0])
+            self.assertNotEqual(g.hash(), h)
+            self.assertEqual(g.undo(), 0)
+            g.undo(3)
+            self.assertEqual(g.hash(), h)
+            self.assertEqual(g.position, "4453")
+            with self.assertRaises(IndexError):
+                g.undo()
+            with self.assertRaises(gts.ParseError):
+                g.parse_move("9")
+            grid = g.grid()
+            self.assertEqual(grid[-1], [".", ".", "O", "X", "X", ".", "."])
+            self.assertIn("1 2 3 4 5 6 7", str(g))
+
+    def test_clone_is_independent(self):
+        with games.TicTacToe("5") as g:
+            c = g.clone()
+            c.play(0)
+            self.assertEqual(len(c.moves()), 7)
+            self.assertEqual(len(g.moves()), 8)
+            self.assertEqual(c.position, "51")
+            self.assertEqual(g.position, "5")
+            c.close()
+            self.assertEqual(str(g).split(), [".", ".", ".", ".", "X", ".", ".", ".", "."])
+
+    def test_othello_text(self):
+        with games.Othello() as g:
+            self.assertEqual(sorted(g.format_move(m) for m in g.moves()),
+                             ["c4", "d3", "e6", "f5"])
+            g.play("f5")
+            self.assertEqual(g.position, "f5")
+            self.assertEqual(len(g.moves()), 3)
+
+    def test_finished_tictactoe(self):
+        with games.TicTacToe("14253") as g:
+            self.assertTrue(g.is_over())
+            self.assertEqual(g.evaluate(), gts.SCORE_LOSS)
+
+
+class TestSearch(unittest.TestCase):
+    def test_tictactoe_every_algorithm(self):
+        for alg in ALGORITHMS:
+            with self.subTest(alg=alg.name):
+                with games.TicTacToe() as g:
+                    r = run(g, alg, depth=9)
+                    if alg.exact:
+                        self.assertEqual(r.score, 0)
+                    self.assertIn(r.best_move, g.moves())
+
+    def test_python_and_c_tictactoe_agree(self):
+        with games.TicTacToe() as c:
+            rc = gts.pvs(c, depth=9)
+        rp = gts.pvs(PyTicTacToe(), depth=9)
+        self.assertEqual(rc.score, 0)
+        self.assertEqual(rp.score, 0)
+        # same game, same algorithm; the C version orders moves better
+        # (hash + move_score): it may not search more nodes than 4x Python's
+        self.assertLess(rc.nodes, 4 * rp.nodes)
+        self.assertGreater(rp.nodes, 9)
+
+    def test_connect4_every_algorithm(self):
+        with games.Connect4("4453") as g:
+            ref = gts.alphabeta(g, depth=7, tt_mb=0).score
+            for alg in ALGORITHMS:
+                with self.subTest(alg=alg.name):
+                    if alg.name == "minimax":
+                        continue
+                    r = run(g, alg, depth=7)
+                    if alg.exact:
+                        self.assertEqual(r.score, ref)
+                    self.assertEqual(r.depth, 7)
+
+    def test_connect4_solver_vtable(self):
+        pos = "2252576253462244111563365343671351441"
+        with games.Connect4(pos) as plain, games.Connect4(pos, solver=True) as solver:
+            a = gts.pvs(plain)
+            b = gts.pvs(solver)
+        self.assertEqual(a.score, b.score)
+
+    def test_othello_every_algorithm(self):
+        with games.Othello("f5d6") as g:
+            ref = gts.minimax(g, depth=4).score
+            for alg in ALGORITHMS:
+                with self.subTest(alg=alg.name):
+                    r = run(g, alg, depth=4)
+                    if alg.exact:
+                        self.assertEqual(r.score, ref)
+
+    def test_randtree_every_algorithm(self):
+        for p in (dict(seed=1, branching=4, depth=6),
+                  dict(seed=2, branching=5, depth=5, transpositions=True),
+                  dict(seed=3, branching=3, depth=7, terminal_percent=20, ordered_percent=90)):
+            with games.RandomTree(**p) as g:
+                ref = gts.minimax(g, depth=p["depth"]).score
+                for alg in ALGORITHMS:
+                    with self.subTest(alg=alg.name, **p):
+                        r = run(g, alg, depth=p["depth"])
+                        if alg.exact:
+                            self.assertEqual(r.score, ref)
+
+    def test_named_shortcuts_with_engine_options(self):
+        with games.Connect4("4453") as g:
+            for alg in ALGORITHMS:
+                with self.subTest(alg=alg.name):
+                    fn = getattr(gts, alg.name)
+                    kw = dict(threads=2) if alg.parallel else {}
+                    r = fn(g, depth=5, tt_mb=1, **kw)
+                    self.assertEqual(r.algorithm, alg.name)
+                    self.assertEqual(r.stats["threads"], 2 if alg.parallel else 1)
+            with gts.Engine(threads=2) as e:
+                r = gts.dts(g, depth=5, engine=e) if hasattr(gts, "dts") else gts.pvs(g, depth=5,
+                                                                                      engine=e)
+                self.assertEqual(r.depth, 5)
+
+
+if __name__ == "__main__":
+    unittest.main()
