@@ -46,6 +46,7 @@ struct gts_engine {
 
     uint32_t searching;     /* atomic: 1 while gts_search runs */
     gts__shared shared;     /* of the running search */
+    gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
 };
 
 /* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */

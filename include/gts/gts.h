@@ -14,5 +14,6 @@
 #include "game.h"
 #include "engine.h"
 #include "search.h"
+#include "probcut.h"
 
 #endif /* GTS_GTS_H */

@@ -1,0 +1,514 @@
+/*
+ * probcut.c - Buro's ProbCut and Multi-ProbCut, their parameters and the
+ * least-squares calibration of their linear model.
+ *
+ * Papers: M. Buro, "ProbCut: An effective selective extension of the
+ * alpha-beta algorithm", ICCA Journal 18(2), 1995; M. Buro, "Experiments
+ * with Multi-ProbCut and a new high-quality evaluation function for
+ * Othello", 1997. The deep value v of a node is modelled from a shallow
+ * search value v' as v = a v' + b + e, e ~ N(0, sigma^2). Before the normal
+ * search of a node with remaining depth d, each pair (d', d) runs
+ *   - a null-window search of depth d' at ceil((t sigma + beta - b) / a):
+ *     if it fails high, v >= beta is likely and the node returns beta;
+ *   - a null-window search of depth d' at floor((-t sigma + alpha - b) / a):
+ *     if it fails low, v <= alpha is likely and the node returns alpha.
+ * The checks are themselves ProbCut searches (checks at their own depth
+ * apply inside them, as in Multi-ProbCut); their depth is strictly smaller,
+ * so the recursion ends.
+ *
+ * pc_node() is gts__alphabeta() (alphabeta.c, in its PVS form) step for
+ * step plus the ProbCut step 3: with no enabled pair it visits exactly the
+ * nodes gts_pvs() visits, in the same order, so an infinite threshold gives
+ * PVS's score and node count (the tests check it). Keep the two in sync.
+ *
+ * Invariants: no check at the root (it needs a move) nor against a decided
+ * (win/loss) bound, and check bounds stay undecided; a cut stores nothing
+ * in the transposition table (the table only ever holds searched bounds). The per-depth table of enabled
+ * pairs is built once per iteration on the stack: no allocation per node.
+ *
+ * Concurrency contract: parameters live in the engine and are read once per
+ * iteration; calibration runs ordinary searches on the engine and restores
+ * every state it walks.
+ */
+#include "search/algos.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parameters ----------------------------------------------------------- */
+
+static const int32_t DEFAULT_SHALLOW = 2;
+static const int32_t DEFAULT_DEEP = 4;
+static const double DEFAULT_SIGMA = 100.0;
+static const double DEFAULT_THRESHOLD = 1.5;
+/* Random play makes at most this many walks per requested sample. */
+static const uint32_t WALKS_PER_SAMPLE = 4;
+/* Fewest positions a straight line with a residual can be fitted to. */
+static const uint32_t MIN_FIT_SAMPLES = 3;
+
+gts_status gts_probcut_defaults(gts_probcut_params *params)
+{
+    if (!params)
+        return GTS_EINVAL;
+    memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
+    params->npairs = 1;
+    params->pair[0] = (gts_probcut_pair){
+        .shallow_depth = DEFAULT_SHALLOW,
+        .deep_depth = DEFAULT_DEEP,
+        .a = 1.0,
+        .b = 0.0,
+        .sigma = DEFAULT_SIGMA,
+        .threshold = DEFAULT_THRESHOLD,
+    };
+    params->iid = true;
+    return GTS_OK;
+}
+
+static bool pair_enabled(const gts_probcut_pair *p) { return p->threshold < GTS_PROBCUT_THRESHOLD_OFF; }
+
+static gts_status check_pair(const gts_probcut_pair *p)
+{
+    if (p->shallow_depth < 0 || p->shallow_depth >= p->deep_depth
+        || p->deep_depth > GTS_MAX_DEPTH)
+        return GTS_ERANGE;
+    if (!isfinite(p->a) || !(p->a > 0) || !isfinite(p->b))
+        return GTS_ERANGE;
+    if (!isfinite(p->sigma) || !(p->sigma > 0))
+        return GTS_ERANGE;
+    if (!(p->threshold >= 0)) /* rejects NaN too; +infinity disables */
+        return GTS_ERANGE;
+    return GTS_OK;
+}
+
+gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *params)
+{
+    if (!engine)
+        return GTS_EINVAL;
+    gts_probcut_params p;
+    if (!params) {
+        gts_probcut_defaults(&p);
+    } else {
+        if (params->struct_size != sizeof(gts_probcut_params))
+            return GTS_ESTRUCT;
+        memcpy(&p, params, sizeof p);
+        if (p.npairs > GTS_PROBCUT_MAX_PAIRS)
+            return GTS_ERANGE;
+        for (uint32_t i = 0; i < p.npairs; i++) {
+            gts_status rc = check_pair(&p.pair[i]);
+            if (rc != GTS_OK)
+                return rc;
+        }
+    }
+    if (ck_pr_load_32(&engine->searching))
+        return GTS_EBUSY;
+    engine->probcut = p;
+    return GTS_OK;
+}
+
+/* The engine's parameters; a fresh engine (struct_size 0) has the defaults. */
+static void engine_params(const gts_engine *engine, gts_probcut_params *out)
+{
+    if (engine->probcut.struct_size == 0)
+        gts_probcut_defaults(out);
+    else
+        *out = engine->probcut;
+}
+
+gts_status gts_engine_get_probcut(const gts_engine *engine, gts_probcut_params *params)
+{
+    if (!engine || !params)
+        return GTS_EINVAL;
+    if (params->struct_size != sizeof(gts_probcut_params))
+        return GTS_ESTRUCT;
+    engine_params(engine, params);
+    return GTS_OK;
+}
+
+/* ---- the search ------------------------------------------------------------ */
+
+/* One iteration's view of the parameters: enabled pairs by deep depth. */
+typedef struct pc_conf {
+    gts_probcut_params p;
+    uint16_t at_depth[GTS_MAX_DEPTH + 1]; /* bit i: pair i applies */
+    bool iid;
+} pc_conf;
+
+_Static_assert(GTS_PROBCUT_MAX_PAIRS <= 16, "at_depth holds one bit per pair");
+
+static void pc_conf_build(pc_conf *conf, const gts_engine *engine)
+{
+    engine_params(engine, &conf->p);
+    memset(conf->at_depth, 0, sizeof conf->at_depth);
+    for (uint32_t i = 0; i < conf->p.npairs; i++)
+        if (pair_enabled(&conf->p.pair[i]))
+            conf->at_depth[conf->p.pair[i].deep_depth] |= (uint16_t)(1u << i);
+    conf->iid = conf->p.iid;
+}
+
+static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, gts_score alpha,
+                         gts_score beta);
+
+/* Checks never run against a decided (win/loss) bound, and their shallow
+ * bounds stay in the undecided range: the linear model says nothing about
+ * wins and losses, which only a search proves. */
+static const gts_score PC_BOUND_MIN = -GTS_SCORE_DECIDED + 1;
+static const gts_score PC_BOUND_MAX = GTS_SCORE_DECIDED - 1;
+static bool undecided(gts_score s) { return s > -GTS_SCORE_DECIDED && s < GTS_SCORE_DECIDED; }
+
+/* Step 3 of pc_node: the checks of the pairs in @mask. Returns true with
+ * *out set when one cuts. */
+static bool pc_checks(gts__ctx *c, const pc_conf *conf, unsigned mask, int ply,
+                      gts_score alpha, gts_score beta, gts_score *out)
+{
+    for (unsigned i = 0; mask; i++, mask >>= 1) {
+        if (!(mask & 1u))
+            continue;
+        const gts_probcut_pair *p = &conf->p.pair[i];
+        double ts = p->threshold * p->sigma;
+        /* Is v >= beta likely? v' >= bound predicts it. */
+        if (undecided(beta)) {
+            double x = ceil((ts + beta - p->b) / p->a);
+            if (x <= PC_BOUND_MAX) {
+                gts_score bound = x > PC_BOUND_MIN ? (gts_score)x : PC_BOUND_MIN;
+                gts_score v = pc_node(c, conf, p->shallow_depth, ply, bound - 1, bound);
+                if (gts__aborted(c))
+                    return false;
+                if (v >= bound) {
+                    *out = beta;
+                    return true;
+                }
+            }
+        }
+        /* Is v <= alpha likely? v' <= bound predicts it. */
+        if (undecided(alpha)) {
+            double x = floor((-ts + alpha - p->b) / p->a);
+            if (x >= PC_BOUND_MIN) {
+                gts_score bound = x < PC_BOUND_MAX ? (gts_score)x : PC_BOUND_MAX;
+                gts_score v = pc_node(c, conf, p->shallow_depth, ply, bound, bound + 1);
+                if (gts__aborted(c))
+                    return false;
+                if (v <= bound) {
+                    *out = alpha;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, gts_score alpha,
+                         gts_score beta)
+{
+    /* Step 1. Stop, limits, horizon */
+    c->pv_len[ply] = 0;
+    if (gts__poll(c))
+        return 0;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+    if (ply >= GTS_MAX_PLY)
+        return gts__evaluate(c, ply);
+    if (depth <= 0)
+        return gts__leaf(c, ply, alpha, beta);
+
+    /* Step 2. Transposition table probe (never cut at the root: it needs a move) */
+    uint64_t key = 0;
+    uint32_t tt_move = GTS__TT_NO_MOVE;
+    gts__tt_hit hit;
+    if (c->tt) {
+        key = c->game->hash(c->state, c->user);
+        c->tt_probes++;
+        if (gts__tt_probe(c->tt, key, &hit)) {
+            c->tt_hits++;
+            tt_move = hit.move_index;
+            if (ply > 0 && hit.depth >= depth) {
+                gts_score s = gts__tt_score_from(hit.score, ply);
+                if (hit.bound == GTS__BOUND_EXACT
+                    || (hit.bound == GTS__BOUND_LOWER && s >= beta)
+                    || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
+                    c->tt_cutoffs++;
+                    return s;
+                }
+            }
+        }
+    }
+
+    /* Step 3. ProbCut: shallow checks predict a cut (never at the root) */
+    unsigned mask = depth <= GTS_MAX_DEPTH && ply > 0 ? conf->at_depth[depth] : 0;
+    if (mask) {
+        gts_score cut;
+        if (pc_checks(c, conf, mask, ply, alpha, beta, &cut))
+            return cut;
+        if (gts__aborted(c))
+            return 0;
+        c->pv_len[ply] = 0;
+        /* Internal iterative deepening: the checks' best move orders this node. */
+        if (conf->iid && c->tt && gts__tt_probe(c->tt, key, &hit))
+            tt_move = hit.move_index;
+    }
+
+    /* Step 4. Moves; a node without any is a finished game */
+    int n = gts__generate(c, ply, false);
+    if (n < 0)
+        return 0;
+    if (n == 0) {
+        gts_score s = gts__evaluate(c, ply);
+        if (c->tt && !gts__aborted(c))
+            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
+                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
+        return s;
+    }
+
+    /* Step 5. Ordering */
+    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    const gts_move *moves = gts__moves(c, ply);
+    int limit = n;
+    if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
+        limit = c->nbest;
+
+    /* Step 6. Children (PVS) */
+    gts_score best = -GTS_SCORE_INF;
+    uint32_t best_index = GTS__TT_NO_MOVE;
+    gts_score a = alpha;
+    for (int k = 0; k < limit; k++) {
+        uint32_t i = gts__pick(c, ply, k, n);
+        gts_move m = moves[i];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__apply(c, m))
+            return 0;
+        int d = depth - 1 + ext;
+        gts_score s;
+        if (k == 0 || !c->use_pvs) {
+            s = -pc_node(c, conf, d, ply + 1, -beta, -a);
+        } else {
+            s = -pc_node(c, conf, d, ply + 1, -a - 1, -a);
+            if (s > a && s < beta && !gts__aborted(c))
+                s = -pc_node(c, conf, d, ply + 1, -beta, -a);
+        }
+        gts__undo(c, m);
+        if (gts__aborted(c))
+            return 0;
+
+        if (s > best) {
+            best = s;
+            best_index = i;
+            if (ply == 0) {
+                c->root_move = m;
+                c->root_has_move = true;
+            }
+            if (s > a) {
+                a = s;
+                gts__pv_update(c, ply, m);
+                if (s >= beta) {
+                    gts__order_cutoff(c, ply, depth, m);
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Step 7. Store */
+    if (c->tt) {
+        int bound = best >= beta ? GTS__BOUND_LOWER
+                  : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
+        gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
+                      bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
+    }
+    return best;
+}
+
+gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta)
+{
+    gts__ctx *c = run->ctx[0];
+    pc_conf conf;
+    pc_conf_build(&conf, run->engine);
+    c->use_pvs = true; /* Buro's ProbCut sits on NegaScout */
+    return pc_node(c, &conf, depth, 0, alpha, beta);
+}
+
+/* ---- calibration ----------------------------------------------------------- */
+
+/* Running means and co-moments of (x, y) = (shallow, deep) (Welford). */
+typedef struct fit_acc {
+    uint32_t n;
+    double mx, my, cxx, cyy, cxy;
+} fit_acc;
+
+static void fit_add(fit_acc *f, double x, double y)
+{
+    f->n++;
+    double dx = x - f->mx;
+    f->mx += dx / f->n;
+    double dy = y - f->my;
+    f->my += dy / f->n;
+    f->cxx += dx * (x - f->mx);
+    f->cyy += dy * (y - f->my);
+    f->cxy += dx * (y - f->my);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+typedef struct calib {
+    gts_engine *engine;
+    const gts_game *game;
+    int32_t shallow, deep;
+    gts_move *buf; /* max_moves */
+    fit_acc acc;
+    uint32_t skipped;
+} calib;
+
+static gts_status search_value(calib *k, void *state, int32_t depth, gts_score *v)
+{
+    gts_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.struct_size = sizeof lim;
+    lim.depth = depth;
+    gts_result r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    /* A forced result may end the iterations early: its score is still exact. */
+    gts_status rc = gts_search(k->engine, GTS_ALG_PVS, k->game, state, &lim, &r);
+    *v = r.score;
+    return rc;
+}
+
+/* Add @state to the fit, or count it as skipped. */
+static gts_status calib_sample(calib *k, void *state)
+{
+    int n = k->game->generate(state, k->buf, k->game->max_moves, k->game->user);
+    if (n < 0)
+        return GTS_ECALLBACK;
+    if ((uint32_t)n > k->game->max_moves)
+        return GTS_EMOVES;
+    if (n == 0) {
+        k->skipped++;
+        return GTS_OK;
+    }
+    gts_score vs, vd;
+    gts_status rc = search_value(k, state, k->shallow, &vs);
+    if (rc == GTS_OK)
+        rc = search_value(k, state, k->deep, &vd);
+    if (rc != GTS_OK)
+        return rc;
+    if (gts_score_is_win(vs) || gts_score_is_loss(vs) || gts_score_is_win(vd)
+        || gts_score_is_loss(vd)) {
+        k->skipped++;
+        return GTS_OK;
+    }
+    fit_add(&k->acc, vs, vd);
+    return GTS_OK;
+}
+
+/* One random walk of up to @len plies from @root, the sample, and the way back. */
+static gts_status calib_walk(calib *k, void *root, uint64_t *rng, uint32_t len, gts_move *path)
+{
+    const gts_game *g = k->game;
+    gts_status rc = GTS_OK;
+    uint32_t played = 0;
+    bool finished = false;
+    while (played < len) {
+        int n = g->generate(root, k->buf, g->max_moves, g->user);
+        if (n < 0 || (uint32_t)n > g->max_moves) {
+            rc = n < 0 ? GTS_ECALLBACK : GTS_EMOVES;
+            break;
+        }
+        if (n == 0) {
+            finished = true;
+            break;
+        }
+        gts_move m = k->buf[rng_next(rng) % (uint64_t)n];
+        if (g->apply(root, m, g->user) < 0) {
+            rc = GTS_ECALLBACK;
+            break;
+        }
+        path[played++] = m;
+    }
+    if (rc == GTS_OK) {
+        if (finished)
+            k->skipped++;
+        else
+            rc = calib_sample(k, root);
+    }
+    while (played > 0) {
+        played--;
+        if (g->undo(root, path[played], g->user) < 0 && rc == GTS_OK)
+            rc = GTS_ECALLBACK;
+    }
+    return rc;
+}
+
+gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
+                                 void *const *positions, size_t npositions, void *root,
+                                 uint32_t samples, uint64_t seed, uint32_t max_walk,
+                                 int32_t shallow_depth, int32_t deep_depth, gts_probcut_fit *fit)
+{
+    /* Step 1. Arguments */
+    if (!engine || !game || !fit || (!positions && !root))
+        return GTS_EINVAL;
+    if (fit->struct_size != sizeof(gts_probcut_fit) || game->struct_size != sizeof(gts_game))
+        return GTS_ESTRUCT;
+    if (!game->generate || !game->apply || !game->undo || !game->evaluate)
+        return GTS_EINVAL;
+    if (game->max_moves == 0)
+        return GTS_ERANGE;
+    if (positions ? npositions == 0 : samples == 0)
+        return GTS_EINVAL;
+    if (shallow_depth < 1 || shallow_depth >= deep_depth || deep_depth > GTS_MAX_DEPTH)
+        return GTS_ERANGE;
+    if (!positions && max_walk > GTS_MAX_PLY)
+        return GTS_ERANGE;
+    if (positions)
+        for (size_t i = 0; i < npositions; i++)
+            if (!positions[i])
+                return GTS_EINVAL;
+    if (ck_pr_load_32(&engine->searching))
+        return GTS_EBUSY;
+
+    calib k;
+    memset(&k, 0, sizeof k);
+    k.engine = engine;
+    k.game = game;
+    k.shallow = shallow_depth;
+    k.deep = deep_depth;
+    k.buf = malloc((size_t)game->max_moves * sizeof *k.buf);
+    gts_move *path = positions ? NULL : malloc(((size_t)max_walk + 1) * sizeof *path);
+    gts_status rc = k.buf && (positions || path) ? GTS_OK : GTS_ENOMEM;
+
+    /* Step 2. Samples: the caller's positions, or random play from root */
+    if (positions) {
+        for (size_t i = 0; i < npositions && rc == GTS_OK; i++)
+            rc = calib_sample(&k, positions[i]);
+    } else {
+        uint64_t rng = seed;
+        uint64_t walks = (uint64_t)samples * WALKS_PER_SAMPLE;
+        for (uint64_t w = 0; w < walks && k.acc.n < samples && rc == GTS_OK; w++) {
+            uint32_t len = (uint32_t)(rng_next(&rng) % ((uint64_t)max_walk + 1));
+            rc = calib_walk(&k, root, &rng, len, path);
+        }
+    }
+    free(k.buf);
+    free(path);
+    if (rc != GTS_OK)
+        return rc;
+
+    /* Step 3. Least squares: deep = a * shallow + b */
+    const fit_acc *f = &k.acc;
+    fit->samples = f->n;
+    fit->skipped = k.skipped;
+    if (f->n < MIN_FIT_SAMPLES || !(f->cxx > 0))
+        return GTS_ERANGE;
+    fit->a = f->cxy / f->cxx;
+    fit->b = f->my - fit->a * f->mx;
+    double sse = f->cyy - fit->a * f->cxy;
+    fit->sigma = sqrt((sse > 0 ? sse : 0) / (f->n - 2));
+    fit->r2 = f->cyy > 0 ? (f->cxy * f->cxy) / (f->cxx * f->cyy) : 0;
+    return GTS_OK;
+}
