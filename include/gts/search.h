@@ -25,7 +25,37 @@ typedef enum gts_algorithm {
     /** Fail-soft alpha-beta with TT, killers, history. Exact. */
     GTS_ALG_ALPHABETA = 2,
     /** Principal variation search (NegaScout). Exact. */
-    GTS_ALG_PVS = 3
+    GTS_ALG_PVS = 3,
+    /** MTD(f): null-window searches converging on the value, with the TT. Exact. */
+    GTS_ALG_MTDF = 4,
+    /** NegaC*: bisection of the score range with null-window searches. Exact. */
+    GTS_ALG_NEGACSTAR = 5,
+    /** SSS* in its MT formulation (null windows from +infinity). Exact. */
+    GTS_ALG_SSSSTAR = 6,
+    /** Dual* in its MT formulation (null windows from -infinity). Exact. */
+    GTS_ALG_DUALSTAR = 7,
+    /** Serial Evaluate-and-Refute (Steinberg & Solomon). Exact. */
+    GTS_ALG_ER = 8,
+    /** Buro's (Multi-)ProbCut: selective, not exact. */
+    GTS_ALG_PROBCUT = 9,
+
+    /* 20s: parallel algorithms (GTS_OPT_THREADS workers; need clone/free) */
+    /** Parallel Evaluate-and-Refute (Steinberg & Solomon). Exact. */
+    GTS_ALG_ER_PARALLEL = 20,
+    /** Kuszmaul's Jamboree search. Exact. */
+    GTS_ALG_JAMBOREE = 21,
+    /** Hyatt's Dynamic Tree Splitting. Exact. */
+    GTS_ALG_DTS = 22,
+    /** Young Brothers Wait Concept (Feldmann). Exact. */
+    GTS_ALG_YBWC = 23,
+    /** Principal variation splitting (Marsland & Campbell). Exact. */
+    GTS_ALG_PVSPLIT = 24,
+    /** ABDADA (Weill): shared-TT "being searched" deferral. Exact. */
+    GTS_ALG_ABDADA = 25,
+    /** Lazy SMP: threads share only the TT. Exact at the reported depth (see doc). */
+    GTS_ALG_LAZYSMP = 26,
+    /** Root splitting: root moves searched in parallel. Exact. */
+    GTS_ALG_ROOTSPLIT = 27
 } gts_algorithm;
 
 /** Name of @p alg without the gts_ prefix ("pvs"), or NULL. Thread-safe. */
@@ -92,7 +122,11 @@ enum {
     GTS_RESULT_UPPER_BOUND = 1u << 5
 };
 
-/** What a search found. Set struct_size; the library fills the rest. */
+/**
+ * What a search found. Zero-initialise it, set struct_size and, optionally,
+ * thread_nodes/thread_nodes_capacity (the only inputs); the library fills
+ * the rest.
+ */
 typedef struct gts_result {
     /** sizeof(gts_result) as compiled by the caller. */
     size_t struct_size;
@@ -157,6 +191,26 @@ GTS_API gts_status gts_alphabeta(gts_engine *engine, const gts_game *game, void 
 /** gts_search() with GTS_ALG_PVS. */
 GTS_API gts_status gts_pvs(gts_engine *engine, const gts_game *game, void *state,
                            const gts_limits *limits, gts_result *result);
+
+/* The other named entry points: gts_search() with GTS_ALG_<NAME>. */
+#define GTS__DECLARE_ENTRY(fn)                                                  \
+    GTS_API gts_status fn(gts_engine *engine, const gts_game *game, void *state, \
+                          const gts_limits *limits, gts_result *result);
+GTS__DECLARE_ENTRY(gts_mtdf)
+GTS__DECLARE_ENTRY(gts_negacstar)
+GTS__DECLARE_ENTRY(gts_sssstar)
+GTS__DECLARE_ENTRY(gts_dualstar)
+GTS__DECLARE_ENTRY(gts_er)
+GTS__DECLARE_ENTRY(gts_probcut)
+GTS__DECLARE_ENTRY(gts_er_parallel)
+GTS__DECLARE_ENTRY(gts_jamboree)
+GTS__DECLARE_ENTRY(gts_dts)
+GTS__DECLARE_ENTRY(gts_ybwc)
+GTS__DECLARE_ENTRY(gts_pvsplit)
+GTS__DECLARE_ENTRY(gts_abdada)
+GTS__DECLARE_ENTRY(gts_lazysmp)
+GTS__DECLARE_ENTRY(gts_rootsplit)
+#undef GTS__DECLARE_ENTRY
 
 #ifdef __cplusplus
 }

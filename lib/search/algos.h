@@ -23,6 +23,7 @@ typedef struct gts__run {
     gts__pool *pool;        /* NULL for serial algorithms */
     gts_score guess;        /* previous iteration's score, or the caller's guess */
     bool has_guess;
+    uint64_t start_ns;      /* CLOCK_MONOTONIC at the start of gts_search */
     /* parallel work classification, summed into the result */
     uint64_t nodes_mandatory, nodes_speculative, nodes_wasted;
 } gts__run;
@@ -46,5 +47,21 @@ const gts__algo *gts__algo_find(gts_algorithm id);
 gts_score gts__iterate_minimax(gts__run *run, int depth, gts_score alpha, gts_score beta);
 gts_score gts__iterate_alphabeta(gts__run *run, int depth, gts_score alpha, gts_score beta);
 gts_score gts__iterate_pvs(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_mtdf(gts__run *run, int depth, gts_score alpha, gts_score beta);      /* mtdf.c */
+gts_score gts__iterate_negacstar(gts__run *run, int depth, gts_score alpha, gts_score beta); /* mtdf.c */
+gts_score gts__iterate_sssstar(gts__run *run, int depth, gts_score alpha, gts_score beta);   /* mtdf.c */
+gts_score gts__iterate_dualstar(gts__run *run, int depth, gts_score alpha, gts_score beta);  /* mtdf.c */
+gts_score gts__iterate_er(gts__run *run, int depth, gts_score alpha, gts_score beta);        /* er.c */
+gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta);   /* probcut.c */
+
+/* Parallel families (parallel.c and one file per algorithm). */
+gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_jamboree(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_ybwc(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_pvsplit(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_lazysmp(gts__run *run, int depth, gts_score alpha, gts_score beta);
+gts_score gts__iterate_rootsplit(gts__run *run, int depth, gts_score alpha, gts_score beta);
 
 #endif

@@ -19,6 +19,20 @@ static const gts__algo ALGOS[] = {
     { GTS_ALG_MINIMAX, "minimax", true, false, false, gts__iterate_minimax },
     { GTS_ALG_ALPHABETA, "alphabeta", true, false, true, gts__iterate_alphabeta },
     { GTS_ALG_PVS, "pvs", true, false, true, gts__iterate_pvs },
+    { GTS_ALG_MTDF, "mtdf", true, false, false, gts__iterate_mtdf },
+    { GTS_ALG_NEGACSTAR, "negacstar", true, false, false, gts__iterate_negacstar },
+    { GTS_ALG_SSSSTAR, "sssstar", true, false, false, gts__iterate_sssstar },
+    { GTS_ALG_DUALSTAR, "dualstar", true, false, false, gts__iterate_dualstar },
+    { GTS_ALG_ER, "er", true, false, true, gts__iterate_er },
+    { GTS_ALG_PROBCUT, "probcut", false, false, true, gts__iterate_probcut },
+    { GTS_ALG_ER_PARALLEL, "er_parallel", true, true, true, gts__iterate_er_parallel },
+    { GTS_ALG_JAMBOREE, "jamboree", true, true, true, gts__iterate_jamboree },
+    { GTS_ALG_DTS, "dts", true, true, true, gts__iterate_dts },
+    { GTS_ALG_YBWC, "ybwc", true, true, true, gts__iterate_ybwc },
+    { GTS_ALG_PVSPLIT, "pvsplit", true, true, true, gts__iterate_pvsplit },
+    { GTS_ALG_ABDADA, "abdada", true, true, true, gts__iterate_abdada },
+    { GTS_ALG_LAZYSMP, "lazysmp", true, true, true, gts__iterate_lazysmp },
+    { GTS_ALG_ROOTSPLIT, "rootsplit", true, true, true, gts__iterate_rootsplit },
 };
 static const int NALGOS = (int)(sizeof ALGOS / sizeof ALGOS[0]);
 static const uint32_t MAX_MOVES_LIMIT = 65535;
@@ -232,16 +246,17 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
         run->has_guess = true;
         if (lim->on_iteration) {
             collect_stats(run, r);
-            r->time_us = 0;
+            r->time_us = (gts__now_ns() - run->start_ns) / 1000u;
             if (lim->on_iteration(r, lim->on_iteration_user) != 0) {
                 ck_pr_or_32(&e->shared.stop_flags, GTS_RESULT_STOPPED);
                 ck_pr_store_32(&e->shared.stop, 1);
                 break;
             }
         }
-        /* A forced result found within the horizon cannot change deeper. */
+        /* A forced result found within the horizon cannot change deeper
+         * (when the search was full-width: not for selective algorithms). */
         int end = gts_score_plies_to_end(s);
-        if (end >= 0 && end <= d && !caller_window)
+        if (algo->exact && end >= 0 && end <= d && !caller_window)
             break;
     }
     return GTS_OK;
@@ -305,17 +320,33 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
         .pool = threads > 1 ? engine->pool : NULL,
         .guess = lim.guess,
         .has_guess = lim.has_guess,
+        .start_ns = start,
     };
-    for (int i = 0; i < threads; i++)
-        gts__ctx_begin(engine->ctx[i], engine, game, state);
+    /* Thread 0 searches the caller's state in place; every other thread
+     * searches its own clone (game->clone), made once per search. */
+    for (int i = 0; i < threads; i++) {
+        void *s = state;
+        if (i > 0) {
+            s = rc == GTS_OK ? game->clone(state, game->user) : NULL;
+            if (!s && rc == GTS_OK)
+                rc = GTS_ECALLBACK; /* clone() reported failure by NULL */
+        }
+        gts__ctx_begin(engine->ctx[i], engine, game, s);
+    }
 
-    run_search(&run, algo, &lim, result);
+    if (rc == GTS_OK)
+        run_search(&run, algo, &lim, result);
+
+    for (int i = 1; i < threads; i++)
+        if (engine->ctx[i]->state)
+            game->free(engine->ctx[i]->state, game->user);
 
     collect_stats(&run, result);
     if (ck_pr_load_32(&sh->stop))
         result->flags |= ck_pr_load_32(&sh->stop_flags);
     result->time_us = (gts__now_ns() - start) / 1000u;
-    rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
+    if (rc == GTS_OK)
+        rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
     result->callback_status = (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
     ck_pr_store_32(&engine->searching, 0);
     return rc;
@@ -330,3 +361,17 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
 GTS__WRAPPER(gts_minimax, GTS_ALG_MINIMAX)
 GTS__WRAPPER(gts_alphabeta, GTS_ALG_ALPHABETA)
 GTS__WRAPPER(gts_pvs, GTS_ALG_PVS)
+GTS__WRAPPER(gts_mtdf, GTS_ALG_MTDF)
+GTS__WRAPPER(gts_negacstar, GTS_ALG_NEGACSTAR)
+GTS__WRAPPER(gts_sssstar, GTS_ALG_SSSSTAR)
+GTS__WRAPPER(gts_dualstar, GTS_ALG_DUALSTAR)
+GTS__WRAPPER(gts_er, GTS_ALG_ER)
+GTS__WRAPPER(gts_probcut, GTS_ALG_PROBCUT)
+GTS__WRAPPER(gts_er_parallel, GTS_ALG_ER_PARALLEL)
+GTS__WRAPPER(gts_jamboree, GTS_ALG_JAMBOREE)
+GTS__WRAPPER(gts_dts, GTS_ALG_DTS)
+GTS__WRAPPER(gts_ybwc, GTS_ALG_YBWC)
+GTS__WRAPPER(gts_pvsplit, GTS_ALG_PVSPLIT)
+GTS__WRAPPER(gts_abdada, GTS_ALG_ABDADA)
+GTS__WRAPPER(gts_lazysmp, GTS_ALG_LAZYSMP)
+GTS__WRAPPER(gts_rootsplit, GTS_ALG_ROOTSPLIT)

@@ -142,14 +142,17 @@ static inline gts_score gts__evaluate(gts__ctx *c, int ply)
 /* Moves of the node at @ply into the context's buffer; -1 after a failure. */
 static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
 {
+    /* The buffer stride (c->max_moves) may exceed this game's max_moves when
+     * the engine searched a bigger game before: promise and check the game's. */
     gts_move *moves = c->moves + (size_t)ply * c->max_moves;
-    int n = noisy ? c->game->generate_noisy(c->state, moves, c->max_moves, c->user)
-                  : c->game->generate(c->state, moves, c->max_moves, c->user);
+    uint32_t cap = c->game->max_moves;
+    int n = noisy ? c->game->generate_noisy(c->state, moves, cap, c->user)
+                  : c->game->generate(c->state, moves, cap, c->user);
     if (n < 0) {
         gts__fail(c, GTS_ECALLBACK, n);
         return -1;
     }
-    if ((uint32_t)n > c->max_moves) {
+    if ((uint32_t)n > cap) {
         gts__fail(c, GTS_EMOVES, n);
         return -1;
     }

@@ -1,0 +1,270 @@
+/*
+ * abdada.c - ABDADA (Weill, "The ABDADA Distributed Minimax Search
+ * Algorithm", 1996): every thread searches the whole tree from the root at
+ * the same depth, sharing results through the transposition table, and
+ * threads spread over the tree by deferring moves whose subtree another
+ * thread is searching right now.
+ *
+ * What. A node (remaining depth >= ABDADA_MIN_DEPTH) is searched in two
+ * passes. Pass 1 ("exclusive"): the first move is always searched; each
+ * further move is applied and, if its child position is currently being
+ * searched by another thread, undone and deferred. Pass 2 searches the
+ * deferred moves (by then often decided by the table, filled by whoever
+ * searched them). Moves are searched PVS-style. Below ABDADA_MIN_DEPTH the
+ * serial gts__alphabeta (PVS) runs: the table does the sharing there.
+ *
+ * "Being searched": Weill keeps a processor count (nproc) in the table
+ * entry. Here the count lives in a separate small lock-free hash table
+ * (BUSY_SLOTS 64-bit words, one per position: a 48-bit key tag and a 16-bit
+ * count, updated with CAS), so the table's entry format and its replacement
+ * policy stay untouched. A thread increments the count of a child before
+ * searching it and decrements it after. Collisions (slot taken by another
+ * position) simply leave the position untracked; the table is a hint and can
+ * never change a value, only the order in which moves are searched.
+ *
+ * Results. Thread 0 (the caller's thread) searches the caller's state and
+ * its root result is the answer; the helpers are stopped when it is done.
+ * Exactness at the reported depth: all threads search the same iteration
+ * depth, so every table entry they share is a correct bound of a search of
+ * that node at that remaining depth (the same rule that makes serial
+ * alpha-beta with a table exact); deferring only reorders moves.
+ *
+ * Work classification: thread 0's nodes are mandatory, the helpers' nodes
+ * speculative; a helper's search cut short when thread 0 finished is
+ * counted as wasted (what it stored in the table before is not lost).
+ *
+ * Concurrency contract: the busy table is only accessed with atomics; the
+ * transposition table is the engine's lock-free one. Nothing else is
+ * shared. Node frames never wait, so they use the context's buffers.
+ */
+#include "search/parallel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Smallest remaining depth at which moves are deferred. */
+enum { ABDADA_MIN_DEPTH = 2 };
+/* Slots of the busy table (a power of two) and slots probed per key. */
+static const uint64_t BUSY_SLOTS = (uint64_t)1 << 14;
+static const int BUSY_PROBES = 2;
+
+#define BUSY_COUNT_MASK ((uint64_t)0xffff)
+#define BUSY_TAG(k) ((k) & ~BUSY_COUNT_MASK)
+
+typedef struct abdada_shared {
+    uint64_t *busy;
+    uint64_t mask;
+} abdada_shared;
+
+static uint64_t busy_mix(uint64_t k)
+{
+    k ^= k >> 31;
+    k *= UINT64_C(0x7fb5d329728ea185);
+    k ^= k >> 27;
+    return k;
+}
+
+/* Is the position @key being searched by some thread? */
+static bool busy_test(const abdada_shared *sh, uint64_t key)
+{
+    uint64_t h = busy_mix(key);
+    for (int i = 0; i < BUSY_PROBES; i++) {
+        uint64_t w = gts__atomic_load_relaxed_64(&sh->busy[(h + (uint64_t)i) & sh->mask]);
+        if (BUSY_TAG(w) == BUSY_TAG(h) && (w & BUSY_COUNT_MASK) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* Count one more searcher of @key; returns the slot, or NULL if untracked. */
+static uint64_t *busy_enter(abdada_shared *sh, uint64_t key)
+{
+    uint64_t h = busy_mix(key);
+    for (int i = 0; i < BUSY_PROBES; i++) {
+        uint64_t *slot = &sh->busy[(h + (uint64_t)i) & sh->mask];
+        for (;;) {
+            uint64_t w = gts__atomic_load_relaxed_64(slot);
+            uint64_t count = w & BUSY_COUNT_MASK;
+            uint64_t nw;
+            if (count != 0 && BUSY_TAG(w) == BUSY_TAG(h)) {
+                if (count == BUSY_COUNT_MASK)
+                    return NULL;
+                nw = w + 1;
+            } else if (count == 0) {
+                nw = BUSY_TAG(h) | 1;
+            } else {
+                break; /* another position: next slot */
+            }
+            if (ck_pr_cas_64(slot, w, nw))
+                return slot;
+        }
+    }
+    return NULL;
+}
+
+static void busy_leave(uint64_t *slot)
+{
+    if (slot)
+        ck_pr_dec_64(slot); /* our count keeps the tag in place */
+}
+
+static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
+
+static gts_score abdada_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    if (depth >= ABDADA_MIN_DEPTH && ply < GTS_MAX_PLY)
+        return abdada_search(pw, depth, ply, alpha, beta);
+    return gts__alphabeta(pw->c, depth, ply, alpha, beta);
+}
+
+static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    gts__ctx *c = pw->c;
+    abdada_shared *sh = pw->par->algo;
+
+    /* Step 1. Stop, limits, horizon */
+    c->pv_len[ply] = 0;
+    if (gts__poll(c))
+        return 0;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+    if (ply >= GTS_MAX_PLY)
+        return gts__evaluate(c, ply);
+
+    /* Step 2. Transposition table */
+    uint64_t key;
+    uint32_t tt_move;
+    gts_score s;
+    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+        return s;
+
+    /* Step 3. Moves */
+    int n = gts__generate(c, ply, false);
+    if (n < 0)
+        return 0;
+    if (n == 0) {
+        s = gts__evaluate(c, ply);
+        if (c->tt && !gts__aborted(c))
+            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
+                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
+        return s;
+    }
+    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    const gts_move *moves = gts__moves(c, ply);
+    int limit = gts__par_limit(c, depth, n);
+    gts__arena_mark am = gts__pw_mark(pw);
+    uint32_t *deferred = gts__pw_alloc(pw, (size_t)limit * sizeof *deferred);
+    if (!deferred)
+        return 0;
+    bool track = c->game->hash != NULL && sh->busy != NULL;
+
+    /* Step 4. Pass 1, exclusive; pass 2, the deferred moves */
+    gts_score best = -GTS_SCORE_INF;
+    uint32_t best_index = GTS__TT_NO_MOVE;
+    gts_score a = alpha;
+    int ndeferred = 0, searched = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int count = pass == 0 ? limit : ndeferred;
+        for (int k = 0; k < count; k++) {
+            uint32_t i = pass == 0 ? gts__pick(c, ply, k, n) : deferred[k];
+            gts_move m = moves[i];
+            int ext = gts__extension(c, m);
+            if (ext < 0 || !gts__apply(c, m)) {
+                gts__pw_release(pw, am);
+                return 0;
+            }
+            uint64_t *slot = NULL;
+            if (track) {
+                uint64_t ckey = c->game->hash(c->state, c->user);
+                if (pass == 0 && searched > 0 && busy_test(sh, ckey)) {
+                    gts__undo(c, m);
+                    deferred[ndeferred++] = i;
+                    continue;
+                }
+                slot = busy_enter(sh, ckey);
+            }
+            int d = depth - 1 + ext;
+            if (searched == 0) {
+                s = -abdada_child(pw, d, ply + 1, -beta, -a);
+            } else {
+                s = -abdada_child(pw, d, ply + 1, -a - 1, -a);
+                if (s > a && s < beta && !gts__aborted(c))
+                    s = -abdada_child(pw, d, ply + 1, -beta, -a);
+            }
+            busy_leave(slot);
+            gts__undo(c, m);
+            searched++;
+            if (gts__aborted(c)) {
+                gts__pw_release(pw, am);
+                return 0;
+            }
+            if (s > best) {
+                best = s;
+                best_index = i;
+                if (ply == 0) {
+                    c->root_move = m;
+                    c->root_has_move = true;
+                }
+                if (s > a) {
+                    a = s;
+                    gts__pv_update(c, ply, m);
+                    if (s >= beta) {
+                        gts__order_cutoff(c, ply, depth, m);
+                        goto store;
+                    }
+                }
+            }
+        }
+    }
+
+store:
+    /* Step 5. Store */
+    gts__pw_release(pw, am);
+    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, best_index);
+    return best;
+}
+
+/* ---- iteration ------------------------------------------------------------------ */
+
+typedef struct abdada_args {
+    int depth;
+    gts_score alpha, beta, score;
+} abdada_args;
+
+static void abdada_main(gts__pw *pw, void *arg)
+{
+    abdada_args *a = arg;
+    a->score = abdada_search(pw, a->depth, 0, a->alpha, a->beta);
+}
+
+static void abdada_helper(gts__pw *pw, int helper, void *arg)
+{
+    abdada_args *a = arg;
+    (void)helper;
+    abdada_search(pw, a->depth, 0, a->alpha, a->beta);
+}
+
+gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_score beta)
+{
+    gts__par par;
+    if (!gts__par_begin(&par, run))
+        return 0;
+    abdada_args a = {depth, alpha, beta, 0};
+    abdada_shared sh = {NULL, BUSY_SLOTS - 1};
+    if (run->threads > 1) {
+        sh.busy = calloc(BUSY_SLOTS, sizeof *sh.busy);
+        if (!sh.busy) {
+            gts__fail(run->ctx[0], GTS_ENOMEM, 0);
+            gts__par_end(&par);
+            return 0;
+        }
+    }
+    par.algo = &sh;
+    if (depth < ABDADA_MIN_DEPTH)
+        a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
+    else
+        gts__par_smp(&par, abdada_main, abdada_helper, &a);
+    free(sh.busy);
+    gts__par_end(&par);
+    return a.score;
+}

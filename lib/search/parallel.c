@@ -1,0 +1,462 @@
+/*
+ * parallel.c - infrastructure of the parallel search algorithms: per-worker
+ * data, path replay, work classification, arenas, split points.
+ *
+ * What: a parallel iteration binds one gts__pw to every pool worker (worker
+ * 0 is the thread that called gts_search and searches the caller's state;
+ * worker i > 0 searches its own clone, run->ctx[i]->state). Work reaches a
+ * worker as a pool task; the task moves the worker's state to the split
+ * node by path replay (see parallel.h), works, and moves it back.
+ *
+ * Concurrency contract:
+ *  - a gts__pw, its context, its state and its arena belong to its worker
+ *    thread; the driver thread touches them only before gts__pool_run()
+ *    and after it returned (the pool orders those accesses).
+ *  - a split point is written by its owner before its tasks are spawned
+ *    (published by the pool's deque), then only: next (atomic counter),
+ *    abort.flag (ck_pr) and whatever the algorithm's job function guards
+ *    with its own lock. The owner frees it only after gts__sp_join(), when
+ *    no task references it any more.
+ *
+ * Invariants:
+ *  - pw->path[0..len) is the path of pw->c->state whenever a parallel node
+ *    frame may start a wait (tasks start only inside waits or at top level).
+ *  - a task leaves the worker exactly where it found it: position, abort
+ *    chain and work mode.
+ */
+#include "search/parallel.h"
+
+#include <sched.h>
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Arena chunk size; a bigger request gets a chunk of its own size. */
+static const size_t ARENA_CHUNK = (size_t)64 << 10;
+static const size_t ARENA_ALIGN = 16;
+/* Spin rounds with pause before a waiter starts yielding the CPU, yield
+ * rounds before it starts sleeping, and the sleep (with more threads than
+ * cores, yielding idlers still take CPU time from the searching threads). */
+static const unsigned BACKOFF_SPIN_ROUNDS = 6;
+static const unsigned BACKOFF_YIELD_ROUNDS = 32;
+static const long BACKOFF_SLEEP_NS = 50000;
+/* Spins on a busy lock before yielding. */
+static const unsigned LOCK_SPINS = 64;
+
+struct gts__arena_chunk {
+    gts__arena_chunk *prev;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+};
+
+/* ---- iteration ------------------------------------------------------------ */
+
+bool gts__par_begin(gts__par *par, gts__run *run)
+{
+    memset(par, 0, sizeof *par);
+    par->run = run;
+    par->threads = run->threads;
+    par->pool = run->threads > 1 ? run->pool : NULL;
+    size_t size = (size_t)run->threads * sizeof(gts__pw);
+    par->pw = aligned_alloc(GTS__CACHELINE, size);
+    if (!par->pw) {
+        gts__fail(run->ctx[0], GTS_ENOMEM, 0);
+        return false;
+    }
+    memset(par->pw, 0, size);
+    for (int i = 0; i < run->threads; i++) {
+        gts__pw *pw = &par->pw[i];
+        pw->par = par;
+        pw->id = i;
+        pw->c = run->ctx[i];
+        pw->c->use_pvs = true;
+        pw->c->abort = NULL;
+        pw->mark = pw->c->nodes;
+        pw->rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1) + 1;
+        if (par->pool) {
+            pw->w = gts__pool_worker(par->pool, i);
+            gts__worker_set_data(pw->w, pw);
+        }
+    }
+    return true;
+}
+
+struct run_arg {
+    gts__par *par;
+    void (*fn)(gts__pw *pw, void *arg);
+    void *arg;
+};
+
+static void run_trampoline(void *arg, gts__worker *w)
+{
+    struct run_arg *ra = arg;
+    gts__pw *pw = &ra->par->pw[gts__worker_id(w)];
+    pw->w = w;
+    ra->fn(pw, ra->arg);
+}
+
+void gts__par_run(gts__par *par, void (*fn)(gts__pw *pw, void *arg), void *arg)
+{
+    if (!par->pool) {
+        fn(&par->pw[0], arg);
+        return;
+    }
+    struct run_arg ra = {par, fn, arg};
+    gts__pool_run(par->pool, run_trampoline, &ra);
+}
+
+static void arena_free(gts__pw *pw)
+{
+    gts__arena_chunk *ch = pw->chunk;
+    while (ch) {
+        gts__arena_chunk *prev = ch->prev;
+        free(ch);
+        ch = prev;
+    }
+    free(pw->spare);
+    pw->chunk = pw->spare = NULL;
+    pw->used = 0;
+}
+
+void gts__par_end(gts__par *par)
+{
+    if (!par->pw)
+        return;
+    gts__run *run = par->run;
+    for (int i = 0; i < par->threads; i++) {
+        gts__pw *pw = &par->pw[i];
+        gts__pw_flush(pw);
+        run->nodes_mandatory += pw->mandatory;
+        run->nodes_speculative += pw->speculative;
+        run->nodes_wasted += pw->wasted;
+        pw->c->abort = NULL;
+        arena_free(pw);
+        if (pw->w)
+            gts__worker_set_data(pw->w, NULL);
+    }
+    free(par->pw);
+    par->pw = NULL;
+}
+
+/* ---- path replay ------------------------------------------------------------ */
+
+bool gts__pw_goto(gts__pw *pw, const gts_move *path, int len)
+{
+    gts__ctx *c = pw->c;
+    int common = 0;
+    int lim = len < pw->len ? len : pw->len;
+    while (common < lim && pw->path[common] == path[common])
+        common++;
+    /* Step 1. Back to the common ancestor. A failing undo is recorded; the
+     * game's state is then unknown, which only the failing search sees. */
+    while (pw->len > common) {
+        int rc = c->game->undo(c->state, pw->path[pw->len - 1], c->user);
+        if (rc < 0)
+            gts__fail(c, GTS_ECALLBACK, rc);
+        pw->len--;
+    }
+    /* Step 2. Down the target path. */
+    while (pw->len < len) {
+        gts_move m = path[pw->len];
+        int rc = c->game->apply(c->state, m, c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            return false;
+        }
+        pw->path[pw->len++] = m;
+    }
+    return true;
+}
+
+bool gts__pw_enter(gts__pw *pw, gts__pw_frame *f, const gts_move *path, int len,
+                   const gts__abort *abort, bool spec)
+{
+    gts__pw_flush(pw);
+    f->abort = pw->c->abort;
+    f->in_spec = pw->in_spec;
+    f->nodes0 = pw->c->nodes;
+    f->nested0 = pw->nested;
+    f->len = pw->len;
+    memcpy(f->path, pw->path, (size_t)pw->len * sizeof(gts_move));
+    pw->in_spec = spec;
+    pw->c->abort = abort;
+    return gts__pw_goto(pw, path, len);
+}
+
+void gts__pw_leave(gts__pw *pw, gts__pw_frame *f)
+{
+    gts__pw_flush(pw);
+    gts__pw_goto(pw, f->path, f->len);
+    pw->c->abort = f->abort;
+    pw->in_spec = f->in_spec;
+    /* Everything counted during the task belongs to the task: hide it from
+     * the frames that were waiting below it. */
+    pw->nested = f->nested0 + (pw->c->nodes - f->nodes0);
+    pw->mark = gts__pw_own(pw);
+}
+
+/* ---- arena ------------------------------------------------------------------- */
+
+void *gts__pw_alloc(gts__pw *pw, size_t size)
+{
+    size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+    if (pw->chunk && pw->used + size <= pw->chunk->size) {
+        void *p = pw->chunk->data + pw->used;
+        pw->used += size;
+        return p;
+    }
+    gts__arena_chunk *ch = NULL;
+    if (pw->spare && pw->spare->size >= size) {
+        ch = pw->spare;
+        pw->spare = NULL;
+    } else {
+        size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+        ch = malloc(sizeof *ch + cap);
+        if (!ch) {
+            gts__fail(pw->c, GTS_ENOMEM, 0);
+            return NULL;
+        }
+        ch->size = cap;
+    }
+    ch->prev = pw->chunk;
+    pw->chunk = ch;
+    pw->used = size;
+    return ch->data;
+}
+
+void gts__pw_release(gts__pw *pw, gts__arena_mark m)
+{
+    while (pw->chunk != m.chunk) {
+        gts__arena_chunk *ch = pw->chunk;
+        pw->chunk = ch->prev;
+        /* Keep one chunk for the next growth: nodes come and go at the
+         * same depths all the time. */
+        if (!pw->spare || pw->spare->size < ch->size) {
+            free(pw->spare);
+            pw->spare = ch;
+        } else {
+            free(ch);
+        }
+    }
+    pw->used = m.used;
+}
+
+/* ---- waiting ------------------------------------------------------------------ */
+
+void gts__backoff(unsigned round)
+{
+    if (round < BACKOFF_SPIN_ROUNDS) {
+        for (unsigned i = 0; i < (8u << round); i++)
+            gts__atomic_pause();
+    } else if (round < BACKOFF_SPIN_ROUNDS + BACKOFF_YIELD_ROUNDS) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, BACKOFF_SLEEP_NS};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void gts__spin_lock_slow(uint32_t *lock)
+{
+    unsigned spins = 0;
+    for (;;) {
+        while (gts__atomic_load_relaxed_32(lock) != 0) {
+            if (++spins < LOCK_SPINS)
+                gts__atomic_pause();
+            else
+                sched_yield();
+        }
+        if (gts__atomic_cas_32(lock, 0, 1))
+            return;
+    }
+}
+
+/* ---- moves -------------------------------------------------------------------- */
+
+int gts__par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx)
+{
+    gts__ctx *c = pw->c;
+    int n = gts__generate(c, ply, false);
+    if (n <= 0)
+        return n;
+    gts_move *mv = gts__pw_alloc(pw, (size_t)n * sizeof *mv);
+    uint32_t *ix = gts__pw_alloc(pw, (size_t)n * sizeof *ix);
+    if (!mv || !ix)
+        return -1;
+    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    const gts_move *gen = gts__moves(c, ply);
+    for (int k = 0; k < n; k++) {
+        uint32_t i = gts__pick(c, ply, k, n);
+        mv[k] = gen[i];
+        ix[k] = i;
+    }
+    *moves = mv;
+    *idx = ix;
+    return n;
+}
+
+/* ---- split points -------------------------------------------------------------- */
+
+bool gts__sp_init(gts__pw *pw, gts__sp *sp, uint32_t first, uint32_t njobs,
+                  gts__sp_job_fn job, void *data, bool spec)
+{
+    sp->abort.flag = 0;
+    sp->abort.parent = pw->c->abort;
+    sp->next = first;
+    sp->njobs = njobs;
+    sp->spec = spec || pw->in_spec; /* speculative work stays speculative */
+    sp->ply = pw->len;
+    sp->path = NULL;
+    sp->job = job;
+    sp->data = data;
+    gts__group_init(&sp->group);
+    sp->ntasks = 0;
+    sp->tasks = NULL;
+    if (!gts__sp_parallel(pw) || first + 1 >= njobs)
+        return true; /* nobody else will ever come */
+    int helpers = pw->par->threads - 1;
+    sp->path = gts__pw_alloc(pw, (size_t)(sp->ply + 1) * sizeof(gts_move));
+    sp->tasks = gts__pw_alloc(pw, (size_t)helpers * sizeof(gts__task));
+    if (!sp->path || !sp->tasks) {
+        sp->tasks = NULL;
+        return false;
+    }
+    memcpy(sp->path, pw->path, (size_t)sp->ply * sizeof(gts_move));
+    return true;
+}
+
+/* A helper task: join the split point and run its jobs until none is left. */
+static void sp_task(gts__task *task, gts__worker *w)
+{
+    gts__sp *sp = task->arg;
+    gts__pw *pw = gts__worker_data(w);
+    if (!gts__sp_has_jobs(sp) || gts__chain_aborted(pw->c, &sp->abort))
+        return;
+    gts__pw_frame f;
+    if (gts__pw_enter(pw, &f, sp->path, sp->ply, &sp->abort, sp->spec)) {
+        for (;;) {
+            if (gts__aborted(pw->c))
+                break;
+            uint32_t j = gts__sp_claim(sp);
+            if (j >= sp->njobs)
+                break;
+            sp->job(pw, sp, j);
+        }
+    }
+    gts__pw_leave(pw, &f);
+}
+
+void gts__sp_spawn(gts__pw *pw, gts__sp *sp, int max)
+{
+    if (!sp->tasks)
+        return;
+    uint32_t next = gts__atomic_load_relaxed_32(&sp->next);
+    uint32_t left = next < sp->njobs ? sp->njobs - next : 0;
+    /* The owner takes one job itself. */
+    int n = left > 1 ? (int)(left - 1) : 0;
+    int helpers = pw->par->threads - 1;
+    if (n > helpers)
+        n = helpers;
+    if (n > max)
+        n = max;
+    for (int i = sp->ntasks; i < n; i++) {
+        sp->tasks[i].fn = sp_task;
+        sp->tasks[i].arg = sp;
+        gts__pool_spawn(pw->w, &sp->group, &sp->tasks[i]);
+    }
+    if (n > sp->ntasks)
+        sp->ntasks = n;
+}
+
+void gts__sp_run_job(gts__pw *pw, gts__sp *sp, uint32_t job)
+{
+    const gts__abort *saved = pw->c->abort;
+    pw->c->abort = &sp->abort;
+    bool mode = gts__pw_mode_begin(pw, sp->spec);
+    sp->job(pw, sp, job);
+    gts__pw_mode_end(pw, mode);
+    pw->c->abort = saved;
+}
+
+void gts__sp_work(gts__pw *pw, gts__sp *sp)
+{
+    const gts__abort *saved = pw->c->abort;
+    pw->c->abort = &sp->abort;
+    bool mode = gts__pw_mode_begin(pw, sp->spec);
+    for (;;) {
+        if (gts__aborted(pw->c))
+            break;
+        uint32_t j = gts__sp_claim(sp);
+        if (j >= sp->njobs)
+            break;
+        sp->job(pw, sp, j);
+    }
+    gts__pw_mode_end(pw, mode);
+    pw->c->abort = saved;
+}
+
+void gts__sp_join(gts__pw *pw, gts__sp *sp)
+{
+    if (sp->ntasks > 0)
+        gts__pool_wait(pw->w, &sp->group);
+}
+
+/* ---- shared-table algorithms ------------------------------------------------ */
+
+typedef struct smp {
+    gts__abort stop;         /* helpers' chain: raised when the main search ends */
+    gts__group group;
+    gts__task *tasks;
+    void (*main_fn)(gts__pw *pw, void *arg);
+    void (*helper_fn)(gts__pw *pw, int helper, void *arg);
+    void *arg;
+} smp;
+
+static void smp_task(gts__task *task, gts__worker *w)
+{
+    smp *m = task->arg;
+    gts__pw *pw = gts__worker_data(w);
+    if (ck_pr_load_32(&m->stop.flag) || ck_pr_load_32(&pw->c->shared->stop))
+        return;
+    int helper = (int)(task - m->tasks) + 1;
+    const gts__abort *saved = pw->c->abort;
+    pw->c->abort = &m->stop;
+    bool mode = gts__pw_mode_begin(pw, true);
+    gts__waste_mark wm = gts__pw_waste_mark(pw);
+    m->helper_fn(pw, helper, m->arg);
+    if (gts__aborted(pw->c))
+        gts__pw_wasted(pw, wm);
+    gts__pw_mode_end(pw, mode);
+    pw->c->abort = saved;
+}
+
+static void smp_root(gts__pw *pw, void *arg)
+{
+    smp *m = arg;
+    if (pw->w)
+        for (int i = 0; i < pw->par->threads - 1; i++) {
+            m->tasks[i].fn = smp_task;
+            m->tasks[i].arg = m;
+            gts__pool_spawn(pw->w, &m->group, &m->tasks[i]);
+        }
+    m->main_fn(pw, m->arg);
+    ck_pr_store_32(&m->stop.flag, 1);
+    if (pw->w)
+        gts__pool_wait(pw->w, &m->group);
+}
+
+void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
+                  void (*helper_fn)(gts__pw *pw, int helper, void *arg), void *arg)
+{
+    smp m = {.stop = {0, NULL}, .main_fn = main_fn, .helper_fn = helper_fn, .arg = arg};
+    gts__group_init(&m.group);
+    if (par->threads > 1) {
+        m.tasks = calloc((size_t)par->threads, sizeof *m.tasks);
+        if (!m.tasks) {
+            gts__fail(par->pw[0].c, GTS_ENOMEM, 0);
+            return;
+        }
+    }
+    gts__par_run(par, smp_root, &m);
+    free(m.tasks);
+}

@@ -1,0 +1,678 @@
+/*
+ * The parallel algorithms: exact at every thread count, and well-behaved
+ * when stopped, limited or failed.
+ *
+ *  - every parallel algorithm at 1, 2, 3, 4, 8 and 16 threads on 1,000
+ *    random trees (with and without a table, with and without aspiration),
+ *    on Connect-4 end-game positions solved to the end and on tic-tac-toe
+ *    positions: the score of gts_minimax and a best move of that score;
+ *  - bigger trees on which the helpers demonstrably work (thread_nodes);
+ *  - Lazy SMP: deeper-looking helpers could change a depth-limited value;
+ *    depth-limited searches on a warm table must still be exact;
+ *  - stop from another thread: latency, state restored byte for byte, no
+ *    thread left behind after gts_engine_free;
+ *  - a callback failing on a worker thread's state copy;
+ *  - node and time limits with threads.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+#include "tgame.h"
+
+static const gts_algorithm PAR[] = {
+    GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
+    GTS_ALG_PVSPLIT, GTS_ALG_ABDADA, GTS_ALG_LAZYSMP, GTS_ALG_ROOTSPLIT,
+};
+#define NPAR (sizeof PAR / sizeof PAR[0])
+static const int THREADS[] = {1, 2, 3, 4, 8, 16};
+#define NTHREADS (sizeof THREADS / sizeof THREADS[0])
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static gts_engine *engine_threads(int threads, int tt_mb)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt_mb), GTS_OK);
+    return e;
+}
+
+/* ---- the reference: minimax value of the root and of every root move ---- */
+
+#define REF_MAX_MOVES 64
+
+typedef struct reference {
+    gts_score value;
+    int n;
+    gts_move moves[REF_MAX_MOVES];
+    gts_score move_value[REF_MAX_MOVES];
+} reference;
+
+/* A child searched as a root of its own is one ply nearer: decided scores
+ * (distance to the end) move by one when seen from the real root. */
+static gts_score from_child(gts_score v)
+{
+    if (v >= GTS_SCORE_DECIDED) v -= 1;
+    else if (v <= -GTS_SCORE_DECIDED) v += 1;
+    return -v;
+}
+
+static void make_reference(gts_engine *mm, const gts_game *g, void *s, int depth, reference *ref)
+{
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_minimax(mm, g, s, &l, &r), GTS_OK);
+    ref->value = r.score;
+    ref->n = g->generate(s, ref->moves, REF_MAX_MOVES, g->user);
+    cr_assert(ref->n >= 0 && ref->n <= REF_MAX_MOVES);
+    for (int i = 0; i < ref->n; i++) {
+        gts_move cm[REF_MAX_MOVES];
+        int ext = g->extend ? g->extend(s, ref->moves[i], g->user) : 0;
+        cr_assert_eq(g->apply(s, ref->moves[i], g->user), 0);
+        if (depth - 1 + ext == 0 || g->generate(s, cm, REF_MAX_MOVES, g->user) == 0) {
+            ref->move_value[i] = from_child(g->evaluate(s, g->user));
+        } else {
+            gts_limits lc = {.struct_size = sizeof lc, .depth = depth - 1 + ext};
+            cr_assert_eq(gts_minimax(mm, g, s, &lc, &r), GTS_OK);
+            ref->move_value[i] = from_child(r.score);
+        }
+        cr_assert_eq(g->undo(s, ref->moves[i], g->user), 0);
+    }
+}
+
+/* Search and compare; returns how many threads did work. */
+static int check_search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth,
+                        const reference *ref, const char *what)
+{
+    uint64_t per[16] = {0};
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    gts_result r = {.struct_size = sizeof r, .thread_nodes = per, .thread_nodes_capacity = 16};
+    int rc = gts_search(e, alg, g, s, &l, &r);
+    cr_assert_eq(rc, GTS_OK, "%s %s: %s", what, gts_algorithm_name(alg), gts_status_name(rc));
+    cr_expect_eq(r.score, ref->value, "%s %s threads=%u: score %d != minimax %d", what,
+                 gts_algorithm_name(alg), r.threads, r.score, ref->value);
+    if (ref->n > 0) {
+        cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", what, gts_algorithm_name(alg));
+        int i = 0;
+        while (i < ref->n && ref->moves[i] != r.best_move)
+            i++;
+        cr_expect(i < ref->n, "%s %s: best move %llu is legal", what, gts_algorithm_name(alg),
+                  (unsigned long long)r.best_move);
+        if (i < ref->n)
+            cr_expect_eq(ref->move_value[i], ref->value,
+                         "%s %s threads=%u: best move %llu is worth %d, not %d", what,
+                         gts_algorithm_name(alg), r.threads, (unsigned long long)r.best_move,
+                         ref->move_value[i], ref->value);
+    }
+    cr_expect(r.nodes_wasted <= r.nodes_speculative, "%s: wasted <= speculative", what);
+    cr_expect(r.nodes_mandatory + r.nodes_speculative <= r.nodes, "%s: classified <= nodes", what);
+    int busy = 0;
+    uint64_t sum = 1;
+    for (uint32_t t = 0; t < r.threads && t < 16; t++) {
+        busy += per[t] > 0;
+        sum += per[t];
+    }
+    if (r.threads <= 16)
+        cr_expect_eq(sum, r.nodes, "%s: per-thread nodes add up", what);
+    return busy;
+}
+
+/* ---- random trees ---------------------------------------------------------- */
+
+typedef struct tree_case {
+    gts_randtree_params p;
+    int depth;
+} tree_case;
+
+/* The case generator of the equivalence suite, on other seeds: several
+ * branching factors and depths, transpositions or not, ordered or not,
+ * narrow value ranges (ties), early terminals, ragged branching. */
+static tree_case make_case(uint64_t i)
+{
+    static const uint32_t branching[] = {2, 3, 4, 5, 7, 10};
+    static const uint32_t depth_for[] = {10, 7, 6, 5, 4, 4};
+    tree_case c;
+    memset(&c, 0, sizeof c);
+    int b = (int)(i % 6);
+    c.p.struct_size = sizeof c.p;
+    c.p.seed = 0x9a7a0000 + i;
+    c.p.branching = branching[b];
+    c.p.depth = depth_for[b] + (uint32_t)(i / 6 % 2);
+    c.p.min_value = (i % 5 == 0) ? -3 : -1000;
+    c.p.max_value = (i % 5 == 0) ? 3 : 1000;
+    c.p.branching_jitter = (i % 3 == 0) ? branching[b] / 2 : 0;
+    c.p.terminal_percent = (i % 4 == 0) ? 10 : 0;
+    c.p.transpositions = (i % 2) == 1;
+    c.p.ordered_percent = (i % 7 < 3) ? 80 : 0;
+    if (i % 10 == 9) { /* every tenth tree is big enough for many split points */
+        c.p.branching = 5;
+        c.p.depth = 8;
+        c.p.branching_jitter = 0;
+    }
+    c.depth = (int)c.p.depth - (int)(i % 3 == 2);
+    return c;
+}
+
+/* Trees [first, first + count) for @alg at every thread count. */
+static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt, int aspiration)
+{
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    gts_engine *e[NTHREADS];
+    for (size_t t = 0; t < NTHREADS; t++) {
+        e[t] = engine_threads(THREADS[t], tt ? 2 : 0);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ASPIRATION, aspiration), GTS_OK);
+    }
+    const gts_game *g = gts_game_randtree();
+    int multi = 0, searches = 0;
+    for (uint64_t i = first; i < first + count; i++) {
+        tree_case c = make_case(i);
+        void *s;
+        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        reference ref;
+        make_reference(mm, g, s, c.depth, &ref);
+        char what[96];
+        snprintf(what, sizeof what, "tree %llu (b=%u d=%d tt=%d asp=%d)", (unsigned long long)i,
+                 c.p.branching, c.depth, tt, aspiration);
+        for (size_t t = 0; t < NTHREADS; t++) {
+            if (i % 2 == 0)
+                gts_engine_clear(e[t]); /* fresh table, or warm from the last tree */
+            multi += check_search(e[t], alg, g, s, c.depth, &ref, what) > 1;
+            searches++;
+        }
+        gts_games_free(g, s);
+    }
+    printf("# %s trees %llu-%llu: %d searches, %d with 2+ busy threads\n", gts_algorithm_name(alg),
+           (unsigned long long)first, (unsigned long long)(first + count - 1), searches, multi);
+    for (size_t t = 0; t < NTHREADS; t++)
+        gts_engine_free(e[t]);
+    gts_engine_free(mm);
+}
+
+/* 1,000 trees per algorithm and thread count: half with a table, half
+ * without a table and with aspiration windows. */
+#define TREE_TESTS(name, alg)                                                        \
+    Test(parallel, name##_trees_0000_0499_table) { run_trees(alg, 0, 500, true, 0); } \
+    Test(parallel, name##_trees_0500_0999_aspiration) { run_trees(alg, 500, 500, false, 25); }
+TREE_TESTS(er_parallel, GTS_ALG_ER_PARALLEL)
+TREE_TESTS(jamboree, GTS_ALG_JAMBOREE)
+TREE_TESTS(dts, GTS_ALG_DTS)
+TREE_TESTS(ybwc, GTS_ALG_YBWC)
+TREE_TESTS(pvsplit, GTS_ALG_PVSPLIT)
+TREE_TESTS(abdada, GTS_ALG_ABDADA)
+TREE_TESTS(lazysmp, GTS_ALG_LAZYSMP)
+TREE_TESTS(rootsplit, GTS_ALG_ROOTSPLIT)
+
+/* Trees on which the split points really get helpers: the reference is
+ * minimax on the plain random tree; the parallel searches run on the same
+ * tree whose evaluate() costs a few microseconds, like a real engine's, so
+ * that a search lasts long enough for every worker to wake up and join. */
+static const double SLOW_EVALUATE_US = 3.0;
+
+static gts_score slow_evaluate(void *s, void *user)
+{
+    double until = now_ms() + SLOW_EVALUATE_US / 1000.0;
+    while (now_ms() < until)
+        ;
+    return gts_game_randtree()->evaluate(s, user);
+}
+
+Test(parallel, big_trees_exact_and_helpers_work)
+{
+    static const int threads[] = {2, 4, 8};
+    static const int ATTEMPTS = 5;
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    const gts_game *g = gts_game_randtree();
+    gts_game slow = *g;
+    slow.evaluate = slow_evaluate;
+    int busy[NPAR][3] = {{0}};
+    for (uint64_t i = 0; i < 2; i++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0xb16 + i, .branching = 5,
+                                 .depth = 10, .min_value = -1000, .max_value = 1000,
+                                 .transpositions = i == 1, .ordered_percent = i == 0 ? 80 : 0};
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        reference ref;
+        make_reference(mm, g, s, 10, &ref);
+        for (size_t a = 0; a < NPAR; a++)
+            for (int t = 0; t < 3; t++) {
+                gts_engine *e = engine_threads(threads[t], 4);
+                char what[64];
+                snprintf(what, sizeof what, "big tree %llu", (unsigned long long)i);
+                /* A loaded machine may not schedule a helper in time: retry. */
+                for (int k = 0; k == 0 || (k < ATTEMPTS && busy[a][t] == 0); k++) {
+                    gts_engine_clear(e);
+                    if (check_search(e, PAR[a], &slow, s, 10, &ref, what) > 1)
+                        busy[a][t]++;
+                }
+                gts_engine_free(e);
+            }
+        gts_games_free(g, s);
+    }
+    for (size_t a = 0; a < NPAR; a++)
+        for (int t = 0; t < 3; t++)
+            cr_expect(busy[a][t] > 0, "%s at %d threads: some search used more than one thread",
+                      gts_algorithm_name(PAR[a]), threads[t]);
+    gts_engine_free(mm);
+}
+
+/* ---- real games --------------------------------------------------------------- */
+
+/* A Connect-4 position with @empties empty cells reached by a seeded random
+ * game that avoids finishing the game; false if none was found. */
+static bool connect4_position(int empties, uint64_t seed, void **out)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s;
+    cr_assert_eq(gts_connect4_new("", &s), GTS_OK);
+    for (int played = 0; 42 - played > empties; played++) {
+        gts_move mv[7], cm[7];
+        int n = g->generate(s, mv, 7, NULL);
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int start = n > 0 ? (int)((seed >> 33) % (uint64_t)n) : 0;
+        bool ok = false;
+        for (int j = 0; j < n && !ok; j++) {
+            gts_move m = mv[(start + j) % n];
+            cr_assert_eq(g->apply(s, m, NULL), 0);
+            if (g->generate(s, cm, 7, NULL) > 0)
+                ok = true;
+            else
+                cr_assert_eq(g->undo(s, m, NULL), 0);
+        }
+        if (!ok) {
+            gts_games_free(g, s);
+            return false;
+        }
+    }
+    *out = s;
+    return true;
+}
+
+Test(parallel, connect4_endgames_solved)
+{
+    const gts_game *g = gts_game_connect4();
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    gts_engine *e[NTHREADS];
+    for (size_t t = 0; t < NTHREADS; t++)
+        e[t] = engine_threads(THREADS[t], 8);
+    int positions = 0;
+    for (int empties = 8; empties <= 14; empties++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            void *s;
+            if (!connect4_position(empties, seed * 977 + (uint64_t)empties, &s))
+                continue;
+            positions++;
+            reference ref;
+            make_reference(mm, g, s, empties, &ref);
+            char what[64];
+            snprintf(what, sizeof what, "connect4 %d empties seed %llu", empties,
+                     (unsigned long long)seed);
+            for (size_t a = 0; a < NPAR; a++)
+                for (size_t t = 0; t < NTHREADS; t++) {
+                    gts_engine_clear(e[t]);
+                    check_search(e[t], PAR[a], g, s, empties, &ref, what);
+                }
+            gts_games_free(g, s);
+        }
+    cr_expect(positions >= 15, "enough Connect-4 positions (%d)", positions);
+    for (size_t t = 0; t < NTHREADS; t++)
+        gts_engine_free(e[t]);
+    gts_engine_free(mm);
+}
+
+Test(parallel, tictactoe_positions_solved)
+{
+    /* The empty board and positions of 1..6 stones, none finished. */
+    static const char *pos[] = {"", "5", "1", "15", "59", "123", "519", "5137", "1526",
+                                "74159", "2468", "35796", "951"};
+    const gts_game *g = gts_game_tictactoe();
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    for (size_t p = 0; p < sizeof pos / sizeof pos[0]; p++) {
+        void *s;
+        cr_assert_eq(gts_tictactoe_new(pos[p], &s), GTS_OK, "position %s", pos[p]);
+        int depth = 9 - (int)strlen(pos[p]);
+        reference ref;
+        make_reference(mm, g, s, depth, &ref);
+        char what[48];
+        snprintf(what, sizeof what, "tic-tac-toe \"%s\"", pos[p]);
+        for (size_t a = 0; a < NPAR; a++)
+            for (size_t t = 0; t < NTHREADS; t++) {
+                gts_engine *e = engine_threads(THREADS[t], p % 2 ? 0 : 1);
+                check_search(e, PAR[a], g, s, depth, &ref, what);
+                gts_engine_free(e);
+            }
+        gts_games_free(g, s);
+    }
+    gts_engine_free(mm);
+}
+
+/* Quiescence, extensions and decided (mate-like) scores on the test game. */
+Test(parallel, quiescence_extensions_and_decided_scores)
+{
+    for (int variant = 0; variant < 3; variant++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            tgame g;
+            tgame_init(&g, 300 + seed, 4, 7);
+            g.noisy = variant == 0;
+            g.extend_first = variant == 1;
+            g.win_leaves = variant == 2;
+            gts_game v = tgame_vtable(&g, seed % 2 == 0);
+            gts_engine *mm = engine_threads(1, 0);
+            cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+            reference ref;
+            make_reference(mm, &v, &g, 7, &ref);
+            gts_engine_free(mm);
+            for (size_t a = 0; a < NPAR; a++)
+                for (size_t t = 0; t < NTHREADS; t++) {
+                    tgame copy = g;
+                    gts_engine *e = engine_threads(THREADS[t], 2);
+                    char what[48];
+                    snprintf(what, sizeof what, "tgame variant %d seed %llu", variant,
+                             (unsigned long long)seed);
+                    check_search(e, PAR[a], &v, &g, 7, &ref, what);
+                    cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s: state restored", what);
+                    gts_engine_free(e);
+                }
+        }
+}
+
+/* Lazy SMP (and ABDADA) at a fixed depth on a warm table: iterative
+ * deepening over trees deeper than the search, where interior evaluations
+ * make every depth's value different. A helper that searched deeper would
+ * leave deeper bounds the main thread would use. */
+Test(parallel, shared_table_algorithms_exact_at_each_depth)
+{
+    static const gts_algorithm algs[] = {GTS_ALG_LAZYSMP, GTS_ALG_ABDADA};
+    const gts_game *g = gts_game_randtree();
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    for (uint64_t i = 0; i < 12; i++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x1a20 + i, .branching = 5,
+                                 .depth = 14, .min_value = -1000, .max_value = 1000,
+                                 .transpositions = true, .ordered_percent = i % 2 ? 80 : 0};
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        reference ref[8];
+        for (int depth = 2; depth <= 7; depth++)
+            make_reference(mm, g, s, depth, &ref[depth]);
+        for (size_t a = 0; a < 2; a++)
+            for (int t = 2; t <= 8; t *= 2) {
+                /* One engine, one warm table, depths in increasing order. */
+                gts_engine *e = engine_threads(t, 4);
+                for (int depth = 2; depth <= 7; depth++) {
+                    char what[64];
+                    snprintf(what, sizeof what, "deep tree %llu at depth %d", (unsigned long long)i,
+                             depth);
+                    check_search(e, algs[a], g, s, depth, &ref[depth], what);
+                }
+                gts_engine_free(e);
+            }
+        gts_games_free(g, s);
+    }
+    gts_engine_free(mm);
+}
+
+/* ---- stop, failures, limits ----------------------------------------------------- */
+
+static int count_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    cr_assert(d != NULL);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}
+
+struct stopper {
+    gts_engine *e;
+    int delay_ms;
+    double stopped_at;
+};
+
+static void *stop_later(void *arg)
+{
+    struct stopper *st = arg;
+    usleep((useconds_t)st->delay_ms * 1000);
+    st->stopped_at = now_ms();
+    gts_engine_stop(st->e);
+    return NULL;
+}
+
+Test(parallel, stop_is_prompt_restores_state_and_leaves_no_thread)
+{
+    static const int threads[] = {2, 4, 16};
+    double worst = 0;
+    for (size_t a = 0; a < NPAR; a++)
+        for (int t = 0; t < 3; t++) {
+            int before = count_threads();
+            tgame g, copy;
+            tgame_init(&g, 40 + a, 8, 40);
+            copy = g;
+            gts_game v = tgame_vtable(&g, true);
+            gts_engine *e = engine_threads(threads[t], 4);
+            gts_limits l = {.struct_size = sizeof l, .depth = 40};
+            gts_result r = {.struct_size = sizeof r};
+            struct stopper st = {e, 60, 0};
+            pthread_t th;
+            cr_assert_eq(pthread_create(&th, NULL, stop_later, &st), 0);
+            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+            double returned = now_ms();
+            pthread_join(th, NULL);
+            double latency = returned - st.stopped_at;
+            if (latency > worst)
+                worst = latency;
+            cr_log_info("stop latency %s threads=%d: %.2f ms", gts_algorithm_name(PAR[a]),
+                        threads[t], latency);
+            printf("# stop latency %-11s threads=%2d: %6.2f ms\n", gts_algorithm_name(PAR[a]),
+                   threads[t], latency);
+            cr_expect(latency < 500, "%s: stopped %.1f ms after the call",
+                      gts_algorithm_name(PAR[a]), latency);
+            cr_expect(r.flags & GTS_RESULT_STOPPED, "%s: stop flagged", gts_algorithm_name(PAR[a]));
+            cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+            cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s threads=%d: state restored",
+                      gts_algorithm_name(PAR[a]), threads[t]);
+            /* The next search starts unstopped and is exact (on a clear table:
+             * deeper entries of the stopped search would decide depth 4). */
+            gts_engine_clear(e);
+            l.depth = 4;
+            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+            cr_expect(!(r.flags & GTS_RESULT_STOPPED));
+            tgame ref = g;
+            gts_game rv = tgame_vtable(&ref, false);
+            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, 4, 0), "%s after a stop",
+                         gts_algorithm_name(PAR[a]));
+            gts_engine_free(e);
+            cr_expect_eq(count_threads(), before, "%s threads=%d: no thread left running",
+                         gts_algorithm_name(PAR[a]), threads[t]);
+        }
+    printf("# worst stop latency: %.2f ms\n", worst);
+}
+
+/* A game whose callbacks fail on a clone (a worker thread's copy), never on
+ * the caller's state. */
+typedef struct clone_fault {
+    tgame *root;
+    uint32_t calls;       /* atomic */
+    uint32_t fail_after;  /* calls on clones before the failure */
+    bool evaluate;        /* fail evaluate instead of apply */
+} clone_fault;
+
+static clone_fault *g_fault;
+
+static bool fault_now(void *s)
+{
+    if (s == g_fault->root)
+        return false;
+    return __atomic_add_fetch(&g_fault->calls, 1, __ATOMIC_RELAXED) == g_fault->fail_after;
+}
+
+static int fault_apply(void *s, gts_move m, void *user)
+{
+    if (!g_fault->evaluate && fault_now(s))
+        return -77;
+    return tgame_apply(s, m, user);
+}
+
+static gts_score fault_evaluate(void *s, void *user)
+{
+    if (g_fault->evaluate && fault_now(s))
+        return GTS_SCORE_INVALID;
+    return tgame_evaluate(s, user);
+}
+
+Test(parallel, callback_failure_on_a_worker_restores_state)
+{
+    static const int threads[] = {2, 4};
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t a = 0; a < NPAR; a++)
+            for (int t = 0; t < 2; t++) {
+                tgame g, copy;
+                tgame_init(&g, 70 + a, 6, 30);
+                copy = g;
+                clone_fault f = {&g, 0, 500, kind == 1};
+                g_fault = &f;
+                gts_game v = tgame_vtable(&g, true);
+                v.apply = fault_apply;
+                v.evaluate = fault_evaluate;
+                gts_engine *e = engine_threads(threads[t], 4);
+                gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 20000};
+                gts_result r = {.struct_size = sizeof r};
+                int rc = gts_search(e, PAR[a], &v, &g, &l, &r);
+                cr_expect_eq(rc, GTS_ECALLBACK, "%s threads=%d (%s): got %s",
+                             gts_algorithm_name(PAR[a]), threads[t], kind ? "evaluate" : "apply",
+                             gts_status_name(rc));
+                cr_expect_eq(r.callback_status, kind ? -1 : -77, "the callback's own code");
+                cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s threads=%d: state restored",
+                          gts_algorithm_name(PAR[a]), threads[t]);
+                /* The engine is usable afterwards. */
+                g_fault = &(clone_fault){&g, 0, 0, false};
+                l.depth = 3;
+                l.time_ms = 0;
+                cr_expect_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+                gts_engine_free(e);
+            }
+}
+
+Test(parallel, node_limit_with_threads)
+{
+    for (size_t a = 0; a < NPAR; a++)
+        for (int t = 2; t <= 8; t *= 2) {
+            tgame g, copy;
+            tgame_init(&g, 12, 6, 14);
+            copy = g;
+            gts_game v = tgame_vtable(&g, true);
+            gts_engine *e = engine_threads(t, 4);
+            gts_limits l = {.struct_size = sizeof l, .depth = 14, .nodes = 40000};
+            gts_result r = {.struct_size = sizeof r};
+            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+            cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s threads=%d: node limit flagged",
+                      gts_algorithm_name(PAR[a]), t);
+            /* Each thread may overshoot by one poll interval (budget / 16). */
+            cr_expect(r.nodes < 40000 + (uint64_t)t * 2 * 2500 + 2000,
+                      "%s threads=%d: stopped near the budget, %llu nodes",
+                      gts_algorithm_name(PAR[a]), t, (unsigned long long)r.nodes);
+            cr_expect(r.depth < 14 && (r.flags & GTS_RESULT_HAS_MOVE));
+            cr_expect(memcmp(&copy, &g, sizeof g) == 0, "node-limited state restored");
+            if (r.depth > 0) {
+                tgame ref;
+                tgame_init(&ref, 12, 6, 14);
+                gts_game rv = tgame_vtable(&ref, false);
+                cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0),
+                             "%s: score of the last completed depth %d", gts_algorithm_name(PAR[a]),
+                             r.depth);
+            }
+            gts_engine_free(e);
+        }
+}
+
+Test(parallel, time_limit_with_threads)
+{
+    for (size_t a = 0; a < NPAR; a++) {
+        tgame g, copy;
+        tgame_init(&g, 13, 8, 30);
+        copy = g;
+        gts_game v = tgame_vtable(&g, true);
+        gts_engine *e = engine_threads(4, 4);
+        gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 50};
+        gts_result r = {.struct_size = sizeof r};
+        double t0 = now_ms();
+        cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+        double took = now_ms() - t0;
+        cr_expect(r.flags & GTS_RESULT_TIME_LIMIT, "%s: time limit flagged",
+                  gts_algorithm_name(PAR[a]));
+        cr_expect(took < 50 + 500, "%s: returned after %.1f ms", gts_algorithm_name(PAR[a]), took);
+        cr_expect(r.depth < 30);
+        cr_expect(memcmp(&copy, &g, sizeof g) == 0, "time-limited state restored");
+        gts_engine_free(e);
+    }
+}
+
+/* Statistics of a parallel search are consistent. */
+Test(parallel, statistics_add_up)
+{
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = 99, .branching = 6, .depth = 8,
+                             .min_value = -1000, .max_value = 1000, .ordered_percent = 80};
+    const gts_game *g = gts_game_randtree();
+    void *s;
+    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    for (size_t a = 0; a < NPAR; a++) {
+        gts_engine *e = engine_threads(3, 4);
+        uint64_t per[3] = {0};
+        gts_limits l = {.struct_size = sizeof l, .depth = 8};
+        gts_result r = {.struct_size = sizeof r, .thread_nodes = per, .thread_nodes_capacity = 3};
+        cr_assert_eq(gts_search(e, PAR[a], g, s, &l, &r), GTS_OK);
+        cr_expect_eq(r.threads, 3u);
+        cr_expect_eq(per[0] + per[1] + per[2] + 1, r.nodes, "%s: per-thread nodes",
+                     gts_algorithm_name(PAR[a]));
+        cr_expect_eq(r.nodes_mandatory + r.nodes_speculative + 1, r.nodes,
+                     "%s: every node is mandatory or speculative", gts_algorithm_name(PAR[a]));
+        cr_expect(r.nodes_wasted <= r.nodes_speculative);
+        cr_expect(r.nodes_mandatory > 0, "%s: some mandatory work", gts_algorithm_name(PAR[a]));
+        gts_engine_free(e);
+        /* One thread: no speculation at all. */
+        e = engine_threads(1, 4);
+        cr_assert_eq(gts_search(e, PAR[a], g, s, &l, &r), GTS_OK);
+        cr_expect_eq(r.nodes_speculative, 0u, "%s alone speculates nothing",
+                     gts_algorithm_name(PAR[a]));
+        cr_expect_eq(r.nodes_mandatory + 1, r.nodes);
+        gts_engine_free(e);
+    }
+    gts_games_free(g, s);
+}
+
+/* A game without clone/free cannot run on several threads. */
+Test(parallel, needs_clone_for_threads)
+{
+    tgame g;
+    tgame_init(&g, 5, 3, 4);
+    gts_game v = tgame_vtable(&g, true);
+    v.clone = NULL;
+    gts_engine *e = engine_threads(2, 1);
+    gts_result r = {.struct_size = sizeof r};
+    for (size_t a = 0; a < NPAR; a++)
+        cr_expect_eq(gts_search(e, PAR[a], &v, &g, NULL, &r), GTS_ENOTSUP);
+    gts_engine_free(e);
+    e = engine_threads(1, 1);
+    gts_limits l = {.struct_size = sizeof l, .depth = 4};
+    for (size_t a = 0; a < NPAR; a++)
+        cr_expect_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK, "one thread needs no clone");
+    gts_engine_free(e);
+}
