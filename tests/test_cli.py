@@ -1,0 +1,574 @@
+#!/usr/bin/env python3
+"""Tests of the `gts` command-line tool (tools/), standard library only.
+
+The tool is found through the GTS_TOOL environment variable (set by meson)
+or, when run by hand, at build/tools/gts. Expected values are computed here
+independently of libgts: a plain exact minimax over Connect-4 end games (with
+a memo of positions, which does not change the values) and perft counts of
+tic-tac-toe and Connect-4 from their own move generators.
+
+Run: GTS_TOOL=build/tools/gts python3 tests/test_cli.py [-v] [--tap]
+"""
+import csv
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GTS = os.environ.get("GTS_TOOL") or os.path.join(HERE, "..", "build", "tools", "gts")
+TIMEOUT = 300
+
+
+def run(args, stdin=None, timeout=TIMEOUT):
+    """Run the tool; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([GTS] + list(args), input=stdin, capture_output=True, text=True,
+                       timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- Connect-4, independently -------------------------------------------------
+
+W, H = 7, 6
+
+
+class C4:
+    """Connect-4 board: grid[c][r], 1 = first player, 2 = second."""
+
+    def __init__(self):
+        self.grid = [[0] * H for _ in range(W)]
+        self.height = [0] * W
+        self.moves = 0
+        self.over = False  # the last move made four (tracked by c4_perft)
+
+    def key(self):
+        return tuple(tuple(col) for col in self.grid)
+
+    def player(self):
+        return 1 + self.moves % 2
+
+    def playable(self, c):
+        return self.height[c] < H
+
+    def wins(self, c):
+        """Would the side to move complete four by playing column c?"""
+        p = self.player()
+        r = self.height[c]
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            count = 1
+            for s in (1, -1):
+                cc, rr = c + s * dc, r + s * dr
+                while 0 <= cc < W and 0 <= rr < H and self.grid[cc][rr] == p:
+                    count += 1
+                    cc += s * dc
+                    rr += s * dr
+            if count >= 4:
+                return True
+        return False
+
+    def play(self, c):
+        self.grid[c][self.height[c]] = self.player()
+        self.height[c] += 1
+        self.moves += 1
+
+    def undo(self, c):
+        self.height[c] -= 1
+        self.grid[c][self.height[c]] = 0
+        self.moves -= 1
+
+
+def c4_solve(b, memo):
+    """Exact negamax value, benchmark convention: a win with the side to move's
+    stone n+1 scores (43 - n) // 2; a full board is 0."""
+    if b.moves == W * H:
+        return 0
+    k = b.key()
+    if k in memo:
+        return memo[k]
+    best = None
+    for c in range(W):
+        if not b.playable(c):
+            continue
+        if b.wins(c):
+            v = (43 - b.moves) // 2
+        else:
+            b.play(c)
+            v = -c4_solve(b, memo)
+            b.undo(c)
+        if best is None or v > best:
+            best = v
+    memo[k] = best
+    return best
+
+
+def random_endgame(rng, empty):
+    """A position with `empty` empty cells reached by random play in which no
+    move wins (the game is not over). Returns the move string."""
+    while True:
+        b = C4()
+        seq = []
+        ok = True
+        while b.moves < W * H - empty:
+            cols = [c for c in range(W) if b.playable(c) and not b.wins(c)]
+            if not cols:
+                ok = False
+                break
+            c = rng.choice(cols)
+            b.play(c)
+            seq.append(str(c + 1))
+        if ok:
+            return "".join(seq)
+
+
+def c4_value(position):
+    b = C4()
+    for ch in position:
+        b.play(int(ch) - 1)
+    return c4_solve(b, {})
+
+
+def c4_perft(b, depth):
+    if depth == 0:
+        return 1
+    # The game is over when the last move made four: detect it by asking
+    # whether the previous player had completed a line.
+    if b.moves == W * H or b.over:
+        return 1
+    n = 0
+    for c in range(W):
+        if b.playable(c):
+            won = b.wins(c)
+            b.play(c)
+            saved = b.over
+            b.over = won
+            n += c4_perft(b, depth - 1)
+            b.over = saved
+            b.undo(c)
+    return n
+
+
+# ---- tic-tac-toe, independently ----------------------------------------------------
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def ttt_perft_all(max_depth):
+    counts = [0] * (max_depth + 1)
+
+    def walk(cells, ply, player):
+        won = any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in LINES)
+        free = [i for i in range(9) if not cells[i]]
+        if won or not free:
+            for d in range(ply, max_depth + 1):
+                counts[d] += 1
+            return
+        counts[ply] += 1
+        if ply == max_depth:
+            return
+        for i in free:
+            cells[i] = player
+            walk(cells, ply + 1, 3 - player)
+            cells[i] = 0
+
+    walk([0] * 9, 0, 1)
+    return counts
+
+
+# ---- the tests -----------------------------------------------------------------------
+
+
+def algorithms():
+    rc, out, err = run(["algorithms", "--format", "json"])
+    assert rc == 0, err
+    return json.loads(out)["rows"]
+
+
+class TestBasics(unittest.TestCase):
+    def test_help_and_version(self):
+        rc, out, _ = run(["--help"])
+        self.assertEqual(rc, 0)
+        self.assertIn("Usage:", out)
+        for cmd in ("solve", "search", "perft", "bench", "speedup", "nodes", "algorithms"):
+            self.assertIn(cmd, out)
+            rc, out2, err2 = run([cmd, "--help"])
+            self.assertEqual(rc, 0, f"{cmd} --help: {err2}")
+            self.assertIn("Usage: gts " + cmd, out2)
+        rc, out, _ = run(["--version"])
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"^gts \d+\.\d+\.\d+")
+
+    def test_usage_errors_exit_2(self):
+        cases = [
+            [],
+            ["frobnicate"],
+            ["--frobnicate"],
+            ["search", "tictactoe", "--bogus"],
+            ["search", "tictactoe", "--depth"],
+            ["search", "tictactoe", "--depth", "zero"],
+            ["search", "nosuchgame"],
+            ["search", "tictactoe", "--alg", "nosuchalg"],
+            ["perft", "tictactoe"],
+            ["perft", "tictactoe", "x"],
+            ["bench", "--format", "xml"],
+            ["speedup", "--threads", "0"],
+            ["solve"],
+            ["solve", "othello"],
+            ["solve", "connect4", "--alg", "nosuchalg"],
+            ["solve", "connect4", "--threads", "-3"],
+            ["algorithms", "extra"],
+        ]
+        for args in cases:
+            rc, out, err = run(args, stdin="")
+            self.assertEqual(rc, 2, f"gts {' '.join(args)}: rc {rc}, stderr {err!r}")
+            self.assertTrue(err.strip(), f"gts {' '.join(args)}: no message on stderr")
+            self.assertEqual(out, "", f"gts {' '.join(args)}: printed to stdout")
+
+    def test_algorithms_listing(self):
+        rows = algorithms()
+        names = [r["name"] for r in rows]
+        for n in ("minimax", "alphabeta", "pvs"):
+            self.assertIn(n, names)
+        for r in rows:
+            self.assertIsInstance(r["exact"], bool)
+            self.assertIsInstance(r["parallel"], bool)
+        rc, out, _ = run(["algorithms", "--format", "csv"])
+        self.assertEqual(rc, 0)
+        parsed = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual([r["name"] for r in parsed], names)
+        rc, out, _ = run(["algorithms"])
+        self.assertEqual(rc, 0)
+        self.assertIn("alphabeta", out)
+
+
+class TestSolve(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # Random end games (8-12 empty cells, fixed seed), chosen so that wins,
+        # losses and draws for the side to move all occur: random play mostly
+        # leaves the side to move winning.
+        rng = random.Random(20240531)
+        want = {1: 6, -1: 5, 0: 3}
+        cls.positions, cls.expected = [], {}
+        for i in range(1000):
+            p = random_endgame(rng, 8 + i % 5)
+            v = c4_value(p)
+            sign = (v > 0) - (v < 0)
+            if want[sign] > 0 and p not in cls.expected:
+                want[sign] -= 1
+                cls.positions.append(p)
+                cls.expected[p] = v
+            if not any(want.values()):
+                break
+        assert len(cls.positions) >= 12, "not enough varied end games"
+        cls.algs = algorithms()
+
+    def check_solve(self, alg, extra=()):
+        stdin = "".join(p + "\n" for p in self.positions)
+        rc, out, err = run(["solve", "connect4", "--alg", alg] + list(extra), stdin=stdin)
+        self.assertEqual(rc, 0, f"{alg}: {err}")
+        lines = out.splitlines()
+        self.assertEqual(len(lines), len(self.positions), f"{alg}: {out!r}")
+        for p, line in zip(self.positions, lines):
+            pos, score = line.split()
+            self.assertEqual(pos, p)
+            self.assertEqual(int(score), self.expected[p], f"{alg} on {p}")
+
+    def test_every_exact_algorithm(self):
+        exact = [r for r in self.algs if r["exact"]]
+        self.assertTrue(exact)
+        for r in exact:
+            with self.subTest(alg=r["name"]):
+                extra = ["--threads", "2"] if r["parallel"] else []
+                self.check_solve(r["name"], extra)
+
+    def test_default_and_stats(self):
+        stdin = "".join(p + "\n" for p in self.positions[:4])
+        rc, out, err = run(["solve", "connect4", "--stats"], stdin=stdin)
+        self.assertEqual(rc, 0, err)
+        for p, line in zip(self.positions[:4], out.splitlines()):
+            f = line.split()
+            self.assertEqual(len(f), 4, line)
+            self.assertEqual(f[0], p)
+            self.assertEqual(int(f[1]), self.expected[p])
+            self.assertGreater(int(f[2]), 0)
+            self.assertGreaterEqual(int(f[3]), 0)
+
+    def test_non_exact_algorithm_rejected(self):
+        for r in self.algs:
+            if not r["exact"]:
+                rc, out, err = run(["solve", "connect4", "--alg", r["name"]], stdin="4453\n")
+                self.assertEqual(rc, 2)
+                self.assertIn("not exact", err)
+                self.assertEqual(out, "")
+
+    def test_malformed_lines(self):
+        good = self.positions[:2]
+        lines = [
+            good[0],
+            "4453x",           # 2: bad character
+            "",                # 3: empty line
+            "1111111",         # 4: full column
+            "1212121",         # 5: the 7th move wins: already decided
+            "1234567" * 7,     # 6: too long
+            good[1],
+            "12 34",           # 8: bad character (blank inside)
+            "4" * 1000,        # 9: very long line
+        ]
+        rc, out, err = run(["solve", "connect4"], stdin="\n".join(lines) + "\n")
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(out.splitlines(), [f"{p} {self.expected[p]}" for p in good])
+        for n in (2, 3, 4, 5, 6, 8, 9):
+            self.assertRegex(err, rf"line {n}:", f"no error for line {n}: {err}")
+        for n in (1, 7):
+            self.assertNotRegex(err, rf"line {n}:")
+        self.assertRegex(err, r"line 2:.*character")
+        self.assertRegex(err, r"line 3:.*empty")
+        self.assertRegex(err, r"line 4:.*full")
+        self.assertRegex(err, r"line 5:.*(decided|over|wins)")
+        self.assertRegex(err, r"line 6:.*long")
+
+    def test_newlines(self):
+        p = self.positions[0]
+        want = f"{p} {self.expected[p]}\n"
+        for stdin in (p, p + "\n", p + "\r\n", "  " + p + " \n"):
+            rc, out, err = run(["solve", "connect4"], stdin=stdin)
+            self.assertEqual((rc, out), (0, want), f"{stdin!r}: {err}")
+        rc, out, err = run(["solve", "connect4"], stdin="")
+        self.assertEqual((rc, out), (0, ""), err)
+        # blank lines at the very end are ignored, not in the middle
+        rc, out, err = run(["solve", "connect4"], stdin=p + "\n\n \n")
+        self.assertEqual((rc, out), (0, want), err)
+        rc, out, err = run(["solve", "connect4"], stdin="\n" + p + "\n")
+        self.assertEqual((rc, out), (1, want))
+        self.assertRegex(err, r"line 1:.*empty")
+
+    def test_full_board(self):
+        # A drawn full board (0 moves left) and the position one move before.
+        full = random_endgame(random.Random(1), 0)
+        stdin = f"{full}\n{full[:-1]}\n"
+        rc, out, err = run(["solve", "connect4"], stdin=stdin)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, f"{full} 0\n{full[:-1]} {c4_value(full[:-1])}\n")
+
+    def test_check_mode(self):
+        p, q = self.positions[:2]
+        stdin = f"{p} {self.expected[p]}\n{q} {self.expected[q] + 1}\n"
+        rc, out, err = run(["solve", "connect4", "--check"], stdin=stdin)
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(out.splitlines()), 2)
+        self.assertRegex(err, r"line 2:.*expected")
+        self.assertNotRegex(err, r"line 1:")
+
+    def test_engine_kept_across_lines(self):
+        # The same positions twice, then in reverse: the table carried from
+        # line to line must not change any answer.
+        ps = self.positions + self.positions[::-1]
+        rc, out, err = run(["solve", "connect4", "--tt-mb", "1"], stdin="\n".join(ps) + "\n")
+        self.assertEqual(rc, 0, err)
+        got = [tuple(l.split()) for l in out.splitlines()]
+        self.assertEqual(got, [(p, str(self.expected[p])) for p in ps])
+
+
+class TestPerft(unittest.TestCase):
+    def perft(self, args):
+        rc, out, err = run(["perft"] + args)
+        self.assertEqual(rc, 0, err)
+        return {int(m.group(1)): int(m.group(2))
+                for m in re.finditer(r"perft\((\d+)\) = (\d+)", out)}
+
+    def test_tictactoe(self):
+        want = ttt_perft_all(9)
+        got = self.perft(["tictactoe", "1-9"])
+        self.assertEqual(got, {d: want[d] for d in range(1, 10)})
+        self.assertEqual(want[9], 255168)  # the number of tic-tac-toe games
+
+    def test_connect4(self):
+        got = self.perft(["connect4", "1-6"])
+        for d in range(1, 7):
+            b = C4()
+            self.assertEqual(got[d], c4_perft(b, d), f"depth {d}")
+
+    def test_connect4_from_position(self):
+        p = "4453"
+        b = C4()
+        for ch in p:
+            b.play(int(ch) - 1)
+        got = self.perft(["connect4", "4", p])
+        self.assertEqual(got[4], c4_perft(b, 4))
+
+    def test_other_games_run(self):
+        got = self.perft(["othello", "1-3"])
+        self.assertEqual(got, {1: 4, 2: 12, 3: 56})  # the published Othello perft
+        got = self.perft(["randtree", "3", "--seed", "7", "--branching", "5", "--depth", "3"])
+        self.assertEqual(got[3], 125)
+
+    def test_divide(self):
+        rc, out, err = run(["perft", "tictactoe", "2", "--divide"])
+        self.assertEqual(rc, 0, err)
+        parts = [int(x) for x in re.findall(r"^\s+\d: (\d+)$", out, re.M)]
+        self.assertEqual(parts, [8] * 9)
+
+
+class TestSearch(unittest.TestCase):
+    def test_text_output(self):
+        rc, out, err = run(["search", "tictactoe", "--alg", "pvs", "--depth", "9"])
+        self.assertEqual(rc, 0, err)
+        fields = dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+        for k in ("bestmove", "score", "pv", "depth", "nodes", "tt_hits", "tt_cutoffs",
+                  "time_ms"):
+            self.assertIn(k, fields)
+        self.assertEqual(int(fields["score"].split()[0]), 0)  # a draw
+        self.assertEqual(int(fields["depth"]), 9)
+        self.assertIn(fields["bestmove"], [str(i) for i in range(1, 10)])
+        self.assertEqual(fields["pv"].split()[0], fields["bestmove"])
+        self.assertGreater(int(fields["nodes"]), 0)
+        # one progress line per completed iteration
+        info = [l for l in err.splitlines() if l.startswith("info depth")]
+        self.assertEqual(len(info), 9, err)
+
+    def test_connect4_win_and_json(self):
+        # X (to move) has three in column 1: the win is column 1.
+        rc, out, err = run(["search", "connect4", "121212", "--depth", "4", "--format", "json",
+                            "--quiet"])
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        self.assertEqual(r["bestmove"], "1")
+        self.assertEqual(r["score"], (43 - 6) // 2)
+        self.assertEqual(r["pv"][0], "1")
+        self.assertEqual(err, "")
+
+    def test_parallel_fields(self):
+        par = [r["name"] for r in algorithms() if r["parallel"]]
+        if not par:
+            self.skipTest("no parallel algorithm")
+        rc, out, err = run(["search", "connect4", "4453", "--alg", par[0], "--threads", "2",
+                            "--depth", "8", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        for k in ("mandatory", "speculative", "wasted"):
+            self.assertRegex(out, rf"(?m)^{k}\s+\d+$")
+
+    def test_limits(self):
+        rc, out, err = run(["search", "othello", "--time-ms", "200", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"(?m)^stop\s+(time-limit|none)$")
+        rc, out, err = run(["search", "connect4", "--nodes", "5000", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"(?m)^stop\s+node-limit$")
+
+    def test_bad_position(self):
+        rc, out, err = run(["search", "connect4", "44x"])
+        self.assertEqual(rc, 2)
+        self.assertIn("position", err)
+
+
+class TestTables(unittest.TestCase):
+    def test_bench_csv_json(self):
+        rc, out, err = run(["bench", "--quick", "--repeat", "1", "--format", "csv"])
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(len(rows), 6)
+        by = {(r["workload"], r["engine"]): r for r in rows}
+        for w in ("connect4", "randtree"):
+            bare, lbare = by[(w, "bare")], by[(w, "lib-bare")]
+            self.assertEqual(bare["nodes"], lbare["nodes"], "lib-bare searches bare's tree")
+            self.assertGreater(float(lbare["nodes_per_s"]), 0)
+            self.assertLessEqual(int(by[(w, "lib-full")]["nodes"]), int(bare["nodes"]))
+        rc, out, err = run(["bench", "--quick", "--repeat", "1", "--format", "json"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        self.assertEqual(j["command"], "bench")
+        self.assertEqual(len(j["rows"]), 6)
+        self.assertTrue(any("overhead" in n for n in j["notes"]))
+
+    def test_speedup_csv_json(self):
+        args = ["speedup", "--game", "tictactoe", "--depth", "6", "--threads", "1,2",
+                "--repeat", "1", "--algs", "ybwc,nosuchalg,lazysmp"]
+        rc, out, err = run(args + ["--format", "json"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        self.assertTrue(any("nosuchalg" in n for n in j["notes"]), j["notes"])
+        known = {r["name"] for r in algorithms()}
+        for row in j["rows"]:
+            self.assertIn(row["algorithm"], known)
+            self.assertEqual(row["score_ok"], "yes")
+        algs = {row["algorithm"] for row in j["rows"]}
+        self.assertIn("alphabeta", algs)
+        rc, out, err = run(args + ["--format", "csv"])
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertIn("speedup", rows[0])
+        self.assertIn("nosuchalg", err)  # csv notes go to stderr
+
+    def test_nodes_csv(self):
+        rc, out, err = run(["nodes", "tictactoe", "--algs", "alphabeta,minimax", "--depths",
+                            "1-4", "--format", "csv"])
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(len(rows), 8)
+        mm = [int(r["nodes"]) for r in rows if r["algorithm"] == "minimax"]
+        self.assertEqual(len(mm), 4)
+        self.assertTrue(all(a < b for a, b in zip(mm, mm[1:])))
+
+
+# ---- TAP output (optional: --tap) -----------------------------------------------------
+
+
+class TapResult(unittest.TextTestResult):
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.n = 0
+
+    def _line(self, ok, test, extra=""):
+        self.n += 1
+        self.stream.write(f"{'ok' if ok else 'not ok'} {self.n} {test.id()}{extra}\n")
+        self.stream.flush()
+
+    def addSuccess(self, test):
+        super(unittest.TextTestResult, self).addSuccess(test)
+        self._line(True, test)
+
+    def addFailure(self, test, err):
+        super(unittest.TextTestResult, self).addFailure(test, err)
+        self._line(False, test)
+        for l in self._exc_info_to_string(err, test).splitlines():
+            self.stream.write(f"# {l}\n")
+
+    def addError(self, test, err):
+        super(unittest.TextTestResult, self).addError(test, err)
+        self._line(False, test)
+        for l in self._exc_info_to_string(err, test).splitlines():
+            self.stream.write(f"# {l}\n")
+
+    def addSkip(self, test, reason):
+        super(unittest.TextTestResult, self).addSkip(test, reason)
+        self._line(True, test, f" # SKIP {reason}")
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            super().addSubTest(test, subtest, err)
+            self._line(False, subtest)
+            for l in self._exc_info_to_string(err, test).splitlines():
+                self.stream.write(f"# {l}\n")
+
+
+def main():
+    if not os.access(GTS, os.X_OK):
+        print(f"gts tool not found at {GTS} (set GTS_TOOL)", file=sys.stderr)
+        return 1
+    if "--tap" in sys.argv:
+        sys.argv.remove("--tap")
+        suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+        print(f"1..{suite.countTestCases()}")
+        runner = unittest.TextTestRunner(stream=sys.stdout, resultclass=TapResult, verbosity=0)
+        result = runner.run(suite)
+        return 0 if result.wasSuccessful() else 1
+    prog = unittest.main(exit=False, verbosity=2)
+    return 0 if prog.result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

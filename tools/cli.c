@@ -1,0 +1,776 @@
+/*
+ * cli.c - helpers shared by the commands of the `gts` tool: messages,
+ * strict number parsing, games and engines built from command-line options,
+ * output tables (text, CSV, JSON) and the stderr progress bar.
+ *
+ * Only the public API of libgts and libgts-games is used.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *cli_prog = "gts";
+
+void cli_oom(void)
+{
+    fprintf(stderr, "%s: error: out of memory\n", cli_prog);
+    exit(CLI_FAIL);
+}
+
+/* ---- messages ------------------------------------------------------------- */
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", cli_prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: warning: ", cli_prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (command)
+        fprintf(stderr, "%s %s: ", cli_prog, command);
+    else
+        fprintf(stderr, "%s: ", cli_prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (command)
+        fprintf(stderr, "Try '%s %s --help' for more information.\n", cli_prog, command);
+    else
+        fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+    return CLI_USAGE;
+}
+
+/* ---- parsing --------------------------------------------------------------- */
+
+bool cli_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_parse_int_list(const char *s, int min, int max, int *out, int cap)
+{
+    if (!s || !*s)
+        return -1;
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        errno = 0;
+        if (*p < '0' || *p > '9')
+            return -1;
+        long a = strtol(p, &end, 10);
+        long b = a;
+        if (errno)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (*p < '0' || *p > '9')
+                return -1;
+            b = strtol(p, &end, 10);
+            if (errno)
+                return -1;
+            p = end;
+        }
+        if (a < min || b > max || a > b)
+            return -1;
+        for (long v = a; v <= b; v++) {
+            if (n >= cap)
+                return -1;
+            out[n++] = (int)v;
+        }
+        if (*p == '\0')
+            return n;
+        if (*p != ',')
+            return -1;
+        p++;
+    }
+}
+
+int cli_split_list(char *s, char **out, int cap)
+{
+    int n = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        if (n >= cap)
+            return -1;
+        out[n++] = tok;
+    }
+    return n;
+}
+
+uint64_t cli_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint64_t cli_cpu_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* ---- algorithms -------------------------------------------------------------- */
+
+int cli_algorithms(gts_algorithm *out, int cap)
+{
+    int n = gts_algorithm_list(out, cap);
+    return n < cap ? n : cap;
+}
+
+bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
+{
+    if (gts_algorithm_from_name(name, alg) == GTS_OK)
+        return true;
+    gts_algorithm all[64];
+    int n = cli_algorithms(all, 64);
+    fprintf(stderr, "%s %s: unknown algorithm '%s'; known:", cli_prog, command, name);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, " %s", gts_algorithm_name(all[i]));
+    fputc('\n', stderr);
+    return false;
+}
+
+/* ---- games ------------------------------------------------------------------- */
+
+const char cli_game_names[] = "tictactoe, connect4, othello, randtree";
+
+const char cli_game_options_help[] =
+    "Random-tree options (GAME randtree):\n"
+    "  --seed S            tree seed (default 1)\n"
+    "  --branching B       children per interior node, 1..64 (default 8)\n"
+    "  --tree-depth D      depth of the tree, 1..60 (default 8)\n"
+    "  --jitter K          branching varies in B-K..B (default 0)\n"
+    "  --terminal P        percent chance an interior node is a leaf (default 0)\n"
+    "  --ordered P         percent chance the first child is best (default 0)\n"
+    "  --transpositions    share subtrees between paths\n"
+    "  --min-value V, --max-value V   leaf value range (default -1000..1000)\n"
+    "  A randtree POSITION is a comma-separated list of child indices (\"0,3,1\").\n";
+
+void cli_game_opts_init(cli_game_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->tree.struct_size = sizeof o->tree;
+    o->tree.seed = 1;
+    o->tree.branching = 8;
+    o->tree.depth = 8;
+    o->tree.min_value = -1000;
+    o->tree.max_value = 1000;
+}
+
+bool cli_game_option(cli_game_opts *o, int opt, const char *arg, const char *command, int *rc)
+{
+    int64_t v;
+    uint64_t u;
+    *rc = CLI_OK;
+    switch (opt) {
+    case OPT_SEED:
+        if (!cli_parse_u64(arg, UINT64_MAX, &u))
+            *rc = cli_usage_error(command, "--seed: not a number: '%s'", arg);
+        else
+            o->tree.seed = u;
+        return true;
+    case OPT_BRANCHING:
+        if (!cli_parse_i64(arg, 1, 64, &v))
+            *rc = cli_usage_error(command, "--branching: expected 1..64, got '%s'", arg);
+        else
+            o->tree.branching = (uint32_t)v;
+        return true;
+    case OPT_TREE_DEPTH:
+        if (!cli_parse_i64(arg, 1, 60, &v))
+            *rc = cli_usage_error(command, "--tree-depth: expected 1..60, got '%s'", arg);
+        else
+            o->tree.depth = (uint32_t)v;
+        return true;
+    case OPT_JITTER:
+        if (!cli_parse_i64(arg, 0, 63, &v))
+            *rc = cli_usage_error(command, "--jitter: expected 0..63, got '%s'", arg);
+        else
+            o->tree.branching_jitter = (uint32_t)v;
+        return true;
+    case OPT_TERMINAL:
+        if (!cli_parse_i64(arg, 0, 100, &v))
+            *rc = cli_usage_error(command, "--terminal: expected 0..100, got '%s'", arg);
+        else
+            o->tree.terminal_percent = (uint32_t)v;
+        return true;
+    case OPT_ORDERED:
+        if (!cli_parse_i64(arg, 0, 100, &v))
+            *rc = cli_usage_error(command, "--ordered: expected 0..100, got '%s'", arg);
+        else
+            o->tree.ordered_percent = (uint32_t)v;
+        return true;
+    case OPT_TRANSPOSITIONS:
+        o->tree.transpositions = true;
+        return true;
+    case OPT_MIN_VALUE:
+        if (!cli_parse_i64(arg, -30000, 30000, &v))
+            *rc = cli_usage_error(command, "--min-value: expected -30000..30000, got '%s'", arg);
+        else
+            o->tree.min_value = (int32_t)v;
+        return true;
+    case OPT_MAX_VALUE:
+        if (!cli_parse_i64(arg, -30000, 30000, &v))
+            *rc = cli_usage_error(command, "--max-value: expected -30000..30000, got '%s'", arg);
+        else
+            o->tree.max_value = (int32_t)v;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Play a comma-separated list of moves (parse_move) on a random tree. */
+static bool play_moves(const gts_game *g, void *state, const char *text, const char *command)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        cli_oom();
+    bool ok = true;
+    int k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save), k++) {
+        gts_move m;
+        if (!g->parse_move || g->parse_move(state, tok, &m, g->user) != 0) {
+            fprintf(stderr, "%s %s: position: move %d '%s' is not legal here\n", cli_prog,
+                    command, k + 1, tok);
+            ok = false;
+            break;
+        }
+        if (g->apply(state, m, g->user) != 0) {
+            fprintf(stderr, "%s %s: position: move %d '%s' could not be played\n", cli_prog,
+                    command, k + 1, tok);
+            ok = false;
+            break;
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state)
+{
+    *state = NULL;
+    const char *pos = o->position ? o->position : "";
+    const gts_game *g = gts_games_find(o->name);
+    gts_status rc;
+    if (!g) {
+        cli_usage_error(command, "unknown game '%s' (known: %s)", o->name ? o->name : "",
+                        cli_game_names);
+        return NULL;
+    }
+    if (strcmp(o->name, "tictactoe") == 0) {
+        rc = gts_tictactoe_new(pos, state);
+    } else if (strcmp(o->name, "connect4") == 0) {
+        rc = gts_connect4_new(pos, state);
+    } else if (strcmp(o->name, "othello") == 0) {
+        rc = gts_othello_new(pos, state);
+    } else {
+        if (o->tree.min_value > o->tree.max_value) {
+            cli_usage_error(command, "--min-value is above --max-value");
+            return NULL;
+        }
+        if (o->tree.branching_jitter >= o->tree.branching && o->tree.branching_jitter > 0) {
+            cli_usage_error(command, "--jitter must be below --branching");
+            return NULL;
+        }
+        rc = gts_randtree_new(&o->tree, state);
+        if (rc == GTS_OK && *pos && !play_moves(g, *state, pos, command)) {
+            gts_games_free(g, *state);
+            *state = NULL;
+            return NULL;
+        }
+    }
+    if (rc != GTS_OK) {
+        fprintf(stderr, "%s %s: bad %s position '%s': %s\n", cli_prog, command, o->name, pos,
+                gts_strerror(rc));
+        *state = NULL;
+        return NULL;
+    }
+    return g;
+}
+
+void cli_format_move(const gts_game *g, void *state, gts_move move, char *buf, size_t size)
+{
+    if (move == GTS_MOVE_NONE) {
+        snprintf(buf, size, "none");
+        return;
+    }
+    if (g->format_move && g->format_move(state, move, buf, size, g->user) >= 0)
+        return;
+    snprintf(buf, size, "%" PRIu64, move);
+}
+
+void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t len, char *buf,
+                   size_t size)
+{
+    size_t used = 0;
+    uint32_t applied = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < len; i++) {
+        char mv[64];
+        cli_format_move(g, state, pv[i], mv, sizeof mv);
+        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+        if (i + 1 < len) {
+            if (g->apply(state, pv[i], g->user) != 0)
+                break;
+            applied++;
+        }
+    }
+    while (applied > 0) {
+        applied--;
+        g->undo(state, pv[applied], g->user);
+    }
+}
+
+/* ---- engine -------------------------------------------------------------------- */
+
+bool cli_engine_set(const char *command, gts_engine *e, gts_option opt, int64_t value,
+                    const char *what)
+{
+    gts_status rc = gts_engine_set(e, opt, value);
+    if (rc == GTS_OK)
+        return true;
+    int64_t lo = 0, hi = 0;
+    if (rc == GTS_ERANGE && gts_option_bounds(opt, &lo, &hi, NULL) == GTS_OK)
+        fprintf(stderr, "%s %s: %s %" PRId64 " is out of range %" PRId64 "..%" PRId64 "\n",
+                cli_prog, command, what, value, lo, hi);
+    else
+        fprintf(stderr, "%s %s: cannot set %s to %" PRId64 ": %s\n", cli_prog, command, what,
+                value, gts_strerror(rc));
+    return false;
+}
+
+gts_engine *cli_engine_new(const char *command, int64_t tt_mb, int64_t threads)
+{
+    gts_engine *e = NULL;
+    gts_status rc = gts_engine_new(&e);
+    if (rc != GTS_OK) {
+        cli_error("cannot create an engine: %s", gts_strerror(rc));
+        return NULL;
+    }
+    if ((tt_mb >= 0 && !cli_engine_set(command, e, GTS_OPT_TT_MB, tt_mb, "--tt-mb")) ||
+        (threads > 0 && !cli_engine_set(command, e, GTS_OPT_THREADS, threads, "--threads"))) {
+        gts_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void cli_engine_warm(gts_engine *e, gts_algorithm alg, const gts_game *g, void *state)
+{
+    gts_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.struct_size = sizeof lim;
+    lim.depth = 1;
+    gts_result r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    (void)gts_search(e, alg, g, state, &lim, &r);
+    gts_engine_clear(e);
+}
+
+/* ---- tables ----------------------------------------------------------------------- */
+
+typedef struct cli_cell {
+    char *text;
+    bool number; /* emitted unquoted in JSON */
+    bool null;
+} cli_cell;
+
+struct cli_table {
+    char *title;
+    int ncols;
+    char **cols;
+    cli_cell *cells;
+    size_t ncells, cap;
+    char **notes;
+    int nnotes;
+};
+
+cli_table *cli_table_new(const char *title, int ncols, const char *const *cols)
+{
+    cli_table *t = calloc(1, sizeof *t);
+    if (!t)
+        cli_oom();
+    t->title = strdup(title ? title : "");
+    t->ncols = ncols;
+    t->cols = calloc((size_t)ncols, sizeof *t->cols);
+    if (!t->title || !t->cols)
+        cli_oom();
+    for (int i = 0; i < ncols; i++)
+        if (!(t->cols[i] = strdup(cols[i])))
+            cli_oom();
+    return t;
+}
+
+static void add_cell(cli_table *t, const char *s, bool number, bool null)
+{
+    if (t->ncells == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->cells = realloc(t->cells, t->cap * sizeof *t->cells);
+        if (!t->cells)
+            cli_oom();
+    }
+    cli_cell *c = &t->cells[t->ncells++];
+    c->text = strdup(s);
+    if (!c->text)
+        cli_oom();
+    c->number = number;
+    c->null = null;
+}
+
+void cli_table_str(cli_table *t, const char *s) { add_cell(t, s, false, false); }
+void cli_table_null(cli_table *t) { add_cell(t, "", false, true); }
+void cli_table_raw(cli_table *t, const char *s) { add_cell(t, s, true, false); }
+
+void cli_table_int(cli_table *t, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, v);
+    add_cell(t, b, true, false);
+}
+
+void cli_table_uint(cli_table *t, uint64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRIu64, v);
+    add_cell(t, b, true, false);
+}
+
+void cli_table_num(cli_table *t, double v, int decimals)
+{
+    char b[64];
+    if (v != v || v > 1e300 || v < -1e300) {
+        cli_table_null(t);
+        return;
+    }
+    snprintf(b, sizeof b, "%.*f", decimals, v);
+    add_cell(t, b, true, false);
+}
+
+void cli_table_note(cli_table *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->notes = realloc(t->notes, (size_t)(t->nnotes + 1) * sizeof *t->notes);
+    if (!t->notes || !(t->notes[t->nnotes] = strdup(buf)))
+        cli_oom();
+    t->nnotes++;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+}
+
+void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command)
+{
+    size_t nrows = t->ncells / (size_t)t->ncols;
+    switch (fmt) {
+    case CLI_FMT_CSV:
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputc(',', f);
+            csv_field(f, t->cols[c]);
+        }
+        fputc('\n', f);
+        for (size_t r = 0; r < nrows; r++) {
+            for (int c = 0; c < t->ncols; c++) {
+                if (c)
+                    fputc(',', f);
+                csv_field(f, t->cells[r * (size_t)t->ncols + (size_t)c].text);
+            }
+            fputc('\n', f);
+        }
+        /* CSV stays machine-readable: the notes go to stderr. */
+        for (int i = 0; i < t->nnotes; i++)
+            fprintf(stderr, "%s %s: note: %s\n", cli_prog, command, t->notes[i]);
+        break;
+    case CLI_FMT_JSON:
+        fprintf(f, "{\n  \"tool\": \"gts\",\n  \"version\": ");
+        cli_json_string(f, gts_version_string());
+        fprintf(f, ",\n  \"command\": ");
+        cli_json_string(f, command);
+        fprintf(f, ",\n  \"title\": ");
+        cli_json_string(f, t->title);
+        fprintf(f, ",\n  \"rows\": [");
+        for (size_t r = 0; r < nrows; r++) {
+            fprintf(f, "%s\n    {", r ? "," : "");
+            for (int c = 0; c < t->ncols; c++) {
+                const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
+                fprintf(f, "%s", c ? ", " : "");
+                cli_json_string(f, t->cols[c]);
+                fputs(": ", f);
+                if (cell->null)
+                    fputs("null", f);
+                else if (cell->number)
+                    fputs(cell->text, f);
+                else
+                    cli_json_string(f, cell->text);
+            }
+            fputc('}', f);
+        }
+        fprintf(f, "%s],\n  \"notes\": [", nrows ? "\n  " : "");
+        for (int i = 0; i < t->nnotes; i++) {
+            fprintf(f, "%s\n    ", i ? "," : "");
+            cli_json_string(f, t->notes[i]);
+        }
+        fprintf(f, "%s]\n}\n", t->nnotes ? "\n  " : "");
+        break;
+    case CLI_FMT_TEXT:
+    default: {
+        size_t *w = calloc((size_t)t->ncols, sizeof *w);
+        if (!w)
+            cli_oom();
+        for (int c = 0; c < t->ncols; c++)
+            w[c] = strlen(t->cols[c]);
+        for (size_t i = 0; i < t->ncells; i++) {
+            const cli_cell *cell = &t->cells[i];
+            size_t len = cell->null ? 1 : strlen(cell->text);
+            if (len > w[i % (size_t)t->ncols])
+                w[i % (size_t)t->ncols] = len;
+        }
+        if (t->title[0])
+            fprintf(f, "%s\n", t->title);
+        for (int c = 0; c < t->ncols; c++)
+            fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], t->cols[c]);
+        fputc('\n', f);
+        for (int c = 0; c < t->ncols; c++) {
+            fprintf(f, "%s", c ? "  " : "");
+            for (size_t k = 0; k < w[c]; k++)
+                fputc('-', f);
+        }
+        fputc('\n', f);
+        for (size_t r = 0; r < nrows; r++) {
+            for (int c = 0; c < t->ncols; c++) {
+                const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
+                const char *s = cell->null ? "-" : cell->text;
+                /* numbers right-aligned, text left-aligned */
+                if (cell->number)
+                    fprintf(f, "%s%*s", c ? "  " : "", (int)w[c], s);
+                else if (c == t->ncols - 1)
+                    fprintf(f, "%s%s", c ? "  " : "", s); /* no trailing blanks */
+                else
+                    fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], s);
+            }
+            fputc('\n', f);
+        }
+        for (int i = 0; i < t->nnotes; i++)
+            fprintf(f, "note: %s\n", t->notes[i]);
+        free(w);
+        break;
+    }
+    }
+    fflush(f);
+}
+
+void cli_table_free(cli_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i].text);
+    for (int c = 0; c < t->ncols; c++)
+        free(t->cols[c]);
+    for (int i = 0; i < t->nnotes; i++)
+        free(t->notes[i]);
+    free(t->notes);
+    free(t->cells);
+    free(t->cols);
+    free(t->title);
+    free(t);
+}
+
+bool cli_parse_format(const char *s, cli_format *out)
+{
+    if (strcmp(s, "text") == 0)
+        *out = CLI_FMT_TEXT;
+    else if (strcmp(s, "csv") == 0)
+        *out = CLI_FMT_CSV;
+    else if (strcmp(s, "json") == 0)
+        *out = CLI_FMT_JSON;
+    else
+        return false;
+    return true;
+}
+
+/* ---- progress bar ----------------------------------------------------------------- */
+
+/* Tuning of the bar: shown after this long, redrawn this often, this wide. */
+static const uint64_t PROGRESS_DELAY_US = 1000000;
+static const unsigned PROGRESS_TICK_US = 200000;
+static const int PROGRESS_WIDTH = 30;
+
+struct cli_progress {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool stop, shown;
+    uint64_t start_us, total, done;
+    char what[64];
+    char label[96];
+};
+
+static void progress_draw(cli_progress *p)
+{
+    double frac = p->total ? (double)p->done / (double)p->total : 0.0;
+    int fill = (int)(frac * PROGRESS_WIDTH + 0.5);
+    double secs = (double)(cli_now_us() - p->start_us) / 1e6;
+    char bar[64];
+    for (int i = 0; i < PROGRESS_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[PROGRESS_WIDTH] = '\0';
+    fprintf(stderr, "\r\033[K%s [%s] %" PRIu64 "/%" PRIu64 " %5.1fs %s", p->what, bar, p->done,
+            p->total, secs, p->label);
+    fflush(stderr);
+    p->shown = true;
+}
+
+static void *progress_main(void *arg)
+{
+    cli_progress *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)PROGRESS_TICK_US * 1000;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+        if (!p->stop && cli_now_us() - p->start_us >= PROGRESS_DELAY_US)
+            progress_draw(p);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+cli_progress *cli_progress_start(const char *what, uint64_t total)
+{
+    if (!isatty(STDERR_FILENO))
+        return NULL;
+    cli_progress *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->start_us = cli_now_us();
+    p->total = total;
+    snprintf(p->what, sizeof p->what, "%s", what);
+    if (pthread_create(&p->thread, NULL, progress_main, p) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->cond);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void cli_progress_set(cli_progress *p, uint64_t done, const char *label)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->done = done;
+    snprintf(p->label, sizeof p->label, "%s", label ? label : "");
+    pthread_mutex_unlock(&p->lock);
+}
+
+void cli_progress_end(cli_progress *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = true;
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->thread, NULL);
+    if (p->shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+    free(p);
+}

@@ -1,0 +1,151 @@
+/*
+ * cli.h - shared helpers of the `gts` command-line tool (tools/).
+ *
+ * The tool is an honest client of libgts: it includes only <gts/gts.h> and
+ * the built-in games' header, and links libgts.so and libgts-games. Nothing
+ * here reaches into lib/ internals.
+ *
+ * Exit statuses: 0 success, 1 a run-time failure (bad input line, library
+ * error), 2 a usage error (unknown command or option, bad argument).
+ */
+#ifndef GTS_TOOLS_CLI_H
+#define GTS_TOOLS_CLI_H
+
+#include <gts/gts.h>
+#include "gts_games.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Program name used in messages ("gts"). */
+extern const char *cli_prog;
+
+/* ---- messages ---------------------------------------------------------- */
+
+/* Print "out of memory" and exit with CLI_FAIL. */
+void cli_oom(void) __attribute__((noreturn));
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "gts COMMAND: message" plus a hint to run --help; returns CLI_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* getopt_long() returned '?' or ':' for argv: report it; returns CLI_USAGE.
+ * Commands use an optstring starting with ':' and set opterr = 0. */
+int cli_bad_option(const char *command, int c, char **argv);
+
+/* Strict decimal parse of a whole string into [min, max]. */
+bool cli_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Comma-separated integers ("1,2,4") or ranges ("1-8", "1-8,12"), each in
+ * [min, max]; at most @p cap values. Returns the count or -1. */
+int cli_parse_int_list(const char *s, int min, int max, int *out, int cap);
+/* Split a comma-separated list in place; returns the count or -1 if > cap. */
+int cli_split_list(char *s, char **out, int cap);
+
+/* ---- time ---------------------------------------------------------------- */
+
+/* Monotonic wall clock, and the CPU time of the whole process, in us. */
+uint64_t cli_now_us(void);
+uint64_t cli_cpu_us(void);
+
+/* ---- algorithms ---------------------------------------------------------- */
+
+/* gts_algorithm_from_name() with a clear error message on failure. */
+bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg);
+/* Every algorithm the library knows, in library order; returns the count. */
+int cli_algorithms(gts_algorithm *out, int cap);
+
+/* ---- games ---------------------------------------------------------------- */
+
+/* Options that build a game state: the game name, a position text, and the
+ * random-tree parameters. */
+typedef struct cli_game_opts {
+    const char *name;
+    const char *position;
+    gts_randtree_params tree;
+} cli_game_opts;
+
+void cli_game_opts_init(cli_game_opts *o);
+/* long options shared by commands that take a game: returns true when
+ * @p opt was one of them (and consumed @p arg). */
+bool cli_game_option(cli_game_opts *o, int opt, const char *arg, const char *command, int *rc);
+/* Options ids used by cli_game_option (getopt_long values). */
+enum {
+    OPT_SEED = 1000, OPT_BRANCHING, OPT_TREE_DEPTH, OPT_JITTER, OPT_TERMINAL,
+    OPT_ORDERED, OPT_TRANSPOSITIONS, OPT_MIN_VALUE, OPT_MAX_VALUE,
+    OPT_FIRST_FREE /* first id free for the commands */
+};
+#define CLI_GAME_LONG_OPTIONS                                             \
+    { "seed", required_argument, NULL, OPT_SEED },                        \
+    { "branching", required_argument, NULL, OPT_BRANCHING },              \
+    { "tree-depth", required_argument, NULL, OPT_TREE_DEPTH },            \
+    { "jitter", required_argument, NULL, OPT_JITTER },                    \
+    { "terminal", required_argument, NULL, OPT_TERMINAL },                \
+    { "ordered", required_argument, NULL, OPT_ORDERED },                  \
+    { "transpositions", no_argument, NULL, OPT_TRANSPOSITIONS },          \
+    { "min-value", required_argument, NULL, OPT_MIN_VALUE },              \
+    { "max-value", required_argument, NULL, OPT_MAX_VALUE }
+extern const char cli_game_options_help[];
+
+/* Build the state of @p o: returns the game vtable and the state, or NULL
+ * after printing an error. Free with gts_games_free(game, state). */
+const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state);
+/* Names of the built-in games, for messages. */
+extern const char cli_game_names[];
+
+/* Format @p move with the game's format_move (falls back to the number). */
+void cli_format_move(const gts_game *g, void *state, gts_move move, char *buf, size_t size);
+/* Format a principal variation, playing it on @p state and taking it back. */
+void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t len, char *buf,
+                   size_t size);
+
+/* ---- engine ---------------------------------------------------------------- */
+
+/* New engine with the given options (tt_mb < 0 / threads <= 0: defaults). */
+gts_engine *cli_engine_new(const char *command, int64_t tt_mb, int64_t threads);
+bool cli_engine_set(const char *command, gts_engine *e, gts_option opt, int64_t value,
+                    const char *what);
+
+/* A depth-1 search then gts_engine_clear(): the table is allocated and the
+ * thread pool started before anything is timed. */
+void cli_engine_warm(gts_engine *e, gts_algorithm alg, const gts_game *g, void *state);
+
+/* ---- tables: text / csv / json output ---------------------------------------- */
+
+typedef enum cli_format { CLI_FMT_TEXT, CLI_FMT_CSV, CLI_FMT_JSON } cli_format;
+bool cli_parse_format(const char *s, cli_format *out);
+
+typedef struct cli_table cli_table;
+cli_table *cli_table_new(const char *title, int ncols, const char *const *cols);
+/* Rows are filled cell by cell, ncols cells per row, left to right. */
+void cli_table_str(cli_table *t, const char *s);
+void cli_table_int(cli_table *t, int64_t v);
+void cli_table_uint(cli_table *t, uint64_t v);
+void cli_table_num(cli_table *t, double v, int decimals);
+void cli_table_null(cli_table *t); /* "-" in text, empty in csv, null in json */
+/* A cell written as is, unquoted in JSON (true, false). */
+void cli_table_raw(cli_table *t, const char *s);
+/* A note printed with the table (text: after it; json: "notes"; csv: on
+ * stderr, so that the CSV stays machine-readable). */
+void cli_table_note(cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command);
+void cli_table_free(cli_table *t);
+/* Write @p s as a JSON string literal (quoted, escaped). */
+void cli_json_string(FILE *f, const char *s);
+
+/* ---- progress bar on stderr ----------------------------------------------------- */
+
+/* A ticker thread redraws a bar on stderr every 200 ms once the run is
+ * older than one second; only when stderr is a terminal. */
+typedef struct cli_progress cli_progress;
+cli_progress *cli_progress_start(const char *what, uint64_t total);
+void cli_progress_set(cli_progress *p, uint64_t done, const char *label);
+void cli_progress_end(cli_progress *p);
+
+#endif

@@ -1,0 +1,351 @@
+/*
+ * cmd_solve.c - `gts solve connect4`: read Connect-4 positions from stdin,
+ * one per line, and print "POSITION SCORE" for each, solved exactly.
+ *
+ * Exactness: every position is searched to the number of empty cells (the
+ * end of the game) with an exact algorithm on gts_game_connect4_solver(),
+ * whose pruning keeps the negamax value. The root window is the score range
+ * that is possible with n stones on the board, [-(42-n)/2, (43-n)/2],
+ * widened by one on each side, so a fail-soft search returns the exact value
+ * inside it; a result flagged as a bound is reported as an error.
+ *
+ * One engine (and so one transposition table, killers and history) serves
+ * every line: Connect-4 keys are exact positions and entries carry their
+ * remaining depth, so what one line learnt is valid for the next.
+ *
+ * Input errors never stop the run: the line is reported on stderr with its
+ * number, the other lines are answered, and the exit status is 1 at the end.
+ */
+#include "cli.h"
+#include "cmds.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C4_COLUMNS = 7, C4_ROWS = 6, C4_CELLS = 42 };
+
+/* The fastest exact serial algorithm on Connect-4 (measured; doc/cli.md). */
+static const char SOLVE_DEFAULT_ALG[] = "pvs";
+
+static const char SOLVE_USAGE[] =
+    "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
+    "                          [--check] [--iterative]\n"
+    "\n"
+    "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
+    "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
+    "The score is exact: positive when the side to move wins, (43 - n) / 2 where\n"
+    "n is the number of stones before its winning stone; negative when it loses;\n"
+    "0 for a draw.\n"
+    "\n"
+    "Options:\n"
+    "  --alg NAME       exact algorithm (default: pvs; see 'gts algorithms')\n"
+    "  --threads N      worker threads of a parallel algorithm (default 1)\n"
+    "  --tt-mb M        transposition table size in MiB (default 64)\n"
+    "  --stats          append the nodes searched and the microseconds taken\n"
+    "  --check          lines are \"POSITION EXPECTED\" (the benchmark file format):\n"
+    "                   a different score is reported as an error\n"
+    "  --iterative      iterative deepening up to the end of the game (default:\n"
+    "                   search the full depth at once, about twice as fast here)\n"
+    "  -h, --help       this help\n"
+    "\n"
+    "A malformed line (bad character, full column, a position where the game is\n"
+    "already over, an empty or too long line) is reported on stderr with its line\n"
+    "number; the other lines are still answered and the exit status is 1. Blank\n"
+    "lines at the very end of the input are ignored.\n";
+
+/* Default table of the solver: solving benefits from a bigger one. */
+static const int64_t SOLVE_DEFAULT_TT_MB = 64;
+/* Longest line accepted (a position has at most 42 moves; a score follows
+ * with --check). Longer lines are rejected without being parsed. */
+static const size_t SOLVE_MAX_LINE = 256;
+
+typedef struct solve_opts {
+    gts_algorithm alg;
+    int64_t threads, tt_mb;
+    bool stats, check, iterative;
+} solve_opts;
+
+static void describe_char(char c, char *buf, size_t size)
+{
+    unsigned char u = (unsigned char)c;
+    if (u >= 0x21 && u < 0x7f)
+        snprintf(buf, size, "'%c'", c);
+    else
+        snprintf(buf, size, "byte 0x%02x", u);
+}
+
+/*
+ * Check @p pos (length @p len) and build its state. On failure write a
+ * message into @p why and return NULL.
+ */
+static void *parse_position(const char *pos, size_t len, char *why, size_t size)
+{
+    if (len == 0) {
+        snprintf(why, size, "empty line (expected a position such as 4453)");
+        return NULL;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (pos[i] < '1' || pos[i] > '7') {
+            char d[32];
+            describe_char(pos[i], d, sizeof d);
+            snprintf(why, size, "bad character %s at column %zu (expected digits 1-7)", d, i + 1);
+            return NULL;
+        }
+    }
+    if (len > C4_CELLS) {
+        snprintf(why, size, "too long: %zu moves (a position has at most %d)", len, C4_CELLS);
+        return NULL;
+    }
+    void *state = NULL;
+    gts_status rc = gts_connect4_new(pos, &state);
+    if (rc == GTS_OK)
+        return state;
+    if (rc != GTS_EPARSE) {
+        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+        return NULL;
+    }
+    /* Find the first move the adapter refuses, then say why. */
+    char prefix[C4_CELLS + 1];
+    int height[C4_COLUMNS] = { 0 };
+    for (size_t i = 0; i < len; i++) {
+        int col = pos[i] - '1';
+        if (height[col] >= C4_ROWS) {
+            snprintf(why, size, "move %zu: column %d is full", i + 1, col + 1);
+            return NULL;
+        }
+        height[col]++;
+        memcpy(prefix, pos, i + 1);
+        prefix[i + 1] = '\0';
+        void *s = NULL;
+        if (gts_connect4_new(prefix, &s) != GTS_OK) {
+            snprintf(why, size,
+                     "move %zu (column %d) wins the game: the position is already decided",
+                     i + 1, col + 1);
+            return NULL;
+        }
+        gts_games_free(gts_game_connect4(), s);
+    }
+    snprintf(why, size, "position refused by the adapter");
+    return NULL;
+}
+
+/* Solve one position: returns true and the exact score, or false after
+ * printing an error for line @p lineno. */
+static bool solve_one(gts_engine *e, const solve_opts *o, void *state, size_t stones,
+                      unsigned long lineno, gts_result *r)
+{
+    const gts_game *g = gts_game_connect4_solver();
+    gts_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.struct_size = sizeof lim;
+    int empty = C4_CELLS - (int)stones;
+    lim.depth = empty > 0 ? empty : 1;
+    int n = (int)stones;
+    lim.alpha = -((C4_CELLS - n) / 2) - 1;
+    lim.beta = (C4_CELLS + 1 - n) / 2 + 1;
+    memset(r, 0, sizeof *r);
+    r->struct_size = sizeof *r;
+    gts_status rc = gts_search(e, o->alg, g, state, &lim, r);
+    if (rc != GTS_OK) {
+        fprintf(stderr, "%s solve: line %lu: search failed: %s\n", cli_prog, lineno,
+                gts_strerror(rc));
+        return false;
+    }
+    if (r->depth != lim.depth && r->flags & GTS_RESULT_HAS_MOVE) {
+        fprintf(stderr, "%s solve: line %lu: search stopped at depth %d of %d\n", cli_prog,
+                lineno, r->depth, lim.depth);
+        return false;
+    }
+    if (r->flags & (GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND)) {
+        fprintf(stderr, "%s solve: line %lu: the library returned a bound (%d), not a value\n",
+                cli_prog, lineno, r->score);
+        return false;
+    }
+    return true;
+}
+
+/* Trim blanks (space, tab, CR) at both ends. */
+static char *trim(char *s, size_t *len)
+{
+    while (*len > 0 && (s[*len - 1] == ' ' || s[*len - 1] == '\t' || s[*len - 1] == '\r' ||
+                        s[*len - 1] == '\n'))
+        (*len)--;
+    while (*len > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        (*len)--;
+    }
+    s[*len] = '\0';
+    return s;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
+           OPT_NOITER };
+    static const struct option opts[] = {
+        { "alg", required_argument, NULL, OPT_ALG },
+        { "threads", required_argument, NULL, OPT_THREADS },
+        { "tt-mb", required_argument, NULL, OPT_TT },
+        { "stats", no_argument, NULL, OPT_STATS },
+        { "check", no_argument, NULL, OPT_CHECK },
+        { "iterative", no_argument, NULL, OPT_ITER },
+        { "no-iterative", no_argument, NULL, OPT_NOITER },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false };
+    const char *alg_name = SOLVE_DEFAULT_ALG;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(SOLVE_USAGE, stdout);
+            return CLI_OK;
+        case OPT_ALG:
+            alg_name = optarg;
+            break;
+        case OPT_THREADS:
+            if (!cli_parse_i64(optarg, 1, 256, &o.threads))
+                return cli_usage_error("solve", "--threads: expected 1..256, got '%s'", optarg);
+            break;
+        case OPT_TT:
+            if (!cli_parse_i64(optarg, 0, INT32_MAX, &o.tt_mb))
+                return cli_usage_error("solve", "--tt-mb: expected a size in MiB, got '%s'",
+                                       optarg);
+            break;
+        case OPT_STATS:
+            o.stats = true;
+            break;
+        case OPT_CHECK:
+            o.check = true;
+            break;
+        case OPT_ITER:
+            o.iterative = true;
+            break;
+        case OPT_NOITER:
+            o.iterative = false;
+            break;
+        default:
+            return cli_bad_option("solve", c, argv);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("solve", "missing GAME (only connect4 can be solved)");
+    if (strcmp(argv[optind], "connect4") != 0)
+        return cli_usage_error("solve", "cannot solve '%s': only connect4 is supported",
+                               argv[optind]);
+    if (optind + 1 < argc)
+        return cli_usage_error("solve", "unexpected argument '%s' (positions are read from stdin)",
+                               argv[optind + 1]);
+    if (!cli_algorithm("solve", alg_name, &o.alg))
+        return CLI_USAGE;
+    if (!gts_algorithm_is_exact(o.alg))
+        return cli_usage_error("solve",
+                               "algorithm '%s' is not exact: solving needs an exact one "
+                               "(see 'gts algorithms')",
+                               alg_name);
+    if (o.threads > 1 && !gts_algorithm_is_parallel(o.alg))
+        cli_warn("solve: --threads %" PRId64 " has no effect: '%s' is a serial algorithm",
+                 o.threads, alg_name);
+
+    gts_engine *e = cli_engine_new("solve", o.tt_mb, o.threads);
+    if (!e)
+        return CLI_USAGE;
+    if (!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative")) {
+        gts_engine_free(e);
+        return CLI_FAIL;
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    unsigned long lineno = 0, errors = 0;
+    /* Blank lines are errors, except at the very end of the input: they are
+     * only reported once a non-blank line follows them. */
+    unsigned long blank_first = 0, blank_count = 0;
+    while ((got = getline(&line, &cap, stdin)) != -1) {
+        lineno++;
+        size_t len = (size_t)got;
+        char why[160];
+        if (strspn(line, " \t\r\n") == len) {
+            if (blank_count++ == 0)
+                blank_first = lineno;
+            continue;
+        }
+        for (unsigned long k = 0; k < blank_count; k++) {
+            fprintf(stderr, "%s solve: line %lu: empty line (expected a position such as 4453)\n",
+                    cli_prog, blank_first + k);
+            errors++;
+        }
+        blank_count = 0;
+        if (len > SOLVE_MAX_LINE) {
+            fprintf(stderr, "%s solve: line %lu: too long: %zu characters\n", cli_prog, lineno,
+                    len);
+            errors++;
+            continue;
+        }
+        if (memchr(line, '\0', len)) {
+            fprintf(stderr, "%s solve: line %lu: bad character: NUL byte\n", cli_prog, lineno);
+            errors++;
+            continue;
+        }
+        char *pos = trim(line, &len);
+        long expected = 0;
+        if (o.check) {
+            char *sp = strpbrk(pos, " \t");
+            char *end = NULL;
+            if (sp) {
+                *sp = '\0';
+                expected = strtol(sp + 1, &end, 10);
+            }
+            if (!sp || end == sp + 1 || *end != '\0') {
+                fprintf(stderr, "%s solve: line %lu: expected \"POSITION SCORE\" with --check\n",
+                        cli_prog, lineno);
+                errors++;
+                continue;
+            }
+            len = strlen(pos);
+        }
+        void *state = parse_position(pos, len, why, sizeof why);
+        if (!state) {
+            fprintf(stderr, "%s solve: line %lu: %s\n", cli_prog, lineno, why);
+            errors++;
+            continue;
+        }
+        uint64_t t0 = cli_now_us();
+        gts_result r;
+        bool ok = solve_one(e, &o, state, len, lineno, &r);
+        uint64_t us = cli_now_us() - t0;
+        gts_games_free(gts_game_connect4(), state);
+        if (!ok) {
+            errors++;
+            continue;
+        }
+        if (o.stats)
+            printf("%s %d %" PRIu64 " %" PRIu64 "\n", pos, r.score, r.nodes, us);
+        else
+            printf("%s %d\n", pos, r.score);
+        fflush(stdout);
+        if (o.check && r.score != expected) {
+            fprintf(stderr, "%s solve: line %lu: %s scores %d, expected %ld\n", cli_prog, lineno,
+                    pos, r.score, expected);
+            errors++;
+        }
+    }
+    free(line);
+    gts_engine_free(e);
+    if (ferror(stdin)) {
+        cli_error("solve: reading stdin failed");
+        return CLI_FAIL;
+    }
+    if (errors) {
+        fprintf(stderr, "%s solve: %lu of %lu line%s failed\n", cli_prog, errors, lineno,
+                lineno == 1 ? "" : "s");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
