@@ -82,7 +82,7 @@ static uint64_t hash(void *state, void *user)
 
 static int format_move(void *state, gts_move m, char *buf, size_t size, void *user)
 {
-    return snprintf(buf, size, "%c%d", "abc"[m % 3], 3 - (int)(m / 3));
+    return snprintf(buf, size, "%c%c", "abc"[m % 3], "321"[m / 3 % 3]);
 }
 
 int main(void)

@@ -43,6 +43,7 @@ static tree_case make_case(uint64_t i)
 static gts_score search(gts_engine *e, gts_algorithm alg, void *s, int depth, gts_result *r)
 {
     gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
     cr_assert_eq(gts_search(e, alg, gts_game_randtree(), s, &l, r), GTS_OK);
     return r->score;
