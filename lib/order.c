@@ -24,12 +24,21 @@ static uint32_t history_slot(gts_move m)
     return (uint32_t)((m * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (GTS__HISTORY_SIZE - 1);
 }
 
-void gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
+bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
 {
-    const gts_move *moves = gts__moves(c, ply);
-    gts__mv *o = c->order + (size_t)ply * c->max_moves;
     const gts_game *g = c->game;
+    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    /* Nothing to order by: generate() order (gts__pick is then the identity). */
+    if (!g->move_score && !c->use_killers && !c->use_history && tt_move == GTS__TT_NO_MOVE) {
+        for (int i = 0; i < n; i++) {
+            o[i].key = 0;
+            o[i].index = (uint32_t)i;
+        }
+        return false;
+    }
+    const gts_move *moves = gts__moves(c, ply);
     const int32_t *hist = c->history[ply & 1];
+    bool varied = false;
     for (int i = 0; i < n; i++) {
         gts_move m = moves[i];
         int64_t key;
@@ -48,7 +57,9 @@ void gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
         }
         o[i].key = key;
         o[i].index = (uint32_t)i;
+        varied |= key != o[0].key;
     }
+    return varied;
 }
 
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m)

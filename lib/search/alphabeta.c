@@ -31,10 +31,10 @@ gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
     int n = gts__generate(c, ply, true);
     if (n <= 0)
         return best;
-    gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
     const gts_move *moves = gts__moves(c, ply);
     for (int k = 0; k < n; k++) {
-        gts_move m = moves[gts__pick(c, ply, k, n)];
+        gts_move m = moves[sort ? gts__pick(c, ply, k, n) : (uint32_t)k];
         if (!gts__apply(c, m))
             return 0;
         gts_score s = -gts__qsearch(c, ply + 1, -beta, -alpha);
@@ -102,7 +102,7 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     }
 
     /* Step 4. Ordering */
-    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
     const gts_move *moves = gts__moves(c, ply);
     int limit = n;
     if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
@@ -113,7 +113,7 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
     for (int k = 0; k < limit; k++) {
-        uint32_t i = gts__pick(c, ply, k, n);
+        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
         gts_move m = moves[i];
         int ext = gts__extension(c, m);
         if (ext < 0 || !gts__apply(c, m))

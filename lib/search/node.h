@@ -189,8 +189,10 @@ static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
 /* ---- ordering (order.c) --------------------------------------------------- */
 
 /* Fill c->order for the @n moves at @ply: TT move first, then the game's
- * move_score hint, killers, history. */
-void gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
+ * move_score hint, killers, history. Returns false when every move has the
+ * same key: then generate() order is the search order and a caller may
+ * skip gts__pick (which would be the identity). */
+bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
 /* Index (into generate order) of the k-th best move: lazy selection sort. */
 static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
 {
