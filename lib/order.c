@@ -15,7 +15,7 @@
  */
 #include "search/node.h"
 
-static const int64_t HINT_SHIFT = 24;
+static const int64_t HINT_UNIT = INT64_C(1) << 24;
 static const int64_t KILLER_SHIFT = 22;
 static const int32_t HISTORY_MAX = (1 << 22) - 1;
 
@@ -45,7 +45,8 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
         if ((uint32_t)i == tt_move) {
             key = INT64_MAX;
         } else {
-            key = g->move_score ? (int64_t)g->move_score(c->state, m, c->user) << HINT_SHIFT : 0;
+            /* multiply, not shift: hints may be negative */
+            key = g->move_score ? (int64_t)g->move_score(c->state, m, c->user) * HINT_UNIT : 0;
             if (c->use_killers) {
                 if (m == c->killers[ply][0])
                     key += (int64_t)2 << KILLER_SHIFT;

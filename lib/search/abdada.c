@@ -149,7 +149,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
                           GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
         return s;
     }
-    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
     const gts_move *moves = gts__moves(c, ply);
     int limit = gts__par_limit(c, depth, n);
     gts__arena_mark am = gts__pw_mark(pw);
@@ -166,7 +166,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     for (int pass = 0; pass < 2; pass++) {
         int count = pass == 0 ? limit : ndeferred;
         for (int k = 0; k < count; k++) {
-            uint32_t i = pass == 0 ? gts__pick(c, ply, k, n) : deferred[k];
+            uint32_t i = pass == 1 ? deferred[k] : sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
             gts_move m = moves[i];
             int ext = gts__extension(c, m);
             if (ext < 0 || !gts__apply(c, m)) {

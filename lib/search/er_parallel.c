@@ -164,8 +164,8 @@ static void er_first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
     }
 
     /* Step 2. Its first child in the usual order, evaluated as an e-node. */
-    gts__order_moves(c, cply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
-    gts_move g = gts__moves(c, cply)[gts__pick(c, cply, 0, n)];
+    bool sort = gts__order_moves(c, cply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    gts_move g = gts__moves(c, cply)[sort ? gts__pick(c, cply, 0, n) : 0];
     int ext = gts__extension(c, g);
     if (ext < 0 || !gts__pw_apply(pw, cply, g))
         goto undo;

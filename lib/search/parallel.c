@@ -283,10 +283,10 @@ int gts__par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uin
     uint32_t *ix = gts__pw_alloc(pw, (size_t)n * sizeof *ix);
     if (!mv || !ix)
         return -1;
-    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
     const gts_move *gen = gts__moves(c, ply);
     for (int k = 0; k < n; k++) {
-        uint32_t i = gts__pick(c, ply, k, n);
+        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
         mv[k] = gen[i];
         ix[k] = i;
     }

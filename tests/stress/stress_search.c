@@ -40,7 +40,7 @@ static const gts_algorithm PAR[] = {
 static unsigned failures;
 static unsigned searches, parallel_searches; /* searches, and those >1 thread worked in */
 
-static void fail(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
