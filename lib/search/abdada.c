@@ -135,7 +135,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
         return s;
 
     /* Step 3. Moves */
@@ -143,11 +143,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     if (n < 0)
         return 0;
     if (n == 0) {
-        s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
     const gts_move *moves = gts__moves(c, ply);
@@ -220,7 +216,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
 store:
     /* Step 5. Store */
     gts__pw_release(pw, am);
-    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

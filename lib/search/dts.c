@@ -303,7 +303,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
         return s;
 
     /* Step 3. Moves into the arena */
@@ -315,11 +315,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         gts__pw_release(pw, am);
         if (n < 0)
             return 0;
-        s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     gts_move *path = gts__pw_alloc(pw, (size_t)(ply + 1) * sizeof *path);
     gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
@@ -391,7 +387,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Step 7. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, idx[nd->best_k]);
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, idx[nd->best_k]);
     if (line->len > 0)
         gts__pvline_put(c, ply, line);
     else

@@ -154,37 +154,18 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
         return gts__leaf(c, ply, alpha, beta);
 
     /* Step 2. Transposition table probe (never cut at the root) */
-    uint64_t key = 0;
-    uint32_t tt_move = GTS__TT_NO_MOVE;
-    if (c->tt) {
-        key = c->game->hash(c->state, c->user);
-        c->tt_probes++;
-        gts__tt_hit hit;
-        if (gts__tt_probe(c->tt, key, &hit)) {
-            c->tt_hits++;
-            tt_move = hit.move_index;
-            if (ply > 0 && hit.depth >= depth) {
-                gts_score s = gts__tt_score_from(hit.score, ply);
-                if (hit.bound == GTS__BOUND_EXACT
-                    || (hit.bound == GTS__BOUND_LOWER && s >= beta)
-                    || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
-                    c->tt_cutoffs++;
-                    return s;
-                }
-            }
-        }
-    }
+    uint64_t key;
+    uint32_t tt_move;
+    gts_score cut;
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &cut))
+        return cut;
 
     /* Step 3. Moves in heuristic order; none: a finished game */
     int n = gts__generate(c, ply, false);
     if (n < 0)
         return 0;
     if (n == 0) {
-        gts_score s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
     for (int k = 0; k < n; k++)
@@ -274,12 +255,7 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
 
 store:
     /* Step 7. Store */
-    if (c->tt) {
-        int bound = best >= beta ? GTS__BOUND_LOWER
-                  : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
-        gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
-                      bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
-    }
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

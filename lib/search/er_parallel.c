@@ -149,7 +149,7 @@ static void er_first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
         nd->final[k] = true;
         goto undo;
     }
-    if (gts__par_tt_probe(c, d, cply, -nd->beta, -nd->alpha0, &key, &tt_move, &s)) {
+    if (gts__tt_lookup(c, d, cply, -nd->beta, -nd->alpha0, &key, &tt_move, &s)) {
         nd->bound[k] = -s;
         nd->final[k] = true;
         goto undo;
@@ -322,7 +322,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
         return s;
 
     /* Step 3. Moves into the node block */
@@ -335,11 +335,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
         gts__pw_release(pw, am);
         if (n < 0)
             return 0;
-        s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     int limit = gts__par_limit(c, depth, n);
     nd->ext = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->ext);
@@ -384,7 +380,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
 
     /* Step 5. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
     if (nd->line.len > 0)
         gts__pvline_put(c, ply, &nd->line);
     else

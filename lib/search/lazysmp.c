@@ -72,7 +72,7 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
         return s;
 
     /* Step 3. Moves, in this helper's order */
@@ -84,11 +84,7 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
         gts__pw_release(pw, am);
         if (n < 0)
             return 0;
-        s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     int limit = gts__par_limit(c, depth, n);
     int rot = limit > 2 ? (int)((uint32_t)(helper * 7 + ply * 3 + (int)(key & 15)) % (uint32_t)(limit - 1))
@@ -135,7 +131,7 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
 
     /* Step 5. Store */
     gts__pw_release(pw, am);
-    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

@@ -186,6 +186,63 @@ static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
     c->pv_len[ply] = n + 1;
 }
 
+/* ---- transposition table steps ------------------------------------------ */
+
+/* Step "TT probe" of every node search: hash the state (when the table is
+ * on), set *key and *tt_move (GTS__TT_NO_MOVE when none) and return true
+ * with *cut set when the entry decides the node. Never cuts at the root,
+ * which needs a move. */
+static inline bool gts__tt_lookup(gts__ctx *c, int depth, int ply, gts_score alpha,
+                                     gts_score beta, uint64_t *key, uint32_t *tt_move,
+                                     gts_score *cut)
+{
+    *key = 0;
+    *tt_move = GTS__TT_NO_MOVE;
+    if (!c->tt)
+        return false;
+    *key = c->game->hash(c->state, c->user);
+    c->tt_probes++;
+    gts__tt_hit hit;
+    if (!gts__tt_probe(c->tt, *key, &hit))
+        return false;
+    c->tt_hits++;
+    *tt_move = hit.move_index;
+    if (ply > 0 && hit.depth >= depth) {
+        gts_score s = gts__tt_score_from(hit.score, ply);
+        if (hit.bound == GTS__BOUND_EXACT || (hit.bound == GTS__BOUND_LOWER && s >= beta)
+            || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
+            c->tt_cutoffs++;
+            *cut = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Step "TT store" of a fail-soft node searched inside (alpha, beta). */
+static inline void gts__tt_save(gts__ctx *c, uint64_t key, int depth, int ply,
+                                     gts_score alpha, gts_score beta, gts_score best,
+                                     uint32_t best_index)
+{
+    if (!c->tt)
+        return;
+    int bound = best >= beta ? GTS__BOUND_LOWER
+              : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
+    gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
+                  bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
+}
+
+/* A node without moves: the game is over. Its value does not depend on the
+ * remaining depth, so it is stored as exact at the maximum depth. */
+static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int ply)
+{
+    gts_score s = gts__evaluate(c, ply);
+    if (c->tt && !gts__aborted(c))
+        gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH, GTS__BOUND_EXACT,
+                      GTS__TT_NO_MOVE);
+    return s;
+}
+
 /* ---- ordering (order.c) --------------------------------------------------- */
 
 /* Fill c->order for the @n moves at @ply: TT move first, then the game's

@@ -318,47 +318,6 @@ void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
 
 /* ---- helpers shared by the node functions -------------------------------- */
 
-/* Step "TT probe" of a node, as gts__alphabeta does it. Returns true with
- * *cut set when the table decides the node. */
-static inline bool gts__par_tt_probe(gts__ctx *c, int depth, int ply, gts_score alpha,
-                                     gts_score beta, uint64_t *key, uint32_t *tt_move,
-                                     gts_score *cut)
-{
-    *key = 0;
-    *tt_move = GTS__TT_NO_MOVE;
-    if (!c->tt)
-        return false;
-    *key = c->game->hash(c->state, c->user);
-    c->tt_probes++;
-    gts__tt_hit hit;
-    if (!gts__tt_probe(c->tt, *key, &hit))
-        return false;
-    c->tt_hits++;
-    *tt_move = hit.move_index;
-    if (ply > 0 && hit.depth >= depth) {
-        gts_score s = gts__tt_score_from(hit.score, ply);
-        if (hit.bound == GTS__BOUND_EXACT || (hit.bound == GTS__BOUND_LOWER && s >= beta)
-            || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
-            c->tt_cutoffs++;
-            *cut = s;
-            return true;
-        }
-    }
-    return false;
-}
-
-static inline void gts__par_tt_store(gts__ctx *c, uint64_t key, int depth, int ply,
-                                     gts_score alpha, gts_score beta, gts_score best,
-                                     uint32_t best_index)
-{
-    if (!c->tt)
-        return;
-    int bound = best >= beta ? GTS__BOUND_LOWER
-              : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
-    gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
-                  bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
-}
-
 /* Generate, order and copy the moves of the node at @ply into arena arrays
  * (best first): moves[k] and its generate() index idx[k]. Returns the count
  * (0: finished game) or -1 on failure (recorded). The context's per-ply

@@ -214,31 +214,16 @@ static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, g
         return gts__leaf(c, ply, alpha, beta);
 
     /* Step 2. Transposition table probe (never cut at the root: it needs a move) */
-    uint64_t key = 0;
-    uint32_t tt_move = GTS__TT_NO_MOVE;
+    uint64_t key;
+    uint32_t tt_move;
+    gts_score cut;
     gts__tt_hit hit;
-    if (c->tt) {
-        key = c->game->hash(c->state, c->user);
-        c->tt_probes++;
-        if (gts__tt_probe(c->tt, key, &hit)) {
-            c->tt_hits++;
-            tt_move = hit.move_index;
-            if (ply > 0 && hit.depth >= depth) {
-                gts_score s = gts__tt_score_from(hit.score, ply);
-                if (hit.bound == GTS__BOUND_EXACT
-                    || (hit.bound == GTS__BOUND_LOWER && s >= beta)
-                    || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
-                    c->tt_cutoffs++;
-                    return s;
-                }
-            }
-        }
-    }
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &cut))
+        return cut;
 
     /* Step 3. ProbCut: shallow checks predict a cut (never at the root) */
     unsigned mask = depth <= GTS_MAX_DEPTH && ply > 0 ? conf->at_depth[depth] : 0;
     if (mask) {
-        gts_score cut;
         if (pc_checks(c, conf, mask, ply, alpha, beta, &cut))
             return cut;
         if (gts__aborted(c))
@@ -254,11 +239,7 @@ static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, g
     if (n < 0)
         return 0;
     if (n == 0) {
-        gts_score s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
 
     /* Step 5. Ordering */
@@ -310,12 +291,7 @@ static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, g
     }
 
     /* Step 7. Store */
-    if (c->tt) {
-        int bound = best >= beta ? GTS__BOUND_LOWER
-                  : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
-        gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
-                      bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
-    }
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

@@ -339,7 +339,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__par_tt_probe(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
         return s;
 
     /* Step 3. Moves, ordered, into the node block */
@@ -352,11 +352,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
         gts__pw_release(pw, am);
         if (n < 0)
             return 0;
-        s = gts__evaluate(c, ply);
-        if (c->tt && !gts__aborted(c))
-            gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH,
-                          GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
-        return s;
+        return gts__terminal(c, key, ply);
     }
     nd->v = v;
     nd->depth = depth;
@@ -391,7 +387,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Step 6. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__par_tt_store(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
     if (nd->line.len > 0)
         gts__pvline_put(c, ply, &nd->line);
     else
