@@ -29,7 +29,7 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
     const gts_game *g = c->game;
     gts__mv *o = c->order + (size_t)ply * c->max_moves;
     /* Nothing to order by: generate() order (gts__pick is then the identity). */
-    if (!g->move_score && !c->use_killers && !c->use_history && tt_move == GTS__TT_NO_MOVE) {
+    if (!gts__order_wanted(c, tt_move)) {
         for (int i = 0; i < n; i++) {
             o[i].key = 0;
             o[i].index = (uint32_t)i;

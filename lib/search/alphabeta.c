@@ -31,7 +31,8 @@ gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
     int n = gts__generate(c, ply, true);
     if (n <= 0)
         return best;
-    bool sort = gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
+    bool sort = gts__order_wanted(c, GTS__TT_NO_MOVE)
+                && gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
     const gts_move *moves = gts__moves(c, ply);
     for (int k = 0; k < n; k++) {
         gts_move m = moves[sort ? gts__pick(c, ply, k, n) : (uint32_t)k];
@@ -83,7 +84,9 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     }
 
     /* Step 4. Ordering */
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    if (tt_move >= (uint32_t)n)
+        tt_move = GTS__TT_NO_MOVE;
+    bool sort = gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
     const gts_move *moves = gts__moves(c, ply);
     int limit = n;
     if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)

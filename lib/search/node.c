@@ -60,7 +60,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->nbest = (int)e->nbest;
     c->nbest_depth = (int)e->nbest_depth;
     c->nodes = c->tt_probes = c->tt_hits = c->tt_cutoffs = 0;
-    c->unflushed = 0;
+    c->flushed = 0;
     c->seldepth = 0;
     c->root_has_move = false;
     c->poll_countdown = e->shared.poll_interval;
@@ -78,8 +78,9 @@ bool gts__poll_limits(gts__ctx *c)
 {
     gts__shared *sh = c->shared;
     c->poll_countdown = sh->poll_interval;
-    uint64_t total = ck_pr_faa_64(&sh->nodes, c->unflushed) + c->unflushed;
-    c->unflushed = 0;
+    uint64_t fresh = c->nodes - c->flushed;
+    uint64_t total = ck_pr_faa_64(&sh->nodes, fresh) + fresh;
+    c->flushed = c->nodes;
     if (sh->node_limit && total >= sh->node_limit) {
         ck_pr_or_32(&sh->stop_flags, GTS_RESULT_NODE_LIMIT);
         ck_pr_store_32(&sh->stop, 1);

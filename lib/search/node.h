@@ -62,7 +62,7 @@ struct gts__ctx {
     bool root_has_move;
     /* statistics of this search */
     uint64_t nodes, tt_probes, tt_hits, tt_cutoffs;
-    uint64_t unflushed;
+    uint64_t flushed;            /* part of nodes already added to shared->nodes */
     int seldepth;
     uint32_t poll_countdown;
 };
@@ -111,7 +111,6 @@ static inline bool gts__apply(gts__ctx *c, gts_move m)
         return false;
     }
     c->nodes++;
-    c->unflushed++;
     return true;
 }
 
@@ -250,6 +249,13 @@ static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int ply)
  * same key: then generate() order is the search order and a caller may
  * skip gts__pick (which would be the identity). */
 bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
+/* False when gts__order_moves would leave generate() order: a caller that
+ * walks moves by index can then skip it altogether. */
+static inline bool gts__order_wanted(const gts__ctx *c, uint32_t tt_move)
+{
+    return c->game->move_score || c->use_killers || c->use_history
+           || tt_move != GTS__TT_NO_MOVE;
+}
 /* Index (into generate order) of the k-th best move: lazy selection sort. */
 static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
 {
