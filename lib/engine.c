@@ -49,11 +49,12 @@ const char *gts_version_string(void) { return GTS_VERSION_STRING; }
 
 typedef struct option_info {
     gts_option option;
+    const char *name; /* the enum name without GTS_OPT_, lowercase */
     int64_t min, max, def;
     size_t offset; /* of the int64_t field in struct gts_engine */
 } option_info;
 
-#define OPT(o, lo, hi, d, field) { o, lo, hi, d, offsetof(struct gts_engine, field) }
+#define OPT(o, lo, hi, d, field) { o, #field, lo, hi, d, offsetof(struct gts_engine, field) }
 static const option_info OPTIONS[] = {
     OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
     OPT(GTS_OPT_ASPIRATION, 0, GTS_SCORE_WIN, 0, aspiration),
@@ -73,6 +74,32 @@ static const option_info *find_option(gts_option option)
         if (OPTIONS[i].option == option)
             return &OPTIONS[i];
     return NULL;
+}
+
+const char *gts_option_name(gts_option option)
+{
+    const option_info *o = find_option(option);
+    return o ? o->name : NULL;
+}
+
+gts_status gts_option_from_name(const char *name, gts_option *option)
+{
+    if (!name || !option)
+        return GTS_EINVAL;
+    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
+        if (strcmp(OPTIONS[i].name, name) == 0) {
+            *option = OPTIONS[i].option;
+            return GTS_OK;
+        }
+    return GTS_EOPTION;
+}
+
+int gts_option_list(gts_option *out, int capacity)
+{
+    int n = (int)(sizeof OPTIONS / sizeof OPTIONS[0]);
+    for (int i = 0; out && i < n && i < capacity; i++)
+        out[i] = OPTIONS[i].option;
+    return n;
 }
 
 gts_status gts_option_bounds(gts_option option, int64_t *min, int64_t *max, int64_t *def)

@@ -111,3 +111,25 @@ Test(engine, algorithm_names_round_trip)
     cr_expect(!gts_algorithm_is_exact((gts_algorithm)999));
     cr_expect(!gts_algorithm_is_parallel(GTS_ALG_ALPHABETA));
 }
+
+Test(engine, option_names_round_trip)
+{
+    gts_option list[64];
+    int n = gts_option_list(list, 64);
+    cr_assert_eq(n, (int)(sizeof ALL / sizeof ALL[0]), "every option is listed");
+    cr_expect_eq(gts_option_list(NULL, 0), n, "NULL asks for the count");
+    for (int i = 0; i < n; i++) {
+        const char *name = gts_option_name(list[i]);
+        cr_assert_not_null(name, "option %d has a name", list[i]);
+        gts_option o;
+        cr_expect_eq(gts_option_from_name(name, &o), GTS_OK, "%s parses", name);
+        cr_expect_eq(o, list[i]);
+        cr_expect_eq(gts_option_bounds(o, NULL, NULL, NULL), GTS_OK);
+    }
+    cr_expect_str_eq(gts_option_name(GTS_OPT_TT_MB), "tt_mb");
+    cr_expect_str_eq(gts_option_name(GTS_OPT_NBEST_DEPTH), "nbest_depth");
+    gts_option o;
+    cr_expect_eq(gts_option_from_name("nope", &o), GTS_EOPTION);
+    cr_expect_eq(gts_option_from_name(NULL, &o), GTS_EINVAL);
+    cr_expect_null(gts_option_name((gts_option)12345));
+}

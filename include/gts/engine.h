@@ -78,6 +78,21 @@ GTS_API gts_status gts_engine_get(const gts_engine *engine, gts_option option, i
  */
 GTS_API gts_status gts_option_bounds(gts_option option, int64_t *min, int64_t *max, int64_t *def);
 
+/**
+ * Name of @p option: the enum name without GTS_OPT_, lowercase ("tt_mb",
+ * "threads"), or NULL for an unknown option. Thread-safe; static string.
+ */
+GTS_API const char *gts_option_name(gts_option option);
+
+/** Parse an option name ("threads"). GTS_EOPTION if unknown. Thread-safe. */
+GTS_API gts_status gts_option_from_name(const char *name, gts_option *option);
+
+/**
+ * Enumerate options: writes up to @p capacity values to @p out (which may be
+ * NULL) and returns how many exist. Thread-safe.
+ */
+GTS_API int gts_option_list(gts_option *out, int capacity);
+
 /** Forget everything learnt: transposition table, killers, history. */
 GTS_API gts_status gts_engine_clear(gts_engine *engine);
 

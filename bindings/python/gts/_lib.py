@@ -348,6 +348,7 @@ def _load(env: str, libname: str, symbols, extra: List[Path],
 
 
 _OPTIONAL_SYMBOLS = ("gts_version_string", "gts_engine_hashfull", "gts_probcut_defaults",
+                     "gts_option_name", "gts_option_list",
                      "gts_engine_set_probcut", "gts_engine_get_probcut",
                      "gts_probcut_calibrate")
 
@@ -365,6 +366,8 @@ def _declare_core(lib: ctypes.CDLL) -> None:
         "gts_engine_get": (c_int, [P, c_int, POINTER(c_int64)]),
         "gts_option_bounds": (c_int, [c_int, POINTER(c_int64), POINTER(c_int64),
                                       POINTER(c_int64)]),
+        "gts_option_name": (c_char_p, [c_int]),
+        "gts_option_list": (c_int, [POINTER(c_int), c_int]),
         "gts_engine_clear": (c_int, [P]),
         "gts_engine_stop": (None, [P]),
         "gts_engine_hashfull": (c_int, [P]),
@@ -405,6 +408,29 @@ def entry_point(name: str):
 lib, LIB_PATH = _load("GTS_LIBRARY", "gts", _CORE_SYMBOLS,
                       _build_tree_candidates("lib/libgts.so"), "build/lib/libgts.so")
 _declare_core(lib)
+
+
+
+def _library_options() -> None:
+    """Take the option names from the library itself when it can list them
+    (gts_option_list, libgts >= 0.1), so new options appear without a
+    binding update; the table above is the fallback."""
+    if getattr(lib, "gts_option_list", None) is None:
+        return
+    n = lib.gts_option_list(None, 0)
+    values = (c_int * n)()
+    lib.gts_option_list(values, n)
+    names = {}
+    for v in values:
+        name = lib.gts_option_name(v)
+        if name:
+            names[name.decode()] = int(v)
+    if names:
+        OPTIONS.clear()
+        OPTIONS.update(names)
+
+
+_library_options()
 
 VERSION_HEX: int = lib.gts_version()
 VERSION = (VERSION_HEX >> 16, (VERSION_HEX >> 8) & 0xFF, VERSION_HEX & 0xFF)
