@@ -63,7 +63,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->flushed = 0;
     c->seldepth = 0;
     c->root_has_move = false;
-    c->poll_countdown = e->shared.poll_interval;
+    c->next_poll = e->shared.poll_interval;
 }
 
 void gts__fail(gts__ctx *c, int status, int callback_status)
@@ -77,7 +77,7 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
 bool gts__poll_limits(gts__ctx *c)
 {
     gts__shared *sh = c->shared;
-    c->poll_countdown = sh->poll_interval;
+    c->next_poll = c->nodes + sh->poll_interval;
     uint64_t fresh = c->nodes - c->flushed;
     uint64_t total = ck_pr_faa_64(&sh->nodes, fresh) + fresh;
     c->flushed = c->nodes;

@@ -64,7 +64,7 @@ struct gts__ctx {
     uint64_t nodes, tt_probes, tt_hits, tt_cutoffs;
     uint64_t flushed;            /* part of nodes already added to shared->nodes */
     int seldepth;
-    uint32_t poll_countdown;
+    uint64_t next_poll;          /* node count of the next limit check */
 };
 
 gts__ctx *gts__ctx_new(uint32_t max_moves);
@@ -96,7 +96,7 @@ static inline bool gts__aborted(const gts__ctx *c)
 /* Called once per node: true when the search must unwind. */
 static inline bool gts__poll(gts__ctx *c)
 {
-    if (--c->poll_countdown == 0 && gts__poll_limits(c))
+    if (c->nodes >= c->next_poll && gts__poll_limits(c))
         return true;
     return gts__aborted(c);
 }
@@ -125,6 +125,9 @@ static inline void gts__undo(gts__ctx *c, gts_move m)
 static inline gts_score gts__evaluate(gts__ctx *c, int ply)
 {
     gts_score s = c->game->evaluate(c->state, c->user);
+    /* Fast path, one unsigned compare: an ordinary score. */
+    if ((uint32_t)s + (uint32_t)(GTS_SCORE_DECIDED - 1) <= 2u * (GTS_SCORE_DECIDED - 1))
+        return s;
     if (s == GTS_SCORE_INVALID) {
         gts__fail(c, GTS_ECALLBACK, -1);
         return 0;
@@ -133,9 +136,7 @@ static inline gts_score gts__evaluate(gts__ctx *c, int ply)
         gts__fail(c, GTS_ESCORE, s);
         return 0;
     }
-    if (s >= GTS_SCORE_DECIDED) return s - ply;
-    if (s <= -GTS_SCORE_DECIDED) return s + ply;
-    return s;
+    return s > 0 ? s - ply : s + ply; /* decided: distance from the root */
 }
 
 /* Moves of the node at @ply into the context's buffer; -1 after a failure. */
