@@ -123,11 +123,8 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     abdada_shared *sh = pw->par->algo;
 
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
 

@@ -14,11 +14,8 @@
 
 gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
 {
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
 
     /* Step 1. Stand pat */
     gts_score best = gts__evaluate(c, ply);
@@ -58,11 +55,8 @@ gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
 gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
     if (depth <= 0)

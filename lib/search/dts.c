@@ -291,11 +291,8 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     dts_thread *th = &ds->th[pw->id];
 
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
 

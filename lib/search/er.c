@@ -143,11 +143,8 @@ static void er_sort(gts__mv *o, int n)
 static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
     if (depth <= 0)

@@ -310,11 +310,8 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
     gts__ctx *c = pw->c;
 
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
 

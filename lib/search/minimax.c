@@ -10,11 +10,8 @@
 
 static gts_score minimax_quiescence(gts__ctx *c, int ply)
 {
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     gts_score best = gts__evaluate(c, ply);
     if (gts__aborted(c) || ply >= GTS_MAX_PLY)
         return best;
@@ -39,11 +36,8 @@ static gts_score minimax_quiescence(gts__ctx *c, int ply)
 
 gts_score gts__minimax(gts__ctx *c, int depth, int ply)
 {
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
     if (depth <= 0)

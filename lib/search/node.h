@@ -101,6 +101,18 @@ static inline bool gts__poll(gts__ctx *c)
     return gts__aborted(c);
 }
 
+/* Entry of every node search: clear the node's PV, poll stop and limits,
+ * record the ply reached. True when the search must unwind (return 0). */
+static inline bool gts__enter(gts__ctx *c, int ply)
+{
+    c->pv_len[ply] = 0;
+    if (gts__poll(c))
+        return true;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+    return false;
+}
+
 /* ---- callbacks ----------------------------------------------------------- */
 
 static inline bool gts__apply(gts__ctx *c, gts_move m)

@@ -203,11 +203,8 @@ static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, g
                          gts_score beta)
 {
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
     if (depth <= 0)

@@ -327,11 +327,8 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
     gts__ctx *c = pw->c;
 
     /* Step 1. Stop, limits, horizon */
-    c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__enter(c, ply))
         return 0;
-    if (ply > c->seldepth)
-        c->seldepth = ply;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
 
