@@ -60,10 +60,15 @@ static inline int64_t span(uint64_t bottom, uint64_t top)
     return (int64_t)(bottom - top);
 }
 
-static gts__deque_array *array_new(uint32_t log2)
+static size_t array_bytes(uint64_t n)
+{
+    return sizeof(gts__deque_array) + (size_t)n * sizeof(void *);
+}
+
+static gts__deque_array *array_new(const gts_allocator *alloc, uint32_t log2)
 {
     size_t n = (size_t)1 << log2;
-    gts__deque_array *a = malloc(sizeof(*a) + n * sizeof(void *));
+    gts__deque_array *a = gts__malloc(alloc, array_bytes(n));
 
     if (a == NULL)
         return NULL;
@@ -72,8 +77,9 @@ static gts__deque_array *array_new(uint32_t log2)
     return a;
 }
 
-int gts__deque_init(gts__deque *d, uint32_t log2_capacity)
+int gts__deque_init(gts__deque *d, uint32_t log2_capacity, const gts_allocator *alloc)
 {
+    d->alloc = alloc ? alloc : &gts__default_allocator;
     if (log2_capacity < 1)
         log2_capacity = 1;
     if (log2_capacity > GTS__DEQUE_LOG2_MAX)
@@ -81,7 +87,7 @@ int gts__deque_init(gts__deque *d, uint32_t log2_capacity)
 
     d->top = 0;
     d->bottom = 0;
-    d->array = array_new(log2_capacity);
+    d->array = array_new(d->alloc, log2_capacity);
     return d->array != NULL ? 0 : GTS_ENOMEM;
 }
 
@@ -94,7 +100,7 @@ void gts__deque_destroy(gts__deque *d)
     a = d->array;
     while (a != NULL) {
         gts__deque_array *next = a->retired;
-        free(a);
+        gts__free(d->alloc, a, array_bytes(a->mask + 1));
         a = next;
     }
     d->array = NULL;
@@ -117,7 +123,7 @@ static gts__deque_array *grow(gts__deque *d, gts__deque_array *a,
         log2++;
     if (log2 + 1 > GTS__DEQUE_LOG2_MAX)
         return NULL;
-    na = array_new(log2 + 1);
+    na = array_new(d->alloc, log2 + 1);
     if (na == NULL)
         return NULL;
 

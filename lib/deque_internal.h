@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "atomic_internal.h" /* GTS__CACHELINE */
+#include "alloc_internal.h"
 
 typedef struct gts__deque gts__deque;
 typedef struct gts__deque_array gts__deque_array;
@@ -43,12 +44,14 @@ struct gts__deque {
     _Alignas(GTS__CACHELINE) uint64_t top;
     _Alignas(GTS__CACHELINE) uint64_t bottom;
     gts__deque_array *array;   /* current array (release-published) */
+    const gts_allocator *alloc; /* owner only: arrays come from here */
 };
 
 /* 0 or GTS_ENOMEM. log2_capacity is clamped to [1, GTS__DEQUE_LOG2_MAX].
+ * Arrays come from @alloc (NULL: malloc/free), which must outlive @d.
  * Not thread-safe; publish the deque to thieves afterwards (e.g. by
  * creating the threads that use it). */
-int gts__deque_init(gts__deque *d, uint32_t log2_capacity);
+int gts__deque_init(gts__deque *d, uint32_t log2_capacity, const gts_allocator *alloc);
 /* Frees the current and all retired arrays. No thread may still use @d.
  * Safe on a zeroed or already destroyed deque. */
 void gts__deque_destroy(gts__deque *d);

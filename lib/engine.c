@@ -3,8 +3,10 @@
  *
  * What: the gts_engine object owns the transposition table, the per-thread
  * search contexts (killers, history, move buffers) and, once a parallel
- * search has run, the work-stealing pool. Everything is allocated here and
- * freed in gts_engine_free(); no global mutable state exists.
+ * search has run, the work-stealing pool. Everything is allocated here,
+ * through the engine's gts_allocator (malloc/free unless the engine was made
+ * by gts_engine_new_with), and freed in gts_engine_free(); no global mutable
+ * state exists.
  *
  * Concurrency contract: every function except gts_engine_stop() belongs to
  * the engine's owner thread. gts_engine_stop() only performs an atomic store
@@ -153,14 +155,36 @@ gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *
 
 /* ---- lifecycle --------------------------------------------------------- */
 
+static void free_contexts(gts_engine *e)
+{
+    for (int i = 0; i < e->nctx; i++)
+        gts__ctx_free(&e->alloc, e->ctx[i]);
+    gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
+    e->ctx = NULL;
+    e->nctx = 0;
+    e->ctx_cap = 0;
+}
+
 gts_status gts_engine_new(gts_engine **out)
+{
+    return gts_engine_new_with(out, NULL);
+}
+
+gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
 {
     if (!out)
         return GTS_EINVAL;
     *out = NULL;
-    gts_engine *e = calloc(1, sizeof *e);
+    if (!allocator)
+        allocator = &gts__default_allocator;
+    if (allocator->struct_size != sizeof(gts_allocator) || !allocator->allocate ||
+        !allocator->release)
+        return GTS_EINVAL;
+    gts_engine *e = gts__calloc(allocator, 1, sizeof *e);
     if (!e)
         return GTS_ENOMEM;
+    e->alloc = *allocator;
+    e->tt.alloc = &e->alloc;
     for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
         *option_field(e, &OPTIONS[i]) = OPTIONS[i].def;
     *out = e;
@@ -172,11 +196,10 @@ void gts_engine_free(gts_engine *engine)
     if (!engine)
         return;
     gts__pool_free(engine->pool);
-    for (int i = 0; i < engine->nctx; i++)
-        gts__ctx_free(engine->ctx[i]);
-    free(engine->ctx);
+    free_contexts(engine);
     gts__tt_destroy(&engine->tt);
-    free(engine);
+    gts_allocator alloc = engine->alloc;
+    gts__free(&alloc, engine, sizeof *engine);
 }
 
 gts_status gts_engine_clear(gts_engine *engine)
@@ -215,30 +238,30 @@ int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)
 
     if (game->max_moves > e->max_moves) {
         /* Move buffers are sized by max_moves: rebuild the contexts. */
-        for (int i = 0; i < e->nctx; i++)
-            gts__ctx_free(e->ctx[i]);
-        free(e->ctx);
-        e->ctx = NULL;
-        e->nctx = 0;
+        free_contexts(e);
         e->max_moves = game->max_moves;
     }
-    if (threads > e->nctx) {
-        gts__ctx **ctx = realloc(e->ctx, (size_t)threads * sizeof *ctx);
+    if (threads > e->ctx_cap) {
+        gts__ctx **ctx = gts__calloc(&e->alloc, (size_t)threads, sizeof *ctx);
         if (!ctx)
             return GTS_ENOMEM;
+        if (e->nctx)
+            memcpy(ctx, e->ctx, (size_t)e->nctx * sizeof *ctx);
+        gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
         e->ctx = ctx;
-        while (e->nctx < threads) {
-            ctx[e->nctx] = gts__ctx_new(e->max_moves);
-            if (!ctx[e->nctx])
-                return GTS_ENOMEM;
-            ctx[e->nctx]->id = e->nctx;
-            e->nctx++;
-        }
+        e->ctx_cap = threads;
+    }
+    while (e->nctx < threads) {
+        gts__ctx *c = gts__ctx_new(&e->alloc, e->max_moves);
+        if (!c)
+            return GTS_ENOMEM;
+        c->id = e->nctx;
+        e->ctx[e->nctx++] = c;
     }
     if (threads > 1 && (!e->pool || gts__pool_threads(e->pool) != threads)) {
         gts__pool_free(e->pool);
         e->pool = NULL;
-        int rc = gts__pool_new(&e->pool, threads);
+        int rc = gts__pool_new(&e->pool, threads, &e->alloc);
         if (rc != GTS_OK)
             return rc;
     }

@@ -8,6 +8,7 @@
 #include <gts/gts.h>
 #include "tt_internal.h"
 #include "pool_internal.h"
+#include "alloc_internal.h"
 
 #define GTS__HISTORY_SIZE 4096
 
@@ -38,10 +39,12 @@ struct gts_engine {
     int64_t nbest_depth;
     int64_t threads;
 
+    gts_allocator alloc;    /* every allocation of the engine goes here */
     gts__tt tt;
     gts__pool *pool;        /* created on the first parallel search */
     gts__ctx **ctx;         /* per-thread contexts, reused across searches */
     int nctx;
+    int ctx_cap;            /* allocated length of ctx */
     uint32_t max_moves;     /* move-buffer size of the contexts */
 
     uint32_t searching;     /* atomic: 1 while gts_search runs */

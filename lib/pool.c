@@ -115,6 +115,7 @@ _Static_assert(sizeof(struct gts__worker) % GTS__CACHELINE == 0,
 
 struct gts__pool {
     gts__worker *workers; /* threads entries, cache-line aligned */
+    const gts_allocator *alloc; /* NULL at gts__pool_new: malloc/free */
     int threads;
     unsigned spin_rounds; /* POOL_SPIN_ROUNDS or ..._OVERSUBSCRIBED */
 
@@ -408,11 +409,13 @@ static void pool_destroy(gts__pool *p, int initialised_workers, int evcs)
         evc_destroy(&p->join);
     if (evcs >= 1)
         evc_destroy(&p->idle);
-    free(p->workers);
-    free(p);
+    const gts_allocator *alloc = p->alloc;
+    gts__free_aligned(alloc, p->workers, (size_t)p->threads * sizeof(gts__worker),
+                      GTS__CACHELINE);
+    gts__free_aligned(alloc, p, sizeof(*p), GTS__CACHELINE);
 }
 
-int gts__pool_new(gts__pool **out, int threads)
+int gts__pool_new(gts__pool **out, int threads, const gts_allocator *alloc)
 {
     gts__pool *p;
     pthread_attr_t attr;
@@ -425,19 +428,21 @@ int gts__pool_new(gts__pool **out, int threads)
     if (threads < 1 || threads > GTS__POOL_MAX_THREADS)
         return GTS_EINVAL;
 
-    p = aligned_alloc(GTS__CACHELINE, sizeof(*p));
+    if (alloc == NULL)
+        alloc = &gts__default_allocator;
+    p = gts__calloc_aligned(alloc, sizeof(*p), GTS__CACHELINE);
     if (p == NULL)
         return GTS_ENOMEM;
-    memset(p, 0, sizeof(*p));
+    p->alloc = alloc;
     p->threads = threads;
     p->spin_rounds = (unsigned)threads > online_cpus() ? POOL_SPIN_ROUNDS_OVERSUBSCRIBED
                                                        : POOL_SPIN_ROUNDS;
-    p->workers = aligned_alloc(GTS__CACHELINE, (size_t)threads * sizeof(gts__worker));
+    p->workers = gts__calloc_aligned(alloc, (size_t)threads * sizeof(gts__worker),
+                                     GTS__CACHELINE);
     if (p->workers == NULL) {
-        free(p);
+        gts__free_aligned(alloc, p, sizeof(*p), GTS__CACHELINE);
         return GTS_ENOMEM;
     }
-    memset(p->workers, 0, (size_t)threads * sizeof(gts__worker));
 
     if (evc_init(&p->idle) != 0) {
         pool_destroy(p, 0, 0);
@@ -451,7 +456,7 @@ int gts__pool_new(gts__pool **out, int threads)
         gts__worker *w = &p->workers[i];
         uint64_t seed = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
 
-        if (gts__deque_init(&w->deque, GTS__DEQUE_LOG2_DEFAULT) != 0) {
+        if (gts__deque_init(&w->deque, GTS__DEQUE_LOG2_DEFAULT, alloc) != 0) {
             pool_destroy(p, i + 1, 2); /* destroy accepts a failed init */
             return GTS_ENOMEM;
         }

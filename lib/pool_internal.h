@@ -45,6 +45,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "alloc_internal.h"
+
 typedef struct gts__pool gts__pool;
 typedef struct gts__worker gts__worker;
 typedef struct gts__task gts__task;
@@ -80,8 +82,9 @@ struct gts__task {
  * Returns 0, GTS_ENOMEM or GTS_ETHREAD (then *out is NULL); GTS_EINVAL for
  * a NULL @out or a thread count outside 1..GTS__POOL_MAX_THREADS.
  * The pthreads block all signals (they are delivered to the caller's
- * threads) and are named "gts-w<id>". */
-int gts__pool_new(gts__pool **out, int threads);
+ * threads) and are named "gts-w<id>". Memory comes from @alloc (NULL:
+ * malloc/free), which must outlive the pool. */
+int gts__pool_new(gts__pool **out, int threads, const gts_allocator *alloc);
 /* Join and free every worker thread. NULL accepted. Not during a run. */
 void gts__pool_free(gts__pool *pool);
 int gts__pool_threads(const gts__pool *pool);

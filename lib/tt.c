@@ -18,6 +18,7 @@
  * replaceable (always-replace tier).
  */
 #include "tt_internal.h"
+#include "alloc_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,18 +63,26 @@ static gts__tt_bucket *bucket_of(const gts__tt *tt, uint64_t key)
     return &tt->buckets[(uint64_t)(m >> 64)];
 }
 
+/* A zero-initialised table (tests) uses malloc/free. */
+static const gts_allocator *tt_alloc(const gts__tt *tt)
+{
+    return tt->alloc ? tt->alloc : &gts__default_allocator;
+}
+
 int gts__tt_resize(gts__tt *tt, size_t mb)
 {
     if (mb == 0) {
         gts__tt_destroy(tt);
         return GTS_OK;
     }
-    uint64_t n = ((uint64_t)mb << 20) / sizeof(gts__tt_bucket);
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, n * sizeof(gts__tt_bucket)) != 0)
+    if (mb > SIZE_MAX >> 20)
         return GTS_ENOMEM;
-    memset(mem, 0, n * sizeof(gts__tt_bucket));
-    free(tt->buckets);
+    uint64_t n = ((uint64_t)mb << 20) / sizeof(gts__tt_bucket);
+    void *mem = gts__calloc_aligned(tt_alloc(tt), n * sizeof(gts__tt_bucket),
+                                    sizeof(gts__tt_bucket));
+    if (!mem)
+        return GTS_ENOMEM;
+    gts__tt_destroy(tt);
     tt->buckets = mem;
     tt->nbuckets = n;
     tt->generation = 0;
@@ -82,7 +91,8 @@ int gts__tt_resize(gts__tt *tt, size_t mb)
 
 void gts__tt_destroy(gts__tt *tt)
 {
-    free(tt->buckets);
+    gts__free_aligned(tt_alloc(tt), tt->buckets, tt->nbuckets * sizeof(gts__tt_bucket),
+                      sizeof(gts__tt_bucket));
     tt->buckets = NULL;
     tt->nbuckets = 0;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <gts/common.h>
+#include <gts/engine.h>
 
 enum { GTS__BOUND_NONE = 0, GTS__BOUND_UPPER = 1, GTS__BOUND_LOWER = 2, GTS__BOUND_EXACT = 3 };
 #define GTS__TT_NO_MOVE 0xffffu
@@ -34,6 +35,7 @@ typedef struct gts__tt_bucket {
 } __attribute__((aligned(64))) gts__tt_bucket;
 
 typedef struct gts__tt {
+    const gts_allocator *alloc; /* NULL: malloc/free */
     gts__tt_bucket *buckets;
     uint64_t nbuckets;
     uint32_t generation; /* 0..63 */

@@ -24,7 +24,7 @@ Test(deque, empty_returns_null)
 {
     gts__deque d;
 
-    cr_assert_eq(gts__deque_init(&d, 4), 0, "init of a 16-slot deque should succeed");
+    cr_assert_eq(gts__deque_init(&d, 4, NULL), 0, "init of a 16-slot deque should succeed");
     cr_expect_null(gts__deque_pop(&d), "pop on a new deque should return NULL");
     cr_expect_null(gts__deque_steal(&d), "steal on a new deque should return NULL");
     cr_expect_eq(gts__deque_size(&d), 0, "a new deque should have size 0");
@@ -47,7 +47,7 @@ Test(deque, push_pop_is_lifo)
 {
     gts__deque d;
 
-    cr_assert_eq(gts__deque_init(&d, 6), 0);
+    cr_assert_eq(gts__deque_init(&d, 6, NULL), 0);
     for (int i = 0; i < 50; i++)
         cr_assert_eq(gts__deque_push(&d, ITEM(i)), 0, "push %d should succeed", i);
     cr_expect_eq(gts__deque_size(&d), 50, "size should be 50 after 50 pushes");
@@ -61,7 +61,7 @@ Test(deque, steal_is_fifo)
 {
     gts__deque d;
 
-    cr_assert_eq(gts__deque_init(&d, 6), 0);
+    cr_assert_eq(gts__deque_init(&d, 6, NULL), 0);
     for (int i = 0; i < 50; i++)
         cr_assert_eq(gts__deque_push(&d, ITEM(i)), 0);
     for (int i = 0; i < 50; i++)
@@ -75,7 +75,7 @@ Test(deque, both_ends_meet_in_the_middle)
     gts__deque d;
     int lo = 0, hi = 99;
 
-    cr_assert_eq(gts__deque_init(&d, 3), 0);
+    cr_assert_eq(gts__deque_init(&d, 3, NULL), 0);
     for (int i = 0; i < 100; i++)
         cr_assert_eq(gts__deque_push(&d, ITEM(i)), 0);
     while (lo <= hi) {
@@ -98,7 +98,7 @@ Test(deque, grows_beyond_initial_capacity)
 
     /* 2 slots: the array doubles 16 times. Steal some in between so that
      * the live range does not start at index 0 when the array grows. */
-    cr_assert_eq(gts__deque_init(&d, 1), 0);
+    cr_assert_eq(gts__deque_init(&d, 1, NULL), 0);
     int stolen = 0;
     for (int i = 0; i < n; i++) {
         cr_assert_eq(gts__deque_push(&d, ITEM(i)), 0, "push %d should grow the array", i);
@@ -114,11 +114,57 @@ Test(deque, grows_beyond_initial_capacity)
     gts__deque_destroy(&d);
 }
 
+/* An allocator that refuses once armed; counts what is outstanding. */
+static int refuse;
+static long outstanding;
+
+static void *refusing_allocate(size_t size, void *user)
+{
+    (void)user;
+    if (refuse)
+        return NULL;
+    outstanding++;
+    return malloc(size);
+}
+
+static void refusing_release(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    outstanding--;
+    free(p);
+}
+
+Test(deque, failed_growth_keeps_items)
+{
+    const gts_allocator a = {sizeof a, refusing_allocate, refusing_release, NULL};
+    gts__deque d;
+
+    refuse = 0;
+    outstanding = 0;
+    cr_assert_eq(gts__deque_init(&d, 1, &a), 0);
+    cr_assert_eq(gts__deque_push(&d, ITEM(0)), 0);
+    cr_assert_eq(gts__deque_push(&d, ITEM(1)), 0);
+    refuse = 1;
+    cr_assert_eq(gts__deque_push(&d, ITEM(2)), GTS_ENOMEM, "a full deque that cannot grow");
+    cr_expect_eq(gts__deque_size(&d), 2, "nothing lost, nothing added");
+    refuse = 0;
+    cr_assert_eq(gts__deque_push(&d, ITEM(2)), 0, "growth works again");
+    cr_assert_eq(gts__deque_steal(&d), ITEM(0));
+    cr_assert_eq(gts__deque_pop(&d), ITEM(2));
+    cr_assert_eq(gts__deque_pop(&d), ITEM(1));
+    gts__deque_destroy(&d);
+    cr_expect_eq(outstanding, 0, "every array released through the allocator");
+    refuse = 1;
+    cr_expect_eq(gts__deque_init(&d, 1, &a), GTS_ENOMEM);
+    refuse = 0;
+}
+
 Test(deque, init_clamps_capacity)
 {
     gts__deque d;
 
-    cr_assert_eq(gts__deque_init(&d, 0), 0, "log2 0 is clamped to 1");
+    cr_assert_eq(gts__deque_init(&d, 0, NULL), 0, "log2 0 is clamped to 1");
     for (int i = 0; i < 10; i++)
         cr_assert_eq(gts__deque_push(&d, ITEM(i)), 0);
     for (int i = 9; i >= 0; i--)
@@ -175,7 +221,7 @@ Test(deque, owner_and_three_thieves_take_each_item_once)
 
     cr_assert_not_null(m);
     mt_state = m;
-    cr_assert_eq(gts__deque_init(&m->d, 2), 0, "start at 4 slots so growth races steals");
+    cr_assert_eq(gts__deque_init(&m->d, 2, NULL), 0, "start at 4 slots so growth races steals");
     for (int t = 0; t < MT_THIEVES; t++)
         cr_assert_eq(pthread_create(&th[t], NULL, thief, (void *)(intptr_t)t), 0);
 

@@ -43,7 +43,7 @@ static const int thread_counts[] = { 1, 2, 3, 4, 8, 16 };
 static gts__pool *new_pool(int threads)
 {
     gts__pool *p = NULL;
-    int rc = gts__pool_new(&p, threads);
+    int rc = gts__pool_new(&p, threads, NULL);
 
     cr_assert_eq(rc, 0, "gts__pool_new(%d) returned %d, expected 0", threads, rc);
     cr_assert_not_null(p);
@@ -226,12 +226,12 @@ Test(pool, new_rejects_bad_arguments)
 {
     gts__pool *p = (gts__pool *)&p;
 
-    cr_expect_eq(gts__pool_new(&p, 0), GTS_EINVAL, "0 threads should be rejected");
+    cr_expect_eq(gts__pool_new(&p, 0, NULL), GTS_EINVAL, "0 threads should be rejected");
     cr_expect_null(p, "*out should be NULL after a failure");
-    cr_expect_eq(gts__pool_new(&p, -3), GTS_EINVAL, "negative threads should be rejected");
-    cr_expect_eq(gts__pool_new(&p, GTS__POOL_MAX_THREADS + 1), GTS_EINVAL,
+    cr_expect_eq(gts__pool_new(&p, -3, NULL), GTS_EINVAL, "negative threads should be rejected");
+    cr_expect_eq(gts__pool_new(&p, GTS__POOL_MAX_THREADS + 1, NULL), GTS_EINVAL,
                  "more than %d threads should be rejected", GTS__POOL_MAX_THREADS);
-    cr_expect_eq(gts__pool_new(NULL, 4), GTS_EINVAL, "NULL out should be rejected");
+    cr_expect_eq(gts__pool_new(NULL, 4, NULL), GTS_EINVAL, "NULL out should be rejected");
     gts__pool_free(NULL); /* accepted */
 }
 
@@ -306,7 +306,7 @@ Test(pool, failed_thread_creation_cleans_up)
         gts__pool *p = (gts__pool *)&p;
 
         create_fail_after = after_n[k];
-        int rc = gts__pool_new(&p, 16);
+        int rc = gts__pool_new(&p, 16, NULL);
         create_fail_after = -1;
         cr_expect_eq(rc, GTS_ETHREAD, "pthread_create failing after %d threads: rc %d, "
                      "expected GTS_ETHREAD", after_n[k], rc);

@@ -59,6 +59,45 @@ typedef enum gts_option {
  */
 GTS_API gts_status gts_engine_new(gts_engine **out);
 
+/**
+ * A memory allocator for one engine, in the shape of Concurrency Kit's
+ * ck_malloc: the library tells @c release the size it asked @c allocate for,
+ * so a pool or arena allocator needs no header of its own.
+ *
+ * Contract: @c allocate returns memory aligned for any object (like malloc)
+ * or NULL; it is never asked for 0 bytes. @c release gets exactly the pointer
+ * and size of an earlier @c allocate, never NULL. Both are called from the
+ * engine's worker threads during a parallel search, so they must be
+ * thread-safe. Every allocation failure surfaces as GTS_ENOMEM from the call
+ * that needed the memory (or, for a parallel search, a search that falls
+ * back to less parallelism and still returns an exact result); nothing leaks.
+ * The engine keeps a copy of this struct; @c user must outlive the engine.
+ *
+ * @since 0.1
+ */
+typedef struct gts_allocator {
+    /** sizeof(gts_allocator): lets the struct grow at its end. */
+    size_t struct_size;
+    /** Return @p size bytes, or NULL. Thread-safe. */
+    void *(*allocate)(size_t size, void *user);
+    /** Free @p ptr, which came from @c allocate(@p size). Thread-safe. */
+    void (*release)(void *ptr, size_t size, void *user);
+    /** Passed back to both functions. */
+    void *user;
+} gts_allocator;
+
+/**
+ * Like gts_engine_new(), but every byte the engine ever allocates (engine,
+ * transposition table, per-thread contexts, thread pool, parallel-search
+ * scratch memory) comes from @p allocator. A NULL @p allocator means the C
+ * library's malloc/free. Returns GTS_EINVAL for a NULL @p out, an allocator
+ * whose struct_size is not sizeof(gts_allocator) or whose functions are
+ * NULL; GTS_ENOMEM. Thread-safe.
+ *
+ * @since 0.1
+ */
+GTS_API gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator);
+
 /** Free an engine and join its threads. NULL is accepted. Not during a search. */
 GTS_API void gts_engine_free(gts_engine *engine);
 

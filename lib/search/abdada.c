@@ -245,7 +245,7 @@ gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_sco
     abdada_args a = {depth, alpha, beta, 0};
     abdada_shared sh = {NULL, BUSY_SLOTS - 1};
     if (run->threads > 1) {
-        sh.busy = calloc(BUSY_SLOTS, sizeof *sh.busy);
+        sh.busy = gts__calloc(&run->engine->alloc, BUSY_SLOTS, sizeof *sh.busy);
         if (!sh.busy) {
             gts__fail(run->ctx[0], GTS_ENOMEM, 0);
             gts__par_end(&par);
@@ -257,7 +257,7 @@ gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_sco
         a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
     else
         gts__par_smp(&par, abdada_main, abdada_helper, &a);
-    free(sh.busy);
+    gts__free(&run->engine->alloc, sh.busy, BUSY_SLOTS * sizeof *sh.busy);
     gts__par_end(&par);
     return a.score;
 }

@@ -453,10 +453,9 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
     }
     dts_shared ds = {0};
     size_t size = (size_t)run->threads * sizeof *ds.th;
-    ds.th = aligned_alloc(GTS__CACHELINE, size);
-    if (ds.th)
-        memset(ds.th, 0, size);
-    ds.tasks = calloc((size_t)run->threads, sizeof *ds.tasks);
+    const gts_allocator *alloc = &run->engine->alloc;
+    ds.th = gts__calloc_aligned(alloc, size, GTS__CACHELINE);
+    ds.tasks = gts__calloc(alloc, (size_t)run->threads, sizeof *ds.tasks);
     gts__group_init(&ds.group);
     if (!ds.th || !ds.tasks) {
         gts__fail(run->ctx[0], GTS_ENOMEM, 0);
@@ -464,8 +463,8 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
         par.algo = &ds;
         gts__par_run(&par, dts_root, &a);
     }
-    free(ds.th);
-    free(ds.tasks);
+    gts__free_aligned(alloc, ds.th, size, GTS__CACHELINE);
+    gts__free(alloc, ds.tasks, (size_t)run->threads * sizeof *ds.tasks);
     gts__par_end(&par);
     return a.score;
 }

@@ -12,30 +12,31 @@
 
 static const uint32_t POLL_INTERVAL = 1024;
 
-gts__ctx *gts__ctx_new(uint32_t max_moves)
+gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
 {
-    gts__ctx *c = calloc(1, sizeof *c);
+    gts__ctx *c = gts__calloc(alloc, 1, sizeof *c);
     if (!c)
         return NULL;
     size_t n = (size_t)(GTS_MAX_PLY + 1) * max_moves;
     c->max_moves = max_moves;
-    c->moves = calloc(n, sizeof *c->moves);
-    c->order = calloc(n, sizeof *c->order);
+    c->moves = gts__calloc(alloc, n, sizeof *c->moves);
+    c->order = gts__calloc(alloc, n, sizeof *c->order);
     if (!c->moves || !c->order) {
-        gts__ctx_free(c);
+        gts__ctx_free(alloc, c);
         return NULL;
     }
     gts__ctx_clear_tables(c);
     return c;
 }
 
-void gts__ctx_free(gts__ctx *c)
+void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c)
 {
     if (!c)
         return;
-    free(c->moves);
-    free(c->order);
-    free(c);
+    size_t n = (size_t)(GTS_MAX_PLY + 1) * c->max_moves;
+    gts__free(alloc, c->moves, n * sizeof *c->moves);
+    gts__free(alloc, c->order, n * sizeof *c->order);
+    gts__free(alloc, c, sizeof *c);
 }
 
 void gts__ctx_clear_tables(gts__ctx *c)

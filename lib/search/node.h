@@ -67,8 +67,8 @@ struct gts__ctx {
     uint64_t next_poll;          /* node count of the next limit check */
 };
 
-gts__ctx *gts__ctx_new(uint32_t max_moves);
-void gts__ctx_free(gts__ctx *c);
+gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves);
+void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c);
 void gts__ctx_clear_tables(gts__ctx *c);
 /* Bind a context to a search: game, state, options; zero the statistics. */
 void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state);

@@ -51,6 +51,11 @@ struct gts__arena_chunk {
 
 /* ---- iteration ------------------------------------------------------------ */
 
+static const gts_allocator *run_alloc(const gts__run *run)
+{
+    return &run->engine->alloc;
+}
+
 bool gts__par_begin(gts__par *par, gts__run *run)
 {
     memset(par, 0, sizeof *par);
@@ -58,12 +63,11 @@ bool gts__par_begin(gts__par *par, gts__run *run)
     par->threads = run->threads;
     par->pool = run->threads > 1 ? run->pool : NULL;
     size_t size = (size_t)run->threads * sizeof(gts__pw);
-    par->pw = aligned_alloc(GTS__CACHELINE, size);
+    par->pw = gts__calloc_aligned(run_alloc(run), size, GTS__CACHELINE);
     if (!par->pw) {
         gts__fail(run->ctx[0], GTS_ENOMEM, 0);
         return false;
     }
-    memset(par->pw, 0, size);
     for (int i = 0; i < run->threads; i++) {
         gts__pw *pw = &par->pw[i];
         pw->par = par;
@@ -105,15 +109,21 @@ void gts__par_run(gts__par *par, void (*fn)(gts__pw *pw, void *arg), void *arg)
     gts__pool_run(par->pool, run_trampoline, &ra);
 }
 
+static void chunk_free(gts__pw *pw, gts__arena_chunk *ch)
+{
+    if (ch)
+        gts__free(run_alloc(pw->par->run), ch, sizeof *ch + ch->size);
+}
+
 static void arena_free(gts__pw *pw)
 {
     gts__arena_chunk *ch = pw->chunk;
     while (ch) {
         gts__arena_chunk *prev = ch->prev;
-        free(ch);
+        chunk_free(pw, ch);
         ch = prev;
     }
-    free(pw->spare);
+    chunk_free(pw, pw->spare);
     pw->chunk = pw->spare = NULL;
     pw->used = 0;
 }
@@ -134,7 +144,8 @@ void gts__par_end(gts__par *par)
         if (pw->w)
             gts__worker_set_data(pw->w, NULL);
     }
-    free(par->pw);
+    gts__free_aligned(run_alloc(run), par->pw, (size_t)par->threads * sizeof(gts__pw),
+                      GTS__CACHELINE);
     par->pw = NULL;
 }
 
@@ -211,7 +222,7 @@ void *gts__pw_alloc(gts__pw *pw, size_t size)
         pw->spare = NULL;
     } else {
         size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-        ch = malloc(sizeof *ch + cap);
+        ch = gts__malloc(run_alloc(pw->par->run), sizeof *ch + cap);
         if (!ch) {
             gts__fail(pw->c, GTS_ENOMEM, 0);
             return NULL;
@@ -232,10 +243,10 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
         /* Keep one chunk for the next growth: nodes come and go at the
          * same depths all the time. */
         if (!pw->spare || pw->spare->size < ch->size) {
-            free(pw->spare);
+            chunk_free(pw, pw->spare);
             pw->spare = ch;
         } else {
-            free(ch);
+            chunk_free(pw, ch);
         }
     }
     pw->used = m.used;
@@ -451,12 +462,12 @@ void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
     smp m = {.stop = {0, NULL}, .main_fn = main_fn, .helper_fn = helper_fn, .arg = arg};
     gts__group_init(&m.group);
     if (par->threads > 1) {
-        m.tasks = calloc((size_t)par->threads, sizeof *m.tasks);
+        m.tasks = gts__calloc(run_alloc(par->run), (size_t)par->threads, sizeof *m.tasks);
         if (!m.tasks) {
             gts__fail(par->pw[0].c, GTS_ENOMEM, 0);
             return;
         }
     }
     gts__par_run(par, smp_root, &m);
-    free(m.tasks);
+    gts__free(run_alloc(par->run), m.tasks, (size_t)par->threads * sizeof *m.tasks);
 }

@@ -451,8 +451,11 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
     k.game = game;
     k.shallow = shallow_depth;
     k.deep = deep_depth;
-    k.buf = malloc((size_t)game->max_moves * sizeof *k.buf);
-    gts_move *path = positions ? NULL : malloc(((size_t)max_walk + 1) * sizeof *path);
+    const gts_allocator *alloc = &engine->alloc;
+    size_t buf_bytes = (size_t)game->max_moves * sizeof *k.buf;
+    size_t path_bytes = ((size_t)max_walk + 1) * sizeof(gts_move);
+    k.buf = gts__malloc(alloc, buf_bytes);
+    gts_move *path = positions ? NULL : gts__malloc(alloc, path_bytes);
     gts_status rc = k.buf && (positions || path) ? GTS_OK : GTS_ENOMEM;
 
     /* Step 2. Samples: the caller's positions, or random play from root */
@@ -467,8 +470,8 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
             rc = calib_walk(&k, root, &rng, len, path);
         }
     }
-    free(k.buf);
-    free(path);
+    gts__free(alloc, k.buf, buf_bytes);
+    gts__free(alloc, path, path_bytes);
     if (rc != GTS_OK)
         return rc;
 

@@ -142,7 +142,7 @@ static void stress_deque(int threads)
     memset(&q, 0, sizeof(q));
     q.n = 300000;
     q.items = calloc((size_t)q.n, sizeof(*q.items));
-    if (th == NULL || args == NULL || q.items == NULL || gts__deque_init(&q.d, 1) != 0) {
+    if (th == NULL || args == NULL || q.items == NULL || gts__deque_init(&q.d, 1, NULL) != 0) {
         fail("deque: out of memory");
         return;
     }
@@ -298,7 +298,7 @@ static void stress_trees(int threads)
     uint64_t total_nodes = 0;
     int workers_used_max = 0;
 
-    if (pw == NULL || gts__pool_new(&p, threads) != 0) {
+    if (pw == NULL || gts__pool_new(&p, threads, NULL) != 0) {
         fail("trees: pool_new(%d) failed", threads);
         free(pw);
         return;
@@ -380,7 +380,7 @@ static void stress_detached(int threads)
     gts__pool *p = NULL;
     struct detached *d = calloc(1, sizeof(*d));
 
-    if (d == NULL || gts__pool_new(&p, threads) != 0) {
+    if (d == NULL || gts__pool_new(&p, threads, NULL) != 0) {
         fail("detached: setup failed");
         free(d);
         return;
@@ -442,7 +442,7 @@ static void stress_lifecycle(int threads)
         gts__pool *p = NULL;
         struct per_worker *pw = calloc((size_t)n, sizeof(*pw));
 
-        if (pw == NULL || gts__pool_new(&p, n) != 0) {
+        if (pw == NULL || gts__pool_new(&p, n, NULL) != 0) {
             fail("lifecycle: pool_new(%d) failed", n);
             free(pw);
             return;
@@ -482,7 +482,7 @@ static void stress_idle(int threads)
     struct per_worker *pw = calloc((size_t)threads, sizeof(*pw));
     struct timespec settle = { 0, 200 * 1000 * 1000 }, second = { 1, 0 };
 
-    if (pw == NULL || gts__pool_new(&p, threads) != 0) {
+    if (pw == NULL || gts__pool_new(&p, threads, NULL) != 0) {
         fail("idle: pool_new(%d) failed", threads);
         free(pw);
         return;
@@ -558,7 +558,7 @@ static void stress_busy_run(int threads)
 {
     gts__pool *p = NULL;
 
-    if (gts__pool_new(&p, threads) != 0) {
+    if (gts__pool_new(&p, threads, NULL) != 0) {
         fail("busy: pool_new(%d) failed", threads);
         return;
     }
