@@ -208,16 +208,6 @@ typedef struct gts_probcut_fit {
  * fit->skipped); random play makes at most 4 * @p samples walks. Every
  * state, @p root included, is unchanged on return.
  *
- * Returns GTS_OK and fills @p fit; GTS_EINVAL for NULL arguments (engine,
- * game, fit, or both positions and root), zero npositions or samples;
- * GTS_ESTRUCT for an unknown fit->struct_size or game->struct_size;
- * GTS_ERANGE for depths outside 1 <= shallow_depth < deep_depth <=
- * GTS_MAX_DEPTH, max_walk > GTS_MAX_PLY, or fewer than 3 usable positions
- * or constant shallow values (no fit; fit->samples/skipped are still set);
- * GTS_ENOMEM; and any status of gts_search() (a failing callback:
- * GTS_ECALLBACK...). Not thread-safe on @p engine; it must not be
- * searching.
- *
  * @param engine     the engine that searches (options and table as set).
  * @param game       the game; needs the four required callbacks.
  * @param positions  sample states, or NULL to sample by random play from
@@ -236,8 +226,11 @@ typedef struct gts_probcut_fit {
  *         both @p positions and @p root NULL, a NULL entry of @p positions,
  *         a game without a required callback, or zero @p npositions /
  *         @p samples; #GTS_ESTRUCT for an unknown fit or game struct_size;
- *         #GTS_ERANGE for bad depths, @p max_walk, max_moves 0, or too few
- *         usable positions; #GTS_EBUSY while @p engine is searching;
+ *         #GTS_ERANGE for depths outside 1 <= shallow_depth < deep_depth
+ *         <= #GTS_MAX_DEPTH, @p max_walk > #GTS_MAX_PLY, max_moves 0, or
+ *         fewer than 3 usable positions or constant shallow values (no fit;
+ *         fit->samples and fit->skipped are still set); #GTS_EBUSY while
+ *         @p engine is searching;
  *         #GTS_ENOMEM; #GTS_ECALLBACK / #GTS_EMOVES when a callback fails
  *         during the walks; and any status of gts_search().
  *
