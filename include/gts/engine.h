@@ -17,135 +17,275 @@
 extern "C" {
 #endif
 
-/** Opaque engine handle. */
+/**
+ * @brief Opaque engine handle: create with gts_engine_new(), free with
+ *        gts_engine_free().
+ * @since 0.1
+ */
 typedef struct gts_engine gts_engine;
 
 /**
- * Run-time options, set with gts_engine_set(). Numbered by group with gaps
- * (100s transposition table, 200s search, 300s threads); values never change.
- * gts_option_bounds() tells the range and default of each.
+ * @brief Run-time options, set with gts_engine_set().
+ *
+ * Numbered by group with gaps (100s transposition table, 200s search, 300s
+ * threads); values never change. gts_option_bounds() tells the range and
+ * default of each, gts_option_name() its name.
+ * @since 0.1
  */
 typedef enum gts_option {
-    /** Transposition table size in MiB; 0 disables the table. Default 16. */
+    /**
+     * @brief Transposition table size in MiB; 0 disables the table. Default 16.
+     * @since 0.1
+     */
     GTS_OPT_TT_MB = 100,
 
-    /** Aspiration window half-width of iterative deepening; 0 = full window. Default 0. */
+    /**
+     * @brief Aspiration window half-width of iterative deepening; 0 = full
+     *        window. Default 0.
+     * @since 0.1
+     */
     GTS_OPT_ASPIRATION = 200,
-    /** Killer-move ordering (0/1). Default 1. */
+    /** @brief Killer-move ordering (0/1). Default 1. @since 0.1 */
     GTS_OPT_KILLERS = 201,
-    /** History-heuristic ordering (0/1). Default 1. */
+    /** @brief History-heuristic ordering (0/1). Default 1. @since 0.1 */
     GTS_OPT_HISTORY = 202,
-    /** Quiescence search through generate_noisy (0/1). Default 1. */
+    /** @brief Quiescence search through generate_noisy (0/1). Default 1. @since 0.1 */
     GTS_OPT_QUIESCENCE = 203,
-    /** Iterative deepening (0/1): 0 searches the target depth directly. Default 1. */
+    /**
+     * @brief Iterative deepening (0/1): 0 searches the target depth directly. Default 1.
+     * @since 0.1
+     */
     GTS_OPT_ITERATIVE = 204,
     /**
-     * N-best selective search: when > 0, only the N best-ordered moves are
+     * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
      * Selective: the result may differ from minimax. Default 0 (off).
+     * @since 0.1
      */
     GTS_OPT_NBEST = 210,
-    /** Remaining depth at or below which GTS_OPT_NBEST applies. Default 0. */
+    /**
+     * @brief Remaining depth at or below which GTS_OPT_NBEST applies. Default 0.
+     * @since 0.1
+     */
     GTS_OPT_NBEST_DEPTH = 211,
 
-    /** Worker threads of parallel algorithms (1..256). Default 1. */
+    /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
     GTS_OPT_THREADS = 300
 } gts_option;
 
 /**
- * Create an engine with default options. The table is allocated lazily on
- * the first search. Returns GTS_EINVAL for a NULL @p out, GTS_ENOMEM.
+ * @brief Create an engine with default options.
+ *
+ * The transposition table is allocated lazily on the first search (or by
+ * gts_engine_set() of #GTS_OPT_TT_MB), the thread pool on the first
+ * parallel search.
+ *
+ * @param[out] out receives the new engine; set to NULL on failure.
+ * @return #GTS_OK, #GTS_EINVAL for a NULL @p out, #GTS_ENOMEM.
+ *
  * Thread-safe.
+ * @since 0.1
  */
 GTS_API gts_status gts_engine_new(gts_engine **out);
 
 /**
- * A memory allocator for one engine, in the shape of Concurrency Kit's
- * ck_malloc: the library tells @c release the size it asked @c allocate for,
- * so a pool or arena allocator needs no header of its own.
+ * @brief A memory allocator for one engine, in the shape of Concurrency
+ *        Kit's ck_malloc.
  *
- * Contract: @c allocate returns memory aligned for any object (like malloc)
- * or NULL; it is never asked for 0 bytes. @c release gets exactly the pointer
- * and size of an earlier @c allocate, never NULL. Both are called from the
- * engine's worker threads during a parallel search, so they must be
- * thread-safe. Every allocation failure surfaces as GTS_ENOMEM from the call
- * that needed the memory (or, for a parallel search, a search that falls
- * back to less parallelism and still returns an exact result); nothing leaks.
- * The engine keeps a copy of this struct; @c user must outlive the engine.
+ * The library tells @c release the size it asked @c allocate for, so a pool
+ * or arena allocator needs no header of its own. @c allocate returns memory
+ * aligned for any object (like malloc) or NULL, and is never asked for 0
+ * bytes; @c release gets exactly the pointer and size of an earlier
+ * @c allocate, never NULL. Both are called from the engine's worker threads
+ * during a parallel search, so they must be thread-safe. The engine keeps a
+ * copy of this struct; @c user must outlive the engine.
+ *
+ * Every allocation failure surfaces as #GTS_ENOMEM from the call that needed
+ * the memory, with nothing leaked and the engine still usable; a parallel
+ * search whose work queue cannot grow runs the task on the spawning thread
+ * instead and completes normally. Not covered: the game's own allocations
+ * (its @c clone callback) and the stacks of the worker threads.
  *
  * @since 0.1
  */
 typedef struct gts_allocator {
-    /** sizeof(gts_allocator): lets the struct grow at its end. */
+    /** @brief sizeof(gts_allocator) as compiled by the caller. Must be first. */
     size_t struct_size;
-    /** Return @p size bytes, or NULL. Thread-safe. */
+    /** @brief Return @p size bytes (never 0), or NULL. Thread-safe. */
     void *(*allocate)(size_t size, void *user);
-    /** Free @p ptr, which came from @c allocate(@p size). Thread-safe. */
+    /** @brief Free @p ptr, which came from @c allocate(@p size). Thread-safe. */
     void (*release)(void *ptr, size_t size, void *user);
-    /** Passed back to both functions. */
+    /** @brief Passed back to both functions. */
     void *user;
 } gts_allocator;
 
 /**
- * Like gts_engine_new(), but every byte the engine ever allocates (engine,
- * transposition table, per-thread contexts, thread pool, parallel-search
- * scratch memory) comes from @p allocator. A NULL @p allocator means the C
- * library's malloc/free. Returns GTS_EINVAL for a NULL @p out, an allocator
- * whose struct_size is not sizeof(gts_allocator) or whose functions are
- * NULL; GTS_ENOMEM. Thread-safe.
+ * @brief Create an engine whose every allocation goes through @p allocator.
  *
+ * Like gts_engine_new(), but every byte the engine ever allocates (the
+ * engine itself, the transposition table, per-thread contexts, the thread
+ * pool and its work queues, parallel-search and calibration scratch memory)
+ * comes from @p allocator.
+ *
+ * @param[out] out receives the new engine; set to NULL on failure.
+ * @param allocator the allocator (copied), or NULL for the C library's
+ *        malloc/free.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p out, or an allocator whose
+ *         struct_size is not sizeof(gts_allocator) or whose functions are
+ *         NULL; #GTS_ENOMEM.
+ *
+ * Thread-safe.
  * @since 0.1
  */
 GTS_API gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator);
 
-/** Free an engine and join its threads. NULL is accepted. Not during a search. */
+/**
+ * @brief Free an engine: its table, its contexts, and its worker threads
+ *        (joined before it returns).
+ *
+ * @param engine the engine, or NULL (then nothing happens).
+ *
+ * Not thread-safe: no other call on @p engine may run or follow, not even
+ * gts_engine_stop(); never call it during a search (e.g. from a progress
+ * callback).
+ * @since 0.1
+ */
 GTS_API void gts_engine_free(gts_engine *engine);
 
 /**
- * Set @p option to @p value. GTS_EOPTION for an unknown option, GTS_ERANGE
- * outside gts_option_bounds(), GTS_EBUSY during a search, GTS_ENOMEM when
- * a new table cannot be allocated (the old one is kept).
+ * @brief Set @p option to @p value, from the next search on.
+ *
+ * Setting #GTS_OPT_TT_MB to a new size allocates the new table now (its
+ * contents are lost); 0 frees it. Setting #GTS_OPT_THREADS recreates the
+ * pool on the next parallel search.
+ *
+ * @param engine the engine.
+ * @param option the option to set.
+ * @param value  its new value, within gts_option_bounds().
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine; #GTS_EOPTION for an
+ *         unknown option; #GTS_ERANGE outside gts_option_bounds();
+ *         #GTS_EBUSY while a search runs on @p engine (also from its
+ *         progress callback); #GTS_ENOMEM when a new table cannot be
+ *         allocated (the old table and value are kept). On error the option
+ *         is unchanged.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.1
  */
 GTS_API gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value);
 
-/** Read the current value of @p option into @p value. */
+/**
+ * @brief Read the current value of @p option.
+ *
+ * @param engine the engine.
+ * @param option the option to read.
+ * @param[out] value receives the value.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine or @p value;
+ *         #GTS_EOPTION for an unknown option.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine (a progress
+ * callback runs on that thread and may call it).
+ * @since 0.1
+ */
 GTS_API gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *value);
 
 /**
- * Range and default of @p option. Any pointer may be NULL. Thread-safe.
- * GTS_EOPTION for an unknown option.
+ * @brief Range and default of @p option.
+ *
+ * @param option the option.
+ * @param[out] min receives the smallest value gts_engine_set() accepts; may be NULL.
+ * @param[out] max receives the largest value; may be NULL.
+ * @param[out] def receives the default; may be NULL.
+ * @return #GTS_OK, or #GTS_EOPTION for an unknown option (nothing written).
+ *
+ * Thread-safe.
+ * @since 0.1
  */
 GTS_API gts_status gts_option_bounds(gts_option option, int64_t *min, int64_t *max, int64_t *def);
 
 /**
- * Name of @p option: the enum name without GTS_OPT_, lowercase ("tt_mb",
- * "threads"), or NULL for an unknown option. Thread-safe; static string.
+ * @brief Name of @p option: the enum name without `GTS_OPT_`, lowercase.
+ *
+ * @param option the option.
+ * @return "tt_mb", "threads", ..., or NULL for an unknown option. The
+ *         string is static: do not free it.
+ *
+ * Thread-safe.
+ * @since 0.1
  */
 GTS_API const char *gts_option_name(gts_option option);
 
-/** Parse an option name ("threads"). GTS_EOPTION if unknown. Thread-safe. */
+/**
+ * @brief Parse an option name, as returned by gts_option_name() ("threads").
+ *
+ * @param name the name (case-sensitive).
+ * @param[out] option receives the option.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p name or @p option;
+ *         #GTS_EOPTION for an unknown name.
+ *
+ * Thread-safe.
+ * @since 0.1
+ */
 GTS_API gts_status gts_option_from_name(const char *name, gts_option *option);
 
 /**
- * Enumerate options: writes up to @p capacity values to @p out (which may be
- * NULL) and returns how many exist. Thread-safe.
+ * @brief Enumerate the options, in enum order.
+ *
+ * @param[out] out receives up to @p capacity options; may be NULL to only
+ *                 count them.
+ * @param capacity length of @p out (0 or less writes nothing).
+ * @return how many options exist (may exceed @p capacity). Cannot fail.
+ *
+ * Thread-safe.
+ * @since 0.1
  */
 GTS_API int gts_option_list(gts_option *out, int capacity);
 
-/** Forget everything learnt: transposition table, killers, history. */
+/**
+ * @brief Forget everything learnt: transposition table, killers, history.
+ *
+ * Options are kept. Use it between searches when a fixed-depth result must
+ * not depend on earlier searches.
+ *
+ * @param engine the engine.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine; #GTS_EBUSY while a
+ *         search runs on @p engine.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.1
+ */
 GTS_API gts_status gts_engine_clear(gts_engine *engine);
 
 /**
- * Ask the running search (if any) to stop as soon as possible; it returns
- * the result of its last completed iteration. Safe from any thread, any time,
- * including from a progress callback. A stop that arrives while no search is
- * running is ignored (each search starts unstopped).
+ * @brief Ask the running search (if any) to stop as soon as possible.
+ *
+ * The search unwinds (undoing every move) and returns #GTS_OK with the
+ * result of its last completed iteration and #GTS_RESULT_STOPPED in
+ * gts_result::flags. A stop that arrives while no search is running is
+ * ignored (each search starts unstopped).
+ *
+ * @param engine the engine, or NULL (then nothing happens).
+ *
+ * Thread-safe: callable from any thread at any time, including a progress
+ * callback and a signal handler (it only performs atomic stores), as long as
+ * @p engine has not been freed.
+ * @since 0.1
  */
 GTS_API void gts_engine_stop(gts_engine *engine);
 
 /**
- * Fill of the transposition table in permille (0..1000), sampled over the
- * first thousand buckets, counting entries of the current generation.
+ * @brief Fill of the transposition table in permille.
+ *
+ * Sampled over the first thousand buckets, counting entries of the current
+ * generation (the last or running search).
+ *
+ * @param engine the engine, or NULL.
+ * @return 0..1000; 0 for a NULL @p engine or when no table is allocated.
+ *         Cannot fail.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine (a progress
+ * callback runs on that thread and may call it).
+ * @since 0.1
  */
 GTS_API int gts_engine_hashfull(const gts_engine *engine);
 

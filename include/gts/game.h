@@ -24,79 +24,182 @@
 extern "C" {
 #endif
 
-/** Callback vtable describing a game. Fill it, then pass it to a search. */
+/**
+ * @brief Callback vtable describing a game. Fill it, then pass it to a search.
+ *
+ * Zero-initialise it, set struct_size to sizeof(gts_game), max_moves and
+ * the four required callbacks (generate, apply, undo, evaluate); the other
+ * callbacks are optional (NULL). The library only reads the table, and
+ * only during the call it was passed to.
+ *
+ * Thread-safety of the callbacks: serial algorithms call them on the thread
+ * that called the search; parallel algorithms call them from several
+ * threads at once, each thread on its own state (the caller's or a clone),
+ * so they must be reentrant for distinct states and must not modify shared
+ * data (such as @p user) without their own synchronisation.
+ * @since 0.1
+ */
 typedef struct gts_game {
-    /** sizeof(gts_game) as compiled by the caller. Must be first. */
+    /** @brief sizeof(gts_game) as compiled by the caller. Must be first. @since 0.1 */
     size_t struct_size;
 
-    /** Most moves generate() can ever return (1..65535). */
+    /** @brief Most moves generate() can ever return (1..65535). @since 0.1 */
     uint32_t max_moves;
 
     /**
-     * Write the legal moves of @p state to @p moves (at most @p capacity,
-     * which is max_moves). Returns the count, 0 for a finished game
-     * (terminal node), or a negative value on failure. Required.
-     * The order must be deterministic for a given state.
+     * @brief Required. Write the legal moves of @p state to @p moves.
+     *
+     * The order must be deterministic for a given state (the transposition
+     * table stores the best move as its index in this order).
+     *
+     * @param state    the position.
+     * @param[out] moves receives the moves.
+     * @param capacity room in @p moves: gts_game::max_moves.
+     * @param user     gts_game::user.
+     * @return the number of moves (at most @p capacity; more is
+     *         #GTS_EMOVES), 0 for a finished game (terminal node), or a
+     *         negative value on failure (the search returns #GTS_ECALLBACK).
+     * @since 0.1
      */
     int (*generate)(void *state, gts_move *moves, uint32_t capacity, void *user);
 
-    /** Play @p move on @p state. Returns 0, or negative on failure. Required. */
+    /**
+     * @brief Required. Play @p move on @p state.
+     * @param state the position, changed in place.
+     * @param move  a move generate() returned for @p state.
+     * @param user  gts_game::user.
+     * @return 0, or a negative value on failure (then @p state must be
+     *         unchanged: the library will not undo the move).
+     * @since 0.1
+     */
     int (*apply)(void *state, gts_move move, void *user);
 
-    /** Take back @p move, the last move applied. Returns 0 or negative. Required. */
+    /**
+     * @brief Required. Take back @p move, the last move applied to @p state.
+     * @param state the position, changed in place.
+     * @param move  the move to take back.
+     * @param user  gts_game::user.
+     * @return 0, or a negative value on failure.
+     * @since 0.1
+     */
     int (*undo)(void *state, gts_move move, void *user);
 
     /**
-     * Static value of @p state from the side to move, in
-     * [GTS_SCORE_LOSS, GTS_SCORE_WIN]; for a finished game use
-     * GTS_SCORE_WIN/GTS_SCORE_LOSS (or the gts_score_*_in helpers) or any
-     * exact game score. GTS_SCORE_INVALID reports a failure. Required.
+     * @brief Required. Static value of @p state from the side to move.
+     *
+     * For a finished game use #GTS_SCORE_WIN / #GTS_SCORE_LOSS (or the
+     * gts_score_win_in() helpers) or any exact game score; never a decided
+     * score for an undecided position.
+     *
+     * @param state the position.
+     * @param user  gts_game::user.
+     * @return a score in [#GTS_SCORE_LOSS, #GTS_SCORE_WIN] (outside it the
+     *         search returns #GTS_ESCORE), or #GTS_SCORE_INVALID to report a
+     *         failure (#GTS_ECALLBACK).
+     * @since 0.1
      */
     gts_score (*evaluate)(void *state, void *user);
 
     /**
-     * Optional. 64-bit key of @p state (side to move included). Enables the
-     * transposition table. Equal keys must mean equal positions.
+     * @brief Optional. 64-bit key of @p state; enables the transposition
+     *        table.
+     * @param state the position.
+     * @param user  gts_game::user.
+     * @return the key, side to move included. Equal keys must mean equal
+     *         positions.
+     * @since 0.1
      */
     uint64_t (*hash)(void *state, void *user);
 
-    /** Optional. A deep copy of @p state, NULL on failure. Needed by parallel algorithms. */
+    /**
+     * @brief Optional. A deep copy of @p state; needed by parallel
+     *        algorithms (one copy per extra worker and search).
+     * @param state the position to copy.
+     * @param user  gts_game::user.
+     * @return the copy, freed later with gts_game::free, or NULL on failure
+     *         (the search returns #GTS_ECALLBACK).
+     * @since 0.1
+     */
     void *(*clone)(void *state, void *user);
 
-    /** Optional. Frees a state made by clone() (or by the game's own constructor). */
+    /**
+     * @brief Optional. Free a state made by clone() (or by the game's own
+     *        constructor).
+     * @param state the state to free.
+     * @param user  gts_game::user.
+     * @since 0.1
+     */
     void (*free)(void *state, void *user);
 
     /**
-     * Optional. Like generate(), but only the "noisy" moves searched by
-     * quiescence at depth 0 (captures, say). Absent: depth-0 nodes are
-     * evaluated with evaluate().
+     * @brief Optional. Like generate(), but only the "noisy" moves searched
+     *        by quiescence at depth 0 (captures, say).
+     *
+     * Absent: depth-0 nodes are evaluated with evaluate().
+     *
+     * @param state    the position.
+     * @param[out] moves receives the moves.
+     * @param capacity room in @p moves: gts_game::max_moves.
+     * @param user     gts_game::user.
+     * @return the number of noisy moves (0: the node is quiet), or a
+     *         negative value on failure.
+     * @since 0.1
      */
     int (*generate_noisy)(void *state, gts_move *moves, uint32_t capacity, void *user);
 
-    /** Optional. Ordering hint for @p move in @p state: higher is searched first. */
+    /**
+     * @brief Optional. Ordering hint for @p move in @p state.
+     * @param state the position (before the move).
+     * @param move  a legal move of @p state.
+     * @param user  gts_game::user.
+     * @return a key: higher is searched first. Cannot fail.
+     * @since 0.1
+     */
     int32_t (*move_score)(void *state, gts_move move, void *user);
 
     /**
-     * Optional. Plies to extend the search of @p move (0 or more; the total is
-     * capped by GTS_MAX_PLY). Called before the move is applied. Must be
-     * deterministic so that every algorithm searches the same tree.
+     * @brief Optional. Plies to extend the search of @p move.
+     *
+     * Called before the move is applied. Must be deterministic so that every
+     * algorithm searches the same tree; the total is capped by #GTS_MAX_PLY.
+     *
+     * @param state the position (before the move).
+     * @param move  a legal move of @p state.
+     * @param user  gts_game::user.
+     * @return 0 or more plies, or a negative value on failure.
+     * @since 0.1
      */
     int (*extend)(void *state, gts_move move, void *user);
 
     /**
-     * Optional. Write @p move as text into @p buf (NUL-terminated, at most
-     * @p size bytes). Returns the length written, or negative.
+     * @brief Optional. Write @p move as text (used by tools and bindings).
+     * @param state the position the move is played from.
+     * @param move  the move.
+     * @param[out] buf receives the NUL-terminated text.
+     * @param size  room in @p buf, in bytes.
+     * @param user  gts_game::user.
+     * @return the length written, or a negative value on failure.
+     * @since 0.1
      */
     int (*format_move)(void *state, gts_move move, char *buf, size_t size, void *user);
 
-    /** Optional. Parse @p text into @p move. Returns 0, or negative. */
+    /**
+     * @brief Optional. Parse @p text into a move of @p state (used by tools
+     *        and bindings).
+     * @param state the position.
+     * @param text  the text, as format_move() writes it.
+     * @param[out] move receives the move.
+     * @param user  gts_game::user.
+     * @return 0, or a negative value on failure.
+     * @since 0.1
+     */
     int (*parse_move)(void *state, const char *text, gts_move *move, void *user);
 
-    /** Passed back as the last argument of every callback. */
+    /** @brief Passed back as the last argument of every callback. @since 0.1 */
     void *user;
 } gts_game;
 
-/** Smallest struct_size a gts_game may have (the 0.1 layout). */
+/** @brief Smallest struct_size a gts_game may have (the 0.1 layout). @since 0.1 */
 #define GTS_GAME_SIZE_V0_1 (sizeof(gts_game))
 
 #ifdef __cplusplus

@@ -42,100 +42,161 @@
 extern "C" {
 #endif
 
-/** Most (shallow, deep) pairs a parameter set can hold. */
+/** @brief Most (shallow, deep) pairs a parameter set can hold. @since 0.1 */
 #define GTS_PROBCUT_MAX_PAIRS 16
 
-/** A threshold at or above this value disables its pair (HUGE_VAL works too). */
+/** @brief A threshold at or above this value disables its pair (HUGE_VAL works too). @since 0.1 */
 #define GTS_PROBCUT_THRESHOLD_OFF 1e300
 
-/** One ProbCut check: at remaining depth deep_depth, a search of shallow_depth. */
+/**
+ * @brief One ProbCut check: at remaining depth deep_depth, a search of
+ *        shallow_depth.
+ * @since 0.1
+ */
 typedef struct gts_probcut_pair {
-    /** Depth d' of the check search, 0 <= shallow_depth < deep_depth
-        (0: the static evaluation, or quiescence when enabled). */
+    /** @brief Depth d' of the check search, 0 <= shallow_depth < deep_depth
+        (0: the static evaluation, or quiescence when enabled).
+        @since 0.1 */
     int32_t shallow_depth;
-    /** Remaining depth d of the nodes the check applies to, 1..GTS_MAX_DEPTH. */
+    /**
+     * @brief Remaining depth d of the nodes the check applies to, 1..GTS_MAX_DEPTH.
+     * @since 0.1
+     */
     int32_t deep_depth;
-    /** Slope of the model v = a * v' + b; finite and > 0. */
+    /** @brief Slope of the model v = a * v' + b; finite and > 0. @since 0.1 */
     double a;
-    /** Intercept of the model; finite. */
+    /** @brief Intercept of the model; finite. @since 0.1 */
     double b;
-    /** Standard deviation of the model's error; finite and > 0. */
+    /** @brief Standard deviation of the model's error; finite and > 0. @since 0.1 */
     double sigma;
-    /** Cut threshold t in standard deviations, >= 0; GTS_PROBCUT_THRESHOLD_OFF
-        (or more) disables the pair. */
+    /** @brief Cut threshold t in standard deviations, >= 0; GTS_PROBCUT_THRESHOLD_OFF
+        (or more) disables the pair.
+        @since 0.1 */
     double threshold;
 } gts_probcut_pair;
 
 /**
- * ProbCut parameters of an engine. Fill with gts_probcut_defaults() (or
- * zero it and set struct_size), then change what you need. The struct only
- * grows at the end; new fields are marked with the release that added them.
+ * @brief ProbCut parameters of an engine.
+ *
+ * Fill with gts_probcut_defaults() (or zero it and set struct_size), then
+ * change what you need, and pass it to gts_engine_set_probcut(). The struct
+ * only grows at the end; new fields are marked with the release that added
+ * them.
+ * @since 0.1
  */
 typedef struct gts_probcut_params {
-    /** sizeof(gts_probcut_params) as compiled by the caller. Must be first. */
+    /**
+     * @brief sizeof(gts_probcut_params) as compiled by the caller. Must be first.
+     * @since 0.1
+     */
     size_t struct_size;
-    /** Pairs in use, 0..GTS_PROBCUT_MAX_PAIRS (0: no checks, plain PVS). */
+    /**
+     * @brief Pairs in use, 0..GTS_PROBCUT_MAX_PAIRS (0: no checks, plain PVS).
+     * @since 0.1
+     */
     uint32_t npairs;
-    /** The checks; pair[0 .. npairs-1] are used. */
+    /** @brief The checks; pair[0 .. npairs-1] are used. @since 0.1 */
     gts_probcut_pair pair[GTS_PROBCUT_MAX_PAIRS];
     /**
-     * Internal iterative deepening: at a node whose checks ran but did not
+     * @brief Internal iterative deepening: at a node whose checks ran but did not
      * cut, the shallow searches also serve to order the moves of the deep
      * search (the node reads the best move they stored in the transposition
      * table before searching). Needs a transposition table. Default true.
+     * @since 0.1
      */
     bool iid;
 } gts_probcut_params;
 
 /**
- * Fill @p params with the defaults: one pair (d' = 2, d = 4) with a = 1,
- * b = 0, sigma = 100 (one unit of a centi-unit score), threshold 1.5, and
- * iid on. Sets struct_size. These are generic guesses: calibrate for a real
- * game. GTS_EINVAL for NULL. Thread-safe.
+ * @brief Fill @p params with the defaults.
+ *
+ * One pair (d' = 2, d = 4) with a = 1, b = 0, sigma = 100 (one unit of a
+ * centi-unit score), threshold 1.5, and iid on; struct_size is set. These
+ * are generic guesses: calibrate for a real game.
+ *
+ * @param[out] params the parameters to fill (entirely overwritten).
+ * @return #GTS_OK, or #GTS_EINVAL for a NULL @p params.
+ *
+ * Thread-safe.
+ * @since 0.1
  */
 GTS_API gts_status gts_probcut_defaults(gts_probcut_params *params);
 
 /**
- * Set the ProbCut parameters of @p engine, used by GTS_ALG_PROBCUT from the
- * next search on. NULL restores the defaults (gts_probcut_defaults()).
+ * @brief Set the ProbCut parameters of @p engine, used by #GTS_ALG_PROBCUT
+ *        from the next search on.
  *
- * Returns GTS_EINVAL for a NULL engine, GTS_ESTRUCT for a struct_size the
- * library does not know, GTS_ERANGE when npairs > GTS_PROBCUT_MAX_PAIRS or
- * a used pair has depths outside 0 <= shallow_depth < deep_depth <=
- * GTS_MAX_DEPTH, a <= 0, sigma <= 0, threshold < 0, or a non-finite a, b or
- * sigma (or a NaN threshold); GTS_EBUSY during a search. On error the
- * engine's parameters are unchanged. Not thread-safe (engine owner only).
+ * @param engine the engine.
+ * @param params the parameters (copied), or NULL to restore the defaults
+ *               (gts_probcut_defaults()).
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine; #GTS_ESTRUCT for a
+ *         struct_size the library does not know; #GTS_ERANGE when npairs >
+ *         #GTS_PROBCUT_MAX_PAIRS or a used pair has depths outside 0 <=
+ *         shallow_depth < deep_depth <= #GTS_MAX_DEPTH, a <= 0, sigma <= 0,
+ *         threshold < 0, or a non-finite a, b or sigma (or a NaN threshold);
+ *         #GTS_EBUSY while a search runs on @p engine. On error the
+ *         engine's parameters are unchanged.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.1
  */
 GTS_API gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *params);
 
 /**
- * Copy the ProbCut parameters of @p engine into @p params, whose
- * struct_size the caller sets first. GTS_EINVAL for NULL, GTS_ESTRUCT for
- * an unknown struct_size. Not thread-safe (engine owner only).
+ * @brief Copy the ProbCut parameters of @p engine into @p params.
+ *
+ * An engine whose parameters were never set reports the defaults.
+ *
+ * @param engine the engine.
+ * @param[in,out] params receives the parameters; the caller sets its
+ *                struct_size first.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine or @p params;
+ *         #GTS_ESTRUCT for an unknown struct_size.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.1
  */
 GTS_API gts_status gts_engine_get_probcut(const gts_engine *engine, gts_probcut_params *params);
 
-/** Result of gts_probcut_calibrate(): the least-squares fit v = a * v' + b. */
+/**
+ * @brief Result of gts_probcut_calibrate(): the least-squares fit
+ *        v = a * v' + b.
+ * @since 0.1
+ */
 typedef struct gts_probcut_fit {
-    /** sizeof(gts_probcut_fit) as compiled by the caller. Must be first. */
+    /**
+     * @brief sizeof(gts_probcut_fit) as compiled by the caller. Must be first.
+     * @since 0.1
+     */
     size_t struct_size;
-    /** Slope and intercept of the regression of deep on shallow values. */
+    /**
+     * @brief Slope and intercept of the regression of deep on shallow values.
+     * @since 0.1
+     */
     double a, b;
-    /** Standard deviation of the residuals (n - 2 degrees of freedom). */
+    /** @var gts_probcut_fit::b
+        @brief Intercept of the regression of deep on shallow values.
+        @since 0.1 */
+    /** @brief Standard deviation of the residuals (n - 2 degrees of freedom). @since 0.1 */
     double sigma;
-    /** Coefficient of determination of the fit (squared correlation). */
+    /** @brief Coefficient of determination of the fit (squared correlation). @since 0.1 */
     double r2;
-    /** Positions used for the fit. */
+    /** @brief Positions used for the fit. @since 0.1 */
     uint32_t samples;
-    /** Positions skipped: finished games, and decided (win/loss) values. */
+    /**
+     * @brief Positions skipped: finished games, and decided (win/loss) values.
+     * @since 0.1
+     */
     uint32_t skipped;
 } gts_probcut_fit;
 
 /**
- * Fit a ProbCut model for one (shallow_depth, deep_depth) pair: search each
- * sample position to both depths with exact PVS (gts_pvs() on @p engine,
- * with its options and table) and regress the deep values on the shallow
- * ones by least squares. Values are from the side to move at each position.
+ * @brief Fit a ProbCut model for one (shallow_depth, deep_depth) pair.
+ *
+ * Searches each sample position to both depths with exact PVS (gts_pvs() on
+ * @p engine, with its options and table) and regresses the deep values on
+ * the shallow ones by least squares. Values are from the side to move at
+ * each position.
  *
  * Positions: the @p npositions states of @p positions when it is not NULL
  * (@p root, @p samples, @p seed and @p max_walk are then ignored); else
@@ -147,15 +208,34 @@ typedef struct gts_probcut_fit {
  * fit->skipped); random play makes at most 4 * @p samples walks. Every
  * state, @p root included, is unchanged on return.
  *
- * Returns GTS_OK and fills @p fit; GTS_EINVAL for NULL arguments (engine,
- * game, fit, or both positions and root), zero npositions or samples;
- * GTS_ESTRUCT for an unknown fit->struct_size or game->struct_size;
- * GTS_ERANGE for depths outside 1 <= shallow_depth < deep_depth <=
- * GTS_MAX_DEPTH, max_walk > GTS_MAX_PLY, or fewer than 3 usable positions
- * or constant shallow values (no fit; fit->samples/skipped are still set);
- * GTS_ENOMEM; and any status of gts_search() (a failing callback:
- * GTS_ECALLBACK...). Not thread-safe on @p engine; it must not be
- * searching.
+ * @param engine     the engine that searches (options and table as set).
+ * @param game       the game; needs the four required callbacks.
+ * @param positions  sample states, or NULL to sample by random play from
+ *                   @p root. None may be NULL.
+ * @param npositions number of @p positions (> 0 when @p positions is set).
+ * @param root       start of the random walks (used when @p positions is
+ *                   NULL); restored before return.
+ * @param samples    positions to collect by random play (> 0 then).
+ * @param seed       seed of the random walks (same seed, same positions).
+ * @param max_walk   longest random walk in plies, 0..#GTS_MAX_PLY.
+ * @param shallow_depth depth d' of the shallow searches, >= 1.
+ * @param deep_depth depth d of the deep searches, shallow_depth < d <=
+ *                   #GTS_MAX_DEPTH.
+ * @param[in,out] fit receives the fit; the caller sets its struct_size.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine, @p game or @p fit,
+ *         both @p positions and @p root NULL, a NULL entry of @p positions,
+ *         a game without a required callback, or zero @p npositions /
+ *         @p samples; #GTS_ESTRUCT for an unknown fit or game struct_size;
+ *         #GTS_ERANGE for depths outside 1 <= shallow_depth < deep_depth
+ *         <= #GTS_MAX_DEPTH, @p max_walk > #GTS_MAX_PLY, max_moves 0, or
+ *         fewer than 3 usable positions or constant shallow values (no fit;
+ *         fit->samples and fit->skipped are still set); #GTS_EBUSY while
+ *         @p engine is searching;
+ *         #GTS_ENOMEM; #GTS_ECALLBACK / #GTS_EMOVES when a callback fails
+ *         during the walks; and any status of gts_search().
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.1
  */
 GTS_API gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
                                          void *const *positions, size_t npositions,

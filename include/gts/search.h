@@ -18,181 +18,372 @@
 extern "C" {
 #endif
 
-/** Search algorithms. Values are stable ABI. */
+/**
+ * @brief Search algorithms, the @p alg argument of gts_search().
+ *
+ * Values are stable ABI. Values 1..19 are serial; the 20s are parallel
+ * (they use #GTS_OPT_THREADS workers and need gts_game::clone and
+ * gts_game::free). gts_algorithm_name(), gts_algorithm_is_exact() and
+ * gts_algorithm_is_parallel() describe each.
+ * @since 0.1
+ */
 typedef enum gts_algorithm {
-    /** Plain negamax without pruning: the reference. Exact. */
+    /** @brief Plain negamax without pruning: the reference. Exact. @since 0.1 */
     GTS_ALG_MINIMAX = 1,
-    /** Fail-soft alpha-beta with TT, killers, history. Exact. */
+    /** @brief Fail-soft alpha-beta with TT, killers, history. Exact. @since 0.1 */
     GTS_ALG_ALPHABETA = 2,
-    /** Principal variation search (NegaScout). Exact. */
+    /** @brief Principal variation search (NegaScout). Exact. @since 0.1 */
     GTS_ALG_PVS = 3,
-    /** MTD(f): null-window searches converging on the value, with the TT. Exact. */
+    /**
+     * @brief MTD(f): null-window searches converging on the value, with the TT. Exact.
+     * @since 0.1
+     */
     GTS_ALG_MTDF = 4,
-    /** NegaC*: bisection of the score range with null-window searches. Exact. */
+    /**
+     * @brief NegaC*: bisection of the score range with null-window searches. Exact.
+     * @since 0.1
+     */
     GTS_ALG_NEGACSTAR = 5,
-    /** SSS* in its MT formulation (null windows from +infinity). Exact. */
+    /**
+     * @brief SSS* in its MT formulation (null windows from +infinity). Exact.
+     * @since 0.1
+     */
     GTS_ALG_SSSSTAR = 6,
-    /** Dual* in its MT formulation (null windows from -infinity). Exact. */
+    /**
+     * @brief Dual* in its MT formulation (null windows from -infinity). Exact.
+     * @since 0.1
+     */
     GTS_ALG_DUALSTAR = 7,
-    /** Serial Evaluate-and-Refute (Steinberg & Solomon). Exact. */
+    /** @brief Serial Evaluate-and-Refute (Steinberg & Solomon). Exact. @since 0.1 */
     GTS_ALG_ER = 8,
-    /** Buro's (Multi-)ProbCut: selective, not exact. */
+    /** @brief Buro's (Multi-)ProbCut: selective, not exact. @since 0.1 */
     GTS_ALG_PROBCUT = 9,
 
     /* 20s: parallel algorithms (GTS_OPT_THREADS workers; need clone/free) */
-    /** Parallel Evaluate-and-Refute (Steinberg & Solomon). Exact. */
+    /** @brief Parallel Evaluate-and-Refute (Steinberg & Solomon). Exact. @since 0.1 */
     GTS_ALG_ER_PARALLEL = 20,
-    /** Kuszmaul's Jamboree search. Exact. */
+    /** @brief Kuszmaul's Jamboree search. Exact. @since 0.1 */
     GTS_ALG_JAMBOREE = 21,
-    /** Hyatt's Dynamic Tree Splitting. Exact. */
+    /** @brief Hyatt's Dynamic Tree Splitting. Exact. @since 0.1 */
     GTS_ALG_DTS = 22,
-    /** Young Brothers Wait Concept (Feldmann). Exact. */
+    /** @brief Young Brothers Wait Concept (Feldmann). Exact. @since 0.1 */
     GTS_ALG_YBWC = 23,
-    /** Principal variation splitting (Marsland & Campbell). Exact. */
+    /** @brief Principal variation splitting (Marsland & Campbell). Exact. @since 0.1 */
     GTS_ALG_PVSPLIT = 24,
-    /** ABDADA (Weill): shared-TT "being searched" deferral. Exact. */
+    /** @brief ABDADA (Weill): shared-TT "being searched" deferral. Exact. @since 0.1 */
     GTS_ALG_ABDADA = 25,
-    /** Lazy SMP: threads share only the TT. Exact at the reported depth (see doc). */
+    /**
+     * @brief Lazy SMP: threads share only the TT. Exact at the reported depth (see doc).
+     * @since 0.1
+     */
     GTS_ALG_LAZYSMP = 26,
-    /** Root splitting: root moves searched in parallel. Exact. */
+    /** @brief Root splitting: root moves searched in parallel. Exact. @since 0.1 */
     GTS_ALG_ROOTSPLIT = 27
 } gts_algorithm;
 
-/** Name of @p alg without the gts_ prefix ("pvs"), or NULL. Thread-safe. */
+/**
+ * @brief Name of an algorithm: its entry point without the `gts_` prefix.
+ *
+ * @param alg the algorithm.
+ * @return "minimax", "pvs", "er_parallel", ..., or NULL for an unknown
+ *         value. The string is static: do not free it.
+ *
+ * Thread-safe.
+ * @since 0.1
+ */
 GTS_API const char *gts_algorithm_name(gts_algorithm alg);
 
-/** Parse an algorithm name ("alphabeta"). GTS_EALGORITHM if unknown. Thread-safe. */
+/**
+ * @brief Parse an algorithm name, as returned by gts_algorithm_name().
+ *
+ * A leading `gts_` is accepted ("gts_pvs" parses as "pvs").
+ *
+ * @param name the name (case-sensitive).
+ * @param[out] alg receives the algorithm.
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p name or @p alg;
+ *         #GTS_EALGORITHM for an unknown name.
+ *
+ * Thread-safe.
+ * @since 0.1
+ */
 GTS_API gts_status gts_algorithm_from_name(const char *name, gts_algorithm *alg);
 
-/** True when @p alg always returns the minimax value. Thread-safe. */
+/**
+ * @brief Whether an algorithm always returns the minimax value.
+ *
+ * @param alg the algorithm.
+ * @return true for an exact algorithm (same score as #GTS_ALG_MINIMAX at the
+ *         same depth, and a best move of that score); false for a selective
+ *         one (#GTS_ALG_PROBCUT) and for an unknown value.
+ *
+ * Thread-safe.
+ * @since 0.1
+ */
 GTS_API bool gts_algorithm_is_exact(gts_algorithm alg);
 
-/** True when @p alg uses more than one thread (GTS_OPT_THREADS). Thread-safe. */
+/**
+ * @brief Whether an algorithm searches with #GTS_OPT_THREADS workers.
+ *
+ * @param alg the algorithm.
+ * @return true for a parallel algorithm (it then needs gts_game::clone and
+ *         gts_game::free when #GTS_OPT_THREADS > 1); false for a serial one
+ *         and for an unknown value.
+ *
+ * Thread-safe.
+ * @since 0.1
+ */
 GTS_API bool gts_algorithm_is_parallel(gts_algorithm alg);
 
 /**
- * Enumerate algorithms: writes up to @p capacity values to @p out and
- * returns how many exist. Thread-safe.
+ * @brief Enumerate the algorithms, in enum order.
+ *
+ * @param[out] out receives up to @p capacity algorithms; may be NULL to
+ *                 only count them.
+ * @param capacity length of @p out (0 or less writes nothing).
+ * @return how many algorithms exist (may exceed @p capacity). Cannot fail.
+ *
+ * Thread-safe.
+ * @since 0.1
  */
 GTS_API int gts_algorithm_list(gts_algorithm *out, int capacity);
 
 struct gts_result;
 
 /**
- * Progress callback, called after each completed iteration with the result
- * so far. Return 0 to continue, non-zero to stop the search (the result of
- * that iteration is kept).
+ * @brief Progress callback (gts_limits::on_iteration), called after each
+ *        completed iteration with the result so far.
+ *
+ * It runs on the thread that called gts_search(), between iterations (no
+ * worker is searching then). It may read @p result, call gts_engine_stop(),
+ * gts_engine_get() and gts_engine_hashfull(); functions that change the
+ * engine return #GTS_EBUSY, and it must not start a search on the same
+ * engine nor free it.
+ *
+ * @param result the result of the iteration just completed (statistics
+ *               included); valid only during the call.
+ * @param user   gts_limits::on_iteration_user.
+ * @return 0 to continue; non-zero to stop the search (the result of that
+ *         iteration is kept and #GTS_RESULT_STOPPED is set).
+ * @since 0.1
  */
 typedef int (*gts_progress_fn)(const struct gts_result *result, void *user);
 
-/** Limits of one search. Zero-initialise, set struct_size, fill what you need. */
+/**
+ * @brief Limits of one search.
+ *
+ * Zero-initialise, set struct_size, fill what you need: a zeroed struct
+ * means depth #GTS_MAX_DEPTH, full window, no node or time limit. Read
+ * only by gts_search(); not kept after it returns.
+ * @since 0.1
+ */
 typedef struct gts_limits {
-    /** sizeof(gts_limits) as compiled by the caller. */
+    /** @brief sizeof(gts_limits) as compiled by the caller. @since 0.1 */
     size_t struct_size;
-    /** Depth in plies, 1..GTS_MAX_DEPTH; 0 means GTS_MAX_DEPTH. */
+    /** @brief Depth in plies, 1..GTS_MAX_DEPTH; 0 means GTS_MAX_DEPTH. @since 0.1 */
     int32_t depth;
-    /** Root window; alpha == beta == 0 means the full window. */
+    /** @brief Lower bound of the root window; alpha == beta == 0 means the full
+        window, otherwise -#GTS_SCORE_INF <= alpha < beta <= #GTS_SCORE_INF.
+        @since 0.1 */
     gts_score alpha;
-    gts_score beta;
-    /** First guess for MTD(f)-style algorithms (used when has_guess). */
+    gts_score beta; /**< @brief Upper bound of the root window (see alpha). @since 0.1 */
+    /** @brief First guess for MTD(f)-style algorithms and the first aspiration
+        window (used when has_guess), within +-#GTS_SCORE_INF.
+        @since 0.1 */
     gts_score guess;
-    bool has_guess;
-    /** Node budget; 0 = unlimited. */
+    bool has_guess; /**< @brief Whether guess is set. @since 0.1 */
+    /** @brief Node budget; 0 = unlimited. @since 0.1 */
     uint64_t nodes;
-    /** Wall-clock budget in milliseconds; 0 = unlimited. */
+    /** @brief Wall-clock budget in milliseconds; 0 = unlimited. @since 0.1 */
     uint64_t time_ms;
-    /** Called after each completed iteration; may be NULL. */
+    /** @brief Called after each completed iteration; may be NULL. @since 0.1 */
     gts_progress_fn on_iteration;
+    /** @brief Passed back as the last argument of on_iteration.
+        @since 0.1 */
     void *on_iteration_user;
 } gts_limits;
 
-/** Bits of gts_result.flags. */
+/**
+ * @brief Bits of gts_result::flags.
+ * @since 0.1
+ */
 enum {
-    /** best_move holds a move (false at a terminal root). */
+    /** @brief best_move holds a move (false at a terminal root). @since 0.1 */
     GTS_RESULT_HAS_MOVE = 1u << 0,
-    /** The search was stopped by gts_engine_stop() or the progress callback. */
+    /**
+     * @brief The search was stopped by gts_engine_stop() or the progress callback.
+     * @since 0.1
+     */
     GTS_RESULT_STOPPED = 1u << 1,
-    /** The node budget ran out. */
+    /** @brief The node budget ran out. @since 0.1 */
     GTS_RESULT_NODE_LIMIT = 1u << 2,
-    /** The time budget ran out. */
+    /** @brief The time budget ran out. @since 0.1 */
     GTS_RESULT_TIME_LIMIT = 1u << 3,
-    /** Score is a lower bound (it failed high on the caller's window). */
+    /** @brief Score is a lower bound (it failed high on the caller's window). @since 0.1 */
     GTS_RESULT_LOWER_BOUND = 1u << 4,
-    /** Score is an upper bound (it failed low on the caller's window). */
+    /** @brief Score is an upper bound (it failed low on the caller's window). @since 0.1 */
     GTS_RESULT_UPPER_BOUND = 1u << 5
 };
 
 /**
- * What a search found. Zero-initialise it, set struct_size and, optionally,
- * thread_nodes/thread_nodes_capacity (the only inputs); the library fills
- * the rest.
+ * @brief What a search found.
+ *
+ * Zero-initialise it, set struct_size and, optionally,
+ * thread_nodes/thread_nodes_capacity (the only inputs); gts_search() fills
+ * the rest (it zeroes the struct first, keeping those inputs), also after a
+ * stop, a limit or a failing callback.
+ * @since 0.1
  */
 typedef struct gts_result {
-    /** sizeof(gts_result) as compiled by the caller. */
+    /** @brief sizeof(gts_result) as compiled by the caller. @since 0.1 */
     size_t struct_size;
-    /** Best move at the root (valid when flags has GTS_RESULT_HAS_MOVE). */
+    /**
+     * @brief Best move at the root (valid when flags has GTS_RESULT_HAS_MOVE).
+     * @since 0.1
+     */
     gts_move best_move;
-    /** Score of the root from the side to move. */
+    /** @brief Score of the root from the side to move. @since 0.1 */
     gts_score score;
-    /** Depth of the last completed iteration (0 if none completed). */
+    /** @brief Depth of the last completed iteration (0 if none completed). @since 0.1 */
     int32_t depth;
-    /** Deepest ply reached (quiescence and extensions included). */
+    /** @brief Deepest ply reached (quiescence and extensions included). @since 0.1 */
     int32_t seldepth;
-    /** GTS_RESULT_* bits. */
+    /** @brief GTS_RESULT_* bits. @since 0.1 */
     uint32_t flags;
-    /** Principal variation, pv[0] == best_move. */
+    /** @brief Principal variation, pv[0] == best_move. @since 0.1 */
     gts_move pv[GTS_MAX_PLY];
-    uint32_t pv_length;
-    /** Threads that searched. */
+    uint32_t pv_length; /**< @brief Moves in pv (0 when there is no move). @since 0.1 */
+    /** @brief Threads that searched. @since 0.1 */
     uint32_t threads;
-    /** Nodes visited (every apply of a move, plus the root). */
+    /** @brief Nodes visited (every apply of a move, plus the root). @since 0.1 */
     uint64_t nodes;
-    /** Transposition-table probes, hits (key found) and cutoffs (bound used). */
+    /** @brief Transposition-table probes. @since 0.1 */
     uint64_t tt_probes;
-    uint64_t tt_hits;
+    uint64_t tt_hits;    /**< @brief Probes that found the key. @since 0.1 */
+    /** @brief Probes whose bound ended the node's search.
+        @since 0.1 */
     uint64_t tt_cutoffs;
-    /** Parallel algorithms: nodes searched as mandatory / speculative work, and
-        speculative nodes whose result was thrown away by a cutoff. */
+    /** @brief Parallel algorithms: nodes searched as mandatory work (the part of
+        the tree any serial search must visit too; defined per algorithm).
+        @since 0.1 */
     uint64_t nodes_mandatory;
+    /** @brief Parallel algorithms: nodes searched as speculative work. @since 0.1 */
     uint64_t nodes_speculative;
+    /** @brief Parallel algorithms: speculative nodes whose result was thrown away
+        by a cutoff or a stop.
+        @since 0.1 */
     uint64_t nodes_wasted;
-    /** Wall-clock time of the whole search in microseconds. */
+    /** @brief Wall-clock time of the whole search in microseconds. @since 0.1 */
     uint64_t time_us;
-    /** The negative value a failed callback returned (with GTS_ECALLBACK). */
+    /**
+     * @brief The negative value a failed callback returned (with GTS_ECALLBACK).
+     * @since 0.1
+     */
     int32_t callback_status;
-    /** Optional caller array for per-thread node counts, and its length. */
+    /** @brief Input, optional: caller array that receives the node count of each
+        thread (index = thread), or NULL.
+        @since 0.1 */
     uint64_t *thread_nodes;
+    /** @brief Input: length of thread_nodes.
+        @since 0.1 */
     uint32_t thread_nodes_capacity;
 } gts_result;
 
 /**
- * Search @p state of @p game with @p alg under @p limits (NULL = depth
- * GTS_MAX_DEPTH, no other limit) and write @p result.
+ * @brief Search @p state of @p game with @p alg under @p limits and write
+ *        @p result.
  *
- * Returns GTS_OK when a result was produced (also after a stop or a limit:
- * see result->flags), GTS_EINVAL for NULL or inconsistent arguments,
- * GTS_ESTRUCT for a struct_size the library does not know, GTS_EALGORITHM,
- * GTS_ENOTSUP (a parallel algorithm on a game without clone/free),
- * GTS_EBUSY if the engine is searching, GTS_ECALLBACK / GTS_EMOVES /
- * GTS_ESCORE when the game misbehaved (result->callback_status tells the
- * callback's own code), GTS_ENOMEM. In every case @p state is unchanged on
- * return. Not thread-safe on one engine; separate engines may search
- * concurrently.
+ * Runs iterative deepening (unless #GTS_OPT_ITERATIVE is 0) with optional
+ * aspiration windows, and reports the last completed iteration. Parallel
+ * algorithms search the caller's state on the calling thread and a clone
+ * per extra worker (made once per search, freed before return).
+ *
+ * @param engine the engine (its table, options and threads).
+ * @param alg    the algorithm.
+ * @param game   the game's callbacks; read, not kept after return.
+ * @param state  the root position; mutated during the search and restored
+ *               before return, in every case.
+ * @param limits the limits, or NULL for depth #GTS_MAX_DEPTH and no other
+ *               limit.
+ * @param[in,out] result the result; its struct_size (and optionally
+ *               thread_nodes) must be set.
+ * @return #GTS_OK when a result was produced, also after a stop or a limit
+ *         (see gts_result::flags);
+ *         #GTS_EINVAL for a NULL @p engine, @p game, @p state or @p result,
+ *         a game without generate, apply, undo or evaluate, or a window
+ *         with alpha >= beta;
+ *         #GTS_ESTRUCT for a struct_size of @p result, @p game or @p limits
+ *         this version does not know;
+ *         #GTS_ERANGE for gts_game::max_moves outside 1..65535, a depth
+ *         outside 0..#GTS_MAX_DEPTH, or a window or guess beyond
+ *         +-#GTS_SCORE_INF;
+ *         #GTS_EALGORITHM for an unknown @p alg;
+ *         #GTS_ENOTSUP for a parallel algorithm with #GTS_OPT_THREADS > 1 on
+ *         a game without clone or free;
+ *         #GTS_EBUSY when @p engine is already searching;
+ *         #GTS_ENOMEM; #GTS_ETHREAD when the pool's threads cannot be
+ *         created;
+ *         #GTS_ECALLBACK (a callback returned a negative value, evaluate
+ *         returned #GTS_SCORE_INVALID or clone returned NULL), #GTS_EMOVES,
+ *         #GTS_ESCORE when the game misbehaved; gts_result::callback_status
+ *         holds the callback's own value.
+ *         The argument errors (EINVAL, ESTRUCT, ERANGE, EALGORITHM, ENOTSUP,
+ *         EBUSY) leave @p result untouched; after the others it holds the
+ *         statistics and the last completed iteration, if any.
+ *
+ * Not thread-safe on one engine: a second concurrent search on @p engine
+ * returns #GTS_EBUSY, and only gts_engine_stop() may be called on it from
+ * other threads meanwhile. Separate engines may search concurrently (on
+ * separate states).
+ * @since 0.1
  */
 GTS_API gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
                               void *state, const gts_limits *limits, gts_result *result);
 
-/** gts_search() with GTS_ALG_MINIMAX. */
+/**
+ * @brief gts_search() with #GTS_ALG_MINIMAX: plain negamax, the reference.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
 GTS_API gts_status gts_minimax(gts_engine *engine, const gts_game *game, void *state,
                                const gts_limits *limits, gts_result *result);
-/** gts_search() with GTS_ALG_ALPHABETA. */
+/**
+ * @brief gts_search() with #GTS_ALG_ALPHABETA: fail-soft alpha-beta.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
 GTS_API gts_status gts_alphabeta(gts_engine *engine, const gts_game *game, void *state,
                                  const gts_limits *limits, gts_result *result);
-/** gts_search() with GTS_ALG_PVS. */
+/**
+ * @brief gts_search() with #GTS_ALG_PVS: principal variation search.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
 GTS_API gts_status gts_pvs(gts_engine *engine, const gts_game *game, void *state,
                            const gts_limits *limits, gts_result *result);
 
-/* The other named entry points: gts_search() with GTS_ALG_<NAME>. */
+/* The other named entry points: gts_search() with GTS_ALG_<NAME>.
+ * Documented by the @fn blocks below (the declarations come from a macro). */
 #define GTS__DECLARE_ENTRY(fn)                                                  \
     GTS_API gts_status fn(gts_engine *engine, const gts_game *game, void *state, \
                           const gts_limits *limits, gts_result *result);
@@ -211,6 +402,189 @@ GTS__DECLARE_ENTRY(gts_abdada)
 GTS__DECLARE_ENTRY(gts_lazysmp)
 GTS__DECLARE_ENTRY(gts_rootsplit)
 #undef GTS__DECLARE_ENTRY
+
+/**
+ * @fn gts_status gts_mtdf(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_MTDF: MTD(f).
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_negacstar(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_NEGACSTAR: NegaC*.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_sssstar(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_SSSSTAR: SSS* (as MT-SSS*).
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_dualstar(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_DUALSTAR: Dual* (as MT-DUAL*).
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_er(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_ER: serial Evaluate-and-Refute.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_probcut(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_PROBCUT: Buro's (Multi-)ProbCut (selective; see probcut.h).
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_er_parallel(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_ER_PARALLEL: parallel Evaluate-and-Refute.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_jamboree(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_JAMBOREE: Kuszmaul's Jamboree.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_dts(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_DTS: Hyatt's Dynamic Tree Splitting.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_ybwc(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_YBWC: Young Brothers Wait Concept.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_pvsplit(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_PVSPLIT: principal variation splitting.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_abdada(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_ABDADA: Weill's ABDADA.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_lazysmp(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_LAZYSMP: Lazy SMP.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
+/**
+ * @fn gts_status gts_rootsplit(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_ROOTSPLIT: root splitting.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.1
+ */
 
 #ifdef __cplusplus
 }
