@@ -27,6 +27,7 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 #include "tgame.h"
+#include "search/parallel.h" /* internals: path replay */
 
 /* ---- the hostile game: tgame's state behind misbehaving callbacks ---------- */
 
@@ -391,6 +392,18 @@ Test(hostile, generate_zero_at_the_root)
         cr_assert_eq(r.best_move, GTS_MOVE_NONE, "%s: GTS_MOVE_NONE", name);
         cr_assert_eq(r.score, tgame_evaluate(&g, NULL), "%s: the root's static value", name);
         cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
+        /* A finished root whose evaluation is out of range, or invalid. */
+        h.eval_bad_from = 1;
+        h.bad_score = GTS_SCORE_WIN + 1;
+        rc = hostile_search(e, cf[i], &v, &g, D, &r);
+        cr_assert_eq(rc, GTS_ESCORE, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
+        cr_assert_eq(r.callback_status, GTS_SCORE_WIN + 1);
+        h.evals = 0;
+        h.bad_score = GTS_SCORE_INVALID;
+        rc = hostile_search(e, cf[i], &v, &g, D, &r);
+        cr_assert_eq(rc, GTS_ECALLBACK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
+        cr_assert_eq(r.callback_status, -1);
+        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
         check_usable(e, cf[i], SEED, B, D, "after a finished root");
         gts_engine_free(e);
     }
@@ -516,11 +529,14 @@ Test(hostile, generate_moves_that_apply_rejects)
  * worker threads in the middle of a path replay. */
 typedef struct kth_tree {
     int branching, depth, spin;
+    uint64_t step; /* k goes 1, 1 + step, ...; bigger trees are sampled */
 } kth_tree;
 
-static kth_tree kth_tree_for(config cf)
+static kth_tree kth_tree_for(config cf, int pass)
 {
-    return cf.threads > 1 ? (kth_tree){4, 4, 2000} : (kth_tree){B, D, 0};
+    if (cf.threads == 1)
+        return (kth_tree){B, D, 0, 1};
+    return pass == 0 ? (kth_tree){4, 4, 2000, 1} : (kth_tree){5, 5, 2000, 23};
 }
 
 static void kth_setup(hostile *h, tgame *g, gts_game *v, kth_tree t)
@@ -532,77 +548,131 @@ static void kth_setup(hostile *h, tgame *g, gts_game *v, kth_tree t)
 }
 
 /* Calls a clean search makes, so that k covers all of them (and one more). */
-static uint64_t clean_calls(gts_engine *e, config cf, bool undo)
+static uint64_t clean_calls(gts_engine *e, config cf, kth_tree t, bool undo)
 {
     hostile h;
     tgame g;
     gts_game v;
-    kth_tree t = kth_tree_for(cf);
     kth_setup(&h, &g, &v, t);
     gts_result r;
     cr_assert_eq(hostile_search(e, cf, &v, &g, t.depth, &r), GTS_OK);
     return undo ? h.undos : h.applies;
 }
 
+typedef struct kth_count {
+    int searches, fired, helped;
+} kth_count;
+
+static void kth_config(config cf, kth_tree t, bool undo, bool does_work, kth_count *n)
+{
+    gts_score exact = tree_value(SEED, t.branching, t.depth);
+    gts_engine *e = engine_for(cf.threads, 1);
+    uint64_t calls = clean_calls(e, cf, t, undo);
+    /* parallel runs vary: cover a clean run's count generously */
+    uint64_t last = cf.threads > 1 ? calls + calls / 4 : calls + 1;
+    for (uint64_t k = 1; k <= last; k += t.step) {
+        gts_engine_clear(e); /* the same tree every time: k hits the same call */
+        hostile h;
+        tgame g, before;
+        gts_game v;
+        kth_setup(&h, &g, &v, t);
+        if (undo) {
+            h.undo_fail_at = k;
+            h.undo_fail_does_work = does_work;
+        } else {
+            h.apply_fail_at = k;
+        }
+        before = g;
+        uint64_t per[4] = {0};
+        gts_limits l = {.struct_size = sizeof l, .depth = t.depth};
+        gts_result r = {.struct_size = sizeof r, .thread_nodes = per,
+                        .thread_nodes_capacity = 4};
+        int rc = gts_search(e, cf.alg, &v, &g, &l, &r);
+        n->searches++;
+        n->fired += h.fired;
+        n->helped += per[1] + per[2] + per[3] > 0;
+        char what[64];
+        snprintf(what, sizeof what, "%s failing at call %llu", undo ? "undo" : "apply",
+                 (unsigned long long)k);
+        expect_fault_or_exact(cf, &h, rc, &r, GTS_ECALLBACK, undo ? UNDO_FAIL : APPLY_FAIL,
+                              exact, what);
+        /* Every successful apply is undone exactly once, a failed one never. */
+        uint64_t applied = h.applies - (undo ? 0 : (h.fired ? 1 : 0));
+        cr_assert_eq(h.undos, applied, "%s %s/%d: %llu undos for %llu applies", what,
+                     gts_algorithm_name(cf.alg), cf.threads,
+                     (unsigned long long)h.undos, (unsigned long long)applied);
+        if (!undo || does_work || !h.fired)
+            cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s %s/%d: state changed", what,
+                      gts_algorithm_name(cf.alg), cf.threads);
+        cr_assert_eq(h.clones, h.frees);
+    }
+    check_usable(e, cf, SEED, t.branching, t.depth,
+                 undo ? "after undo failures" : "after apply failures");
+    gts_engine_free(e);
+}
+
 static void kth_call_fails(bool undo, bool does_work)
 {
     config cf[64];
     int nc = configs(cf, 64);
-    int searches = 0, fired = 0, helped = 0;
+    kth_count n = {0, 0, 0};
     for (int i = 0; i < nc; i++) {
-        kth_tree t = kth_tree_for(cf[i]);
-        gts_score exact = tree_value(SEED, t.branching, t.depth);
-        gts_engine *e = engine_for(cf[i].threads, 1);
-        uint64_t calls = clean_calls(e, cf[i], undo);
-        /* parallel runs vary: cover a clean run's count generously */
-        uint64_t last = cf[i].threads > 1 ? calls + calls / 4 : calls + 1;
-        for (uint64_t k = 1; k <= last; k++) {
-            gts_engine_clear(e); /* the same tree every time: k hits the same call */
-            hostile h;
-            tgame g, before;
-            gts_game v;
-            kth_setup(&h, &g, &v, t);
-            if (undo) {
-                h.undo_fail_at = k;
-                h.undo_fail_does_work = does_work;
-            } else {
-                h.apply_fail_at = k;
-            }
-            before = g;
-            uint64_t per[4] = {0};
-            gts_limits l = {.struct_size = sizeof l, .depth = t.depth};
-            gts_result r = {.struct_size = sizeof r, .thread_nodes = per,
-                            .thread_nodes_capacity = 4};
-            int rc = gts_search(e, cf[i].alg, &v, &g, &l, &r);
-            searches++;
-            fired += h.fired;
-            helped += per[1] + per[2] + per[3] > 0;
-            char what[64];
-            snprintf(what, sizeof what, "%s failing at call %llu", undo ? "undo" : "apply",
-                     (unsigned long long)k);
-            expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK, undo ? UNDO_FAIL : APPLY_FAIL,
-                                  exact, what);
-            /* Every successful apply is undone exactly once, a failed one never. */
-            uint64_t applied = h.applies - (undo ? 0 : (h.fired ? 1 : 0));
-            cr_assert_eq(h.undos, applied, "%s %s/%d: %llu undos for %llu applies", what,
-                         gts_algorithm_name(cf[i].alg), cf[i].threads,
-                         (unsigned long long)h.undos, (unsigned long long)applied);
-            if (!undo || does_work || !h.fired)
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s %s/%d: state changed", what,
-                          gts_algorithm_name(cf[i].alg), cf[i].threads);
-            cr_assert_eq(h.clones, h.frees);
-        }
-        check_usable(e, cf[i], SEED, t.branching, t.depth,
-                     undo ? "after undo failures" : "after apply failures");
-        gts_engine_free(e);
+        kth_config(cf[i], kth_tree_for(cf[i], 0), undo, does_work, &n);
+        if (cf[i].threads > 1)
+            kth_config(cf[i], kth_tree_for(cf[i], 1), undo, does_work, &n);
     }
-    fprintf(stderr, "# %s failing: %d searches, %d with the fault delivered, %d with helpers at work\n",
-           undo ? "undo" : "apply", searches, fired, helped);
+    printf("# %s failing: %d searches, %d with the fault delivered, %d with helpers at work\n",
+           undo ? "undo" : "apply", n.searches, n.fired, n.helped);
 }
 
 Test(hostile, apply_fails_on_every_kth_call) { kth_call_fails(false, false); }
 Test(hostile, undo_fails_on_every_kth_call_after_undoing) { kth_call_fails(true, true); }
 Test(hostile, undo_fails_on_every_kth_call_without_undoing) { kth_call_fails(true, false); }
+
+/* A worker waiting at a split node runs other tasks (help-first) and
+ * replays its path to get there and back. The way back re-applies the moves
+ * below the common ancestor; when one of those applies fails, the frames
+ * waiting below must not undo the moves that were never re-applied. Under
+ * load this needs a steal of a foreign task while waiting (about one search
+ * in 500 at 16 threads here), so the sequence is driven directly. */
+Test(hostile, apply_failing_on_the_way_back_from_a_task)
+{
+    gts_engine *e = engine_for(1, 0);
+    hostile h;
+    h_reset(&h);
+    tgame g, before;
+    tgame_init(&g, SEED, B, D);
+    before = g;
+    gts_game v = h_vtable(&h, B);
+    gts__ctx *c = gts__ctx_new(B);
+    cr_assert_not_null(c);
+    gts__ctx_begin(c, e, &v, &g);
+    static gts__pw pw; /* over-aligned */
+    memset(&pw, 0, sizeof pw);
+    pw.c = c;
+    /* Frames at plies 0 and 1 applied moves 0 and 1; the node at ply 2
+     * waits and helps a task at path [2]. */
+    cr_assert(gts__pw_apply(&pw, 0, 0));
+    cr_assert(gts__pw_apply(&pw, 1, 1));
+    gts_move task_path[1] = {2};
+    static gts__pw_frame f;
+    cr_assert(gts__pw_enter(&pw, &f, task_path, 1, NULL, false));
+    cr_assert_eq(g.ply, 1);
+    /* On the way back, the re-apply of move 0 fails. */
+    h.apply_fail_at = h.applies + 1;
+    gts__pw_leave(&pw, &f);
+    cr_assert(h.fired);
+    cr_assert_eq(e->shared.error, GTS_ECALLBACK, "the failure is recorded");
+    /* The waiting frames unwind as every parallel algorithm does. */
+    gts__pw_undo(&pw, 1, 1);
+    gts__pw_undo(&pw, 0, 0);
+    cr_assert_eq(h.undos, h.applies - 1, "%llu undos for %llu successful applies",
+                 (unsigned long long)h.undos, (unsigned long long)(h.applies - 1));
+    cr_assert(memcmp(&g, &before, sizeof g) == 0, "the state is back at the root (ply %d)",
+              g.ply);
+    gts__ctx_free(c);
+    gts_engine_free(e);
+}
 
 /* ---- evaluate out of range ------------------------------------------------------- */
 
@@ -689,7 +759,7 @@ static void broken_hash(enum hash_mode mode, const char *what)
         check_usable(e, cf[i], SEED, B, D, what);
         gts_engine_free(e);
     }
-    fprintf(stderr, "# %s: %d searches with helpers at work\n", what, helped);
+    printf("# %s: %d searches with helpers at work\n", what, helped);
 }
 
 Test(hostile, hash_constant) { broken_hash(HASH_CONSTANT, "constant hash"); }
@@ -970,6 +1040,10 @@ Test(hostile, node_limit_one)
         cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "%s: the fallback move", name);
         cr_assert(r.best_move < 4, "%s: a legal move", name);
         cr_assert(r.depth < 6, "%s: no full-depth iteration under one node", name);
+        if (r.depth == 0) { /* doc/api.md: no iteration completed */
+            cr_assert_eq(r.best_move, 0, "%s: the first legal move", name);
+            cr_assert_eq(r.score, tgame_evaluate(&g, NULL), "%s: the root's static value", name);
+        }
         cr_assert(r.score >= -GTS_SCORE_INF && r.score <= GTS_SCORE_INF);
         cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
         cr_assert_eq(h.clones, h.frees);
