@@ -5,7 +5,8 @@
  * A game is a table of callbacks over an opaque state the caller owns.
  * Search mutates the state in place through apply/undo and always restores
  * it: after every libgts call returns, the caller's state is byte-for-byte
- * what it was before, even after a stop, a limit or a failed callback.
+ * what it was before, even after a stop, a limit or a failed callback (a
+ * failed undo() excepted: the state is then what that undo() left).
  *
  * Callbacks may be called concurrently by parallel algorithms, each thread on
  * its own copy made by clone(); they must be reentrant for distinct states.
@@ -13,7 +14,8 @@
  * returning GTS_SCORE_INVALID); the search then unwinds, undoing every move,
  * and returns GTS_ECALLBACK.
  *
- * See doc/adapter.md for a walk-through.
+ * See doc/adapter.md for a walk-through, and its "Hostile or broken
+ * callbacks" section for the status of every contract violation.
  */
 #ifndef GTS_GAME_H
 #define GTS_GAME_H
@@ -36,7 +38,9 @@ typedef struct gts_game {
      * Write the legal moves of @p state to @p moves (at most @p capacity,
      * which is max_moves). Returns the count, 0 for a finished game
      * (terminal node), or a negative value on failure. Required.
-     * The order must be deterministic for a given state.
+     * The order must be deterministic for a given state. A count above
+     * @p capacity makes the search return GTS_EMOVES; never write more
+     * than @p capacity moves.
      */
     int (*generate)(void *state, gts_move *moves, uint32_t capacity, void *user);
 
@@ -56,11 +60,16 @@ typedef struct gts_game {
 
     /**
      * Optional. 64-bit key of @p state (side to move included). Enables the
-     * transposition table. Equal keys must mean equal positions.
+     * transposition table. Equal keys must mean equal positions: the search
+     * cannot detect colliding keys; it stays safe (a root move, a score in
+     * [-GTS_SCORE_INF, GTS_SCORE_INF]) but its value may then be wrong.
      */
     uint64_t (*hash)(void *state, void *user);
 
-    /** Optional. A deep copy of @p state, NULL on failure. Needed by parallel algorithms. */
+    /**
+     * Optional. A deep copy of @p state, NULL on failure (the search then
+     * returns GTS_ECALLBACK before searching). Needed by parallel algorithms.
+     */
     void *(*clone)(void *state, void *user);
 
     /** Optional. Frees a state made by clone() (or by the game's own constructor). */

@@ -158,7 +158,9 @@ typedef struct gts_result {
     uint64_t nodes_wasted;
     /** Wall-clock time of the whole search in microseconds. */
     uint64_t time_us;
-    /** The negative value a failed callback returned (with GTS_ECALLBACK). */
+    /** What the failed callback returned: its negative value (GTS_ECALLBACK;
+        -1 for GTS_SCORE_INVALID, 0 for a NULL clone), generate's count
+        (GTS_EMOVES) or the score (GTS_ESCORE). 0 otherwise. */
     int32_t callback_status;
     /** Optional caller array for per-thread node counts, and its length. */
     uint64_t *thread_nodes;
