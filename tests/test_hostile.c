@@ -9,7 +9,9 @@
  *
  *  - generate: negative, 0 at the root, exactly max_moves, more than the
  *    capacity given, duplicate moves, moves that apply() then rejects;
- *  - apply / undo failing on the k-th call, for every k of a small search;
+ *  - apply / undo failing on the k-th call, for every k of a small search
+ *    (sampled on a bigger one where helpers join), and apply failing while
+ *    a waiting worker replays its path back from a task it helped with;
  *  - evaluate returning scores outside [LOSS, WIN] and GTS_SCORE_INVALID;
  *  - hashes that collide on every position or on most of them;
  *  - clone returning NULL, or succeeding k times then failing;
