@@ -34,13 +34,22 @@ const gts_allocator gts__default_allocator = {
     sizeof(gts_allocator), default_allocate, default_release, NULL,
 };
 
+/* Internal callers without an engine (tests, contexts made by hand) pass
+ * NULL for the C library's allocator. */
+static const gts_allocator *or_default(const gts_allocator *a)
+{
+    return a ? a : &gts__default_allocator;
+}
+
 void *gts__malloc(const gts_allocator *a, size_t size)
 {
+    a = or_default(a);
     return size ? a->allocate(size, a->user) : NULL;
 }
 
 void *gts__calloc(const gts_allocator *a, size_t n, size_t size)
 {
+    a = or_default(a);
     if (n == 0 || size == 0 || n > SIZE_MAX / size)
         return NULL;
     void *p = a->allocate(n * size, a->user);
@@ -51,12 +60,14 @@ void *gts__calloc(const gts_allocator *a, size_t n, size_t size)
 
 void gts__free(const gts_allocator *a, void *p, size_t size)
 {
+    a = or_default(a);
     if (p)
         a->release(p, size, a->user);
 }
 
 void *gts__calloc_aligned(const gts_allocator *a, size_t size, size_t align)
 {
+    a = or_default(a);
     if (size == 0 || size > SIZE_MAX - align)
         return NULL;
     unsigned char *raw = a->allocate(size + align, a->user);
@@ -72,6 +83,7 @@ void *gts__calloc_aligned(const gts_allocator *a, size_t size, size_t align)
 
 void gts__free_aligned(const gts_allocator *a, void *p, size_t size, size_t align)
 {
+    a = or_default(a);
     if (!p)
         return;
     unsigned char *q = p;

@@ -14,6 +14,8 @@
 /* The C library's malloc/free as a gts_allocator. */
 extern const gts_allocator gts__default_allocator;
 
+/* @a NULL means gts__default_allocator in every function below. */
+
 /* @size bytes or NULL; NULL also for size 0. */
 void *gts__malloc(const gts_allocator *a, size_t size);
 /* @n * @size zeroed bytes, or NULL (also on overflow or a zero size). */

@@ -63,12 +63,6 @@ static gts__tt_bucket *bucket_of(const gts__tt *tt, uint64_t key)
     return &tt->buckets[(uint64_t)(m >> 64)];
 }
 
-/* A zero-initialised table (tests) uses malloc/free. */
-static const gts_allocator *tt_alloc(const gts__tt *tt)
-{
-    return tt->alloc ? tt->alloc : &gts__default_allocator;
-}
-
 int gts__tt_resize(gts__tt *tt, size_t mb)
 {
     if (mb == 0) {
@@ -78,7 +72,7 @@ int gts__tt_resize(gts__tt *tt, size_t mb)
     if (mb > SIZE_MAX >> 20)
         return GTS_ENOMEM;
     uint64_t n = ((uint64_t)mb << 20) / sizeof(gts__tt_bucket);
-    void *mem = gts__calloc_aligned(tt_alloc(tt), n * sizeof(gts__tt_bucket),
+    void *mem = gts__calloc_aligned(tt->alloc, n * sizeof(gts__tt_bucket),
                                     sizeof(gts__tt_bucket));
     if (!mem)
         return GTS_ENOMEM;
@@ -91,7 +85,7 @@ int gts__tt_resize(gts__tt *tt, size_t mb)
 
 void gts__tt_destroy(gts__tt *tt)
 {
-    gts__free_aligned(tt_alloc(tt), tt->buckets, tt->nbuckets * sizeof(gts__tt_bucket),
+    gts__free_aligned(tt->alloc, tt->buckets, tt->nbuckets * sizeof(gts__tt_bucket),
                       sizeof(gts__tt_bucket));
     tt->buckets = NULL;
     tt->nbuckets = 0;

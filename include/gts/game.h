@@ -5,7 +5,8 @@
  * A game is a table of callbacks over an opaque state the caller owns.
  * Search mutates the state in place through apply/undo and always restores
  * it: after every libgts call returns, the caller's state is byte-for-byte
- * what it was before, even after a stop, a limit or a failed callback.
+ * what it was before, even after a stop, a limit or a failed callback (a
+ * failed undo() excepted: the state is then what that undo() left).
  *
  * Callbacks may be called concurrently by parallel algorithms, each thread on
  * its own copy made by clone(); they must be reentrant for distinct states.
@@ -13,7 +14,8 @@
  * returning GTS_SCORE_INVALID); the search then unwinds, undoing every move,
  * and returns GTS_ECALLBACK.
  *
- * See doc/adapter.md for a walk-through.
+ * See doc/adapter.md for a walk-through, and its "Hostile or broken
+ * callbacks" section for the status of every contract violation.
  */
 #ifndef GTS_GAME_H
 #define GTS_GAME_H
@@ -50,15 +52,17 @@ typedef struct gts_game {
      * @brief Required. Write the legal moves of @p state to @p moves.
      *
      * The order must be deterministic for a given state (the transposition
-     * table stores the best move as its index in this order).
+     * table stores the best move as its index in this order). Never write
+     * more than @p capacity moves.
      *
      * @param state    the position.
      * @param[out] moves receives the moves.
      * @param capacity room in @p moves: gts_game::max_moves.
      * @param user     gts_game::user.
-     * @return the number of moves (at most @p capacity; more is
-     *         #GTS_EMOVES), 0 for a finished game (terminal node), or a
-     *         negative value on failure (the search returns #GTS_ECALLBACK).
+     * @return the number of moves (a count above @p capacity makes the
+     *         search return #GTS_EMOVES), 0 for a finished game (terminal
+     *         node), or a negative value on failure (the search returns
+     *         #GTS_ECALLBACK).
      * @since 0.1
      */
     int (*generate)(void *state, gts_move *moves, uint32_t capacity, void *user);
@@ -103,10 +107,14 @@ typedef struct gts_game {
     /**
      * @brief Optional. 64-bit key of @p state; enables the transposition
      *        table.
+     *
+     * Equal keys must mean equal positions: the search cannot detect
+     * colliding keys; it stays safe (a root move, a score in
+     * [-GTS_SCORE_INF, GTS_SCORE_INF]) but its value may then be wrong.
+     *
      * @param state the position.
      * @param user  gts_game::user.
-     * @return the key, side to move included. Equal keys must mean equal
-     *         positions.
+     * @return the key, side to move included.
      * @since 0.1
      */
     uint64_t (*hash)(void *state, void *user);
@@ -117,7 +125,7 @@ typedef struct gts_game {
      * @param state the position to copy.
      * @param user  gts_game::user.
      * @return the copy, freed later with gts_game::free, or NULL on failure
-     *         (the search returns #GTS_ECALLBACK).
+     *         (the search then returns #GTS_ECALLBACK before searching).
      * @since 0.1
      */
     void *(*clone)(void *state, void *user);

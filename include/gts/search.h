@@ -275,7 +275,10 @@ typedef struct gts_result {
     /** @brief Wall-clock time of the whole search in microseconds. @since 0.1 */
     uint64_t time_us;
     /**
-     * @brief The negative value a failed callback returned (with GTS_ECALLBACK).
+     * @brief What the failed callback returned: its negative value
+     *        (#GTS_ECALLBACK; -1 for #GTS_SCORE_INVALID, 0 for a NULL
+     *        clone), generate's count (#GTS_EMOVES) or the score
+     *        (#GTS_ESCORE); 0 otherwise.
      * @since 0.1
      */
     int32_t callback_status;

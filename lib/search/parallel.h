@@ -24,7 +24,9 @@
  *    context's per-ply buffers across a child search; below the split depth
  *    they call the serial gts__alphabeta, which never waits.
  *  - Their applies go through gts__pw_apply/gts__pw_undo so that pw->path
- *    stays the path of the state.
+ *    stays the path of the state. When a replay back fails (an apply fails
+ *    on the way back), the state stays above the waiting frames, and
+ *    gts__pw_undo skips the moves that were not re-applied.
  *  - A worker waiting for X only runs work that does not depend on X's frame
  *    resuming (its own split point's jobs, or unrelated tasks that finish on
  *    their own): waits nest strictly, so help never deadlocks.
@@ -115,6 +117,10 @@ static inline bool gts__pw_apply(gts__pw *pw, int ply, gts_move m)
 
 static inline void gts__pw_undo(gts__pw *pw, int ply, gts_move m)
 {
+    /* A failed replay (gts__pw_goto) can leave the state above @ply: then
+     * @m was never re-applied and must not be undone. */
+    if (pw->len <= ply)
+        return;
     gts__undo(pw->c, m);
     pw->len = ply;
 }
