@@ -75,14 +75,15 @@ def parse(path):
             fence, lang = f.group(1), f.group(2).lower()
             indent = len(line) - len(line.lstrip())
             body = []
+            start = i + 1
             i += 1
             while i < len(lines) and lines[i].strip() != fence:
                 body.append(lines[i][indent:] if lines[i][:indent].isspace() else lines[i])
                 i += 1
             if i == len(lines):
-                errors.append("line %d: unterminated code block" % (len(blocks) + 1))
+                errors.append("line %d: unterminated code block" % start)
             marker, arg = (pending[1], pending[2]) if pending else (None, "")
-            blocks.append(Block(i - len(body), lang, "\n".join(body) + "\n", marker, arg))
+            blocks.append(Block(start, lang, "\n".join(body) + "\n", marker, arg))
             pending = None
             i += 1
             continue
