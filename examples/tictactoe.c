@@ -36,6 +36,7 @@ static int generate(void *state, gts_move *moves, uint32_t capacity, void *user)
 {
     board *b = state;
     int n = 0;
+    (void)user; /* no game-wide data in this adapter */
     if (winner(b))
         return 0;
     for (int i = 0; i < 9 && (uint32_t)n < capacity; i++)
@@ -47,6 +48,7 @@ static int generate(void *state, gts_move *moves, uint32_t capacity, void *user)
 static int apply(void *state, gts_move m, void *user)
 {
     board *b = state;
+    (void)user;
     if (m > 8 || b->cell[m])
         return -1; /* the library turns this into GTS_ECALLBACK */
     b->cell[m] = (char)b->turn;
@@ -58,6 +60,7 @@ static int apply(void *state, gts_move m, void *user)
 static int undo(void *state, gts_move m, void *user)
 {
     board *b = state;
+    (void)user;
     b->cell[m] = 0;
     b->turn = 3 - b->turn;
     b->filled--;
@@ -68,12 +71,14 @@ static int undo(void *state, gts_move m, void *user)
  * just moved, so the side to move has lost. */
 static gts_score evaluate(void *state, void *user)
 {
+    (void)user;
     return winner(state) ? GTS_SCORE_LOSS : 0;
 }
 
 static uint64_t hash(void *state, void *user)
 {
     const board *b = state;
+    (void)user;
     uint64_t h = (uint64_t)b->turn;
     for (int i = 0; i < 9; i++)
         h = h * 3 + (uint64_t)b->cell[i];
@@ -82,6 +87,8 @@ static uint64_t hash(void *state, void *user)
 
 static int format_move(void *state, gts_move m, char *buf, size_t size, void *user)
 {
+    (void)state;
+    (void)user;
     return snprintf(buf, size, "%c%c", "abc"[m % 3], "321"[m / 3 % 3]);
 }
 

@@ -28,8 +28,10 @@
  * gts_probcut_calibrate(), then set them on an engine with
  * gts_engine_set_probcut(). The search is selective: its result may differ
  * from the minimax value. With every threshold at GTS_PROBCUT_THRESHOLD_OFF
- * (or above, e.g. HUGE_VAL / INFINITY) no check runs, and ProbCut searches
- * exactly the tree of gts_pvs(): same score, same nodes.
+ * (or above, e.g. HUGE_VAL / INFINITY) no check runs, and each iteration
+ * of ProbCut searches exactly the tree of gts_pvs(): same score, same
+ * nodes. (Iterative deepening stops early on a decided win or loss only for
+ * exact algorithms, so ProbCut may then run more iterations than gts_pvs().)
  */
 #ifndef GTS_PROBCUT_H
 #define GTS_PROBCUT_H

@@ -191,7 +191,14 @@ typedef struct gts_limits {
         @since 0.1 */
     gts_score guess;
     bool has_guess; /**< @brief Whether guess is set. @since 0.1 */
-    /** @brief Node budget; 0 = unlimited. @since 0.1 */
+    /**
+     * @brief Node budget; 0 = unlimited.
+     *
+     * Each thread checks it every min(1024, nodes / 16) nodes (at least
+     * every node), so a search may end slightly past the budget: by at most
+     * that interval per thread.
+     * @since 0.1
+     */
     uint64_t nodes;
     /** @brief Wall-clock budget in milliseconds; 0 = unlimited. @since 0.1 */
     uint64_t time_ms;
