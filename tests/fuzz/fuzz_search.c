@@ -792,7 +792,11 @@ static void op_search(session *ss)
         CHECK(rc != GTS_OK);
     if (failed || bad_score || invalid || too_many || illegal)
         CHECK(rc != GTS_OK);
-    if (rc == GTS_ECALLBACK && failed && !invalid && !illegal && g_ev.fail_kind != FAIL_CLONE)
+    if (rc == GTS_ECALLBACK)
+        CHECK(res.callback_status < 0);
+    /* evaluate() fails by GTS_SCORE_INVALID, clone() by NULL: no own code */
+    if (rc == GTS_ECALLBACK && failed && !invalid && !illegal && g_ev.fail_kind != FAIL_CLONE
+        && g_ev.fail_kind != FAIL_EVALUATE)
         CHECK(res.callback_status == injected_code());
     if (!bad_args)
         ss->fresh = false;
