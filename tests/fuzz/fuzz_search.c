@@ -73,6 +73,9 @@ static const gts_score EXTREMES[] = {
 };
 #define NEXTREMES ((int)(sizeof EXTREMES / sizeof EXTREMES[0]))
 
+static const int32_t BAD_DEPTHS[] = {-1, GTS_MAX_DEPTH + 1, INT32_MAX, INT32_MIN};
+static const int32_t BAD_PC_DEPTHS[] = {-1, GTS_MAX_DEPTH, GTS_MAX_DEPTH + 1, INT32_MIN};
+
 static const gts_score SPANS[] = {0, 1, 3, 10, 1000, GTS_SCORE_DECIDED - 1};
 
 /* ---- the tree ---------------------------------------------------------- */
@@ -580,6 +583,119 @@ static void op_query(session *ss)
     CHECK(gts_option_bounds(o, NULL, NULL, NULL) == (oname ? GTS_OK : GTS_EOPTION));
 }
 
+/* ---- ProbCut parameters and calibration ------------------------------------ */
+
+static const double PC_VALUES[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, 100.0, 1.5, 1e-300, -1e-300, 1e300, -1e300,
+    GTS_PROBCUT_THRESHOLD_OFF, 1e308, __builtin_inf(), -__builtin_inf(), __builtin_nan(""),
+};
+#define NPC ((int)(sizeof PC_VALUES / sizeof PC_VALUES[0]))
+
+static double pc_value(reader *r)
+{
+    uint8_t b = u8(r);
+    return b < 160 ? PC_VALUES[b % NPC] : (double)(int16_t)u16(r) / 8.0;
+}
+
+static int32_t pc_depth(reader *r)
+{
+    uint8_t b = u8(r);
+    return b < 240 ? b % 8 : BAD_PC_DEPTHS[b % 4];
+}
+
+static bool finite(double x) { return x == x && x != __builtin_inf() && x != -__builtin_inf(); }
+
+static void op_probcut(session *ss)
+{
+    reader *r = ss->r;
+    gts_probcut_params pp;
+    CHECK(gts_probcut_defaults(&pp) == GTS_OK);
+    uint8_t b = u8(r);
+    bool use_null = b == 0xff;
+    pp.npairs = b % (GTS_PROBCUT_MAX_PAIRS + 2);
+    pp.iid = (b >> 5) & 1;
+    bool valid = pp.npairs <= GTS_PROBCUT_MAX_PAIRS;
+    for (uint32_t i = 0; i < pp.npairs && i < GTS_PROBCUT_MAX_PAIRS; i++) {
+        gts_probcut_pair *q = &pp.pair[i];
+        q->shallow_depth = pc_depth(r);
+        q->deep_depth = pc_depth(r);
+        uint8_t m = u8(r);
+        if (m & 1)
+            q->a = pc_value(r);
+        if (m & 2)
+            q->b = pc_value(r);
+        if (m & 4)
+            q->sigma = pc_value(r);
+        if (m & 8)
+            q->threshold = pc_value(r);
+        if (q->shallow_depth < 0 || q->shallow_depth >= q->deep_depth
+            || q->deep_depth > GTS_MAX_DEPTH || !finite(q->a) || q->a <= 0 || !finite(q->b)
+            || !finite(q->sigma) || q->sigma <= 0 || q->threshold != q->threshold
+            || q->threshold < 0)
+            valid = false;
+    }
+    bool bad_size = (b & 0xc0) == 0xc0 && !use_null;
+    if (bad_size)
+        pp.struct_size = sizeof pp + 8;
+    int rc = gts_engine_set_probcut(g_engine, use_null ? NULL : &pp);
+    check_status(rc);
+    if (use_null)
+        CHECK(rc == GTS_OK);
+    else if (bad_size)
+        CHECK(rc == GTS_ESTRUCT);
+    else
+        CHECK(rc == (valid ? GTS_OK : GTS_ERANGE));
+
+    gts_probcut_params got;
+    memset(&got, 0, sizeof got);
+    got.struct_size = sizeof got;
+    CHECK(gts_engine_get_probcut(g_engine, &got) == GTS_OK);
+    if (rc == GTS_OK && !use_null) {
+        CHECK(got.npairs == pp.npairs && got.iid == pp.iid);
+        for (uint32_t i = 0; i < pp.npairs; i++)
+            CHECK(got.pair[i].shallow_depth == pp.pair[i].shallow_depth
+                  && got.pair[i].deep_depth == pp.pair[i].deep_depth
+                  && got.pair[i].a == pp.pair[i].a && got.pair[i].b == pp.pair[i].b
+                  && got.pair[i].sigma == pp.pair[i].sigma
+                  && got.pair[i].threshold == pp.pair[i].threshold);
+    }
+}
+
+static void op_calibrate(session *ss)
+{
+    reader *r = ss->r;
+    uint8_t b = u8(r);
+    uint32_t samples = b % 9;
+    uint32_t max_walk = (b & 0x80) ? GTS_MAX_PLY + 1 : u8(r) % 12;
+    int32_t shallow = u8(r) % 4, deep = u8(r) % 5;
+    uint64_t seed = u32(r);
+    gts_probcut_fit fit;
+    memset(&fit, 0, sizeof fit);
+    fit.struct_size = sizeof fit;
+    memset(&g_ev, 0, sizeof g_ev);
+    bool game_bad = ss->game.struct_size != sizeof(gts_game) || ss->game.max_moves == 0
+                    || ss->game.max_moves > 65535;
+    bool bad_args = samples == 0 || max_walk > GTS_MAX_PLY || shallow < 1 || shallow >= deep
+                    || game_bad;
+    int rc = gts_probcut_calibrate(g_engine, &ss->game, NULL, 0, ss->state, samples, seed,
+                                   max_walk, shallow, deep, &fit);
+    check_status(rc);
+    check_state(ss);
+    if (bad_args)
+        CHECK(rc != GTS_OK);
+    if (seen(&g_ev.bad_score) || seen(&g_ev.invalid) || seen(&g_ev.too_many)
+        || seen(&g_ev.illegal))
+        CHECK(rc != GTS_OK);
+    CHECK(rc != GTS_EBUSY && rc != GTS_EALGORITHM);
+    if (!bad_args)
+        ss->fresh = false;
+    if (rc == GTS_OK) {
+        CHECK(fit.samples >= 3 && fit.samples <= samples);
+        CHECK(finite(fit.a) && finite(fit.b) && finite(fit.sigma) && fit.sigma >= 0);
+        CHECK(fit.r2 >= -1e-9 && fit.r2 <= 1 + 1e-9);
+    }
+}
+
 /* ---- progress callback ----------------------------------------------------- */
 
 enum { PROGRESS_NONE, PROGRESS_RETURN_STOP, PROGRESS_ENGINE_STOP, PROGRESS_REENTER, PROGRESS_MODES };
@@ -631,7 +747,6 @@ static int on_iteration(const gts_result *res, void *user)
 
 /* ---- search ------------------------------------------------------------------ */
 
-static const int32_t BAD_DEPTHS[] = {-1, GTS_MAX_DEPTH + 1, INT32_MAX, INT32_MIN};
 static const gts_score WINDOW_VALUES[] = {
     0, 1, -1, 5, -5, 100, -100, GTS_SCORE_DECIDED, -GTS_SCORE_DECIDED, GTS_SCORE_WIN,
     GTS_SCORE_LOSS, GTS_SCORE_INF, -GTS_SCORE_INF, GTS_SCORE_INF + 1, -GTS_SCORE_INF - 1,
@@ -674,6 +789,11 @@ static void op_search(session *ss)
     if (parallel && (tb & 0x80)) {
         CHECK(gts_engine_set(g_engine, GTS_OPT_THREADS, 1 + tb % 4) == GTS_OK);
         ss->threads = 1 + tb % 4;
+    }
+    if ((tb & 0x30) == 0x30) {
+        /* Another max_moves: the engine resizes its move buffers. */
+        static const uint32_t MOVES[] = {1, 2, 3, MAX_BRANCH, 64, 300};
+        ss->game.max_moves = MOVES[u8(r) % 6];
     }
     if (tb & 0x40) {
         CHECK(gts_engine_clear(g_engine) == GTS_OK);
@@ -792,9 +912,10 @@ static void op_search(session *ss)
         CHECK(rc != GTS_OK);
     if (failed || bad_score || invalid || too_many || illegal)
         CHECK(rc != GTS_OK);
-    if (rc == GTS_ECALLBACK)
+    /* evaluate() fails by GTS_SCORE_INVALID, clone() by NULL: no own code
+     * (a failed clone leaves callback_status 0) */
+    if (rc == GTS_ECALLBACK && !(failed && g_ev.fail_kind == FAIL_CLONE))
         CHECK(res.callback_status < 0);
-    /* evaluate() fails by GTS_SCORE_INVALID, clone() by NULL: no own code */
     if (rc == GTS_ECALLBACK && failed && !invalid && !illegal && g_ev.fail_kind != FAIL_CLONE
         && g_ev.fail_kind != FAIL_EVALUATE)
         CHECK(res.callback_status == injected_code());
@@ -903,9 +1024,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(gts_engine_set(g_engine, GTS_OPT_TT_MB, 1) == GTS_OK);
 
     for (int i = 0; i < MAX_OPS && r.n > 0; i++) {
-        switch (u8(&r) % 8) {
+        switch (u8(&r) % 10) {
         case 0:
         case 1: op_set(&ss); break;
+        case 8: op_probcut(&ss); break;
+        case 9: op_calibrate(&ss); break;
         case 2:
             CHECK(gts_engine_clear(g_engine) == GTS_OK);
             ss.fresh = true;
