@@ -888,6 +888,8 @@ static void op_search(session *ss)
     bool bad_args = bad_result || game_bad || (!null_limits && (bad_limits || depth_bad
                     || window_bad || guess_bad)) || !known_alg || unsupported;
 
+    events config = g_ev;
+    progress prog0 = prog;
     int rc = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &lim, &res);
 
     /* Step 5. Checks */
@@ -947,8 +949,34 @@ static void op_search(session *ss)
     }
     int want_depth = null_limits || lim.depth == 0 ? GTS_MAX_DEPTH : lim.depth;
     CHECK(res.depth >= 0 && res.depth <= want_depth);
+    CHECK(res.threads == (uint32_t)(parallel ? ss->threads : 1));
+    if (res.thread_nodes && res.thread_nodes_capacity >= res.threads) {
+        uint64_t sum = 1; /* the root */
+        for (uint32_t i = 0; i < res.threads; i++)
+            sum += thread_nodes[i];
+        CHECK(sum == res.nodes);
+    }
 
-    /* Step 6. Exactness against the naive negamax */
+    /* Step 6. Determinism: one thread, same table state, same result */
+    if (fresh && !timed && res.threads == 1 && (rb & 0x20)) {
+        CHECK(gts_engine_clear(g_engine) == GTS_OK);
+        g_ev = config;
+        prog = prog0;
+        gts_result again;
+        memset(&again, 0, sizeof again);
+        again.struct_size = sizeof again;
+        int rc2 = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &lim,
+                             &again);
+        check_state(ss);
+        CHECK(rc2 == rc && again.score == res.score && again.depth == res.depth
+              && again.flags == res.flags && again.best_move == res.best_move
+              && again.nodes == res.nodes && again.seldepth == res.seldepth
+              && again.tt_probes == res.tt_probes && again.tt_hits == res.tt_hits
+              && again.tt_cutoffs == res.tt_cutoffs && again.pv_length == res.pv_length);
+        CHECK(memcmp(again.pv, res.pv, res.pv_length * sizeof res.pv[0]) == 0);
+    }
+
+    /* Step 7. Exactness against the naive negamax */
     bool limited = res.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT);
     bool qs = ss->quiescence && t->noisy_rate;
     bool well_formed = !t->bad_score && !t->interior_decided && t->hash_mode != HASH_COLLIDE
