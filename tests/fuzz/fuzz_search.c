@@ -5,7 +5,8 @@
  * defined here, and (2) a short script of API calls on one fresh engine:
  * option sets (any id, any value), clears, read-only queries, and searches
  * with fuzzed algorithm (any id), threads, limits, window, guess, stop
- * points, progress callbacks and injected callback failures.
+ * points, progress callbacks and injected callback failures; ProbCut
+ * parameters and calibration.
  *
  * The tree. A node is a 64-bit key; everything about it (number of moves,
  * value, noisy moves, extensions, ordering hints) is a function of the key,
@@ -22,7 +23,9 @@
  *    failed callbacks), and such causes never give GTS_OK;
  *  - the caller's state is byte for byte unchanged after every call;
  *  - undo always takes back the last applied move, apply only plays legal
- *    moves, the PV is a legal line;
+ *    moves, the PV is a legal line, per-thread node counts add up;
+ *  - a single-threaded search repeated on a cleared engine gives the same
+ *    result and statistics;
  *  - an exact algorithm on a well-formed tree (no window, no selective
  *    option, fresh table) returns the value of a naive negamax written
  *    here at the reported depth, which is the requested depth when no stop
