@@ -26,11 +26,12 @@
  *    moves, the PV is a legal line, per-thread node counts add up;
  *  - a single-threaded search repeated on a cleared engine gives the same
  *    result and statistics;
- *  - an exact algorithm on a well-formed tree (no window, no selective
- *    option, fresh table) returns the value of a naive negamax written
- *    here at the reported depth, which is the requested depth when no stop
- *    or limit intervened, and its best move has that value. Results of
- *    time-limited searches are never compared.
+ *  - an exact algorithm on a well-formed tree (no selective option, fresh
+ *    table) returns the value of a naive negamax written here at the
+ *    reported depth, which is the requested depth when no stop or limit
+ *    intervened, and its best move has that value; with a root window, a
+ *    score flagged as a lower (upper) bound is one of that value. Results
+ *    of time-limited searches are never compared.
  *
  * Cost. The whole tree (every path to the level cap) is bounded by
  * TREE_LIMIT nodes, so every search, at every depth, is cheap.
@@ -882,7 +883,7 @@ static void op_search(session *ss)
     bool game_bad = ss->game.struct_size != sizeof(gts_game) || ss->game.max_moves == 0
                     || ss->game.max_moves > 65535;
     gts_score a0 = lim.alpha, b0 = lim.beta;
-    bool window = !(a0 == 0 && b0 == 0);
+    bool window = !null_limits && !(a0 == 0 && b0 == 0);
     bool window_bad = window && (a0 < -GTS_SCORE_INF || b0 > GTS_SCORE_INF || a0 >= b0);
     bool depth_bad = lim.depth < 0 || lim.depth > GTS_MAX_DEPTH;
     bool guess_bad = lim.has_guess && (lim.guess < -GTS_SCORE_INF || lim.guess > GTS_SCORE_INF);
@@ -984,7 +985,7 @@ static void op_search(session *ss)
     bool qs = ss->quiescence && t->noisy_rate;
     bool well_formed = !t->bad_score && !t->interior_decided && t->hash_mode != HASH_COLLIDE
                        && !(t->ext_rate && t->hash_mode == HASH_LATTICE);
-    bool comparable = gts_algorithm_is_exact(alg) && well_formed && !window && ss->nbest == 0
+    bool comparable = gts_algorithm_is_exact(alg) && well_formed && ss->nbest == 0
                       && !timed && !(res.flags & GTS_RESULT_TIME_LIMIT) && fresh;
     if (!comparable || rootinfo.n == 0 || res.depth == 0)
         return;
@@ -994,6 +995,18 @@ static void op_search(session *ss)
         CHECK(res.depth == want_depth || (end >= 0 && end <= res.depth));
     }
     gts_score want = ref_negamax(t, root, res.depth, 0, qs);
+    if (window) {
+        /* The caller's window: a bound where the flags say so, else exact. */
+        bool lower = res.flags & GTS_RESULT_LOWER_BOUND, upper = res.flags & GTS_RESULT_UPPER_BOUND;
+        CHECK(!(lower && upper));
+        CHECK(lower == (res.score >= lim.beta) && upper == (res.score <= lim.alpha));
+        if (lower)
+            CHECK(want >= res.score);
+        if (upper)
+            CHECK(want <= res.score);
+        if (lower || upper)
+            return;
+    }
     CHECK(res.score == want);
     int j = (int)res.best_move;
     int ext = t->ext_rate ? extension_of(t, root, j) : 0;
