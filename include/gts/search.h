@@ -158,7 +158,8 @@ typedef struct gts_result {
     uint64_t nodes_wasted;
     /** Wall-clock time of the whole search in microseconds. */
     uint64_t time_us;
-    /** The negative value a failed callback returned (with GTS_ECALLBACK). */
+    /** The negative value a failed callback returned (with GTS_ECALLBACK); -1 for a
+        failed evaluate() or clone(), which have no code of their own. */
     int32_t callback_status;
     /** Optional caller array for per-thread node counts, and its length. */
     uint64_t *thread_nodes;
