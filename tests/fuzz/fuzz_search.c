@@ -918,9 +918,8 @@ static void op_search(session *ss)
         CHECK(rc != GTS_OK);
     if (failed || bad_score || invalid || too_many || illegal)
         CHECK(rc != GTS_OK);
-    /* evaluate() fails by GTS_SCORE_INVALID, clone() by NULL: no own code
-     * (a failed clone leaves callback_status 0) */
-    if (rc == GTS_ECALLBACK && !(failed && g_ev.fail_kind == FAIL_CLONE))
+    /* evaluate() fails by GTS_SCORE_INVALID, clone() by NULL: no own code */
+    if (rc == GTS_ECALLBACK)
         CHECK(res.callback_status < 0);
     if (rc == GTS_ECALLBACK && failed && !invalid && !illegal && g_ev.fail_kind != FAIL_CLONE
         && g_ev.fail_kind != FAIL_EVALUATE)
