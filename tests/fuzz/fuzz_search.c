@@ -38,7 +38,6 @@
  */
 #include <gts/gts.h>
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
