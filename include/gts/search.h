@@ -283,8 +283,9 @@ typedef struct gts_result {
     uint64_t time_us;
     /**
      * @brief What the failed callback returned: its negative value
-     *        (#GTS_ECALLBACK; -1 for #GTS_SCORE_INVALID, 0 for a NULL
-     *        clone), generate's count (#GTS_EMOVES) or the score
+     *        (#GTS_ECALLBACK; -1 for a failed evaluate() returning
+     *        #GTS_SCORE_INVALID or a clone() returning NULL, which have no
+     *        code of their own), generate's count (#GTS_EMOVES) or the score
      *        (#GTS_ESCORE); 0 otherwise.
      * @since 0.1
      */

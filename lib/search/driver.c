@@ -348,6 +348,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     if (rc == GTS_OK)
         rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
     result->callback_status = (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
+    if (rc == GTS_ECALLBACK && result->callback_status == 0)
+        result->callback_status = -1; /* a failed clone(): NULL carries no code */
     ck_pr_store_32(&engine->searching, 0);
     return rc;
 }
