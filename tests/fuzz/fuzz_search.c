@@ -18,6 +18,10 @@
  * adapter, which must still not crash the library).
  *
  * Checks (__builtin_trap on violation):
+ *  - the engine's memory comes from a counting gts_allocator; one input in
+ *    eight fails its k-th allocation (k from the seed): every call then
+ *    gives GTS_ENOMEM or its normal result, and after gts_engine_free()
+ *    nothing is left allocated (for every input);
  *  - every status is a defined gts_status, and the error statuses match
  *    what the harness did (bad arguments, bad scores, too many moves,
  *    failed callbacks), and such causes never give GTS_OK;
@@ -55,6 +59,42 @@ enum {
     THREAD_SLOTS = 8,   /* thread_nodes array size (guard beyond capacity) */
     NAME_MAX_LEN = 24
 };
+
+/* ---- the engine's allocator: counts, and can fail the k-th call ---------- */
+
+static struct {
+    long calls;   /* allocate() calls of this input */
+    long fail_at; /* 1-based call to fail; 0 = never */
+    long live;    /* blocks allocated, not released */
+} g_mem;
+
+static void *mem_allocate(size_t size, void *user)
+{
+    (void)user;
+    CHECK(size > 0);
+    long n = __atomic_add_fetch(&g_mem.calls, 1, __ATOMIC_RELAXED);
+    if (n == g_mem.fail_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p)
+        __atomic_add_fetch(&g_mem.live, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static void mem_release(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    CHECK(p != NULL);
+    __atomic_sub_fetch(&g_mem.live, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
+static const gts_allocator g_allocator = {sizeof(gts_allocator), mem_allocate, mem_release, NULL};
+
+/* Whether this input injects an allocation failure (then GTS_ENOMEM is a
+ * possible outcome of any call that allocates). */
+static bool mem_injecting(void) { return g_mem.fail_at != 0; }
 
 /* Whole-tree size bound (paths up to the level cap), per input. */
 static const int TREE_LIMIT = 6000;
@@ -512,6 +552,7 @@ static void op_set(session *ss)
         CHECK(rc == GTS_ERANGE);
     else
         CHECK(rc == GTS_OK || (opt == GTS_OPT_TT_MB && rc == GTS_ENOMEM));
+    CHECK(rc != GTS_ENOMEM || mem_injecting());
     if (rc == GTS_OK) {
         int64_t got = -1;
         CHECK(gts_engine_get(g_engine, opt, &got) == GTS_OK && got == value);
@@ -690,6 +731,7 @@ static void op_calibrate(session *ss)
         || seen(&g_ev.illegal))
         CHECK(rc != GTS_OK);
     CHECK(rc != GTS_EBUSY && rc != GTS_EALGORITHM);
+    CHECK(rc != GTS_ENOMEM || mem_injecting());
     if (!bad_args)
         ss->fresh = false;
     if (rc == GTS_OK) {
@@ -911,6 +953,7 @@ static void op_search(session *ss)
     case GTS_EMOVES: CHECK(too_many); break;
     case GTS_ECALLBACK: CHECK(failed || invalid || illegal); break;
     case GTS_EBUSY: CHECK(false); break;
+    case GTS_ENOMEM: CHECK(mem_injecting()); break;
     default: break;
     }
     if (bad_args)
@@ -960,7 +1003,7 @@ static void op_search(session *ss)
     }
 
     /* Step 6. Determinism: one thread, same table state, same result */
-    if (fresh && !timed && res.threads == 1 && (rb & 0x20)) {
+    if (fresh && !timed && res.threads == 1 && (rb & 0x20) && !mem_injecting()) {
         CHECK(gts_engine_clear(g_engine) == GTS_OK);
         g_ev = config;
         prog = prog0;
@@ -1061,9 +1104,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ss.state->key[0] = mix(g_tree.seed);
     ss.snapshot = *ss.state;
 
-    CHECK(gts_engine_new(&g_engine) == GTS_OK);
+    g_mem.calls = 0;
+    g_mem.fail_at = (g_tree.seed >> 29) == 0 ? (long)((g_tree.seed >> 20) & 0x3f) + 1 : 0;
+    int rc = gts_engine_new_with(&g_engine, &g_allocator);
+    CHECK(rc == GTS_OK || (rc == GTS_ENOMEM && mem_injecting() && g_engine == NULL));
     /* A small table: the default 16 MiB would dominate every run. */
-    CHECK(gts_engine_set(g_engine, GTS_OPT_TT_MB, 1) == GTS_OK);
+    if (rc == GTS_OK) {
+        rc = gts_engine_set(g_engine, GTS_OPT_TT_MB, 1);
+        CHECK(rc == GTS_OK || (rc == GTS_ENOMEM && mem_injecting()));
+    }
+    if (!g_engine) {
+        CHECK(g_mem.live == 0);
+        free(ss.state);
+        return 0;
+    }
 
     for (int i = 0; i < MAX_OPS && r.n > 0; i++) {
         switch (u8(&r) % 10) {
@@ -1083,6 +1137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     gts_engine_free(g_engine);
     g_engine = NULL;
+    CHECK(g_mem.live == 0); /* nothing leaked, failure or not */
     free(ss.state);
     return 0;
 }
