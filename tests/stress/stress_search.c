@@ -228,6 +228,8 @@ static bool same_position(const gts_game *g, void *a, void *b)
            && memcmp(ma, mb, (size_t)na * sizeof ma[0]) == 0;
 }
 
+static double g_stop_worst; /* slowest search with a stop, seconds */
+
 static void stress_stop(int threads)
 {
     const gts_game *g = gts_game_randtree();
@@ -251,7 +253,12 @@ static void stress_stop(int threads)
         pthread_join(th, NULL);
         CHECK(rc == GTS_OK, "stop %s: %s", gts_algorithm_name(PAR[a]), gts_status_name(rc));
         CHECK(r.flags & GTS_RESULT_STOPPED, "stop %s: not flagged", gts_algorithm_name(PAR[a]));
-        CHECK(now() - t0 < 30, "stop %s: took %.1f s", gts_algorithm_name(PAR[a]), now() - t0);
+        /* No time bound (a test must not depend on the machine's speed):
+         * a stop that is not honoured never ends this depth-40 search, and
+         * the harness's timeout reports that. The latency is shown. */
+        double took = now() - t0;
+        if (took > g_stop_worst)
+            g_stop_worst = took;
         CHECK(same_position(g, s, copy), "stop %s: state changed", gts_algorithm_name(PAR[a]));
         gts_engine_free(e);
         gts_games_free(g, s);
@@ -287,6 +294,7 @@ static void stress_limits(int threads)
 /* Step 5. A callback failing on a clone (a worker's copy). */
 static void *g_root;
 static uint32_t g_calls;
+static int g_failures_fired; /* searches in which the helper's failure fired */
 
 static int failing_apply(void *s, gts_move m, void *user)
 {
@@ -313,11 +321,22 @@ static void stress_failure(int threads)
         g_root = s;
         __atomic_store_n(&g_calls, 0, __ATOMIC_RELAXED);
         gts_engine *e = new_engine(threads, 4);
-        gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 60000};
+        /* A node budget, not a time limit: the run is the same on a slow
+         * machine. Whether a helper thread gets to the 3000th apply on its
+         * copy depends on scheduling (under valgrind helpers may never run);
+         * when it does, the search must fail with the callback's code. */
+        gts_limits l = {.struct_size = sizeof l, .depth = 30, .nodes = 4000000};
         gts_result r = {.struct_size = sizeof r};
         int rc = gts_search(e, PAR[a], &g, s, &l, &r);
-        CHECK(rc == GTS_ECALLBACK && r.callback_status == -99, "failure %s: %s (%d)",
-              gts_algorithm_name(PAR[a]), gts_status_name(rc), r.callback_status);
+        if (__atomic_load_n(&g_calls, __ATOMIC_RELAXED) >= 3000) {
+            g_failures_fired++;
+            CHECK(rc == GTS_ECALLBACK && r.callback_status == -99, "failure %s: %s (%d)",
+                  gts_algorithm_name(PAR[a]), gts_status_name(rc), r.callback_status);
+        } else {
+            CHECK(rc == GTS_OK && (r.flags & GTS_RESULT_NODE_LIMIT),
+                  "failure %s: no failure fired, yet %s (flags %#x)", gts_algorithm_name(PAR[a]),
+                  gts_status_name(rc), r.flags);
+        }
         CHECK(same_position(&g, s, copy), "failure %s: state changed", gts_algorithm_name(PAR[a]));
         gts_engine_free(e);
         gts_games_free(&g, s);
@@ -339,8 +358,9 @@ int main(int argc, char **argv)
     stress_stop(threads);
     stress_limits(threads);
     stress_failure(threads);
-    printf("stress_search: %d threads, %u exact searches (%u with 2+ busy threads), %s in %.1f s\n",
-           threads, searches, parallel_searches, failures ? "FAILED" : "all checks passed",
-           now() - t0);
+    printf("stress_search: %d threads, %u exact searches (%u with 2+ busy threads), "
+           "slowest stop %.2f s, helper failure fired in %d of %d searches, %s in %.1f s\n",
+           threads, searches, parallel_searches, g_stop_worst, g_failures_fired,
+           threads > 1 ? NPAR : 0, failures ? "FAILED" : "all checks passed", now() - t0);
     return failures ? 1 : 0;
 }

@@ -363,7 +363,7 @@ class TestResult(unittest.TestCase):
         with gts.games.Connect4() as g:
             r = gts.pvs(g, depth=40, time_ms=100)
         self.assertIn("time_limit", r.flags)
-        self.assertLess(r.time_s, 5)
+        self.assertLess(r.depth, 40)
 
     def test_on_iteration(self):
         seen = []

