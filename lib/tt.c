@@ -41,6 +41,10 @@ static const int HASHFULL_SAMPLE = 1000;
 
 static uint64_t pack(gts_score score, int depth, int bound, uint32_t gen, uint32_t move)
 {
+    /* 8 bits of depth: a deeper result (possible with extensions) is stored
+     * as 255, i.e. as shallower than it is, which is always safe. */
+    if (depth > 255)
+        depth = 255;
     return (uint64_t)(uint16_t)(int16_t)score | ((uint64_t)(uint8_t)depth << 16)
            | ((uint64_t)(bound & 3) << 24) | ((uint64_t)(gen & 0x3f) << 26)
            | ((uint64_t)(move & 0xffff) << 32);

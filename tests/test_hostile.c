@@ -809,6 +809,52 @@ Test(hostile, clone_fails)
     }
 }
 
+/* ---- extend beyond any depth ------------------------------------------------ */
+
+static int extend_huge(void *state, gts_move m, void *user)
+{
+    (void)state;
+    (void)m;
+    (void)user;
+    return INT_MAX;
+}
+
+/* extend() asking for more plies than can exist is capped at GTS_MAX_PLY (no
+ * depth overflow): on a tree whose leaves are all at ply 5, a depth-2
+ * search extended everywhere sees the whole tree, so every exact algorithm
+ * returns the full tree's value. */
+Test(hostile, extend_returning_int_max)
+{
+    config cf[64];
+    int nc = configs(cf, 64);
+    for (int i = 0; i < nc; i++) {
+        gts_engine *e = engine_for(cf[i].threads, 1);
+        const char *name = gts_algorithm_name(cf[i].alg);
+        hostile h;
+        h_reset(&h);
+        tgame g, before;
+        tgame_init(&g, SEED, B, 5);
+        before = g;
+        gts_game v = h_vtable(&h, B);
+        v.extend = extend_huge;
+        gts_limits l = {.struct_size = sizeof l, .depth = 2};
+        gts_result r = {.struct_size = sizeof r};
+        int rc = gts_search(e, cf[i].alg, &v, &g, &l, &r);
+        cr_assert_eq(rc, GTS_OK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
+        if (gts_algorithm_is_exact(cf[i].alg))
+            cr_assert_eq(r.score, tree_value(SEED, B, 5), "%s/%d: score %d", name,
+                         cf[i].threads, r.score);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_assert(r.best_move < (gts_move)B, "%s: a legal move", name);
+        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
+        /* The table now holds whole-tree values of these keys, which a
+         * shallower fixed-depth search would use (doc/architecture.md). */
+        cr_assert_eq(gts_engine_clear(e), GTS_OK);
+        check_usable(e, cf[i], SEED, B, D, "after huge extensions");
+        gts_engine_free(e);
+    }
+}
+
 /* ---- limits under load ---------------------------------------------------------- */
 
 Test(hostile, sixty_four_threads_on_a_random_tree)

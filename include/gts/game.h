@@ -169,7 +169,8 @@ typedef struct gts_game {
      * @brief Optional. Plies to extend the search of @p move.
      *
      * Called before the move is applied. Must be deterministic so that every
-     * algorithm searches the same tree; the total is capped by #GTS_MAX_PLY.
+     * algorithm searches the same tree; the total is capped by #GTS_MAX_PLY
+     * (a value above #GTS_MAX_PLY counts as #GTS_MAX_PLY).
      *
      * @param state the position (before the move).
      * @param move  a legal move of @p state.

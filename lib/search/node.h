@@ -176,7 +176,9 @@ static inline gts_move *gts__moves(gts__ctx *c, int ply)
     return c->moves + (size_t)ply * c->max_moves;
 }
 
-/* Extension of @m (0 when the game has none); -1 after a failure. */
+/* Extension of @m (0 when the game has none); -1 after a failure. More
+ * than GTS_MAX_PLY plies cannot be searched anyway: larger values are
+ * capped so that depth arithmetic never overflows. */
 static inline int gts__extension(gts__ctx *c, gts_move m)
 {
     if (!c->game->extend)
@@ -186,7 +188,7 @@ static inline int gts__extension(gts__ctx *c, gts_move m)
         gts__fail(c, GTS_ECALLBACK, ext);
         return -1;
     }
-    return ext;
+    return ext < GTS_MAX_PLY ? ext : GTS_MAX_PLY;
 }
 
 static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
