@@ -324,12 +324,15 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     };
     /* Thread 0 searches the caller's state in place; every other thread
      * searches its own clone (game->clone), made once per search. */
+    int32_t clone_failed = 0;
     for (int i = 0; i < threads; i++) {
         void *s = state;
         if (i > 0) {
             s = rc == GTS_OK ? game->clone(state, game->user) : NULL;
-            if (!s && rc == GTS_OK)
-                rc = GTS_ECALLBACK; /* clone() reported failure by NULL */
+            if (!s && rc == GTS_OK) {
+                rc = GTS_ECALLBACK;
+                clone_failed = -1; /* NULL carries no code of its own */
+            }
         }
         gts__ctx_begin(engine->ctx[i], engine, game, s);
     }
@@ -347,9 +350,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     result->time_us = (gts__now_ns() - start) / 1000u;
     if (rc == GTS_OK)
         rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
-    result->callback_status = (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
-    if (rc == GTS_ECALLBACK && result->callback_status == 0)
-        result->callback_status = -1; /* a failed clone(): NULL carries no code */
+    result->callback_status = clone_failed ? clone_failed
+                                           : (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
     ck_pr_store_32(&engine->searching, 0);
     return rc;
 }
