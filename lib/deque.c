@@ -79,7 +79,7 @@ static gts__deque_array *array_new(const gts_allocator *alloc, uint32_t log2)
 
 int gts__deque_init(gts__deque *d, uint32_t log2_capacity, const gts_allocator *alloc)
 {
-    d->alloc = alloc ? alloc : &gts__default_allocator;
+    d->alloc = alloc; /* NULL: the gts__ helpers use malloc/free */
     if (log2_capacity < 1)
         log2_capacity = 1;
     if (log2_capacity > GTS__DEQUE_LOG2_MAX)

@@ -115,7 +115,7 @@ _Static_assert(sizeof(struct gts__worker) % GTS__CACHELINE == 0,
 
 struct gts__pool {
     gts__worker *workers; /* threads entries, cache-line aligned */
-    const gts_allocator *alloc; /* NULL at gts__pool_new: malloc/free */
+    const gts_allocator *alloc; /* NULL: malloc/free */
     int threads;
     unsigned spin_rounds; /* POOL_SPIN_ROUNDS or ..._OVERSUBSCRIBED */
 
@@ -428,8 +428,6 @@ int gts__pool_new(gts__pool **out, int threads, const gts_allocator *alloc)
     if (threads < 1 || threads > GTS__POOL_MAX_THREADS)
         return GTS_EINVAL;
 
-    if (alloc == NULL)
-        alloc = &gts__default_allocator;
     p = gts__calloc_aligned(alloc, sizeof(*p), GTS__CACHELINE);
     if (p == NULL)
         return GTS_ENOMEM;
