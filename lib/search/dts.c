@@ -290,30 +290,15 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     dts_shared *ds = pw->par->algo;
     dts_thread *th = &ds->th[pw->id];
 
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-
-    /* Step 2. Transposition table */
-    uint64_t key;
-    uint32_t tt_move;
+    /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
+    gts__par_node pn;
     gts_score s;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
         return s;
-
-    /* Step 3. Moves into the arena */
-    gts__arena_mark am = gts__pw_mark(pw);
-    gts_move *moves;
-    uint32_t *idx;
-    int n = gts__par_moves(pw, ply, tt_move, &moves, &idx);
-    if (n <= 0) {
-        gts__pw_release(pw, am);
-        if (n < 0)
-            return 0;
-        return gts__terminal(c, key, ply);
-    }
+    gts__arena_mark am = pn.am;
+    gts_move *moves = pn.moves;
+    uint32_t *idx = pn.idx;
+    int n = pn.n;
     gts_move *path = gts__pw_alloc(pw, (size_t)(ply + 1) * sizeof *path);
     gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
     if (!path || !line) {
@@ -384,7 +369,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Step 7. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, idx[nd->best_k]);
+    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, idx[nd->best_k]);
     if (line->len > 0)
         gts__pvline_put(c, ply, line);
     else

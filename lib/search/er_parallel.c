@@ -309,31 +309,20 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
 {
     gts__ctx *c = pw->c;
 
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-
-    /* Step 2. Transposition table */
-    uint64_t key;
-    uint32_t tt_move;
+    /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
+    gts__par_node pn;
     gts_score s;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
         return s;
-
-    /* Step 3. Moves into the node block */
-    gts__arena_mark am = gts__pw_mark(pw);
+    gts__arena_mark am = pn.am;
+    int n = pn.n;
     er_node *nd = gts__pw_alloc(pw, sizeof *nd);
-    if (!nd)
-        return 0;
-    int n = gts__par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
-    if (n <= 0) {
+    if (!nd) {
         gts__pw_release(pw, am);
-        if (n < 0)
-            return 0;
-        return gts__terminal(c, key, ply);
+        return 0;
     }
+    nd->moves = pn.moves;
+    nd->idx = pn.idx;
     int limit = gts__par_limit(c, depth, n);
     nd->ext = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->ext);
     nd->bound = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->bound);
@@ -377,7 +366,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
 
     /* Step 5. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
+    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
     if (nd->line.len > 0)
         gts__pvline_put(c, ply, &nd->line);
     else

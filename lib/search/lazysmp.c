@@ -59,31 +59,17 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
 {
     gts__ctx *c = pw->c;
 
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-
-    /* Step 2. Transposition table */
-    uint64_t key;
-    uint32_t tt_move;
+    /* Steps 1-3. Stop, limits, horizon, table, moves (then this helper's
+     * order: rotated after the first) */
+    gts__par_node pn;
     gts_score s;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
         return s;
-
-    /* Step 3. Moves, in this helper's order */
-    gts__arena_mark am = gts__pw_mark(pw);
-    gts_move *moves;
-    uint32_t *idx;
-    int n = gts__par_moves(pw, ply, tt_move, &moves, &idx);
-    if (n <= 0) {
-        gts__pw_release(pw, am);
-        if (n < 0)
-            return 0;
-        return gts__terminal(c, key, ply);
-    }
-    int limit = gts__par_limit(c, depth, n);
+    gts__arena_mark am = pn.am;
+    uint64_t key = pn.key;
+    gts_move *moves = pn.moves;
+    uint32_t *idx = pn.idx;
+    int limit = gts__par_limit(c, depth, pn.n);
     int rot = limit > 2 ? (int)((uint32_t)(helper * 7 + ply * 3 + (int)(key & 15)) % (uint32_t)(limit - 1))
                         : 0;
 

@@ -284,7 +284,9 @@ void gts__spin_lock_slow(uint32_t *lock)
 
 /* ---- moves -------------------------------------------------------------------- */
 
-int gts__par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx)
+/* The ordered moves into arena arrays: the count, 0 at a finished game,
+ * -1 on failure (recorded). */
+static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx)
 {
     gts__ctx *c = pw->c;
     int n = gts__generate(c, ply, false);
@@ -304,6 +306,37 @@ int gts__par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uin
     *moves = mv;
     *idx = ix;
     return n;
+}
+
+bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+                   gts__par_node *nd, gts_score *score)
+{
+    gts__ctx *c = pw->c;
+
+    /* Step 1. Stop, limits, horizon */
+    *score = 0;
+    if (gts__enter(c, ply))
+        return false;
+    if (ply >= GTS_MAX_PLY) {
+        *score = gts__evaluate(c, ply);
+        return false;
+    }
+
+    /* Step 2. Transposition table */
+    uint32_t tt_move;
+    if (gts__tt_lookup(c, depth, ply, alpha, beta, &nd->key, &tt_move, score))
+        return false;
+    *score = 0;
+
+    /* Step 3. Moves, ordered, into the arena */
+    nd->am = gts__pw_mark(pw);
+    nd->n = par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
+    if (nd->n > 0)
+        return true;
+    gts__pw_release(pw, nd->am);
+    if (nd->n == 0)
+        *score = gts__terminal(c, nd->key, ply);
+    return false;
 }
 
 /* ---- split points -------------------------------------------------------------- */

@@ -324,11 +324,23 @@ void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
 
 /* ---- helpers shared by the node functions -------------------------------- */
 
-/* Generate, order and copy the moves of the node at @ply into arena arrays
- * (best first): moves[k] and its generate() index idx[k]. Returns the count
- * (0: finished game) or -1 on failure (recorded). The context's per-ply
- * buffers are only used during the call. */
-int gts__par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx);
+/* A node opened by gts__par_open(): what its search needs afterwards. */
+typedef struct gts__par_node {
+    gts__arena_mark am; /* release to it when the node returns */
+    uint64_t key;       /* table key (gts__tt_save) */
+    gts_move *moves;    /* arena array, best first */
+    uint32_t *idx;      /* generate() index of moves[k] */
+    int n;              /* number of moves, > 0 */
+} gts__par_node;
+
+/* Steps 1-3 of every parallel node search: stop, limits and horizon; the
+ * table probe; the node's moves generated, ordered and copied into arena
+ * arrays (the context's per-ply buffers are only used during the call).
+ * Returns true with @nd filled when the node is to be searched; false when
+ * it is decided here, with its value in *score (0 after a stop or a
+ * failure, which is recorded), and nothing left in the arena. */
+bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+                   gts__par_node *nd, gts_score *score);
 
 /* Number of moves to search at a node with @n moves (N-best option). */
 static inline int gts__par_limit(const gts__ctx *c, int depth, int n)

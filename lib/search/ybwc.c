@@ -326,31 +326,19 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 {
     gts__ctx *c = pw->c;
 
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-
-    /* Step 2. Transposition table */
-    uint64_t key;
-    uint32_t tt_move;
+    /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
+    gts__par_node pn;
     gts_score s;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
         return s;
-
-    /* Step 3. Moves, ordered, into the node block */
-    gts__arena_mark am = gts__pw_mark(pw);
+    gts__arena_mark am = pn.am;
     ynode *nd = gts__pw_alloc(pw, sizeof *nd);
-    if (!nd)
-        return 0;
-    int n = gts__par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
-    if (n <= 0) {
+    if (!nd) {
         gts__pw_release(pw, am);
-        if (n < 0)
-            return 0;
-        return gts__terminal(c, key, ply);
+        return 0;
     }
+    nd->moves = pn.moves;
+    nd->idx = pn.idx;
     nd->v = v;
     nd->depth = depth;
     nd->ply = ply;
@@ -374,7 +362,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
     ynode_update(pw, nd, 0, s);
 
     /* Step 5. Young brothers, in parallel where the variant splits */
-    int limit = gts__par_limit(c, depth, n);
+    int limit = gts__par_limit(c, depth, pn.n);
     if (!nd->cut && limit > 1)
         young_brothers(pw, nd, limit);
     if (gts__aborted(c)) {
@@ -384,7 +372,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Step 6. Result: table, PV, root move */
     gts_score best = nd->best;
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
+    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
     if (nd->line.len > 0)
         gts__pvline_put(c, ply, &nd->line);
     else
