@@ -33,38 +33,22 @@ static const uint32_t GENERATIONS = 64;
 static const int HASHFULL_SAMPLE = 1000;
 
 /* data word fields */
-#define D_SCORE(d) ((gts_score)(int16_t)((d) & 0xffff))
-#define D_DEPTH(d) ((int)(((d) >> 16) & 0xff))
-#define D_BOUND(d) ((int)(((d) >> 24) & 0x3))
-#define D_GEN(d) ((uint32_t)(((d) >> 26) & 0x3f))
-#define D_MOVE(d) ((uint32_t)(((d) >> 32) & 0xffff))
+#define D_LOWER(d) ((gts_score)(int16_t)((d) & 0xffff))
+#define D_UPPER(d) ((gts_score)(int16_t)(((d) >> 16) & 0xffff))
+#define D_DEPTH(d) ((int)(((d) >> 32) & 0xff))
+#define D_GEN(d) ((uint32_t)(((d) >> 40) & 0x3f))
+#define D_USED(d) ((((d) >> 46) & 1) != 0)
+#define D_MOVE(d) ((uint32_t)(((d) >> 48) & 0xffff))
 
-static uint64_t pack(gts_score score, int depth, int bound, uint32_t gen, uint32_t move)
+static uint64_t pack(gts_score lower, gts_score upper, int depth, uint32_t gen, uint32_t move)
 {
     /* 8 bits of depth: a deeper result (possible with extensions) is stored
      * as 255, i.e. as shallower than it is, which is always safe. */
     if (depth > 255)
         depth = 255;
-    return (uint64_t)(uint16_t)(int16_t)score | ((uint64_t)(uint8_t)depth << 16)
-           | ((uint64_t)(bound & 3) << 24) | ((uint64_t)(gen & 0x3f) << 26)
-           | ((uint64_t)(move & 0xffff) << 32);
-}
-
-/* Keys from games may be poorly mixed (exact bitboard encodings): spread them. */
-static uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
-}
-
-static gts__tt_bucket *bucket_of(const gts__tt *tt, uint64_t key)
-{
-    unsigned __int128 m = (unsigned __int128)mix(key) * tt->nbuckets;
-    return &tt->buckets[(uint64_t)(m >> 64)];
+    return (uint64_t)(uint16_t)(int16_t)lower | ((uint64_t)(uint16_t)(int16_t)upper << 16)
+           | ((uint64_t)(uint8_t)depth << 32) | ((uint64_t)(gen & 0x3f) << 40)
+           | ((uint64_t)1 << 46) | ((uint64_t)(move & 0xffff) << 48);
 }
 
 int gts__tt_resize(gts__tt *tt, size_t mb)
@@ -109,14 +93,14 @@ void gts__tt_new_generation(gts__tt *tt)
 
 bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
 {
-    gts__tt_bucket *b = bucket_of(tt, key);
+    gts__tt_bucket *b = gts__tt_bucket_of(tt, key);
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
         uint64_t data = ck_pr_load_64(&b->entry[i].data);
         uint64_t check = ck_pr_load_64(&b->entry[i].check);
-        if ((check ^ data) == key && D_BOUND(data) != GTS__BOUND_NONE) {
-            hit->score = D_SCORE(data);
+        if ((check ^ data) == key && D_USED(data)) {
+            hit->lower = D_LOWER(data);
+            hit->upper = D_UPPER(data);
             hit->depth = D_DEPTH(data);
-            hit->bound = D_BOUND(data);
             hit->move_index = D_MOVE(data);
             return true;
         }
@@ -127,34 +111,48 @@ bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
 void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
                    uint32_t move_index)
 {
-    gts__tt_bucket *b = bucket_of(tt, key);
+    gts__tt_bucket *b = gts__tt_bucket_of(tt, key);
     uint32_t gen = tt->generation;
     gts__tt_entry *victim = NULL;
     int victim_worth = 1 << 30;
+    gts_score lower = bound == GTS__BOUND_UPPER ? -GTS_SCORE_INF : score;
+    gts_score upper = bound == GTS__BOUND_LOWER ? GTS_SCORE_INF : score;
+    if (depth > 255)
+        depth = 255;
 
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
         gts__tt_entry *e = &b->entry[i];
         uint64_t data = ck_pr_load_64(&e->data);
         uint64_t check = ck_pr_load_64(&e->check);
-        if ((check ^ data) == key && D_BOUND(data) != GTS__BOUND_NONE) {
-            /* Same position: keep a deeper current result unless ours is exact. */
-            if (bound != GTS__BOUND_EXACT && D_GEN(data) == gen
-                && depth + SHALLOWER_KEEP < D_DEPTH(data))
+        if ((check ^ data) == key && D_USED(data)) {
+            /* Same position. The same depth: both results bound the same
+             * value, keep the tighter of each (unless they contradict, as
+             * only a broken contract can make them: then the new one). */
+            if (depth == D_DEPTH(data)) {
+                gts_score l = D_LOWER(data) > lower ? D_LOWER(data) : lower;
+                gts_score u = D_UPPER(data) < upper ? D_UPPER(data) : upper;
+                if (l <= u) {
+                    lower = l;
+                    upper = u;
+                }
+            } else if (bound != GTS__BOUND_EXACT && D_GEN(data) == gen
+                       && depth + SHALLOWER_KEEP < D_DEPTH(data)) {
+                /* Keep a deeper current result unless ours is exact. */
                 return;
+            }
             if (move_index == GTS__TT_NO_MOVE)
                 move_index = D_MOVE(data);
             victim = e;
             break;
         }
         int age = (int)((gen - D_GEN(data)) & (GENERATIONS - 1));
-        int worth = D_BOUND(data) == GTS__BOUND_NONE ? -(1 << 20)
-                                                     : D_DEPTH(data) - AGE_WEIGHT * age;
+        int worth = !D_USED(data) ? -(1 << 20) : D_DEPTH(data) - AGE_WEIGHT * age;
         if (worth < victim_worth) {
             victim_worth = worth;
             victim = e;
         }
     }
-    uint64_t data = pack(score, depth, bound, gen, move_index);
+    uint64_t data = pack(lower, upper, depth, gen, move_index);
     ck_pr_store_64(&victim->data, data);
     ck_pr_store_64(&victim->check, key ^ data);
 }
@@ -168,7 +166,7 @@ int gts__tt_hashfull(const gts__tt *tt)
     for (uint64_t i = 0; i < n; i++)
         for (int j = 0; j < GTS__TT_BUCKET_ENTRIES; j++) {
             uint64_t data = ck_pr_load_64(&tt->buckets[i].entry[j].data);
-            if (D_BOUND(data) != GTS__BOUND_NONE && D_GEN(data) == tt->generation)
+            if (D_USED(data) && D_GEN(data) == tt->generation)
                 used++;
         }
     return (int)(used * 1000 / (n * GTS__TT_BUCKET_ENTRIES));

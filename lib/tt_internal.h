@@ -8,9 +8,12 @@
  * check ^ data == key, so a torn pair (two writers racing, or a reader racing
  * a writer) reads as a miss, never as another position's data.
  *
- * data packs: score (int16, node-relative for decided scores), depth (uint8),
- * bound (2 bits), generation (6 bits), move index (uint16, position of the
- * best move in generate() order, 0xffff = none) and 16 spare bits.
+ * data packs both bounds of the value, lower and upper (int16 each,
+ * node-relative for decided scores; -/+GTS_SCORE_INF when unknown), depth
+ * (uint8), generation (6 bits), a used bit and the move index (uint16,
+ * position of the best move in generate() order, 0xffff = none). Two bounds
+ * per entry let the re-searches of MTD(f), NegaC*, SSS* and the root drivers
+ * keep what the earlier null-window tests proved from both sides.
  */
 #ifndef GTS_TT_INTERNAL_H
 #define GTS_TT_INTERNAL_H
@@ -41,12 +44,43 @@ typedef struct gts__tt {
     uint32_t generation; /* 0..63 */
 } gts__tt;
 
+/* What a probe finds: lower <= value <= upper at @depth, node-relative
+ * (convert with gts__tt_bound_from()); -/+GTS_SCORE_INF: no bound. */
 typedef struct gts__tt_hit {
-    gts_score score; /* node-relative: convert with gts__tt_score_from() */
+    gts_score lower, upper;
     int depth;
-    int bound;
     uint32_t move_index;
 } gts__tt_hit;
+
+/* Keys from games may be poorly mixed (exact bitboard encodings): spread them. */
+static inline uint64_t gts__tt_mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return k;
+}
+
+static inline gts__tt_bucket *gts__tt_bucket_of(const gts__tt *tt, uint64_t key)
+{
+    unsigned __int128 m = (unsigned __int128)gts__tt_mix(key) * tt->nbuckets;
+    return &tt->buckets[(uint64_t)(m >> 64)];
+}
+
+/* Start loading @key's bucket into the cache (a hint: no effect on data).
+ * A probe is a cache miss on any table larger than the cache; issued as soon
+ * as the key is known, the load overlaps the node's other work. */
+static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(gts__tt_bucket_of(tt, key));
+#else
+    (void)tt;
+    (void)key;
+#endif
+}
 
 /* Set the table to @mb MiB (0 frees it). Contents are lost. 0 or GTS_ENOMEM
  * (then the old table is kept). Not concurrent with probes/stores. */
@@ -60,6 +94,10 @@ static inline bool gts__tt_enabled(const gts__tt *tt) { return tt->buckets != NU
 
 /* Any thread, concurrently with stores. */
 bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit);
+/* Store a result: @score is a lower bound (GTS__BOUND_LOWER), an upper bound
+ * or exact, node-relative. A result at the depth already stored for the key
+ * is merged with it (the tighter of each bound), so a lower bound from one
+ * null-window search and an upper bound from another make an exact value. */
 void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
                    uint32_t move_index);
 /* Permille of the first 1000 buckets' entries that belong to this generation. */
@@ -77,6 +115,11 @@ static inline gts_score gts__tt_score_from(gts_score s, int ply)
     if (s >= GTS_SCORE_DECIDED) return s - ply;
     if (s <= -GTS_SCORE_DECIDED) return s + ply;
     return s;
+}
+/* A bound of a hit, root-relative at @ply; the "no bound" values stay. */
+static inline gts_score gts__tt_bound_from(gts_score s, int ply)
+{
+    return s == GTS_SCORE_INF || s == -GTS_SCORE_INF ? s : gts__tt_score_from(s, ply);
 }
 
 #endif

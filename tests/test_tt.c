@@ -9,9 +9,9 @@ Test(tt, store_then_probe)
     gts__tt_store(&tt, 0x1234, -77, 5, GTS__BOUND_LOWER, 3);
     gts__tt_hit h;
     cr_assert(gts__tt_probe(&tt, 0x1234, &h), "a stored key is found");
-    cr_expect_eq(h.score, -77);
+    cr_expect_eq(h.lower, -77, "a lower bound is stored as the lower end");
+    cr_expect_eq(h.upper, GTS_SCORE_INF, "with no upper end");
     cr_expect_eq(h.depth, 5);
-    cr_expect_eq(h.bound, GTS__BOUND_LOWER);
     cr_expect_eq(h.move_index, 3u);
     cr_expect(!gts__tt_probe(&tt, 0x1235, &h), "another key is not");
     gts__tt_destroy(&tt);
@@ -36,7 +36,8 @@ Test(tt, extreme_scores_round_trip)
         gts__tt_store(&tt, 1000 + i, s[i], GTS_MAX_DEPTH, GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
         gts__tt_hit h;
         cr_assert(gts__tt_probe(&tt, 1000 + i, &h));
-        cr_expect_eq(h.score, s[i], "score %d survives packing", s[i]);
+        cr_expect_eq(h.lower, s[i], "score %d survives packing", s[i]);
+        cr_expect_eq(h.upper, s[i], "score %d survives packing", s[i]);
         cr_expect_eq(h.depth, GTS_MAX_DEPTH);
         cr_expect_eq(h.move_index, GTS__TT_NO_MOVE);
     }
@@ -65,10 +66,37 @@ Test(tt, same_key_keeps_deeper_result_of_this_search)
     cr_expect_eq(h.depth, 9, "a much shallower bound does not replace a deeper one");
     gts__tt_store(&tt, 42, 30, 2, GTS__BOUND_EXACT, 4);
     cr_assert(gts__tt_probe(&tt, 42, &h));
-    cr_expect_eq(h.score, 30, "an exact result always replaces");
+    cr_expect(h.lower == 30 && h.upper == 30, "an exact result always replaces");
     gts__tt_store(&tt, 42, 31, 8, GTS__BOUND_UPPER, GTS__TT_NO_MOVE);
     cr_assert(gts__tt_probe(&tt, 42, &h));
     cr_expect_eq(h.move_index, 4u, "a store without a move keeps the old move");
+    gts__tt_destroy(&tt);
+}
+
+Test(tt, bounds_of_the_same_depth_merge)
+{
+    gts__tt tt = {0};
+    cr_assert_eq(gts__tt_resize(&tt, 1), GTS_OK);
+    gts__tt_hit h;
+    gts__tt_store(&tt, 7, -3, 6, GTS__BOUND_LOWER, 2);
+    gts__tt_store(&tt, 7, 5, 6, GTS__BOUND_UPPER, GTS__TT_NO_MOVE);
+    cr_assert(gts__tt_probe(&tt, 7, &h));
+    cr_expect(h.lower == -3 && h.upper == 5, "a lower and an upper bound make a range, got [%d, %d]",
+              h.lower, h.upper);
+    cr_expect_eq(h.move_index, 2u, "the fail-high move is kept");
+    gts__tt_store(&tt, 7, 1, 6, GTS__BOUND_LOWER, 4);
+    gts__tt_store(&tt, 7, 1, 6, GTS__BOUND_UPPER, GTS__TT_NO_MOVE);
+    cr_assert(gts__tt_probe(&tt, 7, &h));
+    cr_expect(h.lower == 1 && h.upper == 1, "meeting bounds make the exact value, got [%d, %d]",
+              h.lower, h.upper);
+    gts__tt_store(&tt, 7, -9, 6, GTS__BOUND_UPPER, GTS__TT_NO_MOVE);
+    cr_assert(gts__tt_probe(&tt, 7, &h));
+    cr_expect(h.lower == -GTS_SCORE_INF && h.upper == -9,
+              "a contradicting result replaces the entry, got [%d, %d]", h.lower, h.upper);
+    gts__tt_store(&tt, 7, 4, 7, GTS__BOUND_LOWER, 1);
+    cr_assert(gts__tt_probe(&tt, 7, &h));
+    cr_expect(h.lower == 4 && h.upper == GTS_SCORE_INF && h.depth == 7,
+              "another depth is another value: no merge, got [%d, %d]", h.lower, h.upper);
     gts__tt_destroy(&tt);
 }
 

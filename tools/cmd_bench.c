@@ -9,7 +9,8 @@
  *             no ordering, no limits, no statistics;
  *   lib-bare  gts_alphabeta configured to search the very same tree: TT,
  *             killers, history, quiescence and iterative deepening off, and
- *             the game's move_score hint removed from a copy of the vtable.
+ *             the game's move_score hint and bounds removed from a copy of
+ *             the vtable.
  *             Its node count must equal bare's (checked: "same tree");
  *   lib-full  gts_alphabeta with its defaults (TT, ordering, iterative
  *             deepening): fewer nodes, the point of using the library.
@@ -263,6 +264,7 @@ int cmd_bench(int argc, char **argv)
     }
     gts_game c4_bare = *gts_game_connect4();
     c4_bare.move_score = NULL;
+    c4_bare.bounds = NULL;
     gts_randtree_params tp;
     memset(&tp, 0, sizeof tp);
     tp.struct_size = sizeof tp;
@@ -279,6 +281,7 @@ int cmd_bench(int argc, char **argv)
     }
     gts_game tree_bare = *gts_game_randtree();
     tree_bare.move_score = NULL;
+    tree_bare.bounds = NULL;
 
     bench_work works[2] = {
         { "connect4", gts_game_connect4(), &c4_bare, c4_states, NC4,

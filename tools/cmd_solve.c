@@ -31,7 +31,7 @@ static const char SOLVE_DEFAULT_ALG[] = "pvs";
 
 static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
-    "                          [--check] [--iterative]\n"
+    "                          [--check] [--iterative] [--root DRIVER] [--no-bounds]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -48,12 +48,21 @@ static const char SOLVE_USAGE[] =
     "                   a different score is reported as an error\n"
     "  --iterative      iterative deepening up to the end of the game (default:\n"
     "                   search the full depth at once, about twice as fast here)\n"
+    "  --root DRIVER    how the root value is found: bisect (default: null-window\n"
+    "                   searches halving the reachable score range, as dedicated\n"
+    "                   solvers do), mtdf (null windows from the last score) or\n"
+    "                   window (one search of the whole range)\n"
+    "  --no-bounds      hide the game's score-range callback from the search (to\n"
+    "                   measure what it brings)\n"
     "  -h, --help       this help\n"
     "\n"
     "A malformed line (bad character, full column, a position where the game is\n"
     "already over, an empty or too long line) is reported on stderr with its line\n"
     "number; the other lines are still answered and the exit status is 1. Blank\n"
     "lines at the very end of the input are ignored.\n";
+
+/* How the root value is found (measured: doc/results.md, issue 10). */
+static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_BISECT;
 
 /* Default table of the solver: solving benefits from a bigger one. */
 static const int64_t SOLVE_DEFAULT_TT_MB = 64;
@@ -64,7 +73,8 @@ static const size_t SOLVE_MAX_LINE = 256;
 typedef struct solve_opts {
     gts_algorithm alg;
     int64_t threads, tt_mb;
-    bool stats, check, iterative;
+    bool stats, check, iterative, no_bounds;
+    int64_t root;
 } solve_opts;
 
 static void describe_char(char c, char *buf, size_t size)
@@ -136,7 +146,10 @@ static void *parse_position(const char *pos, size_t len, char *why, size_t size)
 static bool solve_one(gts_engine *e, const solve_opts *o, void *state, size_t stones,
                       unsigned long lineno, gts_result *r)
 {
-    const gts_game *g = gts_game_connect4_solver();
+    gts_game g_nb = *gts_game_connect4_solver();
+    if (o->no_bounds)
+        g_nb.bounds = NULL;
+    const gts_game *g = &g_nb;
     gts_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.struct_size = sizeof lim;
@@ -183,7 +196,7 @@ static char *trim(char *s, size_t *len)
 int cmd_solve(int argc, char **argv)
 {
     enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
-           OPT_NOITER };
+           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS };
     static const struct option opts[] = {
         { "alg", required_argument, NULL, OPT_ALG },
         { "threads", required_argument, NULL, OPT_THREADS },
@@ -192,10 +205,13 @@ int cmd_solve(int argc, char **argv)
         { "check", no_argument, NULL, OPT_CHECK },
         { "iterative", no_argument, NULL, OPT_ITER },
         { "no-iterative", no_argument, NULL, OPT_NOITER },
+        { "root", required_argument, NULL, OPT_ROOT },
+        { "no-bounds", no_argument, NULL, OPT_NOBOUNDS },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
-    solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false };
+    solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
+                     .root = SOLVE_DEFAULT_ROOT };
     const char *alg_name = SOLVE_DEFAULT_ALG;
     int c;
     optind = 0;
@@ -229,6 +245,20 @@ int cmd_solve(int argc, char **argv)
         case OPT_NOITER:
             o.iterative = false;
             break;
+        case OPT_ROOT:
+            if (strcmp(optarg, "window") == 0)
+                o.root = GTS_ROOT_WINDOW;
+            else if (strcmp(optarg, "bisect") == 0)
+                o.root = GTS_ROOT_BISECT;
+            else if (strcmp(optarg, "mtdf") == 0)
+                o.root = GTS_ROOT_MTDF;
+            else
+                return cli_usage_error("solve", "--root: expected window, bisect or mtdf, got '%s'",
+                                       optarg);
+            break;
+        case OPT_NOBOUNDS:
+            o.no_bounds = true;
+            break;
         default:
             return cli_bad_option("solve", c, argv);
         }
@@ -255,7 +285,8 @@ int cmd_solve(int argc, char **argv)
     gts_engine *e = cli_engine_new("solve", o.tt_mb, o.threads);
     if (!e)
         return CLI_USAGE;
-    if (!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative")) {
+    if ((!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative"))
+        || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")) {
         gts_engine_free(e);
         return CLI_FAIL;
     }

@@ -115,6 +115,8 @@ static bool c4_over(const c4_state *s)
     return s->moves >= C4_CELLS || c4_alignment(s->position ^ s->mask);
 }
 
+static gts_score c4_evaluate(void *state, void *user);
+
 static bool c4_legal(const c4_state *s, gts_move m)
 {
     return m < C4_WIDTH && !(s->mask & c4_top_bit((int)m)) && !c4_over(s);
@@ -195,6 +197,51 @@ static int c4_generate_solver(void *state, gts_move *moves, uint32_t capacity, v
         return c4_emit(c4_centre_most(forced), moves, capacity);
     uint64_t safe = playable & ~(theirs >> 1); /* step 3 */
     return c4_emit(safe ? safe : playable, moves, capacity);
+}
+
+/*
+ * Sound score range (gts_game::bounds). With n stones on the board and the
+ * game not over, every result still reachable is a win with a later stone
+ * or a full-board draw, and a depth-limited search scores the unfinished
+ * horizon 0, so every value lies between the opponent's fastest win and ours:
+ *  - a playable winning cell: exactly (43 - n) / 2 (found by any search of
+ *    one ply or more; nothing scores higher);
+ *  - otherwise our earliest win is with stone n + 3: hi = (41 - n) / 2;
+ *  - the opponent's earliest win is with its next stone: lo = -(42 - n) / 2;
+ *    when a move exists that neither leaves an opponent's winning cell
+ *    playable nor makes one playable, that win is not forced: lo rises to
+ *    -(40 - n) / 2 (its win with stone n + 4 at the earliest);
+ *  - two or more playable opponent wins: we lose unless the horizon comes
+ *    first: hi = 0.
+ * Both ends are kept on their side of 0 (the horizon's score).
+ */
+static int c4_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || !lo || !hi)
+        return GTS_EINVAL;
+    int n = (int)s->moves;
+    if (c4_over(s)) {
+        *lo = *hi = c4_evaluate(state, user);
+        return 0;
+    }
+    uint64_t playable = c4_playable(s);
+    if (c4_winning_cells(s->position, s->mask) & playable) {
+        *lo = *hi = (gts_score)((C4_CELLS + 1 - n) / 2);
+        return 0;
+    }
+    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+    uint64_t forced = theirs & playable;
+    int h = n <= C4_CELLS - 1 ? (C4_CELLS - 1 - n) / 2 : 0;
+    int l = n <= C4_CELLS ? -((C4_CELLS - n) / 2) : 0;
+    if (!forced && (playable & ~(theirs >> 1)))
+        l = n <= C4_CELLS - 2 ? -((C4_CELLS - 2 - n) / 2) : 0;
+    if (forced & (forced - 1))
+        h = 0;
+    *lo = (gts_score)l;
+    *hi = (gts_score)h;
+    return 0;
 }
 
 static int c4_apply(void *state, gts_move move, void *user)
@@ -327,6 +374,7 @@ static const gts_game C4_GAME = {
     .format_move = c4_format_move,
     .parse_move = c4_parse_move,
     .user = NULL,
+    .bounds = c4_bounds,
 };
 
 static const gts_game C4_SOLVER_GAME = {
@@ -345,6 +393,7 @@ static const gts_game C4_SOLVER_GAME = {
     .format_move = c4_format_move,
     .parse_move = c4_parse_move,
     .user = NULL,
+    .bounds = c4_bounds,
 };
 
 const gts_game *gts_game_connect4(void)

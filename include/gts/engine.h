@@ -57,6 +57,16 @@ typedef enum gts_option {
      */
     GTS_OPT_ITERATIVE = 204,
     /**
+     * @brief How each depth's root window is found, a #gts_root_driver:
+     * #GTS_ROOT_WINDOW (0) searches the caller's window (or the aspiration
+     * window) once; #GTS_ROOT_BISECT and #GTS_ROOT_MTDF find the value by
+     * null-window searches of the algorithm, narrowing the root's sound range
+     * (gts_game::bounds) by bisection or MTD(f) steps. Applies to algorithms
+     * that take a window (not the MT family, minimax). Default 0.
+     * @since 0.1
+     */
+    GTS_OPT_ROOT_DRIVER = 205,
+    /**
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
      * Selective: the result may differ from minimax. Default 0 (off).
@@ -72,6 +82,22 @@ typedef enum gts_option {
     /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
     GTS_OPT_THREADS = 300
 } gts_option;
+
+/**
+ * @brief Values of #GTS_OPT_ROOT_DRIVER.
+ * @since 0.1
+ */
+typedef enum gts_root_driver {
+    /** @brief One search of the caller's window (or the aspiration window). @since 0.1 */
+    GTS_ROOT_WINDOW = 0,
+    /**
+     * @brief Null-window searches bisecting the root's sound range (NegaC*
+     * around any windowed algorithm; what dedicated solvers do). @since 0.1
+     */
+    GTS_ROOT_BISECT = 1,
+    /** @brief Null-window searches stepping from the previous score (MTD(f)). @since 0.1 */
+    GTS_ROOT_MTDF = 2
+} gts_root_driver;
 
 /**
  * @brief Create an engine with default options.

@@ -206,6 +206,37 @@ typedef struct gts_game {
 
     /** @brief Passed back as the last argument of every callback. @since 0.1 */
     void *user;
+
+    /**
+     * @brief Optional. A sound range of the values a search of @p state can
+     *        return: the exact game value and every depth-limited value.
+     *
+     * Write @p lo <= @p hi such that the negamax value of @p state searched
+     * to any depth of one ply or more (with the game's own evaluate() at the
+     * horizon, from the side to move, node-relative: a win in k plies from
+     * here is #GTS_SCORE_WIN - k) lies in [@p lo, @p hi]. In a game whose
+     * evaluate() returns 0 for unfinished positions and exact scores at the
+     * end, that is the range of the results still reachable, widened to
+     * include 0 (Connect-4: after n stones only wins with later stones remain).
+     * [#GTS_SCORE_LOSS, #GTS_SCORE_WIN] always qualifies.
+     *
+     * Every exact algorithm narrows its window to [@p lo, @p hi] at every
+     * interior node below the root and returns at once when the window
+     * closes; the root-window drivers (#GTS_OPT_ROOT_DRIVER) start from the
+     * root's range. Without it the search knows only mate distance. A range
+     * that does not hold (the contract broken) cannot crash or hang a search,
+     * but its result is then unspecified.
+     *
+     * @param state   the position (never a finished game's root).
+     * @param[out] lo receives the lower end, in [#GTS_SCORE_LOSS, #GTS_SCORE_WIN].
+     * @param[out] hi receives the upper end, in [@p lo, #GTS_SCORE_WIN].
+     * @param user    gts_game::user.
+     * @return 0, or a negative value on failure (#GTS_ECALLBACK); a range
+     *         outside [#GTS_SCORE_LOSS, #GTS_SCORE_WIN] or with lo > hi makes
+     *         the search return #GTS_ESCORE.
+     * @since 0.1
+     */
+    int (*bounds)(void *state, gts_score *lo, gts_score *hi, void *user);
 } gts_game;
 
 /** @brief Smallest struct_size a gts_game may have (the 0.1 layout). @since 0.1 */

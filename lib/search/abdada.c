@@ -128,14 +128,14 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
 
-    /* Step 2. Transposition table */
+    /* Steps 2-3. Window and transposition table */
     uint64_t key;
     uint32_t tt_move;
     gts_score s;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &s))
+    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &s))
         return s;
 
-    /* Step 3. Moves */
+    /* Step 4. Moves */
     int n = gts__generate(c, ply, false);
     if (n < 0)
         return 0;
@@ -151,7 +151,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
         return 0;
     bool track = c->game->hash != NULL && sh->busy != NULL;
 
-    /* Step 4. Pass 1, exclusive; pass 2, the deferred moves */
+    /* Step 5. Pass 1, exclusive; pass 2, the deferred moves */
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
@@ -211,7 +211,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
     }
 
 store:
-    /* Step 5. Store */
+    /* Step 6. Store */
     gts__pw_release(pw, am);
     gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;

@@ -54,6 +54,14 @@ gts_score gts__iterate_dualstar(gts__run *run, int depth, gts_score alpha, gts_s
 gts_score gts__iterate_er(gts__run *run, int depth, gts_score alpha, gts_score beta);        /* er.c */
 gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta);   /* probcut.c */
 
+/* Root-window driver (mtdf.c, GTS_OPT_ROOT_DRIVER): the value of the root
+ * at @depth by null-window tests of @test (a windowed algorithm's iterate
+ * function) inside the root's sound range, by bisection (GTS_ROOT_BISECT)
+ * or MTD(f) from the previous score (GTS_ROOT_MTDF). Same contract as an
+ * iterate function. */
+gts_score gts__root_driver(gts__run *run, gts__iterate_fn test, int driver, int depth,
+                           gts_score alpha, gts_score beta);
+
 /* Parallel families (parallel.c and one file per algorithm). */
 gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gts_score beta);
 gts_score gts__iterate_jamboree(gts__run *run, int depth, gts_score alpha, gts_score beta);

@@ -62,14 +62,14 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     if (depth <= 0)
         return gts__leaf(c, ply, alpha, beta);
 
-    /* Step 2. Transposition table probe (never cut at the root: it needs a move) */
+    /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
     uint64_t key;
     uint32_t tt_move;
     gts_score cut;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &cut))
+    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
         return cut;
 
-    /* Step 3. Moves; a node without any is a finished game */
+    /* Step 4. Moves; a node without any is a finished game */
     int n = gts__generate(c, ply, false);
     if (n < 0)
         return 0;
@@ -77,7 +77,7 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
         return gts__terminal(c, key, ply);
     }
 
-    /* Step 4. Ordering */
+    /* Step 5. Ordering */
     if (tt_move >= (uint32_t)n)
         tt_move = GTS__TT_NO_MOVE;
     bool sort = gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
@@ -86,7 +86,7 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
 
-    /* Step 5. Children */
+    /* Step 6. Children */
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
@@ -127,7 +127,7 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
         }
     }
 
-    /* Step 6. Store */
+    /* Step 7. Store */
     gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }

@@ -134,11 +134,15 @@ static gts_score iterate(gts__run *run, const gts__algo *algo, int depth, gts_sc
     return algo->iterate(run, depth, alpha, beta);
 }
 
-/* Search @depth; with aspiration > 0, around the previous score, widening
- * on failure until the score is exact. */
+/* Search @depth: with a root driver, by its null-window searches; with
+ * aspiration > 0, around the previous score, widening on failure until the
+ * score is exact; else in the caller's window. */
 static gts_score search_depth(gts__run *run, const gts__algo *algo, int depth,
                               const gts_limits *lim, bool caller_window)
 {
+    if (algo->windowed && run->engine->root_driver != GTS_ROOT_WINDOW)
+        return gts__root_driver(run, algo->iterate, (int)run->engine->root_driver, depth,
+                                lim->alpha, lim->beta);
     int64_t w = run->engine->aspiration;
     if (!algo->windowed || caller_window || w <= 0 || !run->has_guess
         || gts_score_is_win(run->guess) || gts_score_is_loss(run->guess))

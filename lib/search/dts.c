@@ -293,7 +293,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
+    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
         return s;
     gts__arena_mark am = pn.am;
     gts_move *moves = pn.moves;

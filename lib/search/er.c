@@ -15,7 +15,7 @@
  *       is promoted to an e-node and searched again, fully.
  *
  * The serial node function er_node() evaluates an e-node N in four phases
- * (Steps 4-6 of the code):
+ * (Steps 5-7 of the code):
  *   1. Evaluate: for EVERY child C_i, search the first (best-ordered) child
  *      G_i1 of C_i as an e-node. In negamax, v(C_i) >= -v(G_i1), so C_i's
  *      contribution -v(C_i) to N is at most v(G_i1): an upper bound that
@@ -89,15 +89,21 @@ static bool er_estimate(gts__ctx *c, gts_move m, int depth, int ply, gts_score a
             if (gts__tt_probe(c->tt, c->game->hash(c->state, c->user), &hit)) {
                 c->tt_hits++;
                 tt_move = hit.move_index;
-                s = -gts__tt_score_from(hit.score, cp);
+                /* lo <= v(C) <= hi, so -hi <= -v(C) <= -lo. */
+                gts_score lo = gts__tt_bound_from(hit.lower, cp);
+                gts_score hi = gts__tt_bound_from(hit.upper, cp);
                 int k = -1;
                 if (hit.depth >= d) {
-                    if (hit.bound == GTS__BOUND_EXACT)
+                    if (lo == hi) {
+                        s = -lo;
                         k = s >= beta ? EST_LOWER : s > alpha ? EST_EXACT : EST_UPPER;
-                    else if (hit.bound == GTS__BOUND_LOWER && s <= alpha)
-                        k = EST_UPPER; /* v(C) >= -s: refuted already */
-                    else if (hit.bound == GTS__BOUND_UPPER && s >= beta)
-                        k = EST_LOWER; /* v(C) <= -s: a cutoff */
+                    } else if (-lo <= alpha) {
+                        s = -lo;
+                        k = EST_UPPER; /* refuted already */
+                    } else if (-hi >= beta) {
+                        s = -hi;
+                        k = EST_LOWER; /* a cutoff */
+                    }
                 }
                 if (k >= 0) {
                     c->tt_cutoffs++;
@@ -150,14 +156,14 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     if (depth <= 0)
         return gts__leaf(c, ply, alpha, beta);
 
-    /* Step 2. Transposition table probe (never cut at the root) */
+    /* Steps 2-3. Window and transposition table (no cut at the root) */
     uint64_t key;
     uint32_t tt_move;
     gts_score cut;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &cut))
+    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
         return cut;
 
-    /* Step 3. Moves in heuristic order; none: a finished game */
+    /* Step 4. Moves in heuristic order; none: a finished game */
     int n = gts__generate(c, ply, false);
     if (n < 0)
         return 0;
@@ -174,7 +180,7 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
 
-    /* Step 4. Evaluate: estimate every child through its eldest grandchild.
+    /* Step 5. Evaluate: estimate every child through its eldest grandchild.
      * A child that is already known to cut (a leaf >= beta) ends the node. */
     for (int k = 0; k < n; k++) {
         uint32_t i = o[k].index;
@@ -198,10 +204,10 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
         }
     }
 
-    /* Step 5. Sort: most promising child first */
+    /* Step 6. Sort: most promising child first */
     er_sort(o, n);
 
-    /* Step 6. The principal child, then refutation of the others. The first
+    /* Step 7. The principal child, then refutation of the others. The first
      * child (k == 0) is searched fully; a later one only when it resists a
      * null-window refutation at the current bound. */
     for (int k = 0; k < n; k++) {
@@ -251,7 +257,7 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     }
 
 store:
-    /* Step 7. Store */
+    /* Step 8. Store */
     gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }

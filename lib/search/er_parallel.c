@@ -149,7 +149,8 @@ static void er_first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
         nd->final[k] = true;
         goto undo;
     }
-    if (gts__tt_lookup(c, d, cply, -nd->beta, -nd->alpha0, &key, &tt_move, &s)) {
+    gts_score wa = -nd->beta, wb = -nd->alpha0;
+    if (gts__node_probe(c, d, cply, &wa, &wb, &key, &tt_move, &s)) {
         nd->bound[k] = -s;
         nd->final[k] = true;
         goto undo;
@@ -312,7 +313,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
+    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
         return s;
     gts__arena_mark am = pn.am;
     int n = pn.n;

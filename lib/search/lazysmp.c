@@ -63,7 +63,7 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
      * order: rotated after the first) */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
+    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
         return s;
     gts__arena_mark am = pn.am;
     uint64_t key = pn.key;

@@ -18,6 +18,13 @@
  *           fails low.
  * Without a table they stay exact but re-search the tree at every step.
  *
+ * The same drivers serve as root-window drivers of every windowed algorithm
+ * (GTS_OPT_ROOT_DRIVER): the test is then that algorithm's own iteration
+ * over the null window, serial or parallel, and the interval starts from the
+ * root's sound range (the game's bounds(), else [LOSS, WIN]) instead of the
+ * whole score range: a solver that knows the result lies in [-3, 5] needs
+ * about three tests.
+ *
  * Invariants:
  * - lower <= v <= upper throughout; gamma is always in (lower, upper], so
  *   every test moves one bound strictly and the loop terminates.
@@ -34,8 +41,14 @@
 
 #include <string.h>
 
+/* The bisecting root driver moves its midpoints toward 0 (see mt_bisect):
+ * fewer nodes on a mixed Connect-4 set (doc/results.md, issue 10). */
+static const bool ROOT_ZERO_BIAS = true;
+
 /* Search state of one MT driver run. */
 typedef struct mt_state {
+    gts__run *run;
+    gts__iterate_fn test;     /* the null-window search of the root */
     gts__ctx *c;
     int depth;
     gts_score lower, upper;   /* lower <= v <= upper */
@@ -46,10 +59,11 @@ typedef struct mt_state {
     gts_move pv[GTS_MAX_PLY + 1];
 } mt_state;
 
-static void mt_begin(mt_state *st, gts__run *run, int depth)
+static void mt_begin(mt_state *st, gts__run *run, gts__iterate_fn test, int depth)
 {
+    st->run = run;
+    st->test = test;
     st->c = run->ctx[0];
-    st->c->use_pvs = false; /* null windows: PVS would change nothing */
     st->depth = depth;
     /* -GTS_SCORE_INF is below every value a search can return (values lie
      * in [GTS_SCORE_LOSS, GTS_SCORE_WIN]); see the invariants above. */
@@ -65,7 +79,7 @@ static bool mt_test(mt_state *st, gts_score gamma)
 {
     gts__ctx *c = st->c;
     c->root_has_move = false;
-    gts_score g = gts__alphabeta(c, st->depth, 0, gamma - 1, gamma);
+    gts_score g = st->test(st->run, st->depth, gamma - 1, gamma);
     if (gts__aborted(c))
         return false;
     st->last = g;
@@ -117,46 +131,66 @@ static gts_score mt_finish(mt_state *st, gts_score alpha, gts_score beta)
     return v;
 }
 
+/* MTD(f): test at the last result, starting from @guess. */
+static gts_score mt_mtdf(mt_state *st, gts_score guess, gts_score alpha, gts_score beta)
+{
+    gts_score g = guess;
+    while (mt_open(st, alpha, beta)) {
+        /* Test at the last result; at a lower bound, one above it. Keep
+         * gamma inside (lower, upper] whatever the first guess was. */
+        gts_score gamma = g == st->lower ? g + 1 : g;
+        if (gamma <= st->lower)
+            gamma = st->lower + 1;
+        if (gamma > st->upper)
+            gamma = st->upper;
+        if (!mt_test(st, gamma))
+            return 0;
+        g = st->last;
+    }
+    return mt_finish(st, alpha, beta);
+}
+
+/* Bisection of (lower, upper]: the midpoint, rounded up so that it moves;
+ * with @zero_bias, a midpoint on one side of 0 moves half-way to 0 when
+ * that is further from it (Pons' solver: tests near the likely draw first). */
+static gts_score mt_bisect(mt_state *st, gts_score alpha, gts_score beta, bool zero_bias)
+{
+    while (mt_open(st, alpha, beta)) {
+        gts_score med = st->lower + (st->upper - st->lower) / 2;
+        if (zero_bias) {
+            if (med <= 0 && st->lower / 2 < med)
+                med = st->lower / 2;
+            else if (med >= 0 && st->upper / 2 > med)
+                med = st->upper / 2;
+        }
+        gts_score gamma = med + 1;
+        if (!mt_test(st, gamma))
+            return 0;
+    }
+    return mt_finish(st, alpha, beta);
+}
+
 gts_score gts__iterate_mtdf(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     mt_state st;
-    mt_begin(&st, run, depth);
-    gts_score g = run->has_guess ? run->guess : 0;
-    while (mt_open(&st, alpha, beta)) {
-        /* Test at the last result; at a lower bound, one above it. Keep
-         * gamma inside (lower, upper] whatever the first guess was. */
-        gts_score gamma = g == st.lower ? g + 1 : g;
-        if (gamma <= st.lower)
-            gamma = st.lower + 1;
-        if (gamma > st.upper)
-            gamma = st.upper;
-        if (!mt_test(&st, gamma))
-            return 0;
-        g = st.last;
-    }
-    return mt_finish(&st, alpha, beta);
+    mt_begin(&st, run, gts__iterate_alphabeta, depth);
+    return mt_mtdf(&st, run->has_guess ? run->guess : 0, alpha, beta);
 }
 
 gts_score gts__iterate_negacstar(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     mt_state st;
-    mt_begin(&st, run, depth);
+    mt_begin(&st, run, gts__iterate_alphabeta, depth);
     /* The decided range bounds every value: bisect [LOSS - 1, WIN]. */
     st.lower = GTS_SCORE_LOSS - 1;
     st.upper = GTS_SCORE_WIN;
-    while (mt_open(&st, alpha, beta)) {
-        /* Midpoint in (lower, upper], rounded up so that it moves. */
-        gts_score gamma = st.lower + (st.upper - st.lower + 1) / 2;
-        if (!mt_test(&st, gamma))
-            return 0;
-    }
-    return mt_finish(&st, alpha, beta);
+    return mt_bisect(&st, alpha, beta, false);
 }
 
 gts_score gts__iterate_sssstar(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     mt_state st;
-    mt_begin(&st, run, depth);
+    mt_begin(&st, run, gts__iterate_alphabeta, depth);
     /* Every test but the last fails low and lowers the upper bound. */
     while (mt_open(&st, alpha, beta))
         if (!mt_test(&st, st.upper))
@@ -167,10 +201,26 @@ gts_score gts__iterate_sssstar(gts__run *run, int depth, gts_score alpha, gts_sc
 gts_score gts__iterate_dualstar(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     mt_state st;
-    mt_begin(&st, run, depth);
+    mt_begin(&st, run, gts__iterate_alphabeta, depth);
     /* Every test but the last fails high and raises the lower bound. */
     while (mt_open(&st, alpha, beta))
         if (!mt_test(&st, st.lower + 1))
             return 0;
     return mt_finish(&st, alpha, beta);
+}
+
+gts_score gts__root_driver(gts__run *run, gts__iterate_fn test, int driver, int depth,
+                           gts_score alpha, gts_score beta)
+{
+    mt_state st;
+    mt_begin(&st, run, test, depth);
+    /* The root's sound range; lower strictly below it (see the invariants). */
+    gts_score lo = GTS_SCORE_LOSS, hi = GTS_SCORE_WIN;
+    if (run->game->bounds && !gts__game_bounds(st.c, 0, &lo, &hi))
+        return 0;
+    st.lower = lo - 1;
+    st.upper = hi;
+    if (driver == GTS_ROOT_MTDF)
+        return mt_mtdf(&st, run->has_guess ? run->guess : 0, alpha, beta);
+    return mt_bisect(&st, alpha, beta, ROOT_ZERO_BIAS);
 }

@@ -75,6 +75,14 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
     ck_pr_store_32(&sh->stop, 1);
 }
 
+void gts__bounds_fail(gts__ctx *c, int rc, gts_score lo, gts_score hi)
+{
+    if (rc < 0)
+        gts__fail(c, GTS_ECALLBACK, rc);
+    else
+        gts__fail(c, GTS_ESCORE, lo < GTS_SCORE_LOSS || lo > hi ? lo : hi);
+}
+
 bool gts__poll_limits(gts__ctx *c)
 {
     gts__shared *sh = c->shared;

@@ -200,21 +200,106 @@ static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
     c->pv_len[ply] = n + 1;
 }
 
+/* ---- the node's window ------------------------------------------------------ */
+
+/* A node-relative lower bound @v of a value, made root-relative at @ply
+ * (the mapping gts__evaluate applies to decided scores). The mapping is not
+ * monotone across the decided threshold, so the bound is loosened to stay
+ * sound for every value >= v: a decided win may sit up to @ply below
+ * GTS_SCORE_DECIDED once made root-relative. Upper bounds: -lower(-v). */
+static inline gts_score gts__root_lower(gts_score v, int ply)
+{
+    if (v >= GTS_SCORE_DECIDED)
+        return v - ply;
+    if (v > -GTS_SCORE_DECIDED)
+        return v < GTS_SCORE_DECIDED - ply ? v : GTS_SCORE_DECIDED - ply;
+    return v + ply < -GTS_SCORE_DECIDED + 1 ? v + ply : -GTS_SCORE_DECIDED + 1;
+}
+
+/* Record a failed bounds() call: its return @rc, or a range that is not one. */
+void gts__bounds_fail(gts__ctx *c, int rc, gts_score lo, gts_score hi);
+
+/* Intersect [*lo, *hi] with the game's bounds() at the current node, made
+ * root-relative. False after a failure (recorded). */
+static inline bool gts__game_bounds(gts__ctx *c, int ply, gts_score *lo, gts_score *hi)
+{
+    gts_score l = GTS_SCORE_LOSS, h = GTS_SCORE_WIN;
+    int rc = c->game->bounds(c->state, &l, &h, c->user);
+    if (rc < 0 || l < GTS_SCORE_LOSS || h > GTS_SCORE_WIN || l > h) {
+        gts__bounds_fail(c, rc, l, h);
+        return false;
+    }
+    l = gts__root_lower(l, ply);
+    h = -gts__root_lower(-h, ply);
+    if (l > *lo)
+        *lo = l;
+    if (h < *hi)
+        *hi = h;
+    return true;
+}
+
+/*
+ * Step "window" of every interior node (depth >= 1) below the root: narrow
+ * (alpha, beta) to the values the node can still take, mate distance (every
+ * value backed up at @ply lies in [LOSS + ply, WIN - ply]) and the game's
+ * bounds(). When the window closes, return true with *cut the fail-soft
+ * value to return: lo when lo >= beta (a lower bound), hi when hi <= alpha
+ * (an upper bound), else lo == hi, the exact value. The caller then stores
+ * its table entry against the narrowed window: a result inside it is exact,
+ * one on its edge a bound, as for any window.
+ */
+static inline bool gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta,
+                               gts_score *cut)
+{
+    gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
+    if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi)) {
+        *cut = 0;
+        return true;
+    }
+    if (lo >= *beta) {
+        *cut = lo;
+        return true;
+    }
+    if (hi <= *alpha) {
+        *cut = hi;
+        return true;
+    }
+    if (lo > *alpha)
+        *alpha = lo;
+    if (hi < *beta)
+        *beta = hi;
+    if (*alpha >= *beta) { /* lo == hi inside the window */
+        *cut = lo;
+        return true;
+    }
+    return false;
+}
+
 /* ---- transposition table steps ------------------------------------------ */
 
-/* Step "TT probe" of every node search: hash the state (when the table is
- * on), set *key and *tt_move (GTS__TT_NO_MOVE when none) and return true
- * with *cut set when the entry decides the node. Never cuts at the root,
- * which needs a move. */
-static inline bool gts__tt_lookup(gts__ctx *c, int depth, int ply, gts_score alpha,
-                                     gts_score beta, uint64_t *key, uint32_t *tt_move,
-                                     gts_score *cut)
+/*
+ * Steps "window" and "table" of every node search. Hash the state (when the
+ * table is on) and start fetching its bucket; below the root, narrow the
+ * window to what the node can still score (gts__window) while the bucket
+ * arrives; then probe. Sets *key and *tt_move (GTS__TT_NO_MOVE when none)
+ * and returns true with *cut set when the node is decided here. Never cuts
+ * at the root, which needs a move. The caller searches and stores against
+ * the narrowed *alpha, *beta.
+ */
+static inline bool gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha,
+                                   gts_score *beta, uint64_t *key, uint32_t *tt_move,
+                                   gts_score *cut)
 {
     *key = 0;
     *tt_move = GTS__TT_NO_MOVE;
+    if (c->tt) {
+        *key = c->game->hash(c->state, c->user);
+        gts__tt_prefetch(c->tt, *key);
+    }
+    if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
+        return true;
     if (!c->tt)
         return false;
-    *key = c->game->hash(c->state, c->user);
     c->tt_probes++;
     gts__tt_hit hit;
     if (!gts__tt_probe(c->tt, *key, &hit))
@@ -222,13 +307,19 @@ static inline bool gts__tt_lookup(gts__ctx *c, int depth, int ply, gts_score alp
     c->tt_hits++;
     *tt_move = hit.move_index;
     if (ply > 0 && hit.depth >= depth) {
-        gts_score s = gts__tt_score_from(hit.score, ply);
-        if (hit.bound == GTS__BOUND_EXACT || (hit.bound == GTS__BOUND_LOWER && s >= beta)
-            || (hit.bound == GTS__BOUND_UPPER && s <= alpha)) {
+        /* Both bounds: a cut when either settles the window, else they
+         * narrow it (Plaat et al.'s alpha-beta with memory). */
+        gts_score lo = gts__tt_bound_from(hit.lower, ply);
+        gts_score hi = gts__tt_bound_from(hit.upper, ply);
+        if (lo >= *beta || hi <= *alpha || lo == hi) {
             c->tt_cutoffs++;
-            *cut = s;
+            *cut = lo >= *beta ? lo : hi;
             return true;
         }
+        if (lo > *alpha)
+            *alpha = lo;
+        if (hi < *beta)
+            *beta = hi;
     }
     return false;
 }

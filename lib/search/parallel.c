@@ -308,7 +308,7 @@ static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, u
     return n;
 }
 
-bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
                    gts__par_node *nd, gts_score *score)
 {
     gts__ctx *c = pw->c;
@@ -322,9 +322,9 @@ bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score b
         return false;
     }
 
-    /* Step 2. Transposition table */
+    /* Step 2. Window and transposition table */
     uint32_t tt_move;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &nd->key, &tt_move, score))
+    if (gts__node_probe(c, depth, ply, alpha, beta, &nd->key, &tt_move, score))
         return false;
     *score = 0;
 

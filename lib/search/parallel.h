@@ -334,12 +334,14 @@ typedef struct gts__par_node {
 } gts__par_node;
 
 /* Steps 1-3 of every parallel node search: stop, limits and horizon; the
+ * window narrowed in place to the values the node can still take
+ * (gts__window: the caller searches and stores against *alpha, *beta); the
  * table probe; the node's moves generated, ordered and copied into arena
  * arrays (the context's per-ply buffers are only used during the call).
  * Returns true with @nd filled when the node is to be searched; false when
  * it is decided here, with its value in *score (0 after a stop or a
  * failure, which is recorded), and nothing left in the arena. */
-bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
                    gts__par_node *nd, gts_score *score);
 
 /* Number of moves to search at a node with @n moves (N-best option). */

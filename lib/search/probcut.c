@@ -210,15 +210,15 @@ static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, g
     if (depth <= 0)
         return gts__leaf(c, ply, alpha, beta);
 
-    /* Step 2. Transposition table probe (never cut at the root: it needs a move) */
+    /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
     uint64_t key;
     uint32_t tt_move;
     gts_score cut;
     gts__tt_hit hit;
-    if (gts__tt_lookup(c, depth, ply, alpha, beta, &key, &tt_move, &cut))
+    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
         return cut;
 
-    /* Step 3. ProbCut: shallow checks predict a cut (never at the root) */
+    /* Step 4. ProbCut: shallow checks predict a cut (never at the root) */
     unsigned mask = depth <= GTS_MAX_DEPTH && ply > 0 ? conf->at_depth[depth] : 0;
     if (mask) {
         if (pc_checks(c, conf, mask, ply, alpha, beta, &cut))

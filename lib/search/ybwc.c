@@ -329,7 +329,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, alpha, beta, &pn, &s))
+    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
         return s;
     gts__arena_mark am = pn.am;
     ynode *nd = gts__pw_alloc(pw, sizeof *nd);

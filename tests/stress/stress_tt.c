@@ -46,7 +46,10 @@ static void *run(void *arg)
             gts__tt_hit h;
             if (gts__tt_probe(&table, k, &h)) {
                 w->hits++;
-                if (h.score != score_of(k) || h.depth != depth_of(k) || h.bound != bound_of(k)
+                int b = bound_of(k);
+                gts_score lower = b == GTS__BOUND_UPPER ? -GTS_SCORE_INF : score_of(k);
+                gts_score upper = b == GTS__BOUND_LOWER ? GTS_SCORE_INF : score_of(k);
+                if (h.lower != lower || h.upper != upper || h.depth != depth_of(k)
                     || h.move_index != move_of(k))
                     w->bad++;
             }

@@ -56,6 +56,11 @@ SCORE_INVALID = -(2 ** 31)
 MOVE_NONE = 2 ** 64 - 1
 MAX_MOVES_LIMIT = 65535
 
+#: gts_root_driver values (engine.h): the ``root_driver`` option.
+ROOT_WINDOW = 0
+ROOT_BISECT = 1
+ROOT_MTDF = 2
+
 RESULT_HAS_MOVE = 1 << 0
 RESULT_STOPPED = 1 << 1
 RESULT_NODE_LIMIT = 1 << 2
@@ -80,6 +85,7 @@ OPTIONS = {
     "history": 202,
     "quiescence": 203,
     "iterative": 204,
+    "root_driver": 205,
     "nbest": 210,
     "nbest_depth": 211,
     "threads": 300,
@@ -104,6 +110,7 @@ MOVE_SCORE_FN = CFUNCTYPE(c_int32, c_void_p, c_uint64, c_void_p)
 EXTEND_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p)
 FORMAT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_size_t, c_void_p)
 PARSE_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_uint64), c_void_p)
+BOUNDS_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_int32), POINTER(c_int32), c_void_p)
 
 
 class GameStruct(Structure):
@@ -125,6 +132,7 @@ class GameStruct(Structure):
         ("format_move", FORMAT_MOVE_FN),
         ("parse_move", PARSE_MOVE_FN),
         ("user", c_void_p),
+        ("bounds", BOUNDS_FN),
     ]
 
 

@@ -32,7 +32,7 @@ import ctypes
 import itertools
 import operator
 import threading
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _lib
 from ._lib import SCORE_LOSS, SCORE_WIN
@@ -108,6 +108,15 @@ class Game(abc.ABC):
         Must be deterministic."""
         raise NotImplementedError
 
+    def bounds(self) -> Tuple[int, int]:
+        """A sound range ``(lo, hi)`` of the values a search of this state
+        can return, at any depth of one ply or more (and so of its exact
+        value), node-relative, in [SCORE_LOSS, SCORE_WIN] with lo <= hi.
+        Exact algorithms narrow their windows with it at every node; the
+        root drivers (``root_driver`` option) start from it. See
+        ``gts_game::bounds`` in include/gts/game.h."""
+        raise NotImplementedError
+
     def format_move(self, move: int) -> str:
         """Text form of ``move`` (default: ``str(move)``)."""
         return str(move)
@@ -117,7 +126,8 @@ class Game(abc.ABC):
         return int(text)
 
 
-_OPTIONAL = ("hash", "clone", "noisy", "move_score", "extend", "format_move", "parse_move")
+_OPTIONAL = ("hash", "clone", "noisy", "move_score", "extend", "bounds", "format_move",
+             "parse_move")
 
 
 def overridden(cls: type, name: str) -> bool:
@@ -400,6 +410,30 @@ def _cb_extend(state, move, user):
         return -1
 
 
+def _cb_bounds(state, lo_out, hi_out, user):
+    ctx = _contexts.get(user)
+    if ctx is None:
+        return -1
+    try:
+        obj = ctx.states[state]
+        r = obj.bounds()
+        name = type(obj).__name__
+        if not isinstance(r, tuple) or len(r) != 2:
+            raise TypeError(f"{name}.bounds() must return a tuple (lo, hi), "
+                            f"not {type(r).__name__}")
+        lo = check_int(r[0], f"the lower end of {name}.bounds()")
+        hi = check_int(r[1], f"the upper end of {name}.bounds()")
+        if not SCORE_LOSS <= lo <= hi <= SCORE_WIN:
+            raise ValueError(f"{name}.bounds() returned ({lo}, {hi}): not a range "
+                             f"inside [{SCORE_LOSS}, {SCORE_WIN}]")
+        lo_out[0] = lo
+        hi_out[0] = hi
+        return 0
+    except BaseException as e:  # noqa: BLE001
+        ctx.fail(e)
+        return -1
+
+
 def _cb_format_move(state, move, buf, size, user):
     ctx = _contexts.get(user)
     if ctx is None:
@@ -452,6 +486,7 @@ _T = {
     "extend": _lib.EXTEND_FN(_cb_extend),
     "format_move": _lib.FORMAT_MOVE_FN(_cb_format_move),
     "parse_move": _lib.PARSE_MOVE_FN(_cb_parse_move),
+    "bounds": _lib.BOUNDS_FN(_cb_bounds),
 }
 
 # Python method -> vtable field(s) it enables.
@@ -461,6 +496,7 @@ _METHOD_FIELDS = {
     "noisy": ("generate_noisy",),
     "move_score": ("move_score",),
     "extend": ("extend",),
+    "bounds": ("bounds",),
     "format_move": ("format_move",),
     "parse_move": ("parse_move",),
 }
