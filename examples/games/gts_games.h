@@ -27,7 +27,9 @@ extern "C" {
  * cells played in order from the empty board ("519"). Terminal scores:
  * GTS_SCORE_LOSS for the side to move when the opponent has three in a row,
  * 0 for a full board. Non-terminal evaluate returns 0. Has hash/clone/free,
- * format_move/parse_move ("1".."9").
+ * format_move/parse_move ("1".."9") and bounds (exact once the game is over
+ * or a line can be completed at once; else from the earliest lines each
+ * side can still complete).
  */
 GTS_GAMES_API const gts_game *gts_game_tictactoe(void);
 GTS_GAMES_API gts_status gts_tictactoe_new(const char *position, void **state);

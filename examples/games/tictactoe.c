@@ -132,6 +132,94 @@ static gts_score ttt_evaluate(void *state, void *user)
     return 0;
 }
 
+/*
+ * Earliest ply (counted from the current position, whose side to move plays
+ * the odd plies) at which @p who can complete a line on @p s, given that
+ * @p who moves first at ply @p first and then every other ply, and that the
+ * game has @p plies plies left at most: a line without an opposing stone
+ * that needs m more stones of @p who is complete at ply first + 2(m - 1) at
+ * the earliest. 0 when no line can be completed.
+ */
+static int ttt_earliest_line(const ttt_state *s, int who, int first, int plies)
+{
+    int best = 0;
+    for (int i = 0; i < 8; i++) {
+        int mine = 0, theirs = 0;
+        for (int k = 0; k < 3; k++) {
+            int c = s->cell[TTT_LINES[i][k]];
+            mine += c == who;
+            theirs += c != TTT_EMPTY && c != who;
+        }
+        if (theirs)
+            continue;
+        int ply = first + 2 * (3 - mine - 1);
+        if (ply <= plies && (best == 0 || ply < best))
+            best = ply;
+    }
+    return best;
+}
+
+/*
+ * Sound score range (gts_game::bounds). evaluate() is 0 for every
+ * unfinished position, so a depth-limited value is 0 (horizon or draw), a
+ * win in k plies (GTS_SCORE_WIN - k, k odd: our stone completes a line) or
+ * a loss in k plies (GTS_SCORE_LOSS + k, k even); every range below keeps 0
+ * (a search of one ply stops at the horizon) unless the value is known:
+ *  - a finished game: its evaluate(), exactly;
+ *  - a playable cell completing one of our lines: GTS_SCORE_WIN - 1 exactly
+ *    (every search of one ply or more finds it; nothing scores higher);
+ *  - two or more cells completing an opponent's line: we cannot block both,
+ *    so nothing we do scores above 0; the opponent wins at ply 2 at best;
+ *  - one such cell: blocking it is the only move not refuted at ply 2, so
+ *    the value is that of the block (never below what the block scores,
+ *    never above max(0, it)): both ends from the board with the block;
+ *  - none: our earliest possible line (ply 2m - 1 for the m stones a line
+ *    free of opposing stones still needs) and the opponent's (ply 2m'),
+ *    each only when there are plies enough left.
+ */
+static int ttt_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)user;
+    const ttt_state *s = state;
+    if (!s || !lo || !hi)
+        return GTS_EINVAL;
+    if (ttt_over(s)) {
+        *lo = *hi = ttt_evaluate(state, user);
+        return 0;
+    }
+    int me = ttt_side_to_move(s), opp = ttt_last_mover(s);
+    int plies = TTT_CELLS - s->count; /* >= 1: the game is not over */
+    int threats = 0, block = -1;
+    for (int c = 0; c < TTT_CELLS; c++) {
+        if (s->cell[c] != TTT_EMPTY)
+            continue;
+        if (ttt_completes_line(s, c, me)) {
+            *lo = *hi = GTS_SCORE_WIN - 1;
+            return 0;
+        }
+        if (ttt_completes_line(s, c, opp)) {
+            threats++;
+            block = c;
+        }
+    }
+    int mine, theirs;
+    if (threats >= 2) {
+        mine = 0;
+        theirs = 2;
+    } else if (threats == 1) {
+        ttt_state b = *s;
+        b.cell[block] = (uint8_t)me;
+        mine = ttt_earliest_line(&b, me, 3, plies);
+        theirs = ttt_earliest_line(&b, opp, 2, plies);
+    } else {
+        mine = ttt_earliest_line(s, me, 1, plies);
+        theirs = ttt_earliest_line(s, opp, 2, plies);
+    }
+    *hi = mine ? GTS_SCORE_WIN - mine : 0;
+    *lo = theirs ? GTS_SCORE_LOSS + theirs : 0;
+    return 0;
+}
+
 static uint64_t ttt_hash(void *state, void *user)
 {
     (void)user;
@@ -217,6 +305,7 @@ static const gts_game TTT_GAME = {
     .format_move = ttt_format_move,
     .parse_move = ttt_parse_move,
     .user = NULL,
+    .bounds = ttt_bounds,
 };
 
 const gts_game *gts_game_tictactoe(void)

@@ -1,8 +1,8 @@
 """Games written in Python for the tests, and a plain negamax reference.
 
-PyTicTacToe mirrors examples/games/tictactoe.c exactly (same move order,
-evaluation, hash and move_score), so a serial search of both visits the
-same tree. PyRandomTree is a deterministic random tree computed from a
+PyTicTacToeFull mirrors examples/games/tictactoe.c exactly (same move order,
+evaluation, hash, move_score and bounds), so a serial search of both visits
+the same tree. PyRandomTree is a deterministic random tree computed from a
 seed; `negamax` below searches it the way the library defines a search
 (evaluate at depth 0 or quiescence over noisy moves, distance-adjusted
 decided scores).
@@ -65,7 +65,8 @@ class PyTicTacToe(gts.Game):
 
 
 class PyTicTacToeFull(PyTicTacToe):
-    """Tic-tac-toe with hash, clone, move_score and move text, like the C game."""
+    """Tic-tac-toe with hash, clone, move_score, bounds and move text, like
+    the C game."""
 
     def hash(self):
         key = 0
@@ -91,6 +92,48 @@ class PyTicTacToeFull(PyTicTacToe):
         if self.completes(move, self.last()):
             return 500
         return CELL_SCORE[move]
+
+    def earliest_line(self, who, first, plies):
+        """ttt_earliest_line: the first ply (ours odd) at which ``who``,
+        moving at ply ``first`` and every other ply, can complete a line
+        free of opposing stones within ``plies`` plies; 0 if none."""
+        best = 0
+        for line in LINES:
+            if any(self.cell[k] not in (EMPTY, who) for k in line):
+                continue
+            ply = first + 2 * (2 - sum(1 for k in line if self.cell[k] == who))
+            if ply <= plies and (best == 0 or ply < best):
+                best = ply
+        return best
+
+    def bounds(self):
+        """ttt_bounds (examples/games/tictactoe.c), line for line."""
+        if self.over():
+            v = self.evaluate()
+            return (v, v)
+        me, opp = self.side(), self.last()
+        plies = 9 - self.count
+        threats, block = 0, -1
+        for c in range(9):
+            if self.cell[c] != EMPTY:
+                continue
+            if self.completes(c, me):
+                return (gts.SCORE_WIN - 1, gts.SCORE_WIN - 1)
+            if self.completes(c, opp):
+                threats += 1
+                block = c
+        if threats >= 2:
+            mine, theirs = 0, 2
+        elif threats == 1:
+            self.cell[block] = me
+            mine = self.earliest_line(me, 3, plies)
+            theirs = self.earliest_line(opp, 2, plies)
+            self.cell[block] = EMPTY
+        else:
+            mine = self.earliest_line(me, 1, plies)
+            theirs = self.earliest_line(opp, 2, plies)
+        return (gts.SCORE_LOSS + theirs if theirs else 0,
+                gts.SCORE_WIN - mine if mine else 0)
 
     def format_move(self, move):
         return str(move + 1)
