@@ -64,6 +64,8 @@ GTS_GAMES_API gts_status gts_othello_new(const char *position, void **state);
  * from a small pool per level so that different paths reach the same node
  * (same key, same subtree, same value). With `ordered_percent` = p, the first
  * child is the best one with probability p% (a "strongly ordered" tree).
+ * Its bounds follow from the model: a node's value is that of a node k
+ * levels down, whose sum differs by at most k times the largest edge gain.
  */
 typedef struct gts_randtree_params {
     size_t struct_size;

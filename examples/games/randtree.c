@@ -139,14 +139,18 @@ static uint32_t rt_draw_index(const rt_state *s, uint64_t key, uint32_t n, uint3
     return i == 0 ? best : i == best ? 0 : i;
 }
 
+static int64_t rt_clamp(const rt_state *s, int64_t v)
+{
+    if (v < s->p.min_value)
+        return s->p.min_value;
+    if (v > s->p.max_value)
+        return s->p.max_value;
+    return v;
+}
+
 static gts_score rt_value(const rt_state *s, int32_t x, uint32_t level)
 {
-    int64_t v = s->centre + s->unit * (int64_t)((level & 1) ? -x : x);
-    if (v < s->p.min_value)
-        v = s->p.min_value;
-    if (v > s->p.max_value)
-        v = s->p.max_value;
-    return (gts_score)v;
+    return (gts_score)rt_clamp(s, s->centre + s->unit * (int64_t)((level & 1) ? -x : x));
 }
 
 /* ---- callbacks ----------------------------------------------------------- */
@@ -216,6 +220,50 @@ static gts_score rt_evaluate(void *state, void *user)
     if (!s)
         return GTS_SCORE_INVALID;
     return rt_value(s, s->x[s->level], s->level);
+}
+
+/*
+ * Sound score range (gts_game::bounds). No value is decided (|value| <=
+ * 30000 < GTS_SCORE_DECIDED), so a negamax value of this node is the value
+ * of one node of its subtree k levels down (a leaf, or the horizon of a
+ * depth-limited search), negated when k is odd. Seen from our side to move
+ * (y = x at even levels, -x at odd ones), that node's sum lies within
+ * [y - kD, y + kD] and its own value is clamp(centre + unit * (+-y')) with
+ * the sign (-1)^k: each k gives an interval of signed values, and the range
+ * is their hull over k = 1..depth - level (a leaf: its own value exactly).
+ * The edges actually drawn are not consulted, so the range costs O(depth).
+ */
+static int rt_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)user;
+    const rt_state *s = state;
+    if (!s || !lo || !hi)
+        return GTS_EINVAL;
+    uint32_t level = s->level;
+    if (rt_is_leaf(s, s->key[level], level)) {
+        *lo = *hi = rt_value(s, s->x[level], level);
+        return 0;
+    }
+    int64_t y = (level & 1) ? -(int64_t)s->x[level] : s->x[level];
+    int64_t l = INT64_MAX, h = INT64_MIN;
+    for (uint32_t k = 1; level + k <= s->p.depth; k++) {
+        int64_t span = (int64_t)k * s->edge_range;
+        int64_t a, b; /* the signed values of level + k, in [a, b] */
+        if (k % 2 == 0) {
+            a = rt_clamp(s, s->centre + s->unit * (y - span));
+            b = rt_clamp(s, s->centre + s->unit * (y + span));
+        } else {
+            a = -rt_clamp(s, s->centre - s->unit * (y - span));
+            b = -rt_clamp(s, s->centre - s->unit * (y + span));
+        }
+        if (a < l)
+            l = a;
+        if (b > h)
+            h = b;
+    }
+    *lo = (gts_score)l;
+    *hi = (gts_score)h;
+    return 0;
 }
 
 static uint64_t rt_hash(void *state, void *user)
@@ -297,6 +345,7 @@ static const gts_game RT_GAME = {
     .format_move = rt_format_move,
     .parse_move = rt_parse_move,
     .user = NULL,
+    .bounds = rt_bounds,
 };
 
 const gts_game *gts_game_randtree(void)
