@@ -50,7 +50,9 @@ GTS_GAMES_API gts_status gts_connect4_new(const char *position, void **state);
 /* ---- Othello (8x8) -------------------------------------------------------
  * Moves are squares 0..63 (a1 = 0, h8 = 63) and GTS_OTHELLO_PASS.
  * Position text: NULL or "" for the start position, or a sequence of
- * squares like "f5d6c3" (passes implied or written "ps").
+ * squares like "f5d6c3" (passes implied or written "ps"). Its bounds are
+ * only the decided range less the plies before the game can end (exact
+ * once it is over).
  */
 #define GTS_OTHELLO_PASS 64u
 GTS_GAMES_API const gts_game *gts_game_othello(void);

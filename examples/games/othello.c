@@ -262,6 +262,37 @@ static gts_score oth_evaluate(void *state, void *user)
     return (gts_score)score;
 }
 
+/*
+ * Score range (gts_game::bounds): only what holds whatever the position.
+ * A finished game scores its evaluate() exactly. Otherwise a search of one
+ * ply or more returns a heuristic score (|score| < 3000) or the end of the
+ * game k >= 1 plies away, GTS_SCORE_WIN - k or GTS_SCORE_LOSS + k: the
+ * range is the decided range less one ply. When we must pass, the game
+ * cannot end at ply 1 (the opponent has a move), so two plies come off.
+ * Nothing tighter is claimed: a disc count swings by the whole board in a
+ * few moves, so no range of the final margin follows cheaply from the
+ * position. The search gains little from it (its own mate-distance window
+ * already excludes the decided ends): an exact value at finished games, one
+ * ply more at a pass.
+ */
+static int oth_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)user;
+    const oth_state *s = state;
+    if (!s || !lo || !hi)
+        return GTS_EINVAL;
+    uint64_t me = oth_me(s), opp = oth_opp(s);
+    bool can_move = oth_moves(me, opp) != 0;
+    if (!can_move && !oth_moves(opp, me)) {
+        *lo = *hi = oth_evaluate(state, user);
+        return 0;
+    }
+    int plies = can_move ? 1 : 2;
+    *lo = GTS_SCORE_LOSS + plies;
+    *hi = GTS_SCORE_WIN - plies;
+    return 0;
+}
+
 static uint64_t oth_hash(void *state, void *user)
 {
     (void)user;
@@ -377,6 +408,7 @@ static const gts_game OTH_GAME = {
     .format_move = oth_format_move,
     .parse_move = oth_parse_move,
     .user = NULL,
+    .bounds = oth_bounds,
 };
 
 const gts_game *gts_game_othello(void)
