@@ -59,6 +59,7 @@ typedef struct option_info {
 #define OPT(o, lo, hi, d, field) { o, #field, lo, hi, d, offsetof(struct gts_engine, field) }
 static const option_info OPTIONS[] = {
     OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
+    OPT(GTS_OPT_TT_PREFETCH, 0, 1, 0, tt_prefetch),
     OPT(GTS_OPT_ASPIRATION, 0, GTS_SCORE_WIN, 0, aspiration),
     OPT(GTS_OPT_KILLERS, 0, 1, 1, killers),
     OPT(GTS_OPT_HISTORY, 0, 1, 1, history),
@@ -188,6 +189,12 @@ gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
     e->tt.alloc = &e->alloc;
     for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
         *option_field(e, &OPTIONS[i]) = OPTIONS[i].def;
+    /* The table is allocated (and its pages touched) now, not inside the
+     * first search: a search's time is search time only. */
+    if (e->tt_mb > 0 && gts__tt_resize(&e->tt, (size_t)e->tt_mb) != GTS_OK) {
+        gts__free(allocator, e, sizeof *e);
+        return GTS_ENOMEM;
+    }
     *out = e;
     return GTS_OK;
 }
@@ -230,7 +237,8 @@ int gts_engine_hashfull(const gts_engine *engine)
 
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)
 {
-    /* The table is allocated lazily, so an unused engine costs nothing. */
+    /* The table exists since gts_engine_new or gts_engine_set; this only
+     * retries after an allocation that failed there. */
     if (e->tt_mb > 0 && !gts__tt_enabled(&e->tt)) {
         int rc = gts__tt_resize(&e->tt, (size_t)e->tt_mb);
         if (rc != GTS_OK)

@@ -30,6 +30,7 @@ typedef struct gts__shared {
 struct gts_engine {
     /* options */
     int64_t tt_mb;
+    int64_t tt_prefetch;
     int64_t aspiration;
     int64_t killers;
     int64_t history;

@@ -5,7 +5,8 @@
  * moves lazily in key order (gts__pick), so a cutoff after the first move
  * costs no full sort. Key layout, most significant first:
  *   TT move                      INT64_MAX
- *   game's move_score() hint     bits 24..55 (signed)
+ *   game's hint                  bits 24..55 (signed): generate_keyed()'s
+ *                                key, else move_score()
  *   killer rank                  bits 22..23 (2 = first killer, 1 = second)
  *   history                      bits  0..21
  * The hint comes first: a game that knows "this move wins now" is right.
@@ -38,6 +39,7 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
     }
     const gts_move *moves = gts__moves(c, ply);
     const int32_t *hist = c->history[ply & 1];
+    const int32_t *keys = c->keyed[ply] ? c->keys + (size_t)ply * c->max_moves : NULL;
     bool varied = false;
     for (int i = 0; i < n; i++) {
         gts_move m = moves[i];
@@ -46,7 +48,9 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
             key = INT64_MAX;
         } else {
             /* multiply, not shift: hints may be negative */
-            key = g->move_score ? (int64_t)g->move_score(c->state, m, c->user) * HINT_UNIT : 0;
+            key = keys            ? (int64_t)keys[i] * HINT_UNIT
+                  : g->move_score ? (int64_t)g->move_score(c->state, m, c->user) * HINT_UNIT
+                                  : 0;
             if (c->use_killers) {
                 if (m == c->killers[ply][0])
                     key += (int64_t)2 << KILLER_SHIFT;

@@ -9,8 +9,8 @@
  *             no ordering, no limits, no statistics;
  *   lib-bare  gts_alphabeta configured to search the very same tree: TT,
  *             killers, history, quiescence and iterative deepening off, and
- *             the game's move_score hint and bounds removed from a copy of
- *             the vtable.
+ *             the game's move hints (move_score, generate_keyed) and bounds
+ *             removed from a copy of the vtable.
  *             Its node count must equal bare's (checked: "same tree");
  *   lib-full  gts_alphabeta with its defaults (TT, ordering, iterative
  *             deepening): fewer nodes, the point of using the library.
@@ -265,6 +265,7 @@ int cmd_bench(int argc, char **argv)
     gts_game c4_bare = *gts_game_connect4();
     c4_bare.move_score = NULL;
     c4_bare.bounds = NULL;
+    c4_bare.generate_keyed = NULL;
     gts_randtree_params tp;
     memset(&tp, 0, sizeof tp);
     tp.struct_size = sizeof tp;
@@ -282,6 +283,7 @@ int cmd_bench(int argc, char **argv)
     gts_game tree_bare = *gts_game_randtree();
     tree_bare.move_score = NULL;
     tree_bare.bounds = NULL;
+    tree_bare.generate_keyed = NULL;
 
     bench_work works[2] = {
         { "connect4", gts_game_connect4(), &c4_bare, c4_states, NC4,

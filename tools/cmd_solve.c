@@ -32,6 +32,7 @@ static const char SOLVE_DEFAULT_ALG[] = "pvs";
 static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
     "                          [--check] [--iterative] [--root DRIVER] [--no-bounds]\n"
+    "                          [--no-prefetch]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -48,12 +49,14 @@ static const char SOLVE_USAGE[] =
     "                   a different score is reported as an error\n"
     "  --iterative      iterative deepening up to the end of the game (default:\n"
     "                   search the full depth at once, about twice as fast here)\n"
-    "  --root DRIVER    how the root value is found: bisect (default: null-window\n"
-    "                   searches halving the reachable score range, as dedicated\n"
-    "                   solvers do), mtdf (null windows from the last score) or\n"
-    "                   window (one search of the whole range)\n"
+    "  --root DRIVER    how the root value is found: window (default: one search\n"
+    "                   of the reachable score range), bisect (null-window\n"
+    "                   searches halving that range, as dedicated solvers do) or\n"
+    "                   mtdf (null windows stepping from the last score)\n"
     "  --no-bounds      hide the game's score-range callback from the search (to\n"
     "                   measure what it brings)\n"
+    "  --no-prefetch    do not play the children ahead to prefetch their table\n"
+    "                   entries (GTS_OPT_TT_PREFETCH, on by default here)\n"
     "  -h, --help       this help\n"
     "\n"
     "A malformed line (bad character, full column, a position where the game is\n"
@@ -62,7 +65,7 @@ static const char SOLVE_USAGE[] =
     "lines at the very end of the input are ignored.\n";
 
 /* How the root value is found (measured: doc/results.md, issue 10). */
-static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_BISECT;
+static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_WINDOW;
 
 /* Default table of the solver: solving benefits from a bigger one. */
 static const int64_t SOLVE_DEFAULT_TT_MB = 64;
@@ -73,7 +76,7 @@ static const size_t SOLVE_MAX_LINE = 256;
 typedef struct solve_opts {
     gts_algorithm alg;
     int64_t threads, tt_mb;
-    bool stats, check, iterative, no_bounds;
+    bool stats, check, iterative, no_bounds, no_prefetch;
     int64_t root;
 } solve_opts;
 
@@ -196,7 +199,7 @@ static char *trim(char *s, size_t *len)
 int cmd_solve(int argc, char **argv)
 {
     enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
-           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS };
+           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH };
     static const struct option opts[] = {
         { "alg", required_argument, NULL, OPT_ALG },
         { "threads", required_argument, NULL, OPT_THREADS },
@@ -207,6 +210,7 @@ int cmd_solve(int argc, char **argv)
         { "no-iterative", no_argument, NULL, OPT_NOITER },
         { "root", required_argument, NULL, OPT_ROOT },
         { "no-bounds", no_argument, NULL, OPT_NOBOUNDS },
+        { "no-prefetch", no_argument, NULL, OPT_NOPREFETCH },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -259,6 +263,9 @@ int cmd_solve(int argc, char **argv)
         case OPT_NOBOUNDS:
             o.no_bounds = true;
             break;
+        case OPT_NOPREFETCH:
+            o.no_prefetch = true;
+            break;
         default:
             return cli_bad_option("solve", c, argv);
         }
@@ -286,7 +293,8 @@ int cmd_solve(int argc, char **argv)
     if (!e)
         return CLI_USAGE;
     if ((!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative"))
-        || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")) {
+        || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")
+        || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")) {
         gts_engine_free(e);
         return CLI_FAIL;
     }

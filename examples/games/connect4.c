@@ -56,16 +56,14 @@ typedef struct c4_state {
     uint32_t moves;    /* stones on the board */
 } c4_state;
 
+/* SWAR population count: without -mpopcnt, __builtin_popcountll is a call
+ * into libgcc, slower than these few operations on the solver's path. */
 static int c4_popcount(uint64_t x)
 {
-#if defined(__GNUC__)
-    return __builtin_popcountll(x);
-#else
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-#endif
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
 static uint64_t c4_mix(uint64_t z)
@@ -148,6 +146,34 @@ static uint64_t c4_centre_most(uint64_t cells)
     return 0;
 }
 
+/* Ordering key of column @p c (playable) given both sides' winning cells:
+ * an immediate win, then a forced block, then the threats the move makes,
+ * the centre, and a penalty for playing under an opponent's winning cell. */
+static int32_t c4_hint(const c4_state *s, int c, uint64_t mine, uint64_t theirs)
+{
+    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask(c);
+    if (bit & mine)
+        return C4_SCORE_WIN;
+    if (bit & theirs)
+        return C4_SCORE_BLOCK;
+    int32_t score = C4_SCORE_THREAT *
+        c4_popcount(c4_winning_cells(s->position | bit, s->mask | bit));
+    score += C4_SCORE_CENTRE * (3 - abs(c - 3));
+    if ((bit << 1) & theirs)
+        score += C4_SCORE_GIFT;
+    return score;
+}
+
+/* The keys of generate_keyed(): move_score() of every move, with the
+ * winning-cell masks computed once for the node. */
+static void c4_keys(const c4_state *s, const gts_move *moves, int n, int32_t *keys)
+{
+    uint64_t mine = c4_winning_cells(s->position, s->mask);
+    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+    for (int i = 0; i < n; i++)
+        keys[i] = c4_hint(s, (int)moves[i], mine, theirs);
+}
+
 static int c4_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
 {
     (void)user;
@@ -179,24 +205,40 @@ static int c4_generate(void *state, gts_move *moves, uint32_t capacity, void *us
  * The pruned node therefore has exactly the value of the full node at every
  * search depth, though the move sets differ (perft must use the full game).
  */
-static int c4_generate_solver(void *state, gts_move *moves, uint32_t capacity, void *user)
+static int c4_solver_moves(const c4_state *s, gts_move *moves, int32_t *keys, uint32_t capacity)
 {
-    (void)user;
-    const c4_state *s = state;
-    if (!s || !moves)
-        return GTS_EINVAL;
     if (c4_over(s))
         return 0;
     uint64_t playable = c4_playable(s);
-    uint64_t mine = c4_winning_cells(s->position, s->mask) & playable;
-    if (mine) /* step 1 */
-        return c4_emit(c4_centre_most(mine), moves, capacity);
-    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
-    uint64_t forced = theirs & playable;
-    if (forced) /* step 2 (one block, or one move of a lost position) */
-        return c4_emit(c4_centre_most(forced), moves, capacity);
-    uint64_t safe = playable & ~(theirs >> 1); /* step 3 */
-    return c4_emit(safe ? safe : playable, moves, capacity);
+    uint64_t wins = c4_winning_cells(s->position, s->mask);
+    uint64_t mine = wins & playable;
+    int n;
+    if (mine) { /* step 1 */
+        n = c4_emit(c4_centre_most(mine), moves, capacity);
+    } else {
+        uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+        uint64_t forced = theirs & playable;
+        uint64_t safe = playable & ~(theirs >> 1);
+        if (forced) /* step 2 (one block, or one move of a lost position) */
+            n = c4_emit(c4_centre_most(forced), moves, capacity);
+        else /* step 3 */
+            n = c4_emit(safe ? safe : playable, moves, capacity);
+        if (keys && n > 1) /* the masks are at hand: the keys cost little more */
+            for (int i = 0; i < n; i++)
+                keys[i] = c4_hint(s, (int)moves[i], wins, theirs);
+        return n;
+    }
+    if (keys && n > 0)
+        keys[0] = C4_SCORE_WIN;
+    return n;
+}
+
+static int c4_generate_solver(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    if (!state || !moves)
+        return GTS_EINVAL;
+    return c4_solver_moves(state, moves, NULL, capacity);
 }
 
 /*
@@ -242,6 +284,26 @@ static int c4_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
     *lo = (gts_score)l;
     *hi = (gts_score)h;
     return 0;
+}
+
+static int c4_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
+                             void *user)
+{
+    if (!keys)
+        return GTS_EINVAL;
+    int n = c4_generate(state, moves, capacity, user);
+    if (n > 0)
+        c4_keys(state, moves, n, keys);
+    return n;
+}
+
+static int c4_generate_solver_keyed(void *state, gts_move *moves, int32_t *keys,
+                                    uint32_t capacity, void *user)
+{
+    (void)user;
+    if (!state || !moves || !keys)
+        return GTS_EINVAL;
+    return c4_solver_moves(state, moves, keys, capacity);
 }
 
 static int c4_apply(void *state, gts_move move, void *user)
@@ -317,19 +379,8 @@ static int32_t c4_move_score(void *state, gts_move move, void *user)
     const c4_state *s = state;
     if (!s || !c4_legal(s, move))
         return C4_SCORE_ILLEGAL;
-    int c = (int)move;
-    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask(c);
-    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
-    if (bit & c4_winning_cells(s->position, s->mask))
-        return C4_SCORE_WIN;
-    if (bit & theirs)
-        return C4_SCORE_BLOCK;
-    int32_t score = C4_SCORE_THREAT *
-        c4_popcount(c4_winning_cells(s->position | bit, s->mask | bit));
-    score += C4_SCORE_CENTRE * (3 - abs(c - 3));
-    if ((bit << 1) & theirs)
-        score += C4_SCORE_GIFT;
-    return score;
+    return c4_hint(s, (int)move, c4_winning_cells(s->position, s->mask),
+                   c4_winning_cells(s->position ^ s->mask, s->mask));
 }
 
 static int c4_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
@@ -375,6 +426,7 @@ static const gts_game C4_GAME = {
     .parse_move = c4_parse_move,
     .user = NULL,
     .bounds = c4_bounds,
+    .generate_keyed = c4_generate_keyed,
 };
 
 static const gts_game C4_SOLVER_GAME = {
@@ -394,6 +446,7 @@ static const gts_game C4_SOLVER_GAME = {
     .parse_move = c4_parse_move,
     .user = NULL,
     .bounds = c4_bounds,
+    .generate_keyed = c4_generate_solver_keyed,
 };
 
 const gts_game *gts_game_connect4(void)

@@ -211,13 +211,17 @@ typedef struct gts_game {
      * @brief Optional. A sound range of the values a search of @p state can
      *        return: the exact game value and every depth-limited value.
      *
-     * Write @p lo <= @p hi such that the negamax value of @p state searched
-     * to any depth of one ply or more (with the game's own evaluate() at the
-     * horizon, from the side to move, node-relative: a win in k plies from
-     * here is #GTS_SCORE_WIN - k) lies in [@p lo, @p hi]. In a game whose
-     * evaluate() returns 0 for unfinished positions and exact scores at the
-     * end, that is the range of the results still reachable, widened to
-     * include 0 (Connect-4: after n stones only wins with later stones remain).
+     * Write @p lo <= @p hi such that the negamax value of every subtree
+     * of @p state at least one ply deep lies in [@p lo, @p hi], whatever its
+     * horizon (fixed depth, uneven depths from extend(), quiescence): from
+     * the side to move, node-relative (a win in k plies from here is
+     * #GTS_SCORE_WIN - k), with evaluate() at the subtree's leaves. A range
+     * that holds only for fixed-depth searches is not enough when the game
+     * has extend() or generate_noisy(). In a game whose evaluate() returns 0
+     * for unfinished positions and exact scores at the end, the range of the
+     * results still reachable, widened to include 0, qualifies (Connect-4:
+     * after n stones only wins with later stones remain); so does any range
+     * containing every value evaluate() can return below @p state.
      * [#GTS_SCORE_LOSS, #GTS_SCORE_WIN] always qualifies.
      *
      * Every exact algorithm narrows its window to [@p lo, @p hi] at every
@@ -237,6 +241,29 @@ typedef struct gts_game {
      * @since 0.1
      */
     int (*bounds)(void *state, gts_score *lo, gts_score *hi, void *user);
+
+    /**
+     * @brief Optional. generate() that also writes an ordering key per move.
+     *
+     * Writes the moves exactly as generate() would (same moves, same order)
+     * and, in @p keys[i], what move_score() would return for @p moves[i]
+     * (higher is searched first). When present the search calls it instead
+     * of generate() at the nodes it orders and never calls move_score() for
+     * them: a game whose hints share work (threat masks, attack tables)
+     * computes it once per node instead of once per move, and the search
+     * saves one indirect call per move. generate() stays required (tools,
+     * perft, the root).
+     *
+     * @param state    the position.
+     * @param[out] moves receives the moves.
+     * @param[out] keys receives one key per move.
+     * @param capacity room in @p moves and @p keys: gts_game::max_moves.
+     * @param user     gts_game::user.
+     * @return as generate().
+     * @since 0.1
+     */
+    int (*generate_keyed)(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
+                          void *user);
 } gts_game;
 
 /** @brief Smallest struct_size a gts_game may have (the 0.1 layout). @since 0.1 */

@@ -80,11 +80,13 @@ gts_score gts__alphabeta(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     /* Step 5. Ordering */
     if (tt_move >= (uint32_t)n)
         tt_move = GTS__TT_NO_MOVE;
-    bool sort = gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
+    bool sort = n > 1 && gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
     const gts_move *moves = gts__moves(c, ply);
     int limit = n;
     if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
+    if (!gts__lookahead(c, depth, moves, n))
+        return 0;
 
     /* Step 6. Children */
     gts_score best = -GTS_SCORE_INF;

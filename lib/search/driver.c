@@ -165,8 +165,66 @@ static gts_score search_depth(gts__run *run, const gts__algo *algo, int depth,
     }
 }
 
+/*
+ * Lengthen an exact result's principal variation from the table: the
+ * null-window searches of the MT family and the root drivers, and any
+ * search whose PV was cut by a table hit, leave a short line. From the end
+ * of r->pv, follow table moves whose entries prove the line's value: an
+ * entry of at least the remaining depth whose lower bound reaches the value
+ * the side to move must get (its move then achieves it, and nothing does
+ * better). Every move is checked against generate(); the state is restored
+ * with undo(). The game's callbacks are called directly (no node is
+ * counted); a failure is the search's failure, as anywhere else, and every
+ * applied move is still undone.
+ */
+static void extend_pv(gts__run *run, gts_result *r, int depth)
+{
+    gts__ctx *c = run->ctx[0];
+    const gts_game *g = run->game;
+    gts_move line[GTS_MAX_PLY];
+    int applied = 0, len = (int)r->pv_length;
+    gts_score v = r->score;
+    memcpy(line, r->pv, (size_t)len * sizeof line[0]);
+    /* Replay the known line; the value alternates sign with the side. */
+    for (; applied < len; applied++) {
+        int rc = g->apply(c->state, line[applied], c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            goto undo;
+        }
+        v = -v;
+    }
+    while (len < depth && len < GTS_MAX_PLY - 1) {
+        gts__tt_hit hit;
+        if (!gts__tt_probe(c->tt, g->hash(c->state, c->user), &hit) || hit.depth < depth - len
+            || hit.move_index == GTS__TT_NO_MOVE
+            || gts__tt_bound_from(hit.lower, len) < v)
+            break;
+        int n = gts__generate(c, len, false);
+        if (n <= 0 || hit.move_index >= (uint32_t)n)
+            break;
+        gts_move m = gts__moves(c, len)[hit.move_index];
+        int rc = g->apply(c->state, m, c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            break;
+        }
+        line[len++] = m;
+        applied++;
+        v = -v;
+    }
+undo:
+    while (applied > 0) {
+        int rc = g->undo(c->state, line[--applied], c->user);
+        if (rc < 0)
+            gts__fail(c, GTS_ECALLBACK, rc);
+    }
+    memcpy(r->pv, line, (size_t)len * sizeof line[0]);
+    r->pv_length = (uint32_t)len;
+}
+
 static void record_iteration(gts__run *run, gts_result *r, int depth, gts_score score,
-                             const gts_limits *lim)
+                             const gts_limits *lim, bool exact)
 {
     gts__ctx *c = run->ctx[0];
     r->score = score;
@@ -189,6 +247,9 @@ static void record_iteration(gts__run *run, gts_result *r, int depth, gts_score 
         r->pv_length = 1;
         r->pv[0] = r->best_move;
     }
+    if (exact && c->tt && (r->flags & GTS_RESULT_HAS_MOVE) && (int)r->pv_length < depth
+        && !(r->flags & (GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND)))
+        extend_pv(run, r, depth);
 }
 
 static void collect_stats(gts__run *run, gts_result *r)
@@ -245,7 +306,9 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
         gts_score s = search_depth(run, algo, d, lim, caller_window);
         if (aborted(run))
             break;
-        record_iteration(run, r, d, s, lim);
+        record_iteration(run, r, d, s, lim, algo->exact);
+        if (aborted(run))
+            break; /* a callback failed while the PV was lengthened */
         run->guess = s;
         run->has_guess = true;
         if (lim->on_iteration) {

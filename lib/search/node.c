@@ -21,7 +21,8 @@ gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
     c->max_moves = max_moves;
     c->moves = gts__calloc(alloc, n, sizeof *c->moves);
     c->order = gts__calloc(alloc, n, sizeof *c->order);
-    if (!c->moves || !c->order) {
+    c->keys = gts__calloc(alloc, n, sizeof *c->keys);
+    if (!c->moves || !c->order || !c->keys) {
         gts__ctx_free(alloc, c);
         return NULL;
     }
@@ -36,6 +37,7 @@ void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c)
     size_t n = (size_t)(GTS_MAX_PLY + 1) * c->max_moves;
     gts__free(alloc, c->moves, n * sizeof *c->moves);
     gts__free(alloc, c->order, n * sizeof *c->order);
+    gts__free(alloc, c->keys, n * sizeof *c->keys);
     gts__free(alloc, c, sizeof *c);
 }
 
@@ -56,6 +58,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->abort = NULL;
     c->use_killers = e->killers != 0;
     c->use_history = e->history != 0;
+    c->use_prefetch = e->tt_prefetch != 0;
     c->use_qs = e->quiescence != 0 && game->generate_noisy != NULL;
     c->use_pvs = false;
     c->nbest = (int)e->nbest;
@@ -73,6 +76,22 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
     if (ck_pr_cas_32((uint32_t *)&sh->error, 0, (uint32_t)status))
         ck_pr_store_32((uint32_t *)&sh->callback_status, (uint32_t)callback_status);
     ck_pr_store_32(&sh->stop, 1);
+}
+
+bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n)
+{
+    const gts_game *g = c->game;
+    for (int i = 0; i < n; i++) {
+        if (g->apply(c->state, moves[i], c->user) < 0)
+            continue;
+        gts__tt_prefetch(c->tt, g->hash(c->state, c->user));
+        int rc = g->undo(c->state, moves[i], c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            return false;
+        }
+    }
+    return true;
 }
 
 void gts__bounds_fail(gts__ctx *c, int rc, gts_score lo, gts_score hi)
@@ -110,3 +129,5 @@ uint32_t gts__poll_interval(uint64_t node_limit)
         return (uint32_t)(node_limit / 16 > 0 ? node_limit / 16 : 1);
     return POLL_INTERVAL;
 }
+
+

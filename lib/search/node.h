@@ -45,12 +45,14 @@ struct gts__ctx {
     gts__tt *tt;                 /* NULL: no table or no hash() */
     const gts__abort *abort;     /* split-point chain (parallel) */
     /* options snapshot */
-    bool use_killers, use_history, use_qs, use_pvs;
+    bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
     int nbest, nbest_depth;
     /* buffers, (GTS_MAX_PLY + 1) * max_moves each */
     uint32_t max_moves;
     gts_move *moves;
     gts__mv *order;
+    int32_t *keys;               /* generate_keyed() keys, same stride */
+    bool keyed[GTS_MAX_PLY + 1]; /* keys[ply] belong to the moves at ply */
     /* ordering tables (kept across searches of one engine) */
     gts_move killers[GTS_MAX_PLY + 1][2];
     int32_t history[2][GTS__HISTORY_SIZE];
@@ -158,7 +160,11 @@ static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
      * the engine searched a bigger game before: promise and check the game's. */
     gts_move *moves = c->moves + (size_t)ply * c->max_moves;
     uint32_t cap = c->game->max_moves;
-    int n = noisy ? c->game->generate_noisy(c->state, moves, cap, c->user)
+    bool keyed = !noisy && c->game->generate_keyed;
+    c->keyed[ply] = keyed;
+    int n = noisy  ? c->game->generate_noisy(c->state, moves, cap, c->user)
+          : keyed ? c->game->generate_keyed(c->state, moves,
+                                            c->keys + (size_t)ply * c->max_moves, cap, c->user)
                   : c->game->generate(c->state, moves, cap, c->user);
     if (n < 0) {
         gts__fail(c, GTS_ECALLBACK, n);
@@ -348,10 +354,25 @@ static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int ply)
     return s;
 }
 
+/* Table lookahead (GTS_OPT_TT_PREFETCH): before a node at @depth searches
+ * its @n children, play each one to start loading its table bucket. The
+ * game's own callbacks are used without counting nodes; a failed apply()
+ * is left for the real search of that child to report. False after a
+ * failed undo() (recorded). */
+static const int GTS__PREFETCH_MIN_DEPTH = 3;
+bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n);
+static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves, int n)
+{
+    /* One child: its own probe comes next anyway. */
+    if (!c->use_prefetch || !c->tt || depth < GTS__PREFETCH_MIN_DEPTH || n < 2)
+        return true;
+    return gts__prefetch_children(c, moves, n);
+}
+
 /* ---- ordering (order.c) --------------------------------------------------- */
 
 /* Fill c->order for the @n moves at @ply: TT move first, then the game's
- * move_score hint, killers, history. Returns false when every move has the
+ * hint (generate_keyed's keys, else move_score), killers, history. Returns false when every move has the
  * same key: then generate() order is the search order and a caller may
  * skip gts__pick (which would be the identity). */
 bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
@@ -359,7 +380,7 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
  * walks moves by index can then skip it altogether. */
 static inline bool gts__order_wanted(const gts__ctx *c, uint32_t tt_move)
 {
-    return c->game->move_score || c->use_killers || c->use_history
+    return c->game->move_score || c->game->generate_keyed || c->use_killers || c->use_history
            || tt_move != GTS__TT_NO_MOVE;
 }
 /* Index (into generate order) of the k-th best move: lazy selection sort. */

@@ -331,9 +331,9 @@ bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score 
     /* Step 3. Moves, ordered, into the arena */
     nd->am = gts__pw_mark(pw);
     nd->n = par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
-    if (nd->n > 0)
+    if (nd->n > 0 && gts__lookahead(c, depth, nd->moves, nd->n))
         return true;
-    gts__pw_release(pw, nd->am);
+    gts__pw_release(pw, nd->am); /* no moves, or a failure (recorded) */
     if (nd->n == 0)
         *score = gts__terminal(c, nd->key, ply);
     return false;

@@ -80,6 +80,7 @@ RESULT_FLAG_NAMES = (
 #: gts_option values (engine.h), by the lowercase name used in Python.
 OPTIONS = {
     "tt_mb": 100,
+    "tt_prefetch": 101,
     "aspiration": 200,
     "killers": 201,
     "history": 202,
@@ -111,6 +112,7 @@ EXTEND_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p)
 FORMAT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_size_t, c_void_p)
 PARSE_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_uint64), c_void_p)
 BOUNDS_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_int32), POINTER(c_int32), c_void_p)
+GENERATE_KEYED_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_uint32, c_void_p)
 
 
 class GameStruct(Structure):
@@ -133,6 +135,7 @@ class GameStruct(Structure):
         ("parse_move", PARSE_MOVE_FN),
         ("user", c_void_p),
         ("bounds", BOUNDS_FN),
+        ("generate_keyed", GENERATE_KEYED_FN),  # not offered to Python games
     ]
 
 
