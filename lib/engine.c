@@ -131,17 +131,18 @@ gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
         return GTS_EOPTION;
     if (value < o->min || value > o->max)
         return GTS_ERANGE;
-    if (ck_pr_load_32(&engine->searching))
+    if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     int64_t *field = option_field(engine, o);
+    int rc = GTS_OK;
     if (option == GTS_OPT_TT_MB && value != *field) {
         /* Allocate now so that an impossible size is reported here. */
-        int rc = gts__tt_resize(&engine->tt, (size_t)value);
-        if (rc != GTS_OK)
-            return rc;
+        rc = gts__tt_resize(&engine->tt, (size_t)value);
     }
-    *field = value;
-    return GTS_OK;
+    if (rc == GTS_OK)
+        *field = value;
+    gts__engine_release(engine);
+    return rc;
 }
 
 gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *value)
@@ -214,11 +215,12 @@ gts_status gts_engine_clear(gts_engine *engine)
 {
     if (!engine)
         return GTS_EINVAL;
-    if (ck_pr_load_32(&engine->searching))
+    if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     gts__tt_clear(&engine->tt);
     for (int i = 0; i < engine->nctx; i++)
         gts__ctx_clear_tables(engine->ctx[i]);
+    gts__engine_release(engine);
     return GTS_OK;
 }
 

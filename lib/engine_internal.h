@@ -9,6 +9,7 @@
 #include "tt_internal.h"
 #include "pool_internal.h"
 #include "alloc_internal.h"
+#include "atomic_internal.h"
 
 #define GTS__HISTORY_SIZE 4096
 
@@ -49,7 +50,7 @@ struct gts_engine {
     int ctx_cap;            /* allocated length of ctx */
     uint32_t max_moves;     /* move-buffer size of the contexts */
 
-    uint32_t searching;     /* atomic: 1 while gts_search runs */
+    uint32_t searching;     /* atomic busy flag: gts__engine_claim/release */
     gts__shared shared;     /* of the running search */
     gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
 };
@@ -57,5 +58,18 @@ struct gts_engine {
 /* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);
 uint64_t gts__now_ns(void);
+
+/* The engine's busy flag: one holder at a time, a search or a change of the
+ * engine (gts_engine_set, _clear, _set_probcut). False when another holds
+ * it: the caller returns GTS_EBUSY. Acquire/release, so what one holder
+ * wrote is visible to the next. */
+static inline bool gts__engine_claim(gts_engine *e)
+{
+    return gts__atomic_cas_32(&e->searching, 0, 1);
+}
+static inline void gts__engine_release(gts_engine *e)
+{
+    gts__atomic_store_release_32(&e->searching, 0);
+}
 
 #endif

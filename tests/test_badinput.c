@@ -1,5 +1,6 @@
 /* Bad input never crashes: every misuse gets a clear status. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <gts/gts.h>
 #include "tgame.h"
 
@@ -147,4 +148,72 @@ Test(badinput, parallel_options_out_of_range)
     cr_expect_eq(gts_engine_set(e, GTS_OPT_THREADS, 257), GTS_ERANGE);
     cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, -1), GTS_ERANGE);
     gts_engine_free(e);
+}
+
+/* While a search runs, another thread's engine changes are refused with
+ * GTS_EBUSY (they claim the busy flag, as a search does) and leave the
+ * engine as it was. */
+typedef struct changer {
+    gts_engine *e;
+    int set_tt, set_threads, clear;
+} changer;
+
+static void *change_engine(void *arg)
+{
+    changer *ch = arg;
+    ch->set_tt = gts_engine_set(ch->e, GTS_OPT_TT_MB, 3);
+    ch->set_threads = gts_engine_set(ch->e, GTS_OPT_THREADS, 2);
+    ch->clear = gts_engine_clear(ch->e);
+    return NULL;
+}
+
+static int change_from_another_thread(const gts_result *r, void *user)
+{
+    (void)r;
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, change_engine, user), 0);
+    pthread_join(t, NULL);
+    return 0;
+}
+
+Test(badinput, engine_changes_during_a_search_are_refused)
+{
+    tgame g;
+    tgame_init(&g, 4, 3, 5);
+    gts_game v = tgame_vtable(&g, true);
+    changer ch = {.e = engine()};
+    gts_limits l = {.struct_size = sizeof l, .depth = 5, .on_iteration = change_from_another_thread,
+                    .on_iteration_user = &ch};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_pvs(ch.e, &v, &g, &l, &r), GTS_OK);
+    cr_expect_eq(ch.set_tt, GTS_EBUSY, "resizing the table under a search is refused");
+    cr_expect_eq(ch.set_threads, GTS_EBUSY);
+    cr_expect_eq(ch.clear, GTS_EBUSY);
+    int64_t tt = 0;
+    cr_assert_eq(gts_engine_get(ch.e, GTS_OPT_TT_MB, &tt), GTS_OK);
+    cr_expect_neq(tt, 3, "a refused change changes nothing");
+    cr_expect_eq(gts_engine_set(ch.e, GTS_OPT_TT_MB, 3), GTS_OK, "idle again");
+    gts_engine_free(ch.e);
+}
+
+/* A time limit beyond the clock's range is no limit: it used to wrap into
+ * a deadline in the past and stop the search after the first poll. */
+Test(badinput, huge_time_limits_saturate)
+{
+    const uint64_t HUGE[] = {UINT64_MAX, UINT64_C(18446744073709), UINT64_MAX / 1000000u};
+    for (size_t i = 0; i < sizeof HUGE / sizeof HUGE[0]; i++) {
+        tgame g;
+        tgame_init(&g, 9, 4, 8);
+        gts_game v = tgame_vtable(&g, true);
+        gts_engine *e = engine();
+        gts_limits l = {.struct_size = sizeof l, .depth = 8, .time_ms = HUGE[i]};
+        gts_result r = {.struct_size = sizeof r};
+        cr_assert_eq(gts_minimax(e, &v, &g, &l, &r), GTS_OK);
+        cr_expect_eq(r.depth, 8, "time_ms %llu: the search reaches its depth",
+                     (unsigned long long)HUGE[i]);
+        cr_expect(!(r.flags & GTS_RESULT_TIME_LIMIT), "time_ms %llu: no time stop",
+                  (unsigned long long)HUGE[i]);
+        cr_expect_gt(r.nodes, 10000, "a real search (%llu nodes)", (unsigned long long)r.nodes);
+        gts_engine_free(e);
+    }
 }

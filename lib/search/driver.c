@@ -349,7 +349,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     int threads = algo->parallel ? (int)engine->threads : 1;
     if (threads > 1 && (!game->clone || !game->free))
         return GTS_ENOTSUP;
-    if (!ck_pr_cas_32(&engine->searching, 0, 1))
+    if (!gts__engine_claim(engine))
         return GTS_EBUSY;
 
     uint64_t start = gts__now_ns();
@@ -363,7 +363,10 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
 
     gts__shared *sh = &engine->shared;
     sh->node_limit = lim.nodes;
-    sh->deadline_ns = lim.time_ms ? start + lim.time_ms * 1000000u : 0;
+    /* A deadline beyond the clock's range is no deadline (saturate, never wrap). */
+    sh->deadline_ns = 0;
+    if (lim.time_ms && lim.time_ms <= (UINT64_MAX - start) / 1000000u)
+        sh->deadline_ns = start + lim.time_ms * 1000000u;
     sh->poll_interval = gts__poll_interval(lim.nodes);
     ck_pr_store_64(&sh->nodes, 0);
     ck_pr_store_32((uint32_t *)&sh->error, 0);
@@ -373,7 +376,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
 
     rc = gts__engine_prepare(engine, game, threads);
     if (rc != GTS_OK) {
-        ck_pr_store_32(&engine->searching, 0);
+        gts__engine_release(engine);
         return rc;
     }
     gts__tt_new_generation(&engine->tt);
@@ -419,7 +422,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
         rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
     result->callback_status = clone_failed ? clone_failed
                                            : (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
-    ck_pr_store_32(&engine->searching, 0);
+    gts__engine_release(engine);
     return rc;
 }
 

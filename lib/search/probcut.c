@@ -101,9 +101,10 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
                 return rc;
         }
     }
-    if (ck_pr_load_32(&engine->searching))
+    if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     engine->probcut = p;
+    gts__engine_release(engine);
     return GTS_OK;
 }
 
