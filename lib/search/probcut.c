@@ -16,10 +16,10 @@
  * apply inside them, as in Multi-ProbCut); their depth is strictly smaller,
  * so the recursion ends.
  *
- * pc_node() is gts__alphabeta() (alphabeta.c, in its PVS form) step for
- * step plus the ProbCut step 3: with no enabled pair it visits exactly the
- * nodes gts_pvs() visits, in the same order, so an infinite threshold gives
- * PVS's score and node count (the tests check it). Keep the two in sync.
+ * pc_node() is the node of gts__alphabeta() (node_search.h, in its PVS
+ * form) with the ProbCut checks as its pre-moves step: with no enabled pair
+ * it visits exactly the nodes gts_pvs() visits, in the same order, so an
+ * infinite threshold gives PVS's score and node count (the tests check it).
  *
  * Invariants: no check at the root (it needs a move) nor against a decided
  * (win/loss) bound, and check bounds stay undecided; a cut stores nothing
@@ -31,6 +31,7 @@
  * every state it walks.
  */
 #include "search/algos.h"
+#include "search/node_search.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -158,7 +159,7 @@ static const gts_score PC_BOUND_MIN = -GTS_SCORE_DECIDED + 1;
 static const gts_score PC_BOUND_MAX = GTS_SCORE_DECIDED - 1;
 static bool undecided(gts_score s) { return s > -GTS_SCORE_DECIDED && s < GTS_SCORE_DECIDED; }
 
-/* Step 3 of pc_node: the checks of the pairs in @mask. Returns true with
+/* Step 4 of pc_node (pc_pre_moves): the checks of the pairs in @mask. Returns true with
  * *out set when one cuts. */
 static bool pc_checks(gts__ctx *c, const pc_conf *conf, unsigned mask, int ply,
                       gts_score alpha, gts_score beta, gts_score *out)
@@ -200,97 +201,41 @@ static bool pc_checks(gts__ctx *c, const pc_conf *conf, unsigned mask, int ply,
     return false;
 }
 
+/* Step 4 of the node (node_search.h): the ProbCut checks, never at the
+ * root; when none cuts, the checks' best move orders the node (internal
+ * iterative deepening, through the table). */
+static bool pc_pre_moves(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
+                         gts_score beta, uint64_t key, uint32_t *tt_move, gts_score *cut)
+{
+    const pc_conf *conf = arg;
+    unsigned mask = depth <= GTS_MAX_DEPTH && ply > 0 ? conf->at_depth[depth] : 0;
+    if (!mask)
+        return false;
+    if (pc_checks(c, conf, mask, ply, alpha, beta, cut))
+        return true;
+    if (gts__aborted(c)) {
+        *cut = 0;
+        return true;
+    }
+    c->pv_len[ply] = 0;
+    gts__tt_hit hit;
+    if (conf->iid && c->tt && gts__tt_probe(c->tt, key, &hit))
+        *tt_move = hit.move_index;
+    return false;
+}
+
+static gts_score pc_child(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
+                          gts_score beta)
+{
+    return pc_node(c, arg, depth, ply, alpha, beta);
+}
+
+static const gts__node_hooks PC_HOOKS = { .child = pc_child, .pre_moves = pc_pre_moves };
+
 static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, gts_score alpha,
                          gts_score beta)
 {
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-    if (depth <= 0)
-        return gts__leaf(c, ply, alpha, beta);
-
-    /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
-    uint64_t key;
-    uint32_t tt_move;
-    gts_score cut;
-    gts__tt_hit hit;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
-        return cut;
-
-    /* Step 4. ProbCut: shallow checks predict a cut (never at the root) */
-    unsigned mask = depth <= GTS_MAX_DEPTH && ply > 0 ? conf->at_depth[depth] : 0;
-    if (mask) {
-        if (pc_checks(c, conf, mask, ply, alpha, beta, &cut))
-            return cut;
-        if (gts__aborted(c))
-            return 0;
-        c->pv_len[ply] = 0;
-        /* Internal iterative deepening: the checks' best move orders this node. */
-        if (conf->iid && c->tt && gts__tt_probe(c->tt, key, &hit))
-            tt_move = hit.move_index;
-    }
-
-    /* Step 4. Moves; a node without any is a finished game */
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0) {
-        return gts__terminal(c, key, ply);
-    }
-
-    /* Step 5. Ordering */
-    gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
-    const gts_move *moves = gts__moves(c, ply);
-    int limit = n;
-    if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
-        limit = c->nbest;
-
-    /* Step 6. Children (PVS) */
-    gts_score best = -GTS_SCORE_INF;
-    uint32_t best_index = GTS__TT_NO_MOVE;
-    gts_score a = alpha;
-    for (int k = 0; k < limit; k++) {
-        uint32_t i = gts__pick(c, ply, k, n);
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        int d = depth - 1 + ext;
-        gts_score s;
-        if (k == 0 || !c->use_pvs) {
-            s = -pc_node(c, conf, d, ply + 1, -beta, -a);
-        } else {
-            s = -pc_node(c, conf, d, ply + 1, -a - 1, -a);
-            if (s > a && s < beta && !gts__aborted(c))
-                s = -pc_node(c, conf, d, ply + 1, -beta, -a);
-        }
-        gts__undo(c, m);
-        if (gts__aborted(c))
-            return 0;
-
-        if (s > best) {
-            best = s;
-            best_index = i;
-            if (ply == 0) {
-                c->root_move = m;
-                c->root_has_move = true;
-            }
-            if (s > a) {
-                a = s;
-                gts__pv_update(c, ply, m);
-                if (s >= beta) {
-                    gts__order_cutoff(c, ply, depth, m);
-                    break;
-                }
-            }
-        }
-    }
-
-    /* Step 7. Store */
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
-    return best;
+    return gts__node_search(c, &PC_HOOKS, conf, depth, ply, alpha, beta);
 }
 
 gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta)

@@ -1,0 +1,125 @@
+/*
+ * node_search.h - the serial alpha-beta/PVS node, written once (internal).
+ *
+ * gts__node_search() is the node of alpha-beta and PVS (alphabeta.c) and of
+ * ProbCut (probcut.c). An algorithm instantiates it inside its own node
+ * function with a static const hook table; the function is always inlined
+ * there, so the compiler turns the hooks into direct calls and drops the
+ * absent ones: no indirect call and no test per node for what an algorithm
+ * does not use. Hooks:
+ *   child      the recursion: the algorithm's own node function;
+ *   pre_moves  optional, between the table and the moves: may decide the
+ *              node (true, value in *cut: ProbCut's shallow checks) or pick
+ *              the move to try first (*tt_move: ProbCut's internal
+ *              iterative deepening).
+ * With c->use_pvs the first move is searched with the full window and the
+ * others with a null window around alpha, re-searched with the full window
+ * when they fail high inside (alpha, beta) (Reinefeld's NegaScout, in the
+ * fail-soft form); otherwise every move gets the full window (Knuth &
+ * Moore's alpha-beta, fail-soft after Fishburn).
+ *
+ * ABDADA (two passes with deferred moves) and Lazy SMP (arena moves,
+ * rotated order) keep loops of their own; see doc/architecture.md.
+ */
+#ifndef GTS_SEARCH_NODE_SEARCH_H
+#define GTS_SEARCH_NODE_SEARCH_H
+
+#include "search/node.h"
+
+typedef struct gts__node_hooks {
+    gts_score (*child)(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
+                       gts_score beta);
+    bool (*pre_moves)(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
+                      gts_score beta, uint64_t key, uint32_t *tt_move, gts_score *cut);
+} gts__node_hooks;
+
+static inline __attribute__((always_inline)) gts_score
+gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+                 gts_score alpha, gts_score beta)
+{
+    /* Step 1. Stop, limits, horizon */
+    if (gts__enter(c, ply))
+        return 0;
+    if (ply >= GTS_MAX_PLY)
+        return gts__evaluate(c, ply);
+    if (depth <= 0)
+        return gts__leaf(c, ply, alpha, beta);
+
+    /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
+    uint64_t key;
+    uint32_t tt_move;
+    gts_score cut;
+    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
+        return cut;
+
+    /* Step 4. The algorithm's own step before the moves (ProbCut's checks) */
+    if (h->pre_moves && h->pre_moves(c, arg, depth, ply, alpha, beta, key, &tt_move, &cut))
+        return cut;
+
+    /* Step 5. Moves; a node without any is a finished game */
+    int n = gts__generate(c, ply, false);
+    if (n < 0)
+        return 0;
+    if (n == 0) {
+        return gts__terminal(c, key, ply);
+    }
+
+    /* Step 6. Ordering */
+    if (tt_move >= (uint32_t)n)
+        tt_move = GTS__TT_NO_MOVE;
+    bool sort = n > 1 && gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
+    const gts_move *moves = gts__moves(c, ply);
+    int limit = n;
+    if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
+        limit = c->nbest;
+    if (!gts__lookahead(c, depth, moves, n))
+        return 0;
+
+    /* Step 7. Children */
+    gts_score best = -GTS_SCORE_INF;
+    uint32_t best_index = GTS__TT_NO_MOVE;
+    gts_score a = alpha;
+    for (int k = 0; k < limit; k++) {
+        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
+        gts_move m = moves[i];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__apply(c, m))
+            return 0;
+        int d = depth - 1 + ext;
+        gts_score s;
+        if (k == 0 || !c->use_pvs) {
+            s = -h->child(c, arg, d, ply + 1, -beta, -a);
+        } else {
+            s = -h->child(c, arg, d, ply + 1, -a - 1, -a);
+            if (s > a && s < beta && !gts__aborted(c))
+                s = -h->child(c, arg, d, ply + 1, -beta, -a);
+        }
+        gts__undo(c, m);
+        if (gts__aborted(c))
+            return 0;
+
+        if (s > best) {
+            best = s;
+            best_index = i;
+            if (ply == 0) {
+                c->root_move = m;
+                c->root_has_move = true;
+            }
+            if (s > a) {
+                a = s;
+                gts__pv_update(c, ply, m);
+                if (s >= beta) {
+                    gts__order_cutoff(c, ply, depth, m);
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Step 8. Store */
+    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    return best;
+}
+
+
+#endif
