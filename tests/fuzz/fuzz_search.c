@@ -15,7 +15,9 @@
  * trivial and clone is a copy. Hash modes: none, one key per path, a
  * lattice of keys per level (real transpositions: equal keys have equal
  * subtrees and are reached at equal plies), or colliding hashes (a broken
- * adapter, which must still not crash the library).
+ * adapter, which must still not crash the library). Bounds: none, the whole
+ * score range (sound: results stay exact), or ranges drawn from the key
+ * that need not hold (a broken contract: every check but exactness).
  *
  * Checks (__builtin_trap on violation):
  *  - the engine's memory comes from a counting gts_allocator; one input in
@@ -134,6 +136,7 @@ typedef struct tree {
     int noisy_rate;          /* of 256; 0 = no generate_noisy */
     int ext_rate;            /* of 256; 0 = no extend */
     bool hints;              /* move_score */
+    int bounds_mode;         /* BOUNDS_*: the bounds callback */
     uint32_t lattice;        /* keys per level in HASH_LATTICE */
     uint64_t collide_mask;
     gts_score span;
@@ -424,6 +427,28 @@ static int g_extend(void *state, gts_move move, void *user)
     return extension_of(t, s->key[s->level], (int)move);
 }
 
+/* bounds(): none; the whole score range (sound); or a range drawn from
+ * the key that need not hold (the contract broken: no crash, no hang, a
+ * valid status and the state restored, but no exactness). */
+enum { BOUNDS_NONE, BOUNDS_WIDE, BOUNDS_HOSTILE, BOUNDS_NONE2 };
+
+static int g_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
+{
+    const tree *t = user;
+    const fstate *s = state;
+    if (t->bounds_mode == BOUNDS_WIDE) {
+        *lo = GTS_SCORE_LOSS;
+        *hi = GTS_SCORE_WIN;
+        return 0;
+    }
+    uint64_t h = mix2(s->key[s->level] ^ 0x626e64ull, s->level);
+    gts_score a = (gts_score)(h % (2u * GTS_SCORE_WIN + 1)) - GTS_SCORE_WIN;
+    gts_score b = (h >> 40) % 4 == 0 ? a : (gts_score)((h >> 20) % (2u * GTS_SCORE_WIN + 1)) - GTS_SCORE_WIN;
+    *lo = a < b ? a : b;
+    *hi = a < b ? b : a;
+    return 0;
+}
+
 static int32_t g_move_score(void *state, gts_move move, void *user)
 {
     const fstate *s = state;
@@ -464,6 +489,7 @@ static void read_tree(reader *r, tree *t)
     t->terminal_root = (f >> 2) & 1;
     t->extremes_terminal = (f >> 3) & 1;
     t->hints = (f >> 4) & 1;
+    t->bounds_mode = (f >> 5) & 3;
     t->seed = u32(r);
     t->max_level = 1 + u8(r) % MAX_LEVEL;
     t->max_branch = 1 + u8(r) % MAX_BRANCH;
@@ -1025,7 +1051,8 @@ static void op_search(session *ss)
     bool limited = res.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT);
     bool qs = ss->quiescence && t->noisy_rate;
     bool well_formed = !t->bad_score && !t->interior_decided && t->hash_mode != HASH_COLLIDE
-                       && !(t->ext_rate && t->hash_mode == HASH_LATTICE);
+                       && !(t->ext_rate && t->hash_mode == HASH_LATTICE)
+                       && t->bounds_mode != BOUNDS_HOSTILE;
     bool comparable = gts_algorithm_is_exact(alg) && well_formed && ss->nbest == 0
                       && !timed && !(res.flags & GTS_RESULT_TIME_LIMIT) && fresh;
     if (!comparable || rootinfo.n == 0 || res.depth == 0)
@@ -1082,6 +1109,8 @@ static void read_game(reader *r, session *ss)
     game->generate_noisy = t->noisy_rate ? g_generate_noisy : NULL;
     game->move_score = t->hints ? g_move_score : NULL;
     game->extend = t->ext_rate ? g_extend : NULL;
+    game->bounds = t->bounds_mode == BOUNDS_WIDE || t->bounds_mode == BOUNDS_HOSTILE ? g_bounds
+                                                                                   : NULL;
     game->user = &g_tree;
 }
 
