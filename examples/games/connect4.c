@@ -164,12 +164,11 @@ static int32_t c4_hint(const c4_state *s, int c, uint64_t mine, uint64_t theirs)
     return score;
 }
 
-/* The keys of generate_keyed(): move_score() of every move, with the
- * winning-cell masks computed once for the node. */
-static void c4_keys(const c4_state *s, const gts_move *moves, int n, int32_t *keys)
+/* The keys of generate_keyed(): move_score() of every move, with both
+ * sides' winning cells computed once for the node. */
+static void c4_keys(const c4_state *s, const gts_move *moves, int n, uint64_t mine,
+                    uint64_t theirs, int32_t *keys)
 {
-    uint64_t mine = c4_winning_cells(s->position, s->mask);
-    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
     for (int i = 0; i < n; i++)
         keys[i] = c4_hint(s, (int)moves[i], mine, theirs);
 }
@@ -224,8 +223,7 @@ static int c4_solver_moves(const c4_state *s, gts_move *moves, int32_t *keys, ui
         else /* step 3 */
             n = c4_emit(safe ? safe : playable, moves, capacity);
         if (keys && n > 1) /* the masks are at hand: the keys cost little more */
-            for (int i = 0; i < n; i++)
-                keys[i] = c4_hint(s, (int)moves[i], wins, theirs);
+            c4_keys(s, moves, n, wins, theirs, keys);
         return n;
     }
     if (keys && n > 0)
@@ -291,9 +289,11 @@ static int c4_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32
 {
     if (!keys)
         return GTS_EINVAL;
+    const c4_state *s = state;
     int n = c4_generate(state, moves, capacity, user);
     if (n > 0)
-        c4_keys(state, moves, n, keys);
+        c4_keys(s, moves, n, c4_winning_cells(s->position, s->mask),
+                c4_winning_cells(s->position ^ s->mask, s->mask), keys);
     return n;
 }
 

@@ -191,22 +191,8 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
                 gts__pw_release(pw, am);
                 return 0;
             }
-            if (s > best) {
-                best = s;
-                best_index = i;
-                if (ply == 0) {
-                    c->root_move = m;
-                    c->root_has_move = true;
-                }
-                if (s > a) {
-                    a = s;
-                    gts__pv_update(c, ply, m);
-                    if (s >= beta) {
-                        gts__order_cutoff(c, ply, depth, m);
-                        goto store;
-                    }
-                }
-            }
+            if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
+                goto store;
         }
     }
 

@@ -399,6 +399,32 @@ static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
 /* A move caused a beta cutoff at @ply with remaining @depth. */
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
 
+/* Step "child result" of every fail-soft node: child @m (generate() index
+ * @index) scored @s. Keep the best score and its move (the root's best move
+ * at ply 0); above alpha, raise *a and the PV; at beta, record the cutoff
+ * for ordering and return true: the caller stops searching children. */
+static inline bool gts__child_result(gts__ctx *c, int depth, int ply, gts_move m,
+                                     uint32_t index, gts_score s, gts_score beta,
+                                     gts_score *best, uint32_t *best_index, gts_score *a)
+{
+    if (s <= *best)
+        return false;
+    *best = s;
+    *best_index = index;
+    if (ply == 0) {
+        c->root_move = m;
+        c->root_has_move = true;
+    }
+    if (s <= *a)
+        return false;
+    *a = s;
+    gts__pv_update(c, ply, m);
+    if (s < beta)
+        return false;
+    gts__order_cutoff(c, ply, depth, m);
+    return true;
+}
+
 /* ---- serial node searches ------------------------------------------------- */
 
 /* Plain negamax to @depth: no TT, no ordering, no pruning (the reference). */

@@ -98,22 +98,8 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
         if (gts__aborted(c))
             return 0;
 
-        if (s > best) {
-            best = s;
-            best_index = i;
-            if (ply == 0) {
-                c->root_move = m;
-                c->root_has_move = true;
-            }
-            if (s > a) {
-                a = s;
-                gts__pv_update(c, ply, m);
-                if (s >= beta) {
-                    gts__order_cutoff(c, ply, depth, m);
-                    break;
-                }
-            }
-        }
+        if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
+            break;
     }
 
     /* Step 8. Store */
