@@ -433,9 +433,27 @@ static void small_root(void *arg, gts__worker *w)
     node_task(&root->task, w);
 }
 
+/* The thread count before the lifecycle step: a worker of an earlier pool
+ * that pthread_join() has already returned for can still be listed in
+ * /proc/self/task for a moment, so wait until the count has been the same
+ * for 100 samples in a row (1 ms apart, at most 3 s). */
+static int stable_thread_count(void)
+{
+    struct timespec ms = { 0, 1000 * 1000 };
+    int n = count_threads(), same = 0;
+
+    for (int i = 0; i < 3000 && same < 100; i++) {
+        nanosleep(&ms, NULL);
+        int m = count_threads();
+        same = m == n ? same + 1 : 0;
+        n = m;
+    }
+    return n;
+}
+
 static void stress_lifecycle(int threads)
 {
-    int before = count_threads();
+    int before = stable_thread_count();
 
     for (int i = 0; i < 40; i++) {
         int n = 1 + (i * 7) % threads;
