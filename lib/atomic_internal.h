@@ -246,4 +246,16 @@ GTS__ATOMIC_FAA(32, uint32_t)
 GTS__ATOMIC_FAA(64, uint64_t)
 #undef GTS__ATOMIC_FAA
 
+/* Fetch-and-or for flag words that publish nothing (set bits, read with
+ * relaxed loads); returns nothing. */
+#define GTS__ATOMIC_OR(SFX, T)                                                \
+    static inline void gts__atomic_or_relaxed_##SFX(T *p, T bits)             \
+    {                                                                         \
+        ck_pr_or_##SFX(p, bits);                                              \
+    }
+
+GTS__ATOMIC_OR(32, uint32_t)
+GTS__ATOMIC_OR(64, uint64_t)
+#undef GTS__ATOMIC_OR
+
 #endif /* GTS_ATOMIC_INTERNAL_H */

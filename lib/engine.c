@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <ck_pr.h>
 
 /* ---- status ------------------------------------------------------------ */
 
@@ -228,8 +227,14 @@ void gts_engine_stop(gts_engine *engine)
 {
     if (!engine)
         return;
-    ck_pr_or_32(&engine->shared.stop_flags, GTS_RESULT_STOPPED);
-    ck_pr_store_32(&engine->shared.stop, 1);
+    uint32_t *run = &engine->shared.run;
+    /* Only while a holder runs; an idle engine's word stays 0. Lock-free,
+     * so it is async-signal-safe. */
+    for (uint32_t w = gts__atomic_load_relaxed_32(run);
+         (w & GTS__RUN_HELD) && (w & GTS_RESULT_STOPPED) == 0;
+         w = gts__atomic_load_relaxed_32(run))
+        if (gts__atomic_cas_32(run, w, w | GTS__RUN_STOP | GTS_RESULT_STOPPED))
+            break;
 }
 
 int gts_engine_hashfull(const gts_engine *engine)

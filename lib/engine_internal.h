@@ -15,11 +15,27 @@
 
 typedef struct gts__ctx gts__ctx;
 
+/*
+ * The engine's run word (gts__shared::run): who holds the engine and whether
+ * the search must unwind, in one word so that no stop can fall between
+ * claiming the engine and starting the search.
+ *   GTS__RUN_HELD  the engine is held: by a search or by a change
+ *                  (gts_engine_set, _clear, _set_probcut);
+ *   GTS__RUN_STOP  unwind now (a stop, a limit, a failure);
+ *   low bits       why: GTS_RESULT_STOPPED / NODE_LIMIT / TIME_LIMIT.
+ * An idle engine's word is 0: claiming is CAS 0 -> HELD, releasing stores 0,
+ * and gts_engine_stop() sets STOP only while HELD, so a stop that arrives
+ * between two searches is dropped and one that arrives once a search has
+ * claimed the engine is never reset.
+ */
+#define GTS__RUN_HELD (1u << 31)
+#define GTS__RUN_STOP (1u << 30)
+#define GTS__RUN_WHY (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)
+
 /* Search-wide state shared by every thread of one search. Fields written
- * during a search are accessed with ck_pr atomics only. */
+ * during a search are accessed through atomic_internal.h only. */
 typedef struct gts__shared {
-    uint32_t stop;          /* nonzero: unwind now */
-    uint32_t stop_flags;    /* GTS_RESULT_STOPPED / NODE_LIMIT / TIME_LIMIT */
+    uint32_t run;           /* the run word above */
     int32_t error;          /* first error status (0 = none) */
     int32_t callback_status;
     uint64_t nodes;         /* flushed node counts of all threads */
@@ -50,7 +66,6 @@ struct gts_engine {
     int ctx_cap;            /* allocated length of ctx */
     uint32_t max_moves;     /* move-buffer size of the contexts */
 
-    uint32_t searching;     /* atomic busy flag: gts__engine_claim/release */
     gts__shared shared;     /* of the running search */
     gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
 };
@@ -59,17 +74,36 @@ struct gts_engine {
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);
 uint64_t gts__now_ns(void);
 
-/* The engine's busy flag: one holder at a time, a search or a change of the
- * engine (gts_engine_set, _clear, _set_probcut). False when another holds
- * it: the caller returns GTS_EBUSY. Acquire/release, so what one holder
- * wrote is visible to the next. */
+/* Hold the engine: one holder at a time, a search or a change of the engine.
+ * False when another holds it: the caller returns GTS_EBUSY. Acquire and
+ * release, so what one holder wrote is visible to the next. */
 static inline bool gts__engine_claim(gts_engine *e)
 {
-    return gts__atomic_cas_32(&e->searching, 0, 1);
+    return gts__atomic_cas_32(&e->shared.run, 0, GTS__RUN_HELD);
 }
 static inline void gts__engine_release(gts_engine *e)
 {
-    gts__atomic_store_release_32(&e->searching, 0);
+    gts__atomic_store_release_32(&e->shared.run, 0);
+}
+static inline bool gts__engine_held(const gts_engine *e)
+{
+    return (gts__atomic_load_relaxed_32(&e->shared.run) & GTS__RUN_HELD) != 0;
+}
+
+/* The holder's search must unwind; @why is a GTS_RESULT_* stop reason or 0
+ * (a failure, whose status is in gts__shared::error). */
+static inline void gts__stop_run(gts__shared *sh, uint32_t why)
+{
+    gts__atomic_or_relaxed_32(&sh->run, GTS__RUN_STOP | why);
+}
+static inline bool gts__run_stopped(const gts__shared *sh)
+{
+    return (gts__atomic_load_relaxed_32(&sh->run) & GTS__RUN_STOP) != 0;
+}
+/* The GTS_RESULT_* stop reasons of the search (0 when it was not stopped). */
+static inline uint32_t gts__run_why(const gts__shared *sh)
+{
+    return gts__atomic_load_relaxed_32(&sh->run) & GTS__RUN_WHY;
 }
 
 #endif

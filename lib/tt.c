@@ -19,10 +19,10 @@
  */
 #include "tt_internal.h"
 #include "alloc_internal.h"
+#include "atomic_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <ck_pr.h>
 
 _Static_assert(sizeof(gts__tt_entry) == 16, "a TT entry is two 64-bit words");
 _Static_assert(sizeof(gts__tt_bucket) == 64, "a TT bucket is one cache line");
@@ -95,8 +95,8 @@ bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
 {
     gts__tt_bucket *b = gts__tt_bucket_of(tt, key);
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
-        uint64_t data = ck_pr_load_64(&b->entry[i].data);
-        uint64_t check = ck_pr_load_64(&b->entry[i].check);
+        uint64_t data = gts__atomic_load_relaxed_64(&b->entry[i].data);
+        uint64_t check = gts__atomic_load_relaxed_64(&b->entry[i].check);
         if ((check ^ data) == key && D_USED(data)) {
             hit->lower = D_LOWER(data);
             hit->upper = D_UPPER(data);
@@ -122,8 +122,8 @@ void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bo
 
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
         gts__tt_entry *e = &b->entry[i];
-        uint64_t data = ck_pr_load_64(&e->data);
-        uint64_t check = ck_pr_load_64(&e->check);
+        uint64_t data = gts__atomic_load_relaxed_64(&e->data);
+        uint64_t check = gts__atomic_load_relaxed_64(&e->check);
         if ((check ^ data) == key && D_USED(data)) {
             /* Same position. The same depth: both results bound the same
              * value, keep the tighter of each (unless they contradict, as
@@ -153,8 +153,8 @@ void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bo
         }
     }
     uint64_t data = pack(lower, upper, depth, gen, move_index);
-    ck_pr_store_64(&victim->data, data);
-    ck_pr_store_64(&victim->check, key ^ data);
+    gts__atomic_store_relaxed_64(&victim->data, data);
+    gts__atomic_store_relaxed_64(&victim->check, key ^ data);
 }
 
 int gts__tt_hashfull(const gts__tt *tt)
@@ -165,7 +165,7 @@ int gts__tt_hashfull(const gts__tt *tt)
     uint64_t used = 0;
     for (uint64_t i = 0; i < n; i++)
         for (int j = 0; j < GTS__TT_BUCKET_ENTRIES; j++) {
-            uint64_t data = ck_pr_load_64(&tt->buckets[i].entry[j].data);
+            uint64_t data = gts__atomic_load_relaxed_64(&tt->buckets[i].entry[j].data);
             if (D_USED(data) && D_GEN(data) == tt->generation)
                 used++;
         }

@@ -196,6 +196,59 @@ Test(badinput, engine_changes_during_a_search_are_refused)
     gts_engine_free(ch.e);
 }
 
+/* A stop that arrives as soon as a search holds the engine is never lost
+ * (issue 11, 2.9): it used to fall between the search claiming the busy
+ * flag and resetting the stop flag. Another thread watches for a search to
+ * hold the engine (its own change is refused with GTS_EBUSY) and stops it at
+ * once; every search must end stopped, never by its safety time limit. */
+typedef struct stopper {
+    gts_engine *e;
+    uint32_t armed, quit;
+} stopper;
+
+static void *stop_once_held(void *arg)
+{
+    stopper *s = arg;
+    while (!__atomic_load_n(&s->quit, __ATOMIC_ACQUIRE)) {
+        if (!__atomic_load_n(&s->armed, __ATOMIC_ACQUIRE))
+            continue;
+        if (gts_engine_set(s->e, GTS_OPT_KILLERS, 1) == GTS_EBUSY) {
+            gts_engine_stop(s->e);
+            __atomic_store_n(&s->armed, 0, __ATOMIC_RELEASE);
+        }
+    }
+    return NULL;
+}
+
+Test(badinput, stop_right_after_the_search_starts_is_kept, .timeout = 120)
+{
+    tgame g;
+    tgame_init(&g, 11, 8, 40);
+    gts_game v = tgame_vtable(&g, true);
+    stopper s = {.e = engine()};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, stop_once_held, &s), 0);
+    int lost = 0, runs = 300;
+    for (int i = 0; i < runs; i++) {
+        gts_limits l = {.struct_size = sizeof l, .time_ms = 2000};
+        gts_result r = {.struct_size = sizeof r};
+        __atomic_store_n(&s.armed, 1, __ATOMIC_RELEASE);
+        gts_status rc;
+        while ((rc = gts_alphabeta(s.e, &v, &g, &l, &r)) == GTS_EBUSY)
+            ; /* the stopper's own change held the engine */
+        cr_assert_eq(rc, GTS_OK);
+        if (!(r.flags & GTS_RESULT_STOPPED) || (r.flags & GTS_RESULT_TIME_LIMIT))
+            lost++;
+        while (__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
+            ; /* the stop was issued during this search */
+        cr_assert_eq(g.ply, 0, "the state is restored");
+    }
+    __atomic_store_n(&s.quit, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    cr_expect_eq(lost, 0, "%d of %d stops lost", lost, runs);
+    gts_engine_free(s.e);
+}
+
 /* A time limit beyond the clock's range is no limit: it used to wrap into
  * a deadline in the past and stop the search after the first poll. */
 Test(badinput, huge_time_limits_saturate)

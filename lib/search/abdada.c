@@ -95,7 +95,7 @@ static uint64_t *busy_enter(abdada_shared *sh, uint64_t key)
             } else {
                 break; /* another position: next slot */
             }
-            if (ck_pr_cas_64(slot, w, nw))
+            if (gts__atomic_cas_64(slot, w, nw))
                 return slot;
         }
     }
@@ -105,7 +105,7 @@ static uint64_t *busy_enter(abdada_shared *sh, uint64_t key)
 static void busy_leave(uint64_t *slot)
 {
     if (slot)
-        ck_pr_dec_64(slot); /* our count keeps the tag in place */
+        gts__atomic_faa_relaxed_64(slot, (uint64_t)-1); /* our count keeps the tag in place */
 }
 
 static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);

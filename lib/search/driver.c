@@ -125,7 +125,7 @@ static gts_status read_limits(const gts_limits *in, gts_limits *out)
 
 /* ---- one iteration -------------------------------------------------------- */
 
-static bool aborted(gts__run *run) { return ck_pr_load_32(&run->engine->shared.stop) != 0; }
+static bool aborted(gts__run *run) { return gts__run_stopped(&run->engine->shared); }
 
 static gts_score iterate(gts__run *run, const gts__algo *algo, int depth, gts_score alpha,
                          gts_score beta)
@@ -315,8 +315,7 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
             collect_stats(run, r);
             r->time_us = (gts__now_ns() - run->start_ns) / 1000u;
             if (lim->on_iteration(r, lim->on_iteration_user) != 0) {
-                ck_pr_or_32(&e->shared.stop_flags, GTS_RESULT_STOPPED);
-                ck_pr_store_32(&e->shared.stop, 1);
+                gts__stop_run(&e->shared, GTS_RESULT_STOPPED);
                 break;
             }
         }
@@ -368,11 +367,11 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     if (lim.time_ms && lim.time_ms <= (UINT64_MAX - start) / 1000000u)
         sh->deadline_ns = start + lim.time_ms * 1000000u;
     sh->poll_interval = gts__poll_interval(lim.nodes);
-    ck_pr_store_64(&sh->nodes, 0);
-    ck_pr_store_32((uint32_t *)&sh->error, 0);
-    ck_pr_store_32((uint32_t *)&sh->callback_status, 0);
-    ck_pr_store_32(&sh->stop_flags, 0);
-    ck_pr_store_32(&sh->stop, 0);
+    /* The run word needs no reset: claiming set it to HELD, and a stop
+     * since then must stay. */
+    gts__atomic_store_relaxed_64(&sh->nodes, 0);
+    gts__atomic_store_relaxed_32((uint32_t *)&sh->error, 0);
+    gts__atomic_store_relaxed_32((uint32_t *)&sh->callback_status, 0);
 
     rc = gts__engine_prepare(engine, game, threads);
     if (rc != GTS_OK) {
@@ -415,13 +414,13 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
             game->free(engine->ctx[i]->state, game->user);
 
     collect_stats(&run, result);
-    if (ck_pr_load_32(&sh->stop))
-        result->flags |= ck_pr_load_32(&sh->stop_flags);
+    result->flags |= gts__run_why(sh);
     result->time_us = (gts__now_ns() - start) / 1000u;
     if (rc == GTS_OK)
-        rc = (gts_status)(int32_t)ck_pr_load_32((uint32_t *)&sh->error);
+        rc = (gts_status)(int32_t)gts__atomic_load_relaxed_32((uint32_t *)&sh->error);
     result->callback_status = clone_failed ? clone_failed
-                                           : (int32_t)ck_pr_load_32((uint32_t *)&sh->callback_status);
+                                           : (int32_t)gts__atomic_load_relaxed_32(
+                                                 (uint32_t *)&sh->callback_status);
     gts__engine_release(engine);
     return rc;
 }

@@ -129,7 +129,7 @@ static bool dts_update(gts__pw *pw, dts_node *nd, uint32_t k, gts_score s)
             if (s >= nd->beta) {
                 nd->cut = true;
                 cutoff = true;
-                ck_pr_store_32(&nd->abort.flag, 1);
+                gts__atomic_store_relaxed_32(&nd->abort.flag, 1);
             } else {
                 gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)s);
             }
@@ -181,7 +181,7 @@ static void dts_take_moves(gts__pw *pw, dts_node *nd, bool owner)
         if (k >= gts__atomic_load_relaxed_32(&nd->n))
             return;
         /* The owner's moves are speculative once the node is shared. */
-        bool mode = gts__pw_mode_begin(pw, !owner || ck_pr_load_32(&nd->shared) != 0);
+        bool mode = gts__pw_mode_begin(pw, !owner || gts__atomic_load_relaxed_32(&nd->shared) != 0);
         gts__waste_mark wm = gts__pw_waste_mark(pw);
         bool ok;
         gts_score s = dts_move(pw, nd, k, load_alpha(nd), true, &ok);
@@ -231,7 +231,7 @@ static dts_node *dts_find(gts__pw *pw, int min_ply, const uint64_t *mask, const 
     for (int t = 0; t < pw->par->threads; t++) {
         if (t == pw->id)
             continue;
-        if (mask && !(ck_pr_load_64(&mask[t / 64]) & ((uint64_t)1 << (t % 64))))
+        if (mask && !(gts__atomic_load_relaxed_64(&mask[t / 64]) & ((uint64_t)1 << (t % 64))))
             continue;
         dts_thread *th = &ds->th[t];
         int top = (int)gts__atomic_load_relaxed_32(&th->top);
@@ -241,7 +241,7 @@ static dts_node *dts_find(gts__pw *pw, int min_ply, const uint64_t *mask, const 
             if (!(w & DTS_OPEN) || (skip && nd == skip->nd && DTS_SEQ(w) == skip->seq))
                 continue;
             if (gts__atomic_load_relaxed_32(&nd->next) >= gts__atomic_load_relaxed_32(&nd->n)
-                || ck_pr_load_32(&nd->abort.flag))
+                || gts__atomic_load_relaxed_32(&nd->abort.flag))
                 continue;
             best = nd;
             best_ply = ply;
@@ -255,8 +255,8 @@ static dts_node *dts_find(gts__pw *pw, int min_ply, const uint64_t *mask, const 
 /* Work at a joined node: go there, take moves, come back, leave. */
 static void dts_help(gts__pw *pw, dts_node *nd)
 {
-    ck_pr_or_64(&nd->helpers[pw->id / 64], (uint64_t)1 << (pw->id % 64));
-    ck_pr_store_32(&nd->shared, 1);
+    gts__atomic_or_relaxed_64(&nd->helpers[pw->id / 64], (uint64_t)1 << (pw->id % 64));
+    gts__atomic_store_relaxed_32(&nd->shared, 1);
     gts__pw_frame f;
     if (gts__pw_enter(pw, &f, nd->path, nd->ply, &nd->abort, true))
         dts_take_moves(pw, nd, false);
@@ -311,7 +311,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     dts_node *nd = &th->slot[ply];
     uint64_t seq = (uint64_t)DTS_SEQ(gts__atomic_load_relaxed_64(&nd->word)) + 1;
     gts__atomic_store_relaxed_64(&nd->word, seq << 32);
-    ck_pr_store_32(&nd->abort.flag, 0);
+    gts__atomic_store_relaxed_32(&nd->abort.flag, 0);
     nd->abort.parent = c->abort;
     nd->depth = depth;
     nd->ply = ply;
@@ -327,8 +327,8 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     nd->line = line;
     line->len = 0;
     for (size_t i = 0; i < sizeof nd->helpers / sizeof nd->helpers[0]; i++)
-        ck_pr_store_64(&nd->helpers[i], 0);
-    ck_pr_store_32(&nd->shared, 0);
+        gts__atomic_store_relaxed_64(&nd->helpers[i], 0);
+    gts__atomic_store_relaxed_32(&nd->shared, 0);
     int limit = gts__par_limit(c, depth, n);
     gts__atomic_store_relaxed_32(&nd->n, (uint32_t)limit);
     gts__atomic_store_relaxed_32(&nd->next, 1);
@@ -391,7 +391,7 @@ static void dts_idle_task(gts__task *task, gts__worker *w)
     dts_shared *ds = pw->par->algo;
     unsigned idle = 0;
     (void)task;
-    while (!ck_pr_load_32(&ds->done) && !ck_pr_load_32(&pw->c->shared->stop)) {
+    while (!gts__atomic_load_relaxed_32(&ds->done) && !gts__run_stopped(pw->c->shared)) {
         uint64_t word;
         dts_node *nd = dts_find(pw, 0, NULL, NULL, &word);
         if (nd && dts_join(nd, word)) {
@@ -420,7 +420,7 @@ static void dts_root(gts__pw *pw, void *arg)
         }
     }
     a->score = dts_search(pw, a->depth, 0, a->alpha, a->beta);
-    ck_pr_store_32(&ds->done, 1);
+    gts__atomic_store_relaxed_32(&ds->done, 1);
     if (pw->w)
         gts__pool_wait(pw->w, &ds->group);
 }

@@ -73,9 +73,10 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
 void gts__fail(gts__ctx *c, int status, int callback_status)
 {
     gts__shared *sh = c->shared;
-    if (ck_pr_cas_32((uint32_t *)&sh->error, 0, (uint32_t)status))
-        ck_pr_store_32((uint32_t *)&sh->callback_status, (uint32_t)callback_status);
-    ck_pr_store_32(&sh->stop, 1);
+    if (gts__atomic_cas_32((uint32_t *)&sh->error, 0, (uint32_t)status))
+        gts__atomic_store_relaxed_32((uint32_t *)&sh->callback_status,
+                                     (uint32_t)callback_status);
+    gts__stop_run(sh, 0);
 }
 
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n)
@@ -107,16 +108,14 @@ bool gts__poll_limits(gts__ctx *c)
     gts__shared *sh = c->shared;
     c->next_poll = c->nodes + sh->poll_interval;
     uint64_t fresh = c->nodes - c->flushed;
-    uint64_t total = ck_pr_faa_64(&sh->nodes, fresh) + fresh;
+    uint64_t total = gts__atomic_faa_relaxed_64(&sh->nodes, fresh) + fresh;
     c->flushed = c->nodes;
     if (sh->node_limit && total >= sh->node_limit) {
-        ck_pr_or_32(&sh->stop_flags, GTS_RESULT_NODE_LIMIT);
-        ck_pr_store_32(&sh->stop, 1);
+        gts__stop_run(sh, GTS_RESULT_NODE_LIMIT);
         return true;
     }
     if (sh->deadline_ns && gts__now_ns() >= sh->deadline_ns) {
-        ck_pr_or_32(&sh->stop_flags, GTS_RESULT_TIME_LIMIT);
-        ck_pr_store_32(&sh->stop, 1);
+        gts__stop_run(sh, GTS_RESULT_TIME_LIMIT);
         return true;
     }
     return false;

@@ -20,7 +20,6 @@
 #define GTS_SEARCH_NODE_H
 
 #include "../engine_internal.h"
-#include <ck_pr.h>
 
 /* Abort flag of a parallel split point; nodes check the whole chain. */
 typedef struct gts__abort {
@@ -87,10 +86,10 @@ uint32_t gts__poll_interval(uint64_t node_limit);
 
 static inline bool gts__aborted(const gts__ctx *c)
 {
-    if (ck_pr_load_32(&c->shared->stop))
+    if (gts__run_stopped(c->shared))
         return true;
     for (const gts__abort *a = c->abort; a; a = a->parent)
-        if (ck_pr_load_32(&a->flag))
+        if (gts__atomic_load_relaxed_32(&a->flag))
             return true;
     return false;
 }

@@ -460,7 +460,7 @@ static void smp_task(gts__task *task, gts__worker *w)
 {
     smp *m = task->arg;
     gts__pw *pw = gts__worker_data(w);
-    if (ck_pr_load_32(&m->stop.flag) || ck_pr_load_32(&pw->c->shared->stop))
+    if (gts__atomic_load_relaxed_32(&m->stop.flag) || gts__run_stopped(pw->c->shared))
         return;
     int helper = (int)(task - m->tasks) + 1;
     const gts__abort *saved = pw->c->abort;
@@ -484,7 +484,7 @@ static void smp_root(gts__pw *pw, void *arg)
             gts__pool_spawn(pw->w, &m->group, &m->tasks[i]);
         }
     m->main_fn(pw, m->arg);
-    ck_pr_store_32(&m->stop.flag, 1);
+    gts__atomic_store_relaxed_32(&m->stop.flag, 1);
     if (pw->w)
         gts__pool_wait(pw->w, &m->group);
 }

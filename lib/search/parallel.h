@@ -292,20 +292,20 @@ void gts__sp_join(gts__pw *pw, gts__sp *sp);
 /* A cutoff: abort every job of @sp still running, and stop handing out. */
 static inline void gts__sp_cut(gts__sp *sp)
 {
-    ck_pr_store_32(&sp->abort.flag, 1);
+    gts__atomic_store_relaxed_32(&sp->abort.flag, 1);
 }
 static inline bool gts__sp_is_cut(const gts__sp *sp)
 {
-    return ck_pr_load_32(&sp->abort.flag) != 0;
+    return gts__atomic_load_relaxed_32(&sp->abort.flag) != 0;
 }
 
 /* True when the search is stopped or any flag of the chain from @a up is set. */
 static inline bool gts__chain_aborted(const gts__ctx *c, const gts__abort *a)
 {
-    if (ck_pr_load_32(&c->shared->stop))
+    if (gts__run_stopped(c->shared))
         return true;
     for (; a; a = a->parent)
-        if (ck_pr_load_32(&a->flag))
+        if (gts__atomic_load_relaxed_32(&a->flag))
             return true;
     return false;
 }

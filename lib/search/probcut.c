@@ -388,7 +388,7 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
         for (size_t i = 0; i < npositions; i++)
             if (!positions[i])
                 return GTS_EINVAL;
-    if (ck_pr_load_32(&engine->searching))
+    if (gts__engine_held(engine))
         return GTS_EBUSY;
 
     calib k;
