@@ -15,8 +15,15 @@ Also checked: each exported symbol carries the version of the map node that
 lists it, names are alphabetical within a node and listed once, and the
 headers meson installs (and tests) are exactly include/gts/*.h.
 
+With --header, the public headers are the ones named instead of
+include/gts/*.h (the include dirs then only resolve their #includes): the
+same three-way check for another library, libgts-games (gts_games.h, whose
+GTS_GAMES_API expands to the same attribute, and libgts-games.map).
+
 Usage: check-exports.py --lib LIBGTS_SO --map LIBGTS_MAP --include-dir SRC_INCLUDE
          --include-dir BUILD_INCLUDE [--installed-header NAME]... -- CC [ARGS...]
+       check-exports.py --lib LIBGTS_GAMES_SO --map LIBGTS_GAMES_MAP
+         --header GTS_GAMES_H --include-dir SRC_INCLUDE --include-dir BUILD_INCLUDE -- CC [ARGS...]
 """
 import argparse
 import os
@@ -128,16 +135,21 @@ def main():
     p.add_argument('--map', required=True)
     p.add_argument('--include-dir', action='append', required=True)
     p.add_argument('--installed-header', action='append', default=[])
+    p.add_argument('--header', action='append', default=[],
+                   help='public header (path); default: include/gts/*.h and version.h')
     p.add_argument('cc', nargs='+')
     a = p.parse_args()
 
     problems = []
-    src_gts = os.path.join(a.include_dir[0], 'gts')
-    headers = sorted(os.path.join(src_gts, h) for h in os.listdir(src_gts) if h.endswith('.h'))
-    for d in a.include_dir[1:]:
-        v = os.path.join(d, 'gts', 'version.h')
-        if os.path.exists(v):
-            headers.append(v)
+    if a.header:
+        headers = list(a.header)
+    else:
+        src_gts = os.path.join(a.include_dir[0], 'gts')
+        headers = sorted(os.path.join(src_gts, h) for h in os.listdir(src_gts) if h.endswith('.h'))
+        for d in a.include_dir[1:]:
+            v = os.path.join(d, 'gts', 'version.h')
+            if os.path.exists(v):
+                headers.append(v)
 
     if a.installed_header:
         on_disk = {os.path.basename(h) for h in headers}
@@ -151,9 +163,11 @@ def main():
     mapped = map_symbols(a.map, problems)
     declared = header_functions(headers, a.include_dir, a.cc)
 
-    lists = [('exported by libgts.so', set(exported)),
-             ('listed in libgts.map', set(mapped)),
-             ('declared GTS_API in the headers', declared)]
+    lib_name = re.sub(r'(\.so)(\.[0-9]+)*$', r'\1', os.path.basename(a.lib))
+    map_name = os.path.basename(a.map)
+    lists = [('exported by ' + lib_name, set(exported)),
+             ('listed in ' + map_name, set(mapped)),
+             ('declared with default visibility in the headers', declared)]
     for i, (title_a, set_a) in enumerate(lists):
         for title_b, set_b in lists[i + 1:]:
             if set_a != set_b:
@@ -171,8 +185,8 @@ def main():
     if problems:
         print('%d problem(s)' % len(problems))
         return 1
-    print('%d functions: exported == libgts.map == GTS_API in %d headers'
-          % (len(exported), len(headers)))
+    print('%d functions: exported by %s == %s == declared in %d header(s)'
+          % (len(exported), lib_name, map_name, len(headers)))
     return 0
 
 
