@@ -13,6 +13,7 @@
  * into the running search's shared block, which lives as long as the engine.
  */
 #include "engine_internal.h"
+#include "struct_internal.h"
 #include "search/node.h"
 
 #include <stdlib.h>
@@ -39,6 +40,29 @@ const char *gts_status_name(int status)
 #undef GTS__STATUS_NAME
     default: return NULL;
     }
+}
+
+/* ---- versioned structs -------------------------------------------------- */
+
+/* The 0.1 layouts are frozen: a change here is an ABI break (LP64). */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(GTS_GAME_SIZE_V0_1 == 136 - 16, "gts_game 0.1 layout moved");
+_Static_assert(GTS_GAME_SIZE_V0_2 == 136, "gts_game 0.2 layout moved");
+_Static_assert(GTS_LIMITS_SIZE_V0_1 == 64, "gts_limits 0.1 layout moved");
+_Static_assert(GTS_ALLOCATOR_SIZE_V0_1 == 32, "gts_allocator 0.1 layout moved");
+#endif
+
+size_t gts_struct_size(gts_struct_id id)
+{
+    switch (id) {
+    case GTS_STRUCT_GAME: return sizeof(gts_game);
+    case GTS_STRUCT_LIMITS: return sizeof(gts_limits);
+    case GTS_STRUCT_RESULT: return sizeof(gts_result);
+    case GTS_STRUCT_PROBCUT_PARAMS: return sizeof(gts_probcut_params);
+    case GTS_STRUCT_PROBCUT_FIT: return sizeof(gts_probcut_fit);
+    case GTS_STRUCT_ALLOCATOR: return sizeof(gts_allocator);
+    }
+    return 0;
 }
 
 /* ---- version ----------------------------------------------------------- */
@@ -177,11 +201,14 @@ gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
     if (!out)
         return GTS_EINVAL;
     *out = NULL;
+    gts_allocator a;
+    memset(&a, 0, sizeof a);
     if (!allocator)
         allocator = &gts__default_allocator;
-    if (allocator->struct_size != sizeof(gts_allocator) || !allocator->allocate ||
-        !allocator->release)
+    if (gts__struct_in(&a, sizeof a, allocator, GTS_ALLOCATOR_SIZE_V0_1) != GTS_OK ||
+        !a.allocate || !a.release)
         return GTS_EINVAL;
+    allocator = &a;
     gts_engine *e = gts__calloc(allocator, 1, sizeof *e);
     if (!e)
         return GTS_ENOMEM;

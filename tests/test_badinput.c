@@ -40,10 +40,16 @@ Test(badinput, struct_sizes)
     r.struct_size = sizeof r;
     l.struct_size = 4;
     cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized limits");
-    l.struct_size = sizeof l + 64;
-    cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "limits from the future");
+    struct {
+        gts_limits l;
+        unsigned char tail[64];
+    } newer = {.l = l};
+    newer.l.struct_size = sizeof l + 64;
+    newer.tail[63] = 1;
+    cr_expect_eq(gts_alphabeta(e, &v, &g, &newer.l, &r), GTS_ESTRUCT,
+                 "limits from the future with a field this version does not know");
     l.struct_size = sizeof l;
-    v.struct_size = sizeof v - 8;
+    v.struct_size = GTS_GAME_SIZE_V0_1 - 1;
     cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized game");
     gts_engine_free(e);
 }

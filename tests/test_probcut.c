@@ -46,7 +46,7 @@ static gts_result run(gts_engine *e, gts_algorithm alg, const gts_game *g, void 
 /* Parameters with every check switched off (several pairs, to be sure). */
 static gts_probcut_params params_off(double off)
 {
-    gts_probcut_params p;
+    gts_probcut_params p = {.struct_size = sizeof p};
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     p.npairs = 3;
     p.pair[0] = (gts_probcut_pair){1, 3, 1.0, 0.0, 50.0, off};
@@ -147,7 +147,7 @@ Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
     gts_probcut_fit fit = calibrate(cal, 77);
     gts_engine_free(cal);
 
-    gts_probcut_params p;
+    gts_probcut_params p = {.struct_size = sizeof p};
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     p.npairs = 1;
     p.pair[0] = (gts_probcut_pair){2, 4, fit.a, fit.b, fit.sigma, 1.5};
@@ -200,7 +200,7 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
     gts_randtree_params tp = ordered_tree(91, 6, 16);
     void *root;
     cr_assert_eq(gts_randtree_new(&tp, &root), GTS_OK);
-    gts_probcut_params p;
+    gts_probcut_params p = {.struct_size = sizeof p};
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     const int32_t pairs[][2] = {{1, 3}, {2, 4}, {1, 4}, {3, 5}};
     p.npairs = 4;
@@ -240,7 +240,7 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
 Test(probcut, parameters_are_validated)
 {
     gts_engine *e = new_engine();
-    gts_probcut_params def, p, got;
+    gts_probcut_params def = {.struct_size = sizeof def}, p, got;
     cr_assert_eq(gts_probcut_defaults(&def), GTS_OK);
     cr_expect_eq(gts_probcut_defaults(NULL), GTS_EINVAL);
 
@@ -375,7 +375,7 @@ Test(probcut, calibrate_and_search_restore_states)
         faults = (tgame_faults){0};
         if (f == 1) faults.fail_apply_at = 4000;
         if (f == 2) faults.fail_evaluate_at = 2500;
-        gts_probcut_params p;
+        gts_probcut_params p = {.struct_size = sizeof p};
         gts_probcut_defaults(&p);
         p.pair[0] = (gts_probcut_pair){1, 3, 1.0, 0.0, 20.0, 0.5};
         cr_assert_eq(gts_engine_set_probcut(e, &p), GTS_OK);

@@ -143,6 +143,43 @@ GTS_API const char *gts_strerror(int status);
 GTS_API const char *gts_status_name(int status);
 
 /**
+ * @brief The structs that start with struct_size (see gts_struct_size()).
+ *
+ * Versioning rule for all of them: a caller sets struct_size to the
+ * sizeof() it was compiled with. The library accepts every size from the
+ * struct's first published layout (the `GTS_*_SIZE_V0_1` constants) up to
+ * its own sizeof: it reads the fields the caller has and uses the defaults
+ * (0 / NULL) for the rest, and it writes only the caller's size of a
+ * struct it fills. A size larger than its own (a caller built against newer
+ * headers) is accepted only when every byte it does not know is zero (at
+ * most 4096 of them); anything else gives #GTS_ESTRUCT.
+ * @since 0.2
+ */
+typedef enum gts_struct_id {
+    GTS_STRUCT_GAME = 1,           /**< @brief gts_game. @since 0.2 */
+    GTS_STRUCT_LIMITS = 2,         /**< @brief gts_limits. @since 0.2 */
+    GTS_STRUCT_RESULT = 3,         /**< @brief gts_result. @since 0.2 */
+    GTS_STRUCT_PROBCUT_PARAMS = 4, /**< @brief gts_probcut_params. @since 0.2 */
+    GTS_STRUCT_PROBCUT_FIT = 5,    /**< @brief gts_probcut_fit. @since 0.2 */
+    GTS_STRUCT_ALLOCATOR = 6       /**< @brief gts_allocator. @since 0.2 */
+} gts_struct_id;
+
+/**
+ * @brief sizeof() of a versioned struct in the loaded library.
+ *
+ * A binding that mirrors the structs (the Python one does) compares its
+ * sizes with these at load time: a size the library would accept is not
+ * proof that the mirror's layout is right.
+ *
+ * @param id which struct.
+ * @return its size in bytes, or 0 for an unknown @p id.
+ *
+ * Thread-safe.
+ * @since 0.2
+ */
+GTS_API size_t gts_struct_size(gts_struct_id id);
+
+/**
  * @brief A score in centi-units of the game, from the side to move (negamax).
  *
  * Evaluations lie in [#GTS_SCORE_LOSS, #GTS_SCORE_WIN]; scores at or beyond

@@ -156,6 +156,10 @@ typedef struct gts_allocator {
     void *user;
 } gts_allocator;
 
+/** @brief struct_size of the 0.1 layout of gts_allocator (through
+ *         gts_allocator::user): the smallest size accepted. @since 0.1 */
+#define GTS_ALLOCATOR_SIZE_V0_1 (offsetof(gts_allocator, user) + sizeof(void *))
+
 /**
  * @brief Create an engine whose every allocation goes through @p allocator.
  *

@@ -29,7 +29,8 @@ extern "C" {
 /**
  * @brief Callback vtable describing a game. Fill it, then pass it to a search.
  *
- * Zero-initialise it, set struct_size to sizeof(gts_game), max_moves and
+ * Zero-initialise it, set struct_size to sizeof(gts_game) (any size from
+ * #GTS_GAME_SIZE_V0_1 on is accepted: fields beyond it are NULL), max_moves and
  * the four required callbacks (generate, apply, undo, evaluate); the other
  * callbacks are optional (NULL). The library only reads the table, and
  * only during the call it was passed to.
@@ -238,7 +239,7 @@ typedef struct gts_game {
      * @return 0, or a negative value on failure (#GTS_ECALLBACK); a range
      *         outside [#GTS_SCORE_LOSS, #GTS_SCORE_WIN] or with lo > hi makes
      *         the search return #GTS_ESCORE.
-     * @since 0.1
+     * @since 0.2
      */
     int (*bounds)(void *state, gts_score *lo, gts_score *hi, void *user);
 
@@ -260,14 +261,24 @@ typedef struct gts_game {
      * @param capacity room in @p moves and @p keys: gts_game::max_moves.
      * @param user     gts_game::user.
      * @return as generate().
-     * @since 0.1
+     * @since 0.2
      */
     int (*generate_keyed)(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
                           void *user);
 } gts_game;
 
-/** @brief Smallest struct_size a gts_game may have (the 0.1 layout). @since 0.1 */
-#define GTS_GAME_SIZE_V0_1 (sizeof(gts_game))
+/**
+ * @brief struct_size of the 0.1 layout of gts_game (through gts_game::user):
+ *        the smallest size the library accepts. @since 0.1
+ *
+ * A program built against the 0.1 headers passes this size (its
+ * sizeof(gts_game)); the library reads the fields it has and treats the
+ * later ones as NULL. Frozen: derived from offsetof, never from sizeof.
+ */
+#define GTS_GAME_SIZE_V0_1 (offsetof(gts_game, user) + sizeof(void *))
+/** @brief struct_size of the 0.2 layout of gts_game (through
+ *         gts_game::generate_keyed). @since 0.2 */
+#define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, generate_keyed) + sizeof(void (*)(void)))
 
 #ifdef __cplusplus
 }

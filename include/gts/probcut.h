@@ -109,6 +109,10 @@ typedef struct gts_probcut_params {
     bool iid;
 } gts_probcut_params;
 
+/** @brief struct_size of the 0.1 layout of gts_probcut_params (through
+ *         gts_probcut_params::iid): the smallest size accepted. @since 0.1 */
+#define GTS_PROBCUT_PARAMS_SIZE_V0_1 (offsetof(gts_probcut_params, iid) + sizeof(bool))
+
 /**
  * @brief Fill @p params with the defaults.
  *
@@ -191,6 +195,10 @@ typedef struct gts_probcut_fit {
      */
     uint32_t skipped;
 } gts_probcut_fit;
+
+/** @brief struct_size of the 0.1 layout of gts_probcut_fit (through
+ *         gts_probcut_fit::skipped): the smallest size accepted. @since 0.1 */
+#define GTS_PROBCUT_FIT_SIZE_V0_1 (offsetof(gts_probcut_fit, skipped) + sizeof(uint32_t))
 
 /**
  * @brief Fit a ProbCut model for one (shallow_depth, deep_depth) pair.

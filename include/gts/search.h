@@ -173,7 +173,8 @@ typedef int (*gts_progress_fn)(const struct gts_result *result, void *user);
  *
  * Zero-initialise, set struct_size, fill what you need: a zeroed struct
  * means depth #GTS_MAX_DEPTH, full window, no node or time limit. Read
- * only by gts_search(); not kept after it returns.
+ * only by gts_search(); not kept after it returns. Any struct_size from
+ * #GTS_LIMITS_SIZE_V0_1 on is accepted (see ::gts_struct_id).
  * @since 0.1
  */
 typedef struct gts_limits {
@@ -209,6 +210,10 @@ typedef struct gts_limits {
     void *on_iteration_user;
 } gts_limits;
 
+/** @brief struct_size of the 0.1 layout of gts_limits (through
+ *         gts_limits::on_iteration_user): the smallest size accepted. @since 0.1 */
+#define GTS_LIMITS_SIZE_V0_1 (offsetof(gts_limits, on_iteration_user) + sizeof(void *))
+
 /**
  * @brief Bits of gts_result::flags.
  * @since 0.1
@@ -236,8 +241,11 @@ enum {
  *
  * Zero-initialise it, set struct_size and, optionally,
  * thread_nodes/thread_nodes_capacity (the only inputs); gts_search() fills
- * the rest (it zeroes the struct first, keeping those inputs), also after a
- * stop, a limit or a failing callback.
+ * the rest (as if it zeroed the struct first, keeping those inputs), also
+ * after a stop, a limit or a failing callback. It writes only struct_size
+ * bytes and leaves struct_size as the caller set it: any size from
+ * #GTS_RESULT_SIZE_V0_1 on is accepted (see ::gts_struct_id). The result
+ * passed to gts_limits::on_iteration is this struct.
  * @since 0.1
  */
 typedef struct gts_result {
@@ -299,6 +307,10 @@ typedef struct gts_result {
     uint32_t thread_nodes_capacity;
 } gts_result;
 
+/** @brief struct_size of the 0.1 layout of gts_result (through
+ *         gts_result::thread_nodes_capacity): the smallest size accepted. @since 0.1 */
+#define GTS_RESULT_SIZE_V0_1 (offsetof(gts_result, thread_nodes_capacity) + sizeof(uint32_t))
+
 /**
  * @brief Search @p state of @p game with @p alg under @p limits and write
  *        @p result.
@@ -323,7 +335,8 @@ typedef struct gts_result {
  *         a game without generate, apply, undo or evaluate, or a window
  *         with alpha >= beta;
  *         #GTS_ESTRUCT for a struct_size of @p result, @p game or @p limits
- *         this version does not know;
+ *         below its 0.1 layout, or above this version's with a nonzero
+ *         unknown tail (see ::gts_struct_id);
  *         #GTS_ERANGE for gts_game::max_moves outside 1..65535, a depth
  *         outside 0..#GTS_MAX_DEPTH, or a window or guess beyond
  *         +-#GTS_SCORE_INF;

@@ -24,6 +24,8 @@ typedef struct gts__run {
     gts_score guess;        /* previous iteration's score, or the caller's guess */
     bool has_guess;
     uint64_t start_ns;      /* CLOCK_MONOTONIC at the start of gts_search */
+    gts_result *out;        /* the caller's result, out_size bytes of it ours */
+    size_t out_size;
     /* parallel work classification, summed into the result */
     uint64_t nodes_mandatory, nodes_speculative, nodes_wasted;
 } gts__run;

@@ -12,6 +12,7 @@
  * come from any thread at any time.
  */
 #include "search/algos.h"
+#include "struct_internal.h"
 
 #include <string.h>
 
@@ -86,10 +87,13 @@ int gts_algorithm_list(gts_algorithm *out, int capacity)
 
 /* ---- checks ------------------------------------------------------------- */
 
-static gts_status check_game(const gts_game *g)
+/* Copy the caller's game into @g (a full-size vtable, later fields NULL). */
+static gts_status read_game(const gts_game *in, gts_game *g)
 {
-    if (g->struct_size != sizeof(gts_game))
-        return GTS_ESTRUCT;
+    memset(g, 0, sizeof *g);
+    gts_status rc = gts__struct_in(g, sizeof *g, in, GTS_GAME_SIZE_V0_1);
+    if (rc != GTS_OK)
+        return rc;
     if (!g->generate || !g->apply || !g->undo || !g->evaluate)
         return GTS_EINVAL;
     if (g->max_moves == 0 || g->max_moves > MAX_MOVES_LIMIT)
@@ -102,9 +106,9 @@ static gts_status read_limits(const gts_limits *in, gts_limits *out)
     memset(out, 0, sizeof *out);
     out->struct_size = sizeof *out;
     if (in) {
-        if (in->struct_size != sizeof(gts_limits))
-            return GTS_ESTRUCT;
-        memcpy(out, in, sizeof *out);
+        gts_status rc = gts__struct_in(out, sizeof *out, in, GTS_LIMITS_SIZE_V0_1);
+        if (rc != GTS_OK)
+            return rc;
     }
     if (out->depth == 0)
         out->depth = GTS_MAX_DEPTH;
@@ -314,7 +318,8 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
         if (lim->on_iteration) {
             collect_stats(run, r);
             r->time_us = (gts__now_ns() - run->start_ns) / 1000u;
-            if (lim->on_iteration(r, lim->on_iteration_user) != 0) {
+            gts__struct_out(run->out, r, run->out_size);
+            if (lim->on_iteration(run->out, lim->on_iteration_user) != 0) {
                 gts__stop_run(&e->shared, GTS_RESULT_STOPPED);
                 break;
             }
@@ -328,14 +333,21 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
     return GTS_OK;
 }
 
-gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *game, void *state,
-                      const gts_limits *limits, gts_result *result)
+gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *caller_game,
+                      void *state, const gts_limits *limits, gts_result *caller_result)
 {
-    if (!engine || !game || !state || !result)
+    if (!engine || !caller_game || !state || !caller_result)
         return GTS_EINVAL;
-    if (result->struct_size != sizeof(gts_result))
-        return GTS_ESTRUCT;
-    gts_status rc = check_game(game);
+    /* The search works on full-size copies of the caller's versioned structs
+     * and writes back only the caller's size of the result. */
+    size_t out_size;
+    gts_status rc = gts__struct_check(caller_result, sizeof(gts_result), GTS_RESULT_SIZE_V0_1,
+                                      &out_size);
+    if (rc != GTS_OK)
+        return rc;
+    gts_game vtable;
+    const gts_game *game = &vtable;
+    rc = read_game(caller_game, &vtable);
     if (rc != GTS_OK)
         return rc;
     gts_limits lim;
@@ -352,13 +364,13 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
         return GTS_EBUSY;
 
     uint64_t start = gts__now_ns();
-    uint64_t *thread_nodes = result->thread_nodes;
-    uint32_t thread_nodes_capacity = result->thread_nodes_capacity;
-    memset(result, 0, sizeof *result);
-    result->struct_size = sizeof *result;
-    result->thread_nodes = thread_nodes;
-    result->thread_nodes_capacity = thread_nodes_capacity;
-    result->best_move = GTS_MOVE_NONE;
+    gts_result full, *result = &full;
+    memset(&full, 0, sizeof full);
+    full.struct_size = sizeof full;
+    /* The only inputs; the 0.1 layout (the smallest accepted) has both. */
+    full.thread_nodes = caller_result->thread_nodes;
+    full.thread_nodes_capacity = caller_result->thread_nodes_capacity;
+    full.best_move = GTS_MOVE_NONE;
 
     gts__shared *sh = &engine->shared;
     sh->node_limit = lim.nodes;
@@ -375,6 +387,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
 
     rc = gts__engine_prepare(engine, game, threads);
     if (rc != GTS_OK) {
+        gts__struct_out(caller_result, result, out_size);
         gts__engine_release(engine);
         return rc;
     }
@@ -390,6 +403,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
         .guess = lim.guess,
         .has_guess = lim.has_guess,
         .start_ns = start,
+        .out = caller_result,
+        .out_size = out_size,
     };
     /* Thread 0 searches the caller's state in place; every other thread
      * searches its own clone (game->clone), made once per search. */
@@ -421,6 +436,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *gam
     result->callback_status = clone_failed ? clone_failed
                                            : (int32_t)gts__atomic_load_relaxed_32(
                                                  (uint32_t *)&sh->callback_status);
+    gts__struct_out(caller_result, result, out_size);
     gts__engine_release(engine);
     return rc;
 }

@@ -32,6 +32,7 @@
  */
 #include "search/algos.h"
 #include "search/node_search.h"
+#include "struct_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,10 +49,8 @@ static const uint32_t WALKS_PER_SAMPLE = 4;
 /* Fewest positions a straight line with a residual can be fitted to. */
 static const uint32_t MIN_FIT_SAMPLES = 3;
 
-gts_status gts_probcut_defaults(gts_probcut_params *params)
+static void defaults(gts_probcut_params *params)
 {
-    if (!params)
-        return GTS_EINVAL;
     memset(params, 0, sizeof *params);
     params->struct_size = sizeof *params;
     params->npairs = 1;
@@ -64,6 +63,19 @@ gts_status gts_probcut_defaults(gts_probcut_params *params)
         .threshold = DEFAULT_THRESHOLD,
     };
     params->iid = true;
+}
+
+gts_status gts_probcut_defaults(gts_probcut_params *params)
+{
+    if (!params)
+        return GTS_EINVAL;
+    gts_probcut_params p;
+    size_t n;
+    gts_status rc = gts__struct_check(params, sizeof p, GTS_PROBCUT_PARAMS_SIZE_V0_1, &n);
+    if (rc != GTS_OK)
+        return rc;
+    defaults(&p);
+    gts__struct_out(params, &p, n);
     return GTS_OK;
 }
 
@@ -87,20 +99,19 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
 {
     if (!engine)
         return GTS_EINVAL;
+    /* NULL: the defaults; fields an older caller does not have keep them. */
     gts_probcut_params p;
-    if (!params) {
-        gts_probcut_defaults(&p);
-    } else {
-        if (params->struct_size != sizeof(gts_probcut_params))
-            return GTS_ESTRUCT;
-        memcpy(&p, params, sizeof p);
+    defaults(&p);
+    if (params) {
+        gts_status rc = gts__struct_in(&p, sizeof p, params, GTS_PROBCUT_PARAMS_SIZE_V0_1);
+        if (rc != GTS_OK)
+            return rc;
         if (p.npairs > GTS_PROBCUT_MAX_PAIRS)
             return GTS_ERANGE;
-        for (uint32_t i = 0; i < p.npairs; i++) {
-            gts_status rc = check_pair(&p.pair[i]);
-            if (rc != GTS_OK)
-                return rc;
-        }
+        for (uint32_t i = 0; i < p.npairs && rc == GTS_OK; i++)
+            rc = check_pair(&p.pair[i]);
+        if (rc != GTS_OK)
+            return rc;
     }
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
@@ -113,7 +124,7 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
 static void engine_params(const gts_engine *engine, gts_probcut_params *out)
 {
     if (engine->probcut.struct_size == 0)
-        gts_probcut_defaults(out);
+        defaults(out);
     else
         *out = engine->probcut;
 }
@@ -122,9 +133,13 @@ gts_status gts_engine_get_probcut(const gts_engine *engine, gts_probcut_params *
 {
     if (!engine || !params)
         return GTS_EINVAL;
-    if (params->struct_size != sizeof(gts_probcut_params))
-        return GTS_ESTRUCT;
-    engine_params(engine, params);
+    gts_probcut_params p;
+    size_t n;
+    gts_status rc = gts__struct_check(params, sizeof p, GTS_PROBCUT_PARAMS_SIZE_V0_1, &n);
+    if (rc != GTS_OK)
+        return rc;
+    engine_params(engine, &p);
+    gts__struct_out(params, &p, n);
     return GTS_OK;
 }
 
@@ -364,16 +379,26 @@ static gts_status calib_walk(calib *k, void *root, uint64_t *rng, uint32_t len, 
     return rc;
 }
 
-gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
+gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *caller_game,
                                  void *const *positions, size_t npositions, void *root,
                                  uint32_t samples, uint64_t seed, uint32_t max_walk,
-                                 int32_t shallow_depth, int32_t deep_depth, gts_probcut_fit *fit)
+                                 int32_t shallow_depth, int32_t deep_depth,
+                                 gts_probcut_fit *caller_fit)
 {
-    /* Step 1. Arguments */
-    if (!engine || !game || !fit || (!positions && !root))
+    /* Step 1. Arguments (full-size copies of the versioned structs) */
+    if (!engine || !caller_game || !caller_fit || (!positions && !root))
         return GTS_EINVAL;
-    if (fit->struct_size != sizeof(gts_probcut_fit) || game->struct_size != sizeof(gts_game))
+    gts_game vtable;
+    const gts_game *game = &vtable;
+    gts_probcut_fit out, *fit = &out;
+    size_t fit_size;
+    memset(&vtable, 0, sizeof vtable);
+    memset(&out, 0, sizeof out);
+    if (gts__struct_check(caller_fit, sizeof out, GTS_PROBCUT_FIT_SIZE_V0_1, &fit_size) !=
+            GTS_OK ||
+        gts__struct_in(&vtable, sizeof vtable, caller_game, GTS_GAME_SIZE_V0_1) != GTS_OK)
         return GTS_ESTRUCT;
+    memcpy(&out, caller_fit, fit_size);
     if (!game->generate || !game->apply || !game->undo || !game->evaluate)
         return GTS_EINVAL;
     if (game->max_moves == 0)
@@ -425,12 +450,15 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *game,
     const fit_acc *f = &k.acc;
     fit->samples = f->n;
     fit->skipped = k.skipped;
-    if (f->n < MIN_FIT_SAMPLES || !(f->cxx > 0))
+    if (f->n < MIN_FIT_SAMPLES || !(f->cxx > 0)) {
+        gts__struct_out(caller_fit, fit, fit_size);
         return GTS_ERANGE;
+    }
     fit->a = f->cxy / f->cxx;
     fit->b = f->my - fit->a * f->mx;
     double sse = f->cyy - fit->a * f->cxy;
     fit->sigma = sqrt((sse > 0 ? sse : 0) / (f->n - 2));
     fit->r2 = f->cyy > 0 ? (f->cxy * f->cxy) / (f->cxx * f->cyy) : 0;
+    gts__struct_out(caller_fit, fit, fit_size);
     return GTS_OK;
 }

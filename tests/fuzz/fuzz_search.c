@@ -678,7 +678,7 @@ static bool finite(double x) { return x == x && x != __builtin_inf() && x != -__
 static void op_probcut(session *ss)
 {
     reader *r = ss->r;
-    gts_probcut_params pp;
+    gts_probcut_params pp = {.struct_size = sizeof pp};
     CHECK(gts_probcut_defaults(&pp) == GTS_OK);
     uint8_t b = u8(r);
     bool use_null = b == 0xff;
@@ -704,10 +704,19 @@ static void op_probcut(session *ss)
             || q->threshold < 0)
             valid = false;
     }
+    /* bad_size: newer headers' struct with a nonzero byte the library does not know. */
     bool bad_size = (b & 0xc0) == 0xc0 && !use_null;
-    if (bad_size)
-        pp.struct_size = sizeof pp + 8;
-    int rc = gts_engine_set_probcut(g_engine, use_null ? NULL : &pp);
+    struct {
+        gts_probcut_params pp;
+        unsigned char tail[8];
+    } box;
+    memset(&box, 0, sizeof box);
+    box.pp = pp;
+    if (bad_size) {
+        box.pp.struct_size = sizeof pp + 8;
+        box.tail[7] = 1;
+    }
+    int rc = gts_engine_set_probcut(g_engine, use_null ? NULL : &box.pp);
     check_status(rc);
     if (use_null)
         CHECK(rc == GTS_OK);
@@ -743,7 +752,7 @@ static void op_calibrate(session *ss)
     memset(&fit, 0, sizeof fit);
     fit.struct_size = sizeof fit;
     memset(&g_ev, 0, sizeof g_ev);
-    bool game_bad = ss->game.struct_size != sizeof(gts_game) || ss->game.max_moves == 0
+    bool game_bad = ss->game.struct_size < GTS_GAME_SIZE_V0_1 || ss->game.max_moves == 0
                     || ss->game.max_moves > 65535;
     bool bad_args = samples == 0 || max_walk > GTS_MAX_PLY || shallow < 1 || shallow >= deep
                     || game_bad;
@@ -874,6 +883,12 @@ static void op_search(session *ss)
 
     /* Step 2. Limits */
     uint8_t flags = u8(r);
+    /* A struct from newer headers: a nonzero byte the library does not know. */
+    struct {
+        gts_limits lim;
+        unsigned char tail[16];
+    } box;
+    memset(&box, 0, sizeof box);
     gts_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.struct_size = sizeof lim;
@@ -916,7 +931,9 @@ static void op_search(session *ss)
         prog.max_depth = lim.depth > 0 ? lim.depth : GTS_MAX_DEPTH;
     bool bad_limits = false;
     if ((flags & 64) && u8(r) < 16) {
-        lim.struct_size = sizeof lim + 1 + u8(r) % 8;
+        size_t extra = 1 + u8(r) % 8;
+        lim.struct_size = sizeof lim + extra;
+        box.tail[extra - 1] = 1;
         bad_limits = true;
     }
 
@@ -947,7 +964,7 @@ static void op_search(session *ss)
     if (bad_result)
         res.struct_size = sizeof res - 8;
 
-    bool game_bad = ss->game.struct_size != sizeof(gts_game) || ss->game.max_moves == 0
+    bool game_bad = ss->game.struct_size < GTS_GAME_SIZE_V0_1 || ss->game.max_moves == 0
                     || ss->game.max_moves > 65535;
     gts_score a0 = lim.alpha, b0 = lim.beta;
     bool window = !null_limits && !(a0 == 0 && b0 == 0);
@@ -961,7 +978,9 @@ static void op_search(session *ss)
 
     events config = g_ev;
     progress prog0 = prog;
-    int rc = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &lim, &res);
+    box.lim = lim;
+    int rc = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &box.lim,
+                        &res);
 
     /* Step 5. Checks */
     check_status(rc);
@@ -1036,7 +1055,7 @@ static void op_search(session *ss)
         gts_result again;
         memset(&again, 0, sizeof again);
         again.struct_size = sizeof again;
-        int rc2 = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &lim,
+        int rc2 = gts_search(g_engine, alg, &ss->game, ss->state, null_limits ? NULL : &box.lim,
                              &again);
         check_state(ss);
         CHECK(rc2 == rc && again.score == res.score && again.depth == res.depth
@@ -1090,7 +1109,13 @@ static void read_game(reader *r, session *ss)
     uint8_t g = u8(r);
     gts_game *game = &ss->game;
     memset(game, 0, sizeof *game);
-    game->struct_size = ((g >> 3) & 7) == 7 ? sizeof *game - 8 : sizeof *game;
+    /* 7: below the 0.1 layout (GTS_ESTRUCT); 6: the 0.1 layout, whose
+     * later fields (bounds, ...) the library must not read. */
+    switch ((g >> 3) & 7) {
+    case 7: game->struct_size = GTS_GAME_SIZE_V0_1 - 8; break;
+    case 6: game->struct_size = GTS_GAME_SIZE_V0_1; break;
+    default: game->struct_size = sizeof *game; break;
+    }
     switch (g % 8) {
     case 5: game->max_moves = 1 + u8(r) % MAX_BRANCH; break; /* maybe too few */
     case 6: game->max_moves = 0; break;

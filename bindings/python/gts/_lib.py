@@ -5,8 +5,10 @@ Nothing here is public API; the rest of the package builds on it. Every
 struct mirrors include/gts/*.h field by field, in order, with the same C
 types, so ctypes computes the same layout as the C compiler. Each struct
 starts with ``struct_size``, which the binding always sets to
-``ctypes.sizeof(...)``; the library rejects any size it does not know with
-GTS_ESTRUCT, which is the run-time ABI check of the mirror.
+``ctypes.sizeof(...)``. The library accepts every size from a struct's 0.1
+layout up (older callers keep working), so a wrong size is no longer
+refused by itself: at import each mirror's size is compared with the
+library's ``gts_struct_size()``, the run-time ABI check of the mirrors.
 
 Library discovery (the core library libgts and the games library
 libgts-games), first match wins:
@@ -419,6 +421,29 @@ def entry_point(name: str):
 lib, LIB_PATH = _load("GTS_LIBRARY", "gts", _CORE_SYMBOLS,
                       _build_tree_candidates("lib/libgts.so"), "build/lib/libgts.so")
 _declare_core(lib)
+
+# gts_struct_id values and the mirrors they must match.
+STRUCT_MIRRORS = ((1, GameStruct), (2, LimitsStruct), (3, ResultStruct),
+                  (4, ProbcutParamsStruct), (5, ProbcutFitStruct))
+
+
+def _check_mirrors() -> None:
+    """ImportError unless every mirror has the loaded library's size."""
+    size_of = getattr(lib, "gts_struct_size", None)
+    if size_of is None:
+        raise ImportError(f"libgts at {LIB_PATH} lacks gts_struct_size: too old for this "
+                          "binding")
+    size_of.restype = c_size_t
+    size_of.argtypes = [c_int]
+    for ident, cls in STRUCT_MIRRORS:
+        want, have = size_of(ident), ctypes.sizeof(cls)
+        if want != have:
+            raise ImportError(f"libgts at {LIB_PATH} has a {want}-byte {cls.__name__[:-6]} "
+                              f"struct; this binding mirrors {have} bytes: a binding and "
+                              "library from different versions")
+
+
+_check_mirrors()
 
 
 

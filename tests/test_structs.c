@@ -1,0 +1,309 @@
+/* Versioned structs (issue 11, §1): every struct_size from the 0.1 layout
+ * up to the library's own is accepted, later fields default, only the
+ * caller's size of an output is written, and a newer (larger) struct is
+ * accepted only with a zero tail. Structs that must not be read or written
+ * past their size live in heap blocks of exactly that size, so that
+ * AddressSanitizer (scripts/sanitize) sees any access beyond them; the other
+ * checks use canary bytes, which every build sees. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gts/gts.h>
+#include "tgame.h"
+
+#define CANARY 0xa5
+
+static gts_engine *engine(void)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    return e;
+}
+
+/* A heap copy of the first @size bytes of @src, with struct_size = @size
+ * (not inlined: the compiler would warn about the deliberately small block). */
+__attribute__((noinline)) static void *exact_copy(const void *src, size_t size)
+{
+    void *p = malloc(size);
+    cr_assert_not_null(p);
+    memcpy(p, src, size);
+    memcpy(p, &size, sizeof size);
+    return p;
+}
+
+static bool all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            return false;
+    return true;
+}
+
+static int never_called_bounds(void *s, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)s, (void)lo, (void)hi, (void)user;
+    cr_assert_fail("bounds() lies beyond the caller's struct_size and was called");
+    return -1;
+}
+
+Test(structs, sizes_are_exported)
+{
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_GAME), sizeof(gts_game));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_LIMITS), sizeof(gts_limits));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_RESULT), sizeof(gts_result));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_PROBCUT_PARAMS), sizeof(gts_probcut_params));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_PROBCUT_FIT), sizeof(gts_probcut_fit));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_ALLOCATOR), sizeof(gts_allocator));
+    cr_expect_eq(gts_struct_size((gts_struct_id)0), 0u);
+    cr_expect_eq(gts_struct_size((gts_struct_id)99), 0u);
+}
+
+Test(structs, layouts_only_grow)
+{
+    cr_expect(GTS_GAME_SIZE_V0_1 < GTS_GAME_SIZE_V0_2);
+    cr_expect(GTS_GAME_SIZE_V0_2 <= sizeof(gts_game));
+    cr_expect(GTS_LIMITS_SIZE_V0_1 <= sizeof(gts_limits));
+    cr_expect(GTS_RESULT_SIZE_V0_1 <= sizeof(gts_result));
+    cr_expect(GTS_PROBCUT_PARAMS_SIZE_V0_1 <= sizeof(gts_probcut_params));
+    cr_expect(GTS_PROBCUT_FIT_SIZE_V0_1 <= sizeof(gts_probcut_fit));
+    cr_expect(GTS_ALLOCATOR_SIZE_V0_1 <= sizeof(gts_allocator));
+    cr_expect_eq(offsetof(gts_game, bounds), GTS_GAME_SIZE_V0_1, "0.2 starts after 0.1");
+}
+
+/* A caller built against the 0.1 headers: game, limits and result of the
+ * 0.1 sizes. Same answer as the full-size call; the game's later fields
+ * are never read; nothing past the result's size is written. */
+Test(structs, a_0_1_caller_searches)
+{
+    tgame g;
+    tgame_init(&g, 7, 3, 6);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 6};
+    gts_result full = {.struct_size = sizeof full};
+    cr_assert_eq(gts_pvs(e, &v, &g, &l, &full), GTS_OK);
+
+    gts_game v01 = v;
+    v01.bounds = never_called_bounds; /* beyond the 0.1 size: must not be used */
+    gts_game *vp = exact_copy(&v01, GTS_GAME_SIZE_V0_1);
+    gts_limits *lp = exact_copy(&l, GTS_LIMITS_SIZE_V0_1);
+    gts_result zero = {.struct_size = 0};
+    gts_result *rp = exact_copy(&zero, GTS_RESULT_SIZE_V0_1);
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
+    cr_assert_eq(gts_pvs(e, vp, &g, lp, rp), GTS_OK);
+    cr_expect_eq(rp->struct_size, GTS_RESULT_SIZE_V0_1, "struct_size stays the caller's");
+    cr_expect_eq(rp->score, full.score);
+    cr_expect_eq(rp->best_move, full.best_move);
+    cr_expect_eq(rp->depth, full.depth);
+    cr_expect_eq(rp->nodes, full.nodes);
+    cr_expect_eq(rp->pv_length, full.pv_length);
+    cr_expect_eq(g.ply, 0);
+
+    /* The same sizes inside larger buffers: the bytes past them stay. */
+    union {
+        gts_result r;
+        unsigned char raw[sizeof(gts_result) + 32];
+    } box;
+    memset(&box, CANARY, sizeof box);
+    box.r.struct_size = GTS_RESULT_SIZE_V0_1;
+    box.r.thread_nodes = NULL;
+    box.r.thread_nodes_capacity = 0;
+    cr_assert_eq(gts_pvs(e, vp, &g, lp, &box.r), GTS_OK);
+    cr_expect_eq(box.r.score, full.score);
+    cr_expect(all_bytes(box.raw + GTS_RESULT_SIZE_V0_1,
+                        sizeof box.raw - GTS_RESULT_SIZE_V0_1, CANARY),
+              "nothing written past the caller's struct_size");
+    free(vp);
+    free(lp);
+    free(rp);
+    gts_engine_free(e);
+}
+
+/* on_iteration receives the caller's struct, with the caller's size. */
+static int check_progress(const gts_result *r, void *user)
+{
+    const gts_result **seen = user;
+    *seen = r;
+    cr_expect_eq(r->struct_size, GTS_RESULT_SIZE_V0_1);
+    cr_expect(r->depth >= 1);
+    return 0;
+}
+
+Test(structs, progress_sees_the_callers_result)
+{
+    tgame g;
+    tgame_init(&g, 8, 3, 4);
+    gts_game v = tgame_vtable(&g, false);
+    gts_engine *e = engine();
+    const gts_result *seen = NULL;
+    gts_limits l = {.struct_size = sizeof l, .depth = 4, .on_iteration = check_progress,
+                    .on_iteration_user = &seen};
+    gts_result zero = {.struct_size = 0};
+    gts_result *rp = exact_copy(&zero, GTS_RESULT_SIZE_V0_1);
+    cr_assert_eq(gts_alphabeta(e, &v, &g, &l, rp), GTS_OK);
+    cr_expect_eq(seen, rp);
+    free(rp);
+    gts_engine_free(e);
+}
+
+/* A caller built against newer headers: larger structs are accepted when
+ * the tail the library does not know is zero, refused otherwise. */
+Test(structs, newer_callers_need_a_zero_tail)
+{
+    tgame g;
+    tgame_init(&g, 9, 3, 4);
+    gts_engine *e = engine();
+    struct {
+        gts_game v;
+        unsigned char tail[24];
+    } game = {.v = tgame_vtable(&g, true)};
+    struct {
+        gts_limits l;
+        unsigned char tail[24];
+    } lim = {.l = {.depth = 4}};
+    struct {
+        gts_result r;
+        unsigned char tail[24];
+    } res;
+    memset(&res, 0, sizeof res);
+    game.v.struct_size = sizeof game;
+    lim.l.struct_size = sizeof lim;
+    res.r.struct_size = sizeof res;
+    cr_assert_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_OK);
+    cr_expect_eq(res.r.struct_size, sizeof res);
+    cr_expect(all_bytes(res.tail, sizeof res.tail, 0), "unknown output fields untouched");
+
+    game.tail[5] = 1;
+    cr_expect_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_ESTRUCT, "game");
+    game.tail[5] = 0;
+    lim.tail[23] = 1;
+    cr_expect_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_ESTRUCT, "limits");
+    lim.tail[23] = 0;
+    res.tail[0] = 1;
+    cr_expect_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_ESTRUCT, "result");
+    res.tail[0] = 0;
+
+    /* An absurd size is refused without reading that far. */
+    lim.l.struct_size = sizeof(gts_limits) + 4097;
+    cr_expect_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_ESTRUCT);
+    lim.l.struct_size = SIZE_MAX;
+    cr_expect_eq(gts_pvs(e, &game.v, &g, &lim.l, &res.r), GTS_ESTRUCT);
+    gts_engine_free(e);
+}
+
+Test(structs, below_the_0_1_layout_is_refused)
+{
+    tgame g;
+    tgame_init(&g, 9, 3, 4);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 3};
+    gts_result r = {.struct_size = sizeof r};
+    v.struct_size = GTS_GAME_SIZE_V0_1 - 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    v.struct_size = sizeof v;
+    l.struct_size = GTS_LIMITS_SIZE_V0_1 - 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    l.struct_size = sizeof l;
+    r.struct_size = GTS_RESULT_SIZE_V0_1 - 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    r.struct_size = 0;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    gts_engine_free(e);
+}
+
+Test(structs, probcut_params_of_the_0_1_layout)
+{
+    gts_engine *e = engine();
+    gts_probcut_params full = {.struct_size = sizeof full};
+    cr_assert_eq(gts_probcut_defaults(&full), GTS_OK);
+
+    size_t n = GTS_PROBCUT_PARAMS_SIZE_V0_1;
+    gts_probcut_params zero = {.struct_size = 0};
+    gts_probcut_params *p = exact_copy(&zero, n);
+    cr_assert_eq(gts_probcut_defaults(p), GTS_OK);
+    cr_expect_eq(p->struct_size, n, "struct_size stays the caller's");
+    cr_expect_eq(p->npairs, full.npairs);
+    cr_expect_eq(p->iid, full.iid);
+    p->pair[0].sigma = 55.0;
+    p->iid = false;
+    cr_assert_eq(gts_engine_set_probcut(e, p), GTS_OK);
+    memset(p, 0, n);
+    p->struct_size = n;
+    cr_assert_eq(gts_engine_get_probcut(e, p), GTS_OK);
+    cr_expect_eq(p->pair[0].sigma, 55.0);
+    cr_expect_eq(p->iid, false);
+
+    p->struct_size = n - 1;
+    cr_expect_eq(gts_probcut_defaults(p), GTS_ESTRUCT);
+    cr_expect_eq(gts_engine_get_probcut(e, p), GTS_ESTRUCT);
+    cr_expect_eq(gts_engine_set_probcut(e, p), GTS_ESTRUCT);
+    free(p);
+
+    /* Newer callers: zero tail accepted, nonzero refused. */
+    struct {
+        gts_probcut_params p;
+        unsigned char tail[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.p.struct_size = sizeof newer;
+    cr_assert_eq(gts_probcut_defaults(&newer.p), GTS_OK);
+    cr_expect(all_bytes(newer.tail, sizeof newer.tail, 0));
+    cr_expect_eq(gts_engine_set_probcut(e, &newer.p), GTS_OK);
+    newer.tail[3] = 7;
+    cr_expect_eq(gts_engine_set_probcut(e, &newer.p), GTS_ESTRUCT);
+    gts_engine_free(e);
+}
+
+Test(structs, probcut_fit_and_game_of_the_0_1_layout)
+{
+    tgame g;
+    tgame_init(&g, 12, 4, 8);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_probcut_fit full = {.struct_size = sizeof full};
+    gts_status rc = gts_probcut_calibrate(e, &v, NULL, 0, &g, 40, 3, 4, 1, 3, &full);
+    cr_assert_eq(rc, GTS_OK);
+
+    gts_game *vp = exact_copy(&v, GTS_GAME_SIZE_V0_1);
+    gts_probcut_fit zero = {.struct_size = 0};
+    gts_probcut_fit *fp = exact_copy(&zero, GTS_PROBCUT_FIT_SIZE_V0_1);
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
+    rc = gts_probcut_calibrate(e, vp, NULL, 0, &g, 40, 3, 4, 1, 3, fp);
+    cr_assert_eq(rc, GTS_OK);
+    cr_expect_eq(fp->struct_size, GTS_PROBCUT_FIT_SIZE_V0_1);
+    cr_expect_eq(fp->samples, full.samples);
+    cr_expect_eq(fp->a, full.a);
+    fp->struct_size = GTS_PROBCUT_FIT_SIZE_V0_1 - 1;
+    cr_expect_eq(gts_probcut_calibrate(e, vp, NULL, 0, &g, 40, 3, 4, 1, 3, fp), GTS_ESTRUCT);
+    free(vp);
+    free(fp);
+    gts_engine_free(e);
+}
+
+static void *my_allocate(size_t size, void *user)
+{
+    ++*(int *)user;
+    return malloc(size);
+}
+
+static void my_release(void *p, size_t size, void *user)
+{
+    (void)size, (void)user;
+    free(p);
+}
+
+Test(structs, allocator_of_the_0_1_layout)
+{
+    int calls = 0;
+    gts_allocator a = {.struct_size = sizeof a, .allocate = my_allocate,
+                       .release = my_release, .user = &calls};
+    gts_allocator *ap = exact_copy(&a, GTS_ALLOCATOR_SIZE_V0_1);
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new_with(&e, ap), GTS_OK);
+    cr_expect(calls > 0);
+    gts_engine_free(e);
+    ap->struct_size = GTS_ALLOCATOR_SIZE_V0_1 - 1;
+    cr_expect_eq(gts_engine_new_with(&e, ap), GTS_EINVAL);
+    free(ap);
+}
