@@ -28,7 +28,7 @@ static uint32_t history_slot(gts_move m)
 bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
 {
     const gts_game *g = c->game;
-    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    gts__mv *o = c->order[ply];
     /* Nothing to order by: generate() order (gts__pick is then the identity). */
     if (!gts__order_wanted(c, tt_move)) {
         for (int i = 0; i < n; i++) {
@@ -39,7 +39,7 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
     }
     const gts_move *moves = gts__moves(c, ply);
     const int32_t *hist = c->history[ply & 1];
-    const int32_t *keys = c->keyed[ply] ? c->keys + (size_t)ply * c->max_moves : NULL;
+    const int32_t *keys = c->keyed[ply] ? c->keys[ply] : NULL;
     bool varied = false;
     for (int i = 0; i < n; i++) {
         gts_move m = moves[i];

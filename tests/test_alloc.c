@@ -28,6 +28,8 @@ typedef struct counting {
     long failed;      /* failures handed out */
     long live_blocks; /* allocated, not released */
     size_t live_bytes;
+    size_t peak_bytes;
+    size_t budget;    /* refuse what would exceed it; 0 = no budget */
     long size_mismatches; /* release() with another size than allocate() */
 } counting;
 
@@ -38,7 +40,8 @@ static void *c_allocate(size_t size, void *user)
     counting *c = user;
     pthread_mutex_lock(&c->lock);
     long n = ++c->calls;
-    bool fail = c->fail_at != 0 && n == c->fail_at;
+    bool fail = (c->fail_at != 0 && n == c->fail_at)
+                || (c->budget != 0 && c->live_bytes + size > c->budget);
     c->failed += fail;
     pthread_mutex_unlock(&c->lock);
     cr_assert(size > 0, "allocate(0) must never be called");
@@ -51,6 +54,8 @@ static void *c_allocate(size_t size, void *user)
     pthread_mutex_lock(&c->lock);
     c->live_blocks++;
     c->live_bytes += size;
+    if (c->live_bytes > c->peak_bytes)
+        c->peak_bytes = c->live_bytes;
     pthread_mutex_unlock(&c->lock);
     return p + HEADER;
 }
@@ -229,6 +234,66 @@ Test(alloc, everything_goes_through_the_allocator)
     gts_engine_free(e);
     gts_games_free(g, s);
     assert_nothing_live("normal use", 0);
+}
+
+/* Issue 11, 2.5: the largest max_moves with the most threads. Move
+ * buffers used to be allocated (and zeroed) for every ply up front, 236 MB
+ * per thread at max_moves 65535, and the process was OOM-killed; they now
+ * grow with the plies each thread reaches. Under an 8 GiB budget the search
+ * must succeed (it needed 60 GB before), and with a budget too small for
+ * the buffers it fails with GTS_ENOMEM and restores the state. */
+static gts_game big_moves_game(void **state)
+{
+    gts_game g = *tree_game(state);
+    g.max_moves = 65535;
+    return g;
+}
+
+Test(alloc, huge_max_moves_with_many_threads, .timeout = 300)
+{
+    void *s;
+    gts_game g = big_moves_game(&s);
+    gts_score want = minimax_value(&g, s, 4);
+    arm(0);
+    C.peak_bytes = C.live_bytes;
+    C.budget = (size_t)8 << 30;
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new_with(&e, &ALLOC), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 256), GTS_OK);
+    gts_limits l = {.struct_size = sizeof l, .depth = 4};
+    gts_result r = {.struct_size = sizeof r};
+    gts_status rc = gts_ybwc(e, &g, s, &l, &r);
+    size_t peak = C.peak_bytes;
+    C.budget = 0;
+    cr_expect_eq(rc, GTS_OK, "%s (peak %zu MiB)", gts_status_name(rc), peak >> 20);
+    cr_expect_eq(r.score, want);
+    cr_expect_lt(peak, (size_t)8 << 30);
+    gts_engine_free(e);
+    gts_games_free(&g, s);
+    assert_nothing_live("huge max_moves", 0);
+}
+
+Test(alloc, move_buffers_beyond_the_budget_are_enomem)
+{
+    void *s;
+    gts_game g = big_moves_game(&s);
+    gts_engine *e;
+    arm(0);
+    cr_assert_eq(gts_engine_new_with(&e, &ALLOC), GTS_OK);
+    /* Room for the engine, its table and the context, not for a ply block
+     * of 65535 moves (1.8 MB). */
+    C.budget = C.live_bytes + (1 << 20);
+    gts_limits l = {.struct_size = sizeof l, .depth = 4};
+    gts_result r = {.struct_size = sizeof r};
+    uint64_t before = g.hash(s, g.user);
+    gts_status rc = gts_pvs(e, &g, s, &l, &r);
+    C.budget = 0;
+    cr_expect_eq(rc, GTS_ENOMEM, "%s", gts_status_name(rc));
+    cr_expect_eq(g.hash(s, g.user), before, "the state is restored");
+    cr_expect_eq(gts_pvs(e, &g, s, &l, &r), GTS_OK, "the engine works once memory is back");
+    gts_engine_free(e);
+    gts_games_free(&g, s);
+    assert_nothing_live("ply blocks over budget", 0);
 }
 
 Test(alloc, fail_each_allocation_serial)

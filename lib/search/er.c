@@ -174,7 +174,7 @@ static gts_score er_node(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     for (int k = 0; k < n; k++)
         gts__pick(c, ply, k, n); /* full selection sort: o[k].index is the k-th move */
     const gts_move *moves = gts__moves(c, ply);
-    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    gts__mv *o = c->order[ply];
 
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;

@@ -17,27 +17,37 @@ gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
     gts__ctx *c = gts__calloc(alloc, 1, sizeof *c);
     if (!c)
         return NULL;
-    size_t n = (size_t)(GTS_MAX_PLY + 1) * max_moves;
     c->max_moves = max_moves;
-    c->moves = gts__calloc(alloc, n, sizeof *c->moves);
-    c->order = gts__calloc(alloc, n, sizeof *c->order);
-    c->keys = gts__calloc(alloc, n, sizeof *c->keys);
-    if (!c->moves || !c->order || !c->keys) {
-        gts__ctx_free(alloc, c);
-        return NULL;
-    }
+    c->alloc = alloc;
     gts__ctx_clear_tables(c);
     return c;
+}
+
+/* One block per ply: moves, then order, then keys (sizes are multiples of
+ * 8 bytes apart from keys, which come last). Not zeroed: every entry is
+ * written (by generate, ordering) before it is read. */
+static size_t ply_block_size(uint32_t max_moves)
+{
+    return (size_t)max_moves * (sizeof(gts_move) + sizeof(gts__mv) + sizeof(int32_t));
+}
+
+bool gts__ctx_grow(gts__ctx *c, int ply)
+{
+    char *b = gts__malloc(c->alloc, ply_block_size(c->max_moves));
+    if (!b)
+        return false;
+    c->moves[ply] = (gts_move *)b;
+    c->order[ply] = (gts__mv *)(b + (size_t)c->max_moves * sizeof(gts_move));
+    c->keys[ply] = (int32_t *)(b + (size_t)c->max_moves * (sizeof(gts_move) + sizeof(gts__mv)));
+    return true;
 }
 
 void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c)
 {
     if (!c)
         return;
-    size_t n = (size_t)(GTS_MAX_PLY + 1) * c->max_moves;
-    gts__free(alloc, c->moves, n * sizeof *c->moves);
-    gts__free(alloc, c->order, n * sizeof *c->order);
-    gts__free(alloc, c->keys, n * sizeof *c->keys);
+    for (int ply = 0; ply <= GTS_MAX_PLY; ply++)
+        gts__free(alloc, c->moves[ply], ply_block_size(c->max_moves));
     gts__free(alloc, c, sizeof *c);
 }
 

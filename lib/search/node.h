@@ -46,12 +46,16 @@ struct gts__ctx {
     /* options snapshot */
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
     int nbest, nbest_depth;
-    /* buffers, (GTS_MAX_PLY + 1) * max_moves each */
+    /* Per-ply buffers of max_moves entries each, one block per ply,
+     * allocated when a search first generates at that ply (gts__generate)
+     * and kept until the context is freed: memory grows with the depth
+     * searched, not with GTS_MAX_PLY. */
     uint32_t max_moves;
-    gts_move *moves;
-    gts__mv *order;
-    int32_t *keys;               /* generate_keyed() keys, same stride */
-    bool keyed[GTS_MAX_PLY + 1]; /* keys[ply] belong to the moves at ply */
+    const gts_allocator *alloc;
+    gts_move *moves[GTS_MAX_PLY + 1];
+    gts__mv *order[GTS_MAX_PLY + 1];
+    int32_t *keys[GTS_MAX_PLY + 1]; /* generate_keyed() keys */
+    bool keyed[GTS_MAX_PLY + 1];    /* keys[ply] belong to the moves at ply */
     /* ordering tables (kept across searches of one engine) */
     gts_move killers[GTS_MAX_PLY + 1][2];
     int32_t history[2][GTS__HISTORY_SIZE];
@@ -69,6 +73,8 @@ struct gts__ctx {
 };
 
 gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves);
+/* Allocate the buffers of @ply; false when out of memory. */
+bool gts__ctx_grow(gts__ctx *c, int ply);
 void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c);
 void gts__ctx_clear_tables(gts__ctx *c);
 /* Bind a context to a search: game, state, options; zero the statistics. */
@@ -157,13 +163,17 @@ static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
 {
     /* The buffer stride (c->max_moves) may exceed this game's max_moves when
      * the engine searched a bigger game before: promise and check the game's. */
-    gts_move *moves = c->moves + (size_t)ply * c->max_moves;
+    if (__builtin_expect(c->moves[ply] == NULL, 0) && !gts__ctx_grow(c, ply)) {
+        gts__fail(c, GTS_ENOMEM, 0);
+        return -1;
+    }
+    gts_move *moves = c->moves[ply];
     uint32_t cap = c->game->max_moves;
     bool keyed = !noisy && c->game->generate_keyed;
     c->keyed[ply] = keyed;
     int n = noisy  ? c->game->generate_noisy(c->state, moves, cap, c->user)
           : keyed ? c->game->generate_keyed(c->state, moves,
-                                            c->keys + (size_t)ply * c->max_moves, cap, c->user)
+                                            c->keys[ply], cap, c->user)
                   : c->game->generate(c->state, moves, cap, c->user);
     if (n < 0) {
         gts__fail(c, GTS_ECALLBACK, n);
@@ -176,9 +186,10 @@ static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
     return n;
 }
 
+/* The moves gts__generate wrote at @ply (only after it succeeded there). */
 static inline gts_move *gts__moves(gts__ctx *c, int ply)
 {
-    return c->moves + (size_t)ply * c->max_moves;
+    return c->moves[ply];
 }
 
 /* Extension of @m (0 when the game has none); -1 after a failure. More
@@ -385,7 +396,7 @@ static inline bool gts__order_wanted(const gts__ctx *c, uint32_t tt_move)
 /* Index (into generate order) of the k-th best move: lazy selection sort. */
 static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
 {
-    gts__mv *o = c->order + (size_t)ply * c->max_moves;
+    gts__mv *o = c->order[ply];
     int best = k;
     for (int i = k + 1; i < n; i++)
         if (o[i].key > o[best].key)
