@@ -15,5 +15,6 @@
 #include "engine.h"
 #include "search.h"
 #include "probcut.h"
+#include "check.h"
 
 #endif /* GTS_GTS_H */

@@ -1,0 +1,309 @@
+/* gts_game_check(): every built-in game passes; each kind of broken adapter
+ * is reported with its violation and the path to it; the caller's state is
+ * restored; bad arguments get a status. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+#include "tgame.h"
+
+static gts_check_report run(const gts_game *g, void *state, const gts_check_options *o)
+{
+    gts_check_report r = {.struct_size = sizeof r};
+    gts_status rc = gts_game_check(g, state, o, &r);
+    cr_assert_eq(rc, GTS_OK, "gts_game_check: %s", gts_status_name(rc));
+    return r;
+}
+
+static void expect_pass(const char *name, const char *position)
+{
+    const gts_game *g = strcmp(name, "connect4_solver") == 0 ? gts_game_connect4_solver()
+                                                              : gts_games_find(name);
+    cr_assert_not_null(g, "%s", name);
+    void *s = NULL;
+    if (strcmp(name, "randtree") == 0) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 5, .branching = 4, .depth = 9,
+                                 .min_value = -50, .max_value = 50};
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    } else if (strcmp(name, "tictactoe") == 0) {
+        cr_assert_eq(gts_tictactoe_new(position, &s), GTS_OK);
+    } else if (strcmp(name, "othello") == 0) {
+        cr_assert_eq(gts_othello_new(position, &s), GTS_OK);
+    } else {
+        cr_assert_eq(gts_connect4_new(position, &s), GTS_OK);
+    }
+    uint64_t key = g->hash(s, g->user);
+    gts_check_options o = {.struct_size = sizeof o, .seed = 3, .walks = 6, .walk_length = 12};
+    gts_check_report r = run(g, s, &o);
+    cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s: %s", name,
+                 gts_check_violation_name(r.violation), r.message);
+    cr_expect_eq(r.message[0], '\0');
+    cr_expect_gt(r.positions, 6u, "%s: the walks examined positions", name);
+    cr_expect_eq(g->hash(s, g->user), key, "%s: the state is restored", name);
+    gts_games_free(g, s);
+}
+
+Test(check, built_in_games_pass)
+{
+    expect_pass("tictactoe", "");
+    expect_pass("connect4", "4453");
+    expect_pass("connect4_solver", "44");
+    expect_pass("othello", NULL);
+    expect_pass("randtree", NULL);
+}
+
+/* ---- broken adapters: tgame with one callback replaced ------------------- */
+
+typedef enum breakage {
+    NONE,
+    UNDO_KEEPS_KEY,     /* undo forgets to clear: the next apply sees garbage */
+    GENERATE_FLIPS,     /* generate's order alternates between calls */
+    GENERATE_TOO_MANY,  /* returns max_moves + 1 */
+    GENERATE_SCRIBBLES, /* writes one move past its capacity */
+    EVALUATE_OUT,       /* a value beyond GTS_SCORE_WIN */
+    HASH_CONSTANT,      /* every position the same key */
+    HASH_GRANDPARENT,   /* a stable key, but shared by cousins: breaks the table */
+    CLONE_RESETS,       /* clone() returns the root */
+    BOUNDS_NARROW,      /* claims [0, 0] */
+    NOISY_ILLEGAL,      /* a noisy move generate() never returns */
+    KEYED_REVERSED,     /* generate_keyed in another order */
+    TEXT_OFF_BY_ONE,    /* parse_move(format_move(m)) == m + 1 */
+    MOVE_SCORE_APPLIES, /* move_score() plays the move and leaves it on */
+} breakage;
+
+static breakage BROKEN;
+static unsigned FLIP;
+
+static int b_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    tgame *g = s;
+    int n = tgame_generate(s, moves, cap, user);
+    if (n <= 0)
+        return n;
+    if (BROKEN == GENERATE_FLIPS && (FLIP++ & 1)) {
+        gts_move t = moves[0];
+        moves[0] = moves[n - 1];
+        moves[n - 1] = t;
+    }
+    if (BROKEN == GENERATE_TOO_MANY && g->ply == 2)
+        return (int)cap + 1;
+    if (BROKEN == GENERATE_SCRIBBLES && g->ply == 1)
+        moves[cap] = 9;
+    return n;
+}
+
+static int b_undo(void *s, gts_move m, void *user)
+{
+    tgame *g = s;
+    if (BROKEN == UNDO_KEEPS_KEY && g->ply == 2) {
+        g->path[g->ply - 1] ^= 1; /* corrupts the parent's key */
+        g->ply--;
+        return 0;
+    }
+    return tgame_undo(s, m, user);
+}
+
+static gts_score b_evaluate(void *s, void *user)
+{
+    tgame *g = s;
+    if (BROKEN == EVALUATE_OUT && g->ply == 3)
+        return GTS_SCORE_WIN + 1;
+    return tgame_evaluate(s, user);
+}
+
+static uint64_t b_hash(void *s, void *user)
+{
+    tgame *g = s;
+    if (BROKEN == HASH_CONSTANT)
+        return 42;
+    if (BROKEN == HASH_GRANDPARENT)
+        return g->ply >= 2 ? g->path[g->ply - 2] : g->path[0];
+    return tgame_hash(s, user);
+}
+
+static void *b_clone(void *s, void *user)
+{
+    tgame *c = tgame_clone(s, user);
+    if (c && BROKEN == CLONE_RESETS)
+        c->ply = 0;
+    return c;
+}
+
+static int b_bounds(void *s, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)s, (void)user;
+    *lo = BROKEN == BOUNDS_NARROW ? 0 : -100;
+    *hi = BROKEN == BOUNDS_NARROW ? 0 : 100;
+    return 0;
+}
+
+static int b_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    tgame *g = s;
+    (void)cap, (void)user;
+    if (g->ply >= g->depth)
+        return 0;
+    moves[0] = BROKEN == NOISY_ILLEGAL && g->ply == 1 ? 77 : 1;
+    return 1;
+}
+
+static int b_keyed(void *s, gts_move *moves, int32_t *keys, uint32_t cap, void *user)
+{
+    int n = tgame_generate(s, moves, cap, user);
+    for (int i = 0; i < n; i++)
+        keys[i] = -i;
+    if (BROKEN == KEYED_REVERSED && n > 1) {
+        gts_move t = moves[0];
+        moves[0] = moves[1];
+        moves[1] = t;
+    }
+    return n;
+}
+
+static int b_format(void *s, gts_move m, char *buf, size_t size, void *user)
+{
+    (void)s, (void)user;
+    return snprintf(buf, size, "%llu", (unsigned long long)m);
+}
+
+static int b_parse(void *s, const char *text, gts_move *m, void *user)
+{
+    (void)s, (void)user;
+    *m = strtoull(text, NULL, 10) + (BROKEN == TEXT_OFF_BY_ONE);
+    return 0;
+}
+
+static int32_t b_move_score(void *s, gts_move m, void *user)
+{
+    if (BROKEN == MOVE_SCORE_APPLIES && ((tgame *)s)->ply == 1)
+        tgame_apply(s, m, user);
+    return 0;
+}
+
+/* A tgame adapter with every optional callback, broken as told. */
+static gts_game broken_game(tgame *g, breakage b)
+{
+    BROKEN = b;
+    FLIP = 0;
+    tgame_init(g, 1234, 3, 6);
+    gts_game v = tgame_vtable(g, true);
+    v.generate = b_generate;
+    v.undo = b_undo;
+    v.evaluate = b_evaluate;
+    v.hash = b_hash;
+    v.clone = b_clone;
+    v.bounds = b_bounds;
+    v.generate_noisy = b_noisy;
+    v.generate_keyed = b_keyed;
+    v.format_move = b_format;
+    v.parse_move = b_parse;
+    v.move_score = b_move_score;
+    return v;
+}
+
+static void expect_violation(breakage b, gts_check_violation want, uint32_t min_path)
+{
+    tgame g;
+    gts_game v = broken_game(&g, b);
+    gts_check_options o = {.struct_size = sizeof o, .seed = 1, .walks = 8, .walk_length = 6};
+    gts_check_report r = run(&v, &g, &o);
+    cr_expect_eq(r.violation, want, "breakage %d: got %s (%s), want %s", (int)b,
+                 gts_check_violation_name(r.violation), r.message,
+                 gts_check_violation_name(want));
+    cr_expect_neq(r.message[0], '\0', "breakage %d: a message", (int)b);
+    cr_expect_geq(r.path_length, min_path, "breakage %d: the path leads there", (int)b);
+    /* The path replays from the root to where the violation was seen. */
+    tgame replay;
+    tgame_init(&replay, 1234, 3, 6);
+    for (uint32_t i = 0; i < r.path_length; i++) {
+        cr_assert_lt(r.path[i], 3u, "breakage %d: path move %u is legal", (int)b, i);
+        tgame_apply(&replay, r.path[i], NULL);
+    }
+    BROKEN = NONE;
+}
+
+Test(check, a_correct_adapter_passes)
+{
+    tgame g;
+    gts_game v = broken_game(&g, NONE);
+    uint64_t key = tgame_hash(&g, NULL);
+    gts_check_report r = run(&v, &g, NULL);
+    cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s", gts_check_violation_name(r.violation),
+                 r.message);
+    cr_expect_eq(g.ply, 0);
+    cr_expect_eq(tgame_hash(&g, NULL), key);
+}
+
+Test(check, each_broken_promise_is_found)
+{
+    expect_violation(UNDO_KEEPS_KEY, GTS_CHECK_NOT_RESTORED, 1);
+    expect_violation(GENERATE_FLIPS, GTS_CHECK_GENERATE_UNSTABLE, 0);
+    expect_violation(GENERATE_TOO_MANY, GTS_CHECK_GENERATE_OVERFLOW, 2);
+    expect_violation(GENERATE_SCRIBBLES, GTS_CHECK_GENERATE_OVERFLOW, 1);
+    expect_violation(EVALUATE_OUT, GTS_CHECK_EVALUATE, 3);
+    expect_violation(HASH_CONSTANT, GTS_CHECK_HASH, 3);
+    expect_violation(HASH_GRANDPARENT, GTS_CHECK_ALGORITHM, 0);
+    expect_violation(CLONE_RESETS, GTS_CHECK_CLONE, 0);
+    expect_violation(BOUNDS_NARROW, GTS_CHECK_BOUNDS, 0);
+    expect_violation(NOISY_ILLEGAL, GTS_CHECK_NOISY_NOT_LEGAL, 1);
+    expect_violation(KEYED_REVERSED, GTS_CHECK_KEYED_MISMATCH, 0);
+    expect_violation(TEXT_OFF_BY_ONE, GTS_CHECK_MOVE_TEXT, 0);
+    expect_violation(MOVE_SCORE_APPLIES, GTS_CHECK_NOT_RESTORED, 1);
+}
+
+Test(check, failing_callbacks_are_reported)
+{
+    tgame g;
+    tgame_faults f = {.fail_apply_at = 40};
+    tgame_init(&g, 99, 3, 5);
+    g.f = &f;
+    gts_game v = tgame_vtable(&g, true);
+    gts_check_report r = run(&v, &g, NULL);
+    cr_expect_eq(r.violation, GTS_CHECK_CALLBACK_FAILED, "%s",
+                 gts_check_violation_name(r.violation));
+    cr_expect_eq(r.callback_status, -7);
+    cr_expect_eq(g.ply, 0, "the state is restored after a failing apply");
+}
+
+Test(check, same_seed_same_report)
+{
+    tgame g;
+    gts_game v = broken_game(&g, NONE);
+    gts_check_options o = {.struct_size = sizeof o, .seed = 77, .walks = 5};
+    gts_check_report a = run(&v, &g, &o), b = run(&v, &g, &o);
+    cr_expect_eq(a.positions, b.positions);
+    o.algorithm_positions = -1;
+    gts_check_report c = run(&v, &g, &o);
+    cr_expect_eq(c.violation, GTS_CHECK_OK);
+}
+
+Test(check, bad_arguments)
+{
+    tgame g;
+    gts_game v = broken_game(&g, NONE);
+    gts_check_report r = {.struct_size = sizeof r};
+    cr_expect_eq(gts_game_check(NULL, &g, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_game_check(&v, NULL, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_game_check(&v, &g, NULL, NULL), GTS_EINVAL);
+    r.struct_size = 8;
+    cr_expect_eq(gts_game_check(&v, &g, NULL, &r), GTS_ESTRUCT);
+    r.struct_size = sizeof r;
+    gts_check_options o = {.struct_size = sizeof o, .depth = 9};
+    cr_expect_eq(gts_game_check(&v, &g, &o, &r), GTS_ERANGE);
+    o.depth = 0;
+    o.walk_length = GTS_MAX_PLY;
+    cr_expect_eq(gts_game_check(&v, &g, &o, &r), GTS_ERANGE);
+    o.struct_size = 4;
+    cr_expect_eq(gts_game_check(&v, &g, &o, &r), GTS_ESTRUCT);
+    v.max_moves = 0;
+    cr_expect_eq(gts_game_check(&v, &g, NULL, &r), GTS_ERANGE);
+    v.max_moves = 3;
+    v.undo = NULL;
+    cr_expect_eq(gts_game_check(&v, &g, NULL, &r), GTS_EINVAL);
+    cr_expect_eq(gts_check_violation_name(GTS_CHECK_HASH)[0], 'H');
+    cr_expect_null(gts_check_violation_name(-1));
+    cr_expect_null(gts_check_violation_name(13));
+    BROKEN = NONE;
+}
