@@ -38,6 +38,7 @@
  * shared. Node frames never wait, so they use the context's buffers.
  */
 #include "search/parallel.h"
+#include "search/node_search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,97 +111,46 @@ static void busy_leave(uint64_t *slot)
 
 static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
 
-static gts_score abdada_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
+static gts_score abdada_child(gts__ctx *c, const void *arg, int depth, int ply,
+                              gts_score alpha, gts_score beta)
 {
     if (depth >= ABDADA_MIN_DEPTH && ply < GTS_MAX_PLY)
-        return abdada_search(pw, depth, ply, alpha, beta);
-    return gts__alphabeta(pw->c, depth, ply, alpha, beta);
+        return abdada_search((gts__pw *)arg, depth, ply, alpha, beta);
+    return gts__alphabeta(c, depth, ply, alpha, beta);
 }
 
+/* Pass 1 ("exclusive"): a move other than the first searched whose child
+ * another thread is searching is deferred to pass 2. Otherwise count this
+ * thread as a searcher of the child (the token is its busy slot). */
+static bool abdada_defer(gts__ctx *c, const void *arg, int pass, int searched, void **token)
+{
+    abdada_shared *sh = ((const gts__pw *)arg)->par->algo;
+    if (!c->game->hash || !sh->busy)
+        return false;
+    uint64_t key = c->game->hash(c->state, c->user);
+    if (pass == 0 && searched > 0 && busy_test(sh, key))
+        return true;
+    *token = busy_enter(sh, key);
+    return false;
+}
+
+static void abdada_leave(const void *arg, void *token)
+{
+    (void)arg;
+    busy_leave(token);
+}
+
+static const gts__node_hooks ABDADA_HOOKS = {
+    .child = abdada_child,
+    .defer = abdada_defer,
+    .leave = abdada_leave,
+};
+
+/* A node at remaining depth >= ABDADA_MIN_DEPTH: the serial node of
+ * node_search.h with the two passes as hooks. */
 static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    gts__ctx *c = pw->c;
-    abdada_shared *sh = pw->par->algo;
-
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-
-    /* Steps 2-3. Window and transposition table */
-    uint64_t key;
-    uint32_t tt_move;
-    gts_score s;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &s))
-        return s;
-
-    /* Step 4. Moves */
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0) {
-        return gts__terminal(c, key, ply);
-    }
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
-    const gts_move *moves = gts__moves(c, ply);
-    int limit = gts__par_limit(c, depth, n);
-    gts__arena_mark am = gts__pw_mark(pw);
-    uint32_t *deferred = gts__pw_alloc(pw, (size_t)limit * sizeof *deferred);
-    if (!deferred)
-        return 0;
-    bool track = c->game->hash != NULL && sh->busy != NULL;
-
-    /* Step 5. Pass 1, exclusive; pass 2, the deferred moves */
-    gts_score best = -GTS_SCORE_INF;
-    uint32_t best_index = GTS__TT_NO_MOVE;
-    gts_score a = alpha;
-    int ndeferred = 0, searched = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        int count = pass == 0 ? limit : ndeferred;
-        for (int k = 0; k < count; k++) {
-            uint32_t i = pass == 1 ? deferred[k] : sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
-            gts_move m = moves[i];
-            int ext = gts__extension(c, m);
-            if (ext < 0 || !gts__apply(c, m)) {
-                gts__pw_release(pw, am);
-                return 0;
-            }
-            uint64_t *slot = NULL;
-            if (track) {
-                uint64_t ckey = c->game->hash(c->state, c->user);
-                if (pass == 0 && searched > 0 && busy_test(sh, ckey)) {
-                    gts__undo(c, m);
-                    deferred[ndeferred++] = i;
-                    continue;
-                }
-                slot = busy_enter(sh, ckey);
-            }
-            int d = depth - 1 + ext;
-            if (searched == 0) {
-                s = -abdada_child(pw, d, ply + 1, -beta, -a);
-            } else {
-                s = -abdada_child(pw, d, ply + 1, -a - 1, -a);
-                if (s > a && s < beta && !gts__aborted(c))
-                    s = -abdada_child(pw, d, ply + 1, -beta, -a);
-            }
-            busy_leave(slot);
-            gts__undo(c, m);
-            searched++;
-            if (gts__aborted(c)) {
-                gts__pw_release(pw, am);
-                return 0;
-            }
-            if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-                goto store;
-        }
-    }
-
-store:
-    /* Step 6. Store */
-    gts__pw_release(pw, am);
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
-    return best;
+    return gts__node_search(pw->c, &ABDADA_HOOKS, pw, depth, ply, alpha, beta);
 }
 
 /* ---- iteration ------------------------------------------------------------------ */

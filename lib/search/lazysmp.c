@@ -33,6 +33,7 @@
  * uses its own context and state copy. Node frames never wait.
  */
 #include "search/parallel.h"
+#include "search/node_search.h"
 
 /* Plies from the root at which helpers reorder moves. */
 enum { LAZY_VARY_PLIES = 3 };
@@ -42,80 +43,52 @@ typedef struct lazy_args {
     gts_score alpha, beta, score;
 } lazy_args;
 
+/* A helper's node: which helper, for the order. */
+typedef struct lazy_node {
+    gts__pw *pw;
+    int helper;
+} lazy_node;
+
 static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_score alpha,
                              gts_score beta);
 
-static gts_score lazy_child(gts__pw *pw, int helper, int depth, int ply, gts_score alpha,
+static gts_score lazy_child(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
                             gts_score beta)
 {
+    const lazy_node *ln = arg;
     if (ply < LAZY_VARY_PLIES && depth >= 2)
-        return lazy_search(pw, helper, depth, ply, alpha, beta);
-    return gts__alphabeta(pw->c, depth, ply, alpha, beta);
+        return lazy_search(ln->pw, ln->helper, depth, ply, alpha, beta);
+    return gts__alphabeta(c, depth, ply, alpha, beta);
 }
 
-/* PVS node of a helper: the usual order, rotated after the first move. */
+/* The usual order, rotated after the first move by a helper- and
+ * node-dependent amount (the whole list is sorted at the first move). */
+static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int limit, int n,
+                           bool sort, uint64_t key)
+{
+    const lazy_node *ln = arg;
+    if (k == 0 && sort)
+        for (int j = 0; j < n; j++)
+            gts__pick(c, ply, j, n);
+    int rot = limit > 2 ? (int)((uint32_t)(ln->helper * 7 + ply * 3 + (int)(key & 15))
+                                % (uint32_t)(limit - 1))
+                        : 0;
+    int pos = k == 0 ? 0 : 1 + (k - 1 + rot) % (limit - 1);
+    return sort ? c->order[ply][pos].index : (uint32_t)pos;
+}
+
+static const gts__node_hooks LAZY_HOOKS = {
+    .child = lazy_child,
+    .order = lazy_order,
+};
+
+/* PVS node of a helper: the serial node of node_search.h with the rotated
+ * order. */
 static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_score alpha,
                              gts_score beta)
 {
-    gts__ctx *c = pw->c;
-
-    /* Steps 1-3. Stop, limits, horizon, table, moves (then this helper's
-     * order: rotated after the first) */
-    gts__par_node pn;
-    gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
-        return s;
-    gts__arena_mark am = pn.am;
-    uint64_t key = pn.key;
-    gts_move *moves = pn.moves;
-    uint32_t *idx = pn.idx;
-    int limit = gts__par_limit(c, depth, pn.n);
-    int rot = limit > 2 ? (int)((uint32_t)(helper * 7 + ply * 3 + (int)(key & 15)) % (uint32_t)(limit - 1))
-                        : 0;
-
-    /* Step 4. Children, PVS */
-    gts_score best = -GTS_SCORE_INF;
-    uint32_t best_index = GTS__TT_NO_MOVE;
-    gts_score a = alpha;
-    for (int j = 0; j < limit; j++) {
-        int k = j == 0 ? 0 : 1 + (j - 1 + rot) % (limit - 1);
-        gts_move m = moves[k];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m)) {
-            gts__pw_release(pw, am);
-            return 0;
-        }
-        int d = depth - 1 + ext;
-        if (j == 0) {
-            s = -lazy_child(pw, helper, d, ply + 1, -beta, -a);
-        } else {
-            s = -lazy_child(pw, helper, d, ply + 1, -a - 1, -a);
-            if (s > a && s < beta && !gts__aborted(c))
-                s = -lazy_child(pw, helper, d, ply + 1, -beta, -a);
-        }
-        gts__undo(c, m);
-        if (gts__aborted(c)) {
-            gts__pw_release(pw, am);
-            return 0;
-        }
-        if (s > best) {
-            best = s;
-            best_index = idx[k];
-            if (s > a) {
-                a = s;
-                gts__pv_update(c, ply, m);
-                if (s >= beta) {
-                    gts__order_cutoff(c, ply, depth, m);
-                    break;
-                }
-            }
-        }
-    }
-
-    /* Step 5. Store */
-    gts__pw_release(pw, am);
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
-    return best;
+    lazy_node ln = {pw, helper};
+    return gts__node_search(pw->c, &LAZY_HOOKS, &ln, depth, ply, alpha, beta);
 }
 
 static void lazy_main(gts__pw *pw, void *arg)

@@ -1,25 +1,34 @@
 /*
  * node_search.h - the serial alpha-beta/PVS node, written once (internal).
  *
- * gts__node_search() is the node of alpha-beta and PVS (alphabeta.c) and of
- * ProbCut (probcut.c). An algorithm instantiates it inside its own node
- * function with a static const hook table; the function is always inlined
- * there, so the compiler turns the hooks into direct calls and drops the
- * absent ones: no indirect call and no test per node for what an algorithm
- * does not use. Hooks:
+ * gts__node_search() is the node of alpha-beta and PVS (alphabeta.c), of
+ * ProbCut (probcut.c), of ABDADA (abdada.c) and of Lazy SMP's helpers
+ * (lazysmp.c). An algorithm instantiates it inside its own node function
+ * with a static const hook table; the function is always inlined there, so
+ * the compiler turns the hooks into direct calls and drops the absent ones:
+ * no indirect call and no test per node for what an algorithm does not use.
+ * Hooks:
  *   child      the recursion: the algorithm's own node function;
  *   pre_moves  optional, between the table and the moves: may decide the
  *              node (true, value in *cut: ProbCut's shallow checks) or pick
  *              the move to try first (*tt_move: ProbCut's internal
- *              iterative deepening).
- * With c->use_pvs the first move is searched with the full window and the
- * others with a null window around alpha, re-searched with the full window
- * when they fail high inside (alpha, beta) (Reinefeld's NegaScout, in the
+ *              iterative deepening);
+ *   order      optional: the index (in generate() order) of the k-th move
+ *              to search, instead of the k-th best (Lazy SMP's helpers
+ *              rotate the moves after the first);
+ *   defer      optional, after a move is applied and before it is searched:
+ *              true puts it off to a second pass over the deferred moves
+ *              (ABDADA: another thread is searching that child); otherwise
+ *              it may leave a token for
+ *   leave      called after the child's search (ABDADA's busy counter).
+ * With c->use_pvs the first move searched gets the full window and the
+ * others a null window around alpha, re-searched with the full window when
+ * they fail high inside (alpha, beta) (Reinefeld's NegaScout, in the
  * fail-soft form); otherwise every move gets the full window (Knuth &
  * Moore's alpha-beta, fail-soft after Fishburn).
  *
- * ABDADA (two passes with deferred moves) and Lazy SMP (arena moves,
- * rotated order) keep loops of their own; see doc/architecture.md.
+ * ER keeps its own loop (it evaluates every child's first move before it
+ * refutes the others: another shape of node); see doc/architecture.md.
  */
 #ifndef GTS_SEARCH_NODE_SEARCH_H
 #define GTS_SEARCH_NODE_SEARCH_H
@@ -31,6 +40,10 @@ typedef struct gts__node_hooks {
                        gts_score beta);
     bool (*pre_moves)(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
                       gts_score beta, uint64_t key, uint32_t *tt_move, gts_score *cut);
+    uint32_t (*order)(gts__ctx *c, const void *arg, int ply, int k, int limit, int n, bool sort,
+                      uint64_t key);
+    bool (*defer)(gts__ctx *c, const void *arg, int pass, int searched, void **token);
+    void (*leave)(const void *arg, void *token);
 } gts__node_hooks;
 
 static inline __attribute__((always_inline)) gts_score
@@ -75,33 +88,53 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     if (!gts__lookahead(c, depth, moves, n))
         return 0;
 
-    /* Step 7. Children */
+    /* Step 7. Children (a second pass over the deferred ones). The deferred
+     * indices reuse this ply's key buffer: gts__order_moves has read the
+     * keys into c->order before the loop, and nothing reads them after. */
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
-    for (int k = 0; k < limit; k++) {
-        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        int d = depth - 1 + ext;
-        gts_score s;
-        if (k == 0 || !c->use_pvs) {
-            s = -h->child(c, arg, d, ply + 1, -beta, -a);
-        } else {
-            s = -h->child(c, arg, d, ply + 1, -a - 1, -a);
-            if (s > a && s < beta && !gts__aborted(c))
+    uint32_t *deferred = h->defer ? (uint32_t *)c->keys[ply] : NULL;
+    int ndeferred = 0, searched = 0;
+    for (int pass = 0; pass < (h->defer ? 2 : 1); pass++) {
+        int count = pass == 0 ? limit : ndeferred;
+        for (int k = 0; k < count; k++) {
+            uint32_t i = pass == 1  ? deferred[k]
+                       : h->order ? h->order(c, arg, ply, k, limit, n, sort, key)
+                       : sort     ? gts__pick(c, ply, k, n)
+                                  : (uint32_t)k;
+            gts_move m = moves[i];
+            int ext = gts__extension(c, m);
+            if (ext < 0 || !gts__apply(c, m))
+                return 0;
+            void *token = NULL;
+            if (h->defer && h->defer(c, arg, pass, searched, &token)) {
+                gts__undo(c, m);
+                deferred[ndeferred++] = i;
+                continue;
+            }
+            int d = depth - 1 + ext;
+            gts_score s;
+            if (searched == 0 || !c->use_pvs) {
                 s = -h->child(c, arg, d, ply + 1, -beta, -a);
-        }
-        gts__undo(c, m);
-        if (gts__aborted(c))
-            return 0;
+            } else {
+                s = -h->child(c, arg, d, ply + 1, -a - 1, -a);
+                if (s > a && s < beta && !gts__aborted(c))
+                    s = -h->child(c, arg, d, ply + 1, -beta, -a);
+            }
+            if (h->leave)
+                h->leave(arg, token);
+            gts__undo(c, m);
+            searched++;
+            if (gts__aborted(c))
+                return 0;
 
-        if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-            break;
+            if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
+                goto store;
+        }
     }
 
+store:
     /* Step 8. Store */
     gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
