@@ -299,7 +299,8 @@ Test(alloc, move_buffers_beyond_the_budget_are_enomem)
 Test(alloc, fail_each_allocation_serial)
 {
     static const gts_algorithm serial[] = {GTS_ALG_ALPHABETA, GTS_ALG_PVS, GTS_ALG_MTDF,
-                                           GTS_ALG_ER, GTS_ALG_PROBCUT};
+                                           GTS_ALG_ER, GTS_ALG_PROBCUT,
+                                           GTS_ALG_SSSSTAR_STOCKMAN};
     for (size_t i = 0; i < sizeof serial / sizeof serial[0]; i++) {
         long n = fail_every_allocation(serial[i], 1);
         cr_expect_gt(n, 3, "%s: the run allocates (engine, table, contexts)",

@@ -58,6 +58,11 @@ typedef enum gts_algorithm {
     GTS_ALG_ER = 8,
     /** @brief Buro's (Multi-)ProbCut: selective, not exact. @since 0.1 */
     GTS_ALG_PROBCUT = 9,
+    /**
+     * @brief Stockman's SSS* with its OPEN list (1979), best-first. Exact.
+     * @since 0.2
+     */
+    GTS_ALG_SSSSTAR_STOCKMAN = 10,
 
     /* 20s: parallel algorithms (GTS_OPT_THREADS workers; need clone/free) */
     /** @brief Parallel Evaluate-and-Refute (Steinberg & Solomon). Exact. @since 0.1 */
@@ -417,6 +422,7 @@ GTS__DECLARE_ENTRY(gts_sssstar)
 GTS__DECLARE_ENTRY(gts_dualstar)
 GTS__DECLARE_ENTRY(gts_er)
 GTS__DECLARE_ENTRY(gts_probcut)
+GTS__DECLARE_ENTRY(gts_sssstar_stockman)
 GTS__DECLARE_ENTRY(gts_er_parallel)
 GTS__DECLARE_ENTRY(gts_jamboree)
 GTS__DECLARE_ENTRY(gts_dts)
@@ -465,6 +471,23 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  *
  * Not thread-safe on one engine (as gts_search()).
  * @since 0.1
+ */
+/**
+ * @fn gts_status gts_sssstar_stockman(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_SSSSTAR_STOCKMAN: SSS* as Stockman wrote
+ *        it, best-first over an OPEN list of (node, LIVE/SOLVED, merit)
+ *        states, for comparison with the MT formulation (#GTS_ALG_SSSSTAR).
+ *        Memory grows with the tree it explores (about b^(d/2) states);
+ *        running out ends the search with #GTS_ENOMEM.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.2
  */
 /**
  * @fn gts_status gts_dualstar(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)

@@ -55,6 +55,8 @@ gts_score gts__iterate_sssstar(gts__run *run, int depth, gts_score alpha, gts_sc
 gts_score gts__iterate_dualstar(gts__run *run, int depth, gts_score alpha, gts_score beta);  /* mtdf.c */
 gts_score gts__iterate_er(gts__run *run, int depth, gts_score alpha, gts_score beta);        /* er.c */
 gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta);   /* probcut.c */
+gts_score gts__iterate_sssstar_stockman(gts__run *run, int depth, gts_score alpha,
+                                        gts_score beta);                             /* sss_stockman.c */
 
 /* Root-window driver (mtdf.c, GTS_OPT_ROOT_DRIVER): the value of the root
  * at @depth by null-window tests of @test (a windowed algorithm's iterate

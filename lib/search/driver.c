@@ -26,6 +26,8 @@ static const gts__algo ALGOS[] = {
     { GTS_ALG_DUALSTAR, "dualstar", true, false, false, gts__iterate_dualstar },
     { GTS_ALG_ER, "er", true, false, true, gts__iterate_er },
     { GTS_ALG_PROBCUT, "probcut", false, false, true, gts__iterate_probcut },
+    { GTS_ALG_SSSSTAR_STOCKMAN, "sssstar_stockman", true, false, false,
+      gts__iterate_sssstar_stockman },
     { GTS_ALG_ER_PARALLEL, "er_parallel", true, true, true, gts__iterate_er_parallel },
     { GTS_ALG_JAMBOREE, "jamboree", true, true, true, gts__iterate_jamboree },
     { GTS_ALG_DTS, "dts", true, true, true, gts__iterate_dts },
@@ -456,6 +458,7 @@ GTS__WRAPPER(gts_sssstar, GTS_ALG_SSSSTAR)
 GTS__WRAPPER(gts_dualstar, GTS_ALG_DUALSTAR)
 GTS__WRAPPER(gts_er, GTS_ALG_ER)
 GTS__WRAPPER(gts_probcut, GTS_ALG_PROBCUT)
+GTS__WRAPPER(gts_sssstar_stockman, GTS_ALG_SSSSTAR_STOCKMAN)
 GTS__WRAPPER(gts_er_parallel, GTS_ALG_ER_PARALLEL)
 GTS__WRAPPER(gts_jamboree, GTS_ALG_JAMBOREE)
 GTS__WRAPPER(gts_dts, GTS_ALG_DTS)
