@@ -24,10 +24,10 @@ GTS = os.environ.get("GTS_TOOL") or os.path.join(HERE, "..", "build", "tools", "
 TIMEOUT = 300
 
 
-def run(args, stdin=None, timeout=TIMEOUT):
+def run(args, stdin=None, timeout=TIMEOUT, env=None):
     """Run the tool; returns (exit status, stdout, stderr)."""
     p = subprocess.run([GTS] + list(args), input=stdin, capture_output=True, text=True,
-                       timeout=timeout)
+                       timeout=timeout, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -418,9 +418,10 @@ class TestSearch(unittest.TestCase):
         rc, out, err = run(["search", "tictactoe", "--alg", "pvs", "--depth", "9"])
         self.assertEqual(rc, 0, err)
         fields = dict(line.split(None, 1) for line in out.splitlines() if line.strip())
-        for k in ("bestmove", "score", "pv", "depth", "nodes", "tt_hits", "tt_cutoffs",
-                  "time_ms"):
+        for k in ("bestmove", "score", "bound", "pv", "depth", "nodes", "tt_hits", "tt_cutoffs",
+                  "time_us", "nps", "nodes_mandatory", "thread_nodes", "stop", "hashfull"):
             self.assertIn(k, fields)
+        self.assertEqual(fields["bound"], "exact")
         self.assertEqual(int(fields["score"].split()[0]), 0)  # a draw
         self.assertEqual(int(fields["depth"]), 9)
         self.assertIn(fields["bestmove"], [str(i) for i in range(1, 10)])
@@ -448,8 +449,9 @@ class TestSearch(unittest.TestCase):
         rc, out, err = run(["search", "connect4", "4453", "--alg", par[0], "--threads", "2",
                             "--depth", "8", "--quiet"])
         self.assertEqual(rc, 0, err)
-        for k in ("mandatory", "speculative", "wasted"):
+        for k in ("nodes_mandatory", "nodes_speculative", "nodes_wasted"):
             self.assertRegex(out, rf"(?m)^{k}\s+\d+$")
+        self.assertRegex(out, r"(?m)^thread_nodes\s+\d+ \d+$")
 
     def test_limits(self):
         rc, out, err = run(["search", "othello", "--time-ms", "200", "--quiet"])
@@ -462,7 +464,46 @@ class TestSearch(unittest.TestCase):
     def test_bad_position(self):
         rc, out, err = run(["search", "connect4", "44x"])
         self.assertEqual(rc, 2)
-        self.assertIn("position", err)
+        self.assertIn("bad connect4 position '44x': bad character 'x' at column 3", err)
+        # which move is wrong and why, for every game (doc/cli.md, "Positions")
+        for args, why in (
+                (["search", "connect4", "1111111"], "move 7: column 1 is full"),
+                (["perft", "connect4", "1", "1212121"],
+                 "move 7 (column 1) wins the game: the position is already decided"),
+                (["search", "tictactoe", "5195"], "move 4: cell 5 is already taken"),
+                (["perft", "tictactoe", "1", "12345678"],
+                 "move 8 (cell 8): the game is already over: move 7 made three in a row"),
+                (["search", "othello", "f5f5"], "move 2: f5 is not legal here: the square is "
+                                                "occupied"),
+                (["perft", "othello", "1", "ps"], "move 1: ps (pass) is not legal here: the "
+                                                  "side to move has moves (d3 c4 f5 e6)"),
+                (["search", "othello", "f5d"], "move 2: 'd' at column 3 is incomplete"),
+                (["perft", "randtree", "1", "0,9"], "move 2: child 9 does not exist: the node "
+                                                    "has 8 children (0..7)"),
+                (["search", "randtree", "0,,1"], "move 2: empty move at column 3")):
+            rc, out, err = run(args)
+            self.assertEqual((rc, out), (2, ""), args)
+            self.assertIn(why, err.splitlines()[0])
+
+    def test_option_ranges(self):
+        """Issue 11, 2.8: ranges are the library's, one line and a hint, exit 2;
+        a table that cannot be allocated is a run-time failure, exit 1."""
+        for args, msg in ((["--tt-mb", "2000000"], "--tt-mb: expected 0..1048576, got "
+                                                   "'2000000'"),
+                          (["--aspiration", "32000"], "--aspiration: expected 0..31000, got "
+                                                      "'32000'")):
+            rc, out, err = run(["search", "tictactoe"] + args)
+            self.assertEqual((rc, out), (2, ""))
+            self.assertEqual(err, f"gts search: {msg}\nTry 'gts search --help' for more "
+                                  "information.\n")
+        rc, out, err = run(["search", "tictactoe", "--time-ms", "18446744073710", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        # (ASan would abort on the allocation instead of failing it)
+        env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "")
+                   + ":allocator_may_return_null=1")
+        rc, out, err = run(["search", "tictactoe", "--tt-mb", "1048576"], env=env)
+        self.assertEqual((rc, out), (1, ""))
+        self.assertEqual(err, "gts search: cannot set --tt-mb to 1048576: out of memory\n")
 
 
 class TestTables(unittest.TestCase):

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,11 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 bool cli_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
-    if (!s || !*s)
+    if (!s)
         return false;
+    const char *digits = *s == '-' ? s + 1 : s;
+    if (*digits < '0' || *digits > '9')
+        return false; /* no blanks, no '+' (strtoll would take them) */
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
@@ -91,6 +95,39 @@ bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+bool cli_parse_int_option(const char *command, const char *name, const char *s, int64_t min,
+                          int64_t max, int64_t *out)
+{
+    if (cli_parse_i64(s, min, max, out))
+        return true;
+    char *esc = cli_escaped(s);
+    cli_usage_error(command, "%s: expected %" PRId64 "..%" PRId64 ", got '%s'", name, min, max,
+                    esc);
+    free(esc);
+    return false;
+}
+
+bool cli_parse_u64_option(const char *command, const char *name, const char *s, uint64_t *out)
+{
+    if (cli_parse_u64(s, UINT64_MAX, out))
+        return true;
+    char *esc = cli_escaped(s);
+    cli_usage_error(command, "%s: expected 0..%" PRIu64 ", got '%s'", name, UINT64_MAX, esc);
+    free(esc);
+    return false;
+}
+
+bool cli_parse_engine_option(const char *command, const char *name, gts_option opt,
+                             const char *s, int64_t *out)
+{
+    int64_t lo = 0, hi = 0;
+    if (gts_option_bounds(opt, &lo, &hi, NULL) != GTS_OK) {
+        cli_error("%s: the library does not know option %s", command, name);
+        return false;
+    }
+    return cli_parse_int_option(command, name, s, lo, hi, out);
 }
 
 int cli_parse_int_list(const char *s, int min, int max, int *out, int cap)
@@ -172,10 +209,19 @@ bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
         return true;
     gts_algorithm all[64];
     int n = cli_algorithms(all, 64);
-    fprintf(stderr, "%s %s: unknown algorithm '%s'; known:", cli_prog, command, name);
-    for (int i = 0; i < n; i++)
-        fprintf(stderr, " %s", gts_algorithm_name(all[i]));
-    fputc('\n', stderr);
+    char known[1024];
+    size_t used = 0;
+    known[0] = '\0';
+    for (int i = 0; i < n && used < sizeof known; i++) {
+        int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                         gts_algorithm_name(all[i]));
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    char *esc = cli_escaped(name);
+    cli_usage_error(command, "unknown algorithm '%s' (known: %s)", esc, known);
+    free(esc);
     return false;
 }
 
@@ -209,111 +255,403 @@ void cli_game_opts_init(cli_game_opts *o)
 bool cli_game_option(cli_game_opts *o, int opt, const char *arg, const char *command, int *rc)
 {
     int64_t v;
-    uint64_t u;
     *rc = CLI_OK;
     switch (opt) {
     case OPT_SEED:
-        if (!cli_parse_u64(arg, UINT64_MAX, &u))
-            *rc = cli_usage_error(command, "--seed: not a number: '%s'", arg);
-        else
-            o->tree.seed = u;
-        return true;
-    case OPT_BRANCHING:
-        if (!cli_parse_i64(arg, 1, 64, &v))
-            *rc = cli_usage_error(command, "--branching: expected 1..64, got '%s'", arg);
-        else
-            o->tree.branching = (uint32_t)v;
-        return true;
-    case OPT_TREE_DEPTH:
-        if (!cli_parse_i64(arg, 1, 60, &v))
-            *rc = cli_usage_error(command, "--tree-depth: expected 1..60, got '%s'", arg);
-        else
-            o->tree.depth = (uint32_t)v;
-        return true;
-    case OPT_JITTER:
-        if (!cli_parse_i64(arg, 0, 63, &v))
-            *rc = cli_usage_error(command, "--jitter: expected 0..63, got '%s'", arg);
-        else
-            o->tree.branching_jitter = (uint32_t)v;
-        return true;
-    case OPT_TERMINAL:
-        if (!cli_parse_i64(arg, 0, 100, &v))
-            *rc = cli_usage_error(command, "--terminal: expected 0..100, got '%s'", arg);
-        else
-            o->tree.terminal_percent = (uint32_t)v;
-        return true;
-    case OPT_ORDERED:
-        if (!cli_parse_i64(arg, 0, 100, &v))
-            *rc = cli_usage_error(command, "--ordered: expected 0..100, got '%s'", arg);
-        else
-            o->tree.ordered_percent = (uint32_t)v;
+        if (!cli_parse_u64_option(command, "--seed", arg, &o->tree.seed))
+            *rc = CLI_USAGE;
         return true;
     case OPT_TRANSPOSITIONS:
         o->tree.transpositions = true;
         return true;
+    case OPT_BRANCHING:
+    case OPT_TREE_DEPTH:
+    case OPT_JITTER:
+    case OPT_TERMINAL:
+    case OPT_ORDERED:
     case OPT_MIN_VALUE:
-        if (!cli_parse_i64(arg, -30000, 30000, &v))
-            *rc = cli_usage_error(command, "--min-value: expected -30000..30000, got '%s'", arg);
-        else
-            o->tree.min_value = (int32_t)v;
-        return true;
     case OPT_MAX_VALUE:
-        if (!cli_parse_i64(arg, -30000, 30000, &v))
-            *rc = cli_usage_error(command, "--max-value: expected -30000..30000, got '%s'", arg);
-        else
-            o->tree.max_value = (int32_t)v;
-        return true;
+        break;
     default:
         return false;
     }
+    /* The ranges of gts_randtree_params (gts_games.h). */
+    static const struct {
+        int opt;
+        const char *name;
+        int64_t min, max;
+    } RANGES[] = {
+        { OPT_BRANCHING, "--branching", 1, 64 },  { OPT_TREE_DEPTH, "--tree-depth", 1, 60 },
+        { OPT_JITTER, "--jitter", 0, 63 },        { OPT_TERMINAL, "--terminal", 0, 100 },
+        { OPT_ORDERED, "--ordered", 0, 100 },     { OPT_MIN_VALUE, "--min-value", -30000, 30000 },
+        { OPT_MAX_VALUE, "--max-value", -30000, 30000 },
+    };
+    for (size_t i = 0; i < sizeof RANGES / sizeof RANGES[0]; i++) {
+        if (RANGES[i].opt != opt)
+            continue;
+        if (!cli_parse_int_option(command, RANGES[i].name, arg, RANGES[i].min, RANGES[i].max,
+                                  &v)) {
+            *rc = CLI_USAGE;
+            return true;
+        }
+        switch (opt) {
+        case OPT_BRANCHING: o->tree.branching = (uint32_t)v; break;
+        case OPT_TREE_DEPTH: o->tree.depth = (uint32_t)v; break;
+        case OPT_JITTER: o->tree.branching_jitter = (uint32_t)v; break;
+        case OPT_TERMINAL: o->tree.terminal_percent = (uint32_t)v; break;
+        case OPT_ORDERED: o->tree.ordered_percent = (uint32_t)v; break;
+        case OPT_MIN_VALUE: o->tree.min_value = (int32_t)v; break;
+        default: o->tree.max_value = (int32_t)v; break;
+        }
+    }
+    return true;
 }
 
-/* Play a comma-separated list of moves (parse_move) on a random tree. */
-static bool play_moves(const gts_game *g, void *state, const char *text, const char *command)
+char *cli_escaped(const char *s)
 {
-    char *copy = strdup(text);
-    if (!copy)
+    size_t len = strlen(s);
+    char *out = malloc(4 * len + 1);
+    if (!out)
         cli_oom();
+    size_t n = 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x21 && c < 0x7f)
+            out[n++] = (char)c;
+        else
+            n += (size_t)sprintf(out + n, "\\x%02x", c);
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* ---- positions -------------------------------------------------------------
+ *
+ * A position text is checked in two passes, the same in python3 -m gts
+ * (gts/cli.py, _position_new): first the syntax of every move (so that a bad
+ * character is reported wherever it is), then the moves are played one by
+ * one on the start position through the game's vtable, and the first one
+ * that cannot be played is explained: the game is over, the cell, column or
+ * square is taken, the child does not exist. A Connect-4 move that makes
+ * four is refused too (the adapter keeps no finished games).
+ */
+
+enum pos_kind { POS_TICTACTOE, POS_CONNECT4, POS_OTHELLO, POS_RANDTREE };
+
+static const uint64_t OTHELLO_START_DISCS = (1ull << 27) | (1ull << 28) | (1ull << 35) |
+                                            (1ull << 36); /* d4 e4 d5 e5 */
+static const size_t CONNECT4_CELLS = 42;
+
+static void describe_char(char c, char *buf, size_t size)
+{
+    unsigned char u = (unsigned char)c;
+    if (u >= 0x21 && u < 0x7f)
+        snprintf(buf, size, "'%c'", c);
+    else
+        snprintf(buf, size, "byte 0x%02x", u);
+}
+
+static bool othello_token_ok(const char *t)
+{
+    char a = (char)(t[0] | 0x20), b = t[0] ? (char)(t[1] | 0x20) : '\0';
+    if (a == 'p' && t[1] && b == 's')
+        return true;
+    return a >= 'a' && a <= 'h' && t[1] >= '1' && t[1] <= '8';
+}
+
+static bool randtree_token_ok(const char *t, size_t len)
+{
+    if (len == 0 || (len > 1 && t[0] == '0'))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+    return true;
+}
+
+/* The next move of @p text at *pos: its text in @p tok (at most @p size - 1
+ * characters kept) and its 1-based column; false at the end. */
+static bool next_token(enum pos_kind kind, const char *text, size_t *pos, char *tok, size_t size,
+                       size_t *column, size_t *tok_len)
+{
+    size_t len = strlen(text), i = *pos, n;
+    if (kind == POS_RANDTREE) {
+        if (i > len || (i == len && (len == 0 || text[len - 1] != ',')))
+            return false;
+        n = strcspn(text + i, ",");
+    } else {
+        if (i >= len)
+            return false;
+        n = kind == POS_OTHELLO ? (i + 1 < len ? 2 : 1) : 1;
+    }
+    *column = i + 1;
+    *tok_len = n;
+    size_t keep = n < size ? n : size - 1;
+    memcpy(tok, text + i, keep);
+    tok[keep] = '\0';
+    *pos = i + n + (kind == POS_RANDTREE ? 1 : 0);
+    return true;
+}
+
+static void format_moves(const gts_game *g, void *state, const gts_move *moves, int n, char *buf,
+                         size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char mv[64];
+        cli_format_move(g, state, moves[i], mv, sizeof mv);
+        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* Pass 1: the syntax of every move. */
+static bool check_syntax(enum pos_kind kind, const char *text, char *why, size_t size)
+{
+    size_t len = strlen(text);
+    if (kind == POS_TICTACTOE || kind == POS_CONNECT4) {
+        char hi = kind == POS_TICTACTOE ? '9' : '7';
+        for (size_t i = 0; i < len; i++) {
+            if (text[i] < '1' || text[i] > hi) {
+                char d[32];
+                describe_char(text[i], d, sizeof d);
+                snprintf(why, size, "bad character %s at column %zu (expected digits 1-%c)", d,
+                         i + 1, hi);
+                return false;
+            }
+        }
+        if (kind == POS_CONNECT4 && len > CONNECT4_CELLS) {
+            snprintf(why, size, "too long: %zu moves (a position has at most %zu)", len,
+                     CONNECT4_CELLS);
+            return false;
+        }
+        return true;
+    }
+    char tok[4096];
+    size_t pos = 0, column, n;
+    for (int k = 1; next_token(kind, text, &pos, tok, sizeof tok, &column, &n); k++) {
+        char *esc = cli_escaped(tok);
+        bool ok = true;
+        if (kind == POS_OTHELLO && !othello_token_ok(tok)) {
+            if (n < 2)
+                snprintf(why, size,
+                         "move %d: '%s' at column %zu is incomplete (a move is two characters: "
+                         "a square a1-h8 or ps)",
+                         k, esc, column);
+            else
+                snprintf(why, size,
+                         "move %d: bad move '%s' at column %zu (expected a square a1-h8 or ps)", k,
+                         esc, column);
+            ok = false;
+        } else if (kind == POS_RANDTREE && n == 0) {
+            snprintf(why, size,
+                     "move %d: empty move at column %zu (expected a child index such as 0 or 3)",
+                     k, column);
+            ok = false;
+        } else if (kind == POS_RANDTREE && !randtree_token_ok(tok, n)) {
+            snprintf(why, size,
+                     "move %d: bad move '%s' at column %zu (expected a child index such as 0 or 3)",
+                     k, esc, column);
+            ok = false;
+        }
+        free(esc);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static void *start_state(enum pos_kind kind, const gts_randtree_params *tree, gts_status *rc)
+{
+    void *state = NULL;
+    switch (kind) {
+    case POS_TICTACTOE: *rc = gts_tictactoe_new("", &state); break;
+    case POS_CONNECT4: *rc = gts_connect4_new("", &state); break;
+    case POS_OTHELLO: *rc = gts_othello_new("", &state); break;
+    default: *rc = gts_randtree_new(tree, &state); break;
+    }
+    return *rc == GTS_OK ? state : NULL;
+}
+
+/* Pass 2: play the moves; the state, or NULL with the first bad move explained. */
+static void *play_position(enum pos_kind kind, const gts_game *g, const gts_randtree_params *tree,
+                           const char *text, char *why, size_t size)
+{
+    gts_status rc;
+    void *state = start_state(kind, tree, &rc);
+    if (!state) {
+        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+        return NULL;
+    }
+    gts_move *moves = malloc(((size_t)g->max_moves + 1) * sizeof *moves);
+    if (!moves)
+        cli_oom();
+    uint64_t occupied = OTHELLO_START_DISCS;
+    char tok[4096], list[1024];
+    size_t pos = 0, column, tlen;
     bool ok = true;
-    int k = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save), k++) {
-        gts_move m;
+    for (int k = 1; ok && next_token(kind, text, &pos, tok, sizeof tok, &column, &tlen); k++) {
+        int n = g->generate(state, moves, g->max_moves, g->user);
+        bool pass = kind == POS_OTHELLO && (tok[0] | 0x20) == 'p';
+        if (kind == POS_OTHELLO && !pass && n == 1 && moves[0] == GTS_OTHELLO_PASS) {
+            /* A square given while the side to move must pass: the pass is
+             * implied, as in gts_othello_new(). */
+            if (g->apply(state, GTS_OTHELLO_PASS, g->user) != 0)
+                n = -1;
+            else
+                n = g->generate(state, moves, g->max_moves, g->user);
+        }
+        if (n < 0) {
+            snprintf(why, size, "move %d: the game cannot generate moves here: %s", k,
+                     gts_strerror(n));
+            ok = false;
+            break;
+        }
+        if (n == 0) {
+            switch (kind) {
+            case POS_TICTACTOE:
+                if (g->evaluate(state, g->user) != 0)
+                    snprintf(why, size,
+                             "move %d (cell %s): the game is already over: move %d made three "
+                             "in a row",
+                             k, tok, k - 1);
+                else
+                    snprintf(why, size,
+                             "move %d (cell %s): the game is already over: the board is full", k,
+                             tok);
+                break;
+            case POS_CONNECT4:
+                snprintf(why, size, "move %d (column %s): the game is already over", k, tok);
+                break;
+            case POS_OTHELLO:
+                snprintf(why, size,
+                         "move %d (%s): the game is already over: neither side can move", k, tok);
+                break;
+            default:
+                snprintf(why, size,
+                         "move %d (child %s): the game is over: the node at depth %d is a leaf", k,
+                         tok, k - 1);
+                break;
+            }
+            ok = false;
+            break;
+        }
+        gts_move m = 0;
         if (!g->parse_move || g->parse_move(state, tok, &m, g->user) != 0) {
-            fprintf(stderr, "%s %s: position: move %d '%s' is not legal here\n", cli_prog,
-                    command, k + 1, tok);
+            switch (kind) {
+            case POS_TICTACTOE:
+                snprintf(why, size, "move %d: cell %s is already taken", k, tok);
+                break;
+            case POS_CONNECT4:
+                snprintf(why, size, "move %d: column %s is full", k, tok);
+                break;
+            case POS_OTHELLO:
+                format_moves(g, state, moves, n, list, sizeof list);
+                if (pass)
+                    snprintf(why, size,
+                             "move %d: %s (pass) is not legal here: the side to move has moves "
+                             "(%s)",
+                             k, tok, list);
+                else if (occupied &
+                         (1ull << (((tok[1] - '1') * 8) + ((tok[0] | 0x20) - 'a'))))
+                    snprintf(why, size, "move %d: %s is not legal here: the square is occupied",
+                             k, tok);
+                else
+                    snprintf(why, size,
+                             "move %d: %s is not legal here: it flips no disc (legal: %s)", k,
+                             tok, list);
+                break;
+            default:
+                snprintf(why, size,
+                         "move %d: child %s does not exist: the node has %d child%s (0..%d)", k,
+                         tok, n, n == 1 ? "" : "ren", n - 1);
+                break;
+            }
             ok = false;
             break;
         }
         if (g->apply(state, m, g->user) != 0) {
-            fprintf(stderr, "%s %s: position: move %d '%s' could not be played\n", cli_prog,
-                    command, k + 1, tok);
+            snprintf(why, size, "move %d: '%s' could not be played", k, tok);
             ok = false;
             break;
         }
+        if (kind == POS_OTHELLO && m != GTS_OTHELLO_PASS)
+            occupied |= 1ull << m;
+        if (kind == POS_CONNECT4 && g->generate(state, moves, g->max_moves, g->user) == 0 &&
+            g->evaluate(state, g->user) != 0) {
+            snprintf(why, size,
+                     "move %d (column %s) wins the game: the position is already decided", k,
+                     tok);
+            ok = false;
+        }
     }
-    free(copy);
-    return ok;
+    free(moves);
+    if (!ok) {
+        gts_games_free(g, state);
+        return NULL;
+    }
+    return state;
+}
+
+void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
+                       char *why, size_t size)
+{
+    enum pos_kind kind;
+    if (strcmp(name, "tictactoe") == 0)
+        kind = POS_TICTACTOE;
+    else if (strcmp(name, "connect4") == 0)
+        kind = POS_CONNECT4;
+    else if (strcmp(name, "othello") == 0)
+        kind = POS_OTHELLO;
+    else
+        kind = POS_RANDTREE;
+    const gts_game *g = gts_games_find(name);
+    if (!g) {
+        snprintf(why, size, "unknown game");
+        return NULL;
+    }
+    if (!check_syntax(kind, text, why, size))
+        return NULL;
+    /* The adapter's own constructor is the reference for what it accepts;
+     * the walk below explains a refusal (and builds random-tree positions,
+     * which have no constructor taking moves). */
+    void *state = NULL;
+    gts_status rc = GTS_EPARSE;
+    switch (kind) {
+    case POS_TICTACTOE: rc = gts_tictactoe_new(text, &state); break;
+    case POS_CONNECT4: rc = gts_connect4_new(text, &state); break;
+    case POS_OTHELLO: rc = gts_othello_new(text, &state); break;
+    default: return play_position(kind, g, tree, text, why, size);
+    }
+    if (rc == GTS_OK)
+        return state;
+    if (rc != GTS_EPARSE) {
+        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+        return NULL;
+    }
+    state = play_position(kind, g, tree, text, why, size);
+    if (state) {
+        gts_games_free(g, state);
+        snprintf(why, size, "position refused by the adapter");
+    }
+    return NULL;
 }
 
 const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state)
 {
     *state = NULL;
     const char *pos = o->position ? o->position : "";
-    const gts_game *g = gts_games_find(o->name);
-    gts_status rc;
+    const gts_game *g = o->name ? gts_games_find(o->name) : NULL;
     if (!g) {
-        cli_usage_error(command, "unknown game '%s' (known: %s)", o->name ? o->name : "",
-                        cli_game_names);
+        char *esc = cli_escaped(o->name ? o->name : "");
+        cli_usage_error(command, "unknown game '%s' (known: %s)", esc, cli_game_names);
+        free(esc);
         return NULL;
     }
-    if (strcmp(o->name, "tictactoe") == 0) {
-        rc = gts_tictactoe_new(pos, state);
-    } else if (strcmp(o->name, "connect4") == 0) {
-        rc = gts_connect4_new(pos, state);
-    } else if (strcmp(o->name, "othello") == 0) {
-        rc = gts_othello_new(pos, state);
-    } else {
+    if (strcmp(o->name, "randtree") == 0) {
         if (o->tree.min_value > o->tree.max_value) {
             cli_usage_error(command, "--min-value is above --max-value");
             return NULL;
@@ -322,17 +660,13 @@ const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void *
             cli_usage_error(command, "--jitter must be below --branching");
             return NULL;
         }
-        rc = gts_randtree_new(&o->tree, state);
-        if (rc == GTS_OK && *pos && !play_moves(g, *state, pos, command)) {
-            gts_games_free(g, *state);
-            *state = NULL;
-            return NULL;
-        }
     }
-    if (rc != GTS_OK) {
-        fprintf(stderr, "%s %s: bad %s position '%s': %s\n", cli_prog, command, o->name, pos,
-                gts_strerror(rc));
-        *state = NULL;
+    char why[8192];
+    *state = cli_position_new(o->name, &o->tree, pos, why, sizeof why);
+    if (!*state) {
+        char *esc = cli_escaped(pos);
+        cli_usage_error(command, "bad %s position '%s': %s", o->name, esc, why);
+        free(esc);
         return NULL;
     }
     return g;
@@ -397,7 +731,8 @@ gts_engine *cli_engine_new(const char *command, int64_t tt_mb, int64_t threads)
     gts_engine *e = NULL;
     gts_status rc = gts_engine_new(&e);
     if (rc != GTS_OK) {
-        cli_error("cannot create an engine: %s", gts_strerror(rc));
+        fprintf(stderr, "%s %s: cannot create an engine: %s\n", cli_prog, command,
+                gts_strerror(rc));
         return NULL;
     }
     if ((tt_mb >= 0 && !cli_engine_set(command, e, GTS_OPT_TT_MB, tt_mb, "--tt-mb")) ||
@@ -773,4 +1108,108 @@ void cli_progress_end(cli_progress *p)
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->cond);
     free(p);
+}
+
+/* ---- SIGINT --------------------------------------------------------------------------
+ *
+ * A thread that waits for SIGINT with sigwait() rather than a handler: it may
+ * take a mutex, call gts_engine_stop() and flush stdout, none of which a
+ * handler could do safely. SIGINT is blocked in every other thread (they
+ * inherit the mask of the main thread, which blocks it first).
+ */
+
+/* How often a stop is repeated while the interrupted search has not
+ * returned: a stop that lands before gts_search() has started is ignored by
+ * the library, so the first one may be lost. */
+static const long SIGINT_RETRY_NS = 20 * 1000 * 1000;
+
+static pthread_mutex_t sigint_lock = PTHREAD_MUTEX_INITIALIZER;
+static gts_engine *sigint_engine; /* the running search's engine, or NULL */
+static bool sigint_seen;
+static char sigint_msg[128];
+static size_t sigint_msg_len;
+static sigset_t sigint_set;
+
+static void sigint_exit(bool flush) __attribute__((noreturn));
+static void sigint_exit(bool flush)
+{
+    if (flush)
+        fflush(stdout);
+    ssize_t w = write(STDERR_FILENO, sigint_msg, sigint_msg_len);
+    (void)w;
+    _exit(CLI_INTERRUPTED);
+}
+
+static void *sigint_main(void *arg)
+{
+    (void)arg;
+    bool stopping = false;
+    for (;;) {
+        struct timespec retry = { 0, SIGINT_RETRY_NS };
+        int sig = stopping ? sigtimedwait(&sigint_set, NULL, &retry)
+                           : sigwaitinfo(&sigint_set, NULL);
+        pthread_mutex_lock(&sigint_lock);
+        if (sig == SIGINT) {
+            if (sigint_seen || !sigint_engine) {
+                bool first = !sigint_seen;
+                pthread_mutex_unlock(&sigint_lock);
+                sigint_exit(first); /* a second SIGINT does not wait for stdout */
+            }
+            sigint_seen = true;
+        }
+        stopping = sigint_seen && sigint_engine;
+        if (stopping)
+            gts_engine_stop(sigint_engine);
+        pthread_mutex_unlock(&sigint_lock);
+    }
+    return NULL;
+}
+
+void cli_sigint_start(const char *command)
+{
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+        return;
+    snprintf(sigint_msg, sizeof sigint_msg, "%s %s: interrupted\n", cli_prog, command);
+    sigint_msg_len = strlen(sigint_msg);
+    sigemptyset(&sigint_set);
+    sigaddset(&sigint_set, SIGINT);
+    sigset_t before;
+    if (pthread_sigmask(SIG_BLOCK, &sigint_set, &before) != 0)
+        return;
+    pthread_t t;
+    if (pthread_create(&t, NULL, sigint_main, NULL) != 0) {
+        pthread_sigmask(SIG_SETMASK, &before, NULL); /* the default action, then */
+        return;
+    }
+    pthread_detach(t);
+}
+
+void cli_sigint_search_begin(gts_engine *e)
+{
+    pthread_mutex_lock(&sigint_lock);
+    sigint_engine = e;
+    pthread_mutex_unlock(&sigint_lock);
+}
+
+void cli_sigint_search_end(void)
+{
+    pthread_mutex_lock(&sigint_lock);
+    sigint_engine = NULL;
+    pthread_mutex_unlock(&sigint_lock);
+}
+
+bool cli_interrupted(void)
+{
+    pthread_mutex_lock(&sigint_lock);
+    bool seen = sigint_seen;
+    pthread_mutex_unlock(&sigint_lock);
+    return seen;
+}
+
+int cli_interrupt_exit(const char *command)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s %s: interrupted\n", cli_prog, command);
+    return CLI_INTERRUPTED;
 }

@@ -5,8 +5,14 @@
  * the built-in games' header, and links libgts.so and libgts-games. Nothing
  * here reaches into lib/ internals.
  *
+ * The commands search, perft, solve and algorithms follow the specification
+ * in doc/cli.md ("The shared commands"), which bindings/python/gts/cli.py
+ * implements too; tests/test_cli_agree.py holds both to it. A change of an
+ * option, a message or an output field there is a change of both tools.
+ *
  * Exit statuses: 0 success, 1 a run-time failure (bad input line, library
- * error), 2 a usage error (unknown command or option, bad argument).
+ * error), 2 a usage error (unknown command or option, bad argument), 130
+ * interrupted (SIGINT).
  */
 #ifndef GTS_TOOLS_CLI_H
 #define GTS_TOOLS_CLI_H
@@ -18,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_INTERRUPTED = 130 };
 
 /* Program name used in messages ("gts"). */
 extern const char *cli_prog;
@@ -39,9 +45,20 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * Commands use an optstring starting with ':' and set opterr = 0. */
 int cli_bad_option(const char *command, int c, char **argv);
 
-/* Strict decimal parse of a whole string into [min, max]. */
+/* Strict decimal parse of a whole string into [min, max]: ASCII digits,
+ * with a leading '-' only (no '+', blanks or base prefixes). */
 bool cli_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
 bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parse the value of option @p name (e.g. "--depth") into [min, max]; on
+ * failure print "--depth: expected MIN..MAX, got 'TEXT'" as a usage error
+ * of @p command and return false. */
+bool cli_parse_int_option(const char *command, const char *name, const char *s, int64_t min,
+                          int64_t max, int64_t *out);
+bool cli_parse_u64_option(const char *command, const char *name, const char *s, uint64_t *out);
+/* The same within the library's range of engine option @p opt
+ * (gts_option_bounds): the tools never keep their own copy of it. */
+bool cli_parse_engine_option(const char *command, const char *name, gts_option opt,
+                             const char *s, int64_t *out);
 /* Comma-separated integers ("1,2,4") or ranges ("1-8", "1-8,12"), each in
  * [min, max]; at most @p cap values. Returns the count or -1. */
 int cli_parse_int_list(const char *s, int min, int max, int *out, int cap);
@@ -94,8 +111,17 @@ enum {
 extern const char cli_game_options_help[];
 
 /* Build the state of @p o: returns the game vtable and the state, or NULL
- * after printing an error. Free with gts_games_free(game, state). */
+ * after printing a usage error that says which move of the position is
+ * wrong and why (cli_position_why). Free with gts_games_free(game, state). */
 const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state);
+/* Build the state of @p text for game @p name ("tictactoe", "connect4",
+ * "othello", "randtree"; @p tree for the random tree). On a bad position
+ * return NULL with the reason in @p why ("move 3: column 1 is full"). */
+void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
+                       char *why, size_t size);
+/* @p s for a message, in a new string (free it): bytes 0x21-0x7e as they
+ * are, any other as \xHH. Never NULL (out of memory exits). */
+char *cli_escaped(const char *s);
 /* Names of the built-in games, for messages. */
 extern const char cli_game_names[];
 
@@ -107,10 +133,33 @@ void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t 
 
 /* ---- engine ---------------------------------------------------------------- */
 
-/* New engine with the given options (tt_mb < 0 / threads <= 0: defaults). */
+/* New engine with the given options (tt_mb < 0 / threads <= 0: defaults).
+ * Values are checked by the caller (cli_parse_engine_option): a failure
+ * here (a table that cannot be allocated) is a run-time failure. */
 gts_engine *cli_engine_new(const char *command, int64_t tt_mb, int64_t threads);
+/* gts_engine_set(); on failure print "cannot set WHAT to VALUE: why". */
 bool cli_engine_set(const char *command, gts_engine *e, gts_option opt, int64_t value,
                     const char *what);
+
+/* ---- SIGINT (doc/cli.md, "Interrupting") --------------------------------------
+ *
+ * cli_sigint_start() blocks SIGINT in the calling thread (so in every thread
+ * created after it, the library's workers included) and starts a thread that
+ * waits for it with sigwait(). While a search registered with
+ * cli_sigint_search_begin() runs, the first SIGINT stops it with
+ * gts_engine_stop() (thread-safe) and the command finishes normally, then
+ * calls cli_interrupted(); at any other moment it flushes stdout, prints
+ * "gts COMMAND: interrupted" and exits with CLI_INTERRUPTED. A second
+ * SIGINT always exits at once. Nothing happens when SIGINT was ignored at
+ * start-up (a background job). */
+void cli_sigint_start(const char *command);
+/* Register @p e as the engine a SIGINT stops, until cli_sigint_search_end(). */
+void cli_sigint_search_begin(gts_engine *e);
+void cli_sigint_search_end(void);
+/* Whether a SIGINT arrived. */
+bool cli_interrupted(void);
+/* Print "gts COMMAND: interrupted" and return CLI_INTERRUPTED. */
+int cli_interrupt_exit(const char *command);
 
 /* A depth-1 search then gts_engine_clear(): the table is allocated and the
  * thread pool started before anything is timed. */

@@ -16,7 +16,7 @@ static int default_depth(const cli_game_opts *g)
 {
     if (strcmp(g->name, "tictactoe") == 0)
         return 9;
-    if (strcmp(g->name, "connect4") == 0)
+    if (strcmp(g->name, "connect4") == 0 || strcmp(g->name, "connect4_solver") == 0)
         return 12;
     if (strcmp(g->name, "othello") == 0)
         return 8;
@@ -38,7 +38,8 @@ static const char SEARCH_USAGE[] =
     "Search POSITION (default: the start) of GAME (tictactoe, connect4,\n"
     "connect4_solver, othello, randtree) and print the best move, the score, the\n"
     "principal variation and the statistics of the search. A progress line per\n"
-    "completed iteration goes to stderr (unless --quiet).\n"
+    "completed iteration goes to stderr (unless --quiet). Ctrl-C stops the search\n"
+    "and prints its last completed iteration (exit status 130).\n"
     "\n"
     "Options:\n"
     "  --alg NAME       algorithm (default pvs; see 'gts algorithms')\n"
@@ -46,8 +47,8 @@ static const char SEARCH_USAGE[] =
     "                   randtree its tree depth; unlimited with --time-ms/--nodes)\n"
     "  --threads N      worker threads of a parallel algorithm (default 1)\n"
     "  --tt-mb M        transposition table in MiB (default 16, 0 = none)\n"
-    "  --time-ms T      stop after T milliseconds\n"
-    "  --nodes N        stop after about N nodes\n"
+    "  --time-ms T      stop after T milliseconds (default 0 = no limit)\n"
+    "  --nodes N        stop after about N nodes (default 0 = no limit)\n"
     "  --aspiration W   aspiration window half-width (default 0 = full window)\n"
     "  --format F       text (default) or json\n"
     "  --quiet          no progress lines\n"
@@ -56,10 +57,16 @@ static const char SEARCH_USAGE[] =
     "Positions: tictactoe cells 1-9 played in order (\"519\"); connect4 1-based\n"
     "columns (\"4453\"); othello squares (\"f5d6c3\", \"ps\" = pass).\n";
 
+/* Games of search and nodes: the built-in ones and connect4_solver. */
+static const char SEARCH_GAME_NAMES[] = "tictactoe, connect4, connect4_solver, othello, randtree";
+
+/* Width of the key column of the text output (the longest key). */
+enum { KEY_WIDTH = 17 };
+
 typedef struct progress_ctx {
     const gts_game *g;
     void *state;
-    uint64_t t0;
+    bool quiet;
 } progress_ctx;
 
 static void score_text(gts_score s, char *buf, size_t size)
@@ -72,14 +79,22 @@ static void score_text(gts_score s, char *buf, size_t size)
         snprintf(buf, size, "%d", s);
 }
 
+static double nodes_per_second(uint64_t nodes, uint64_t time_us)
+{
+    return time_us ? (double)nodes * 1e6 / (double)time_us : 0.0;
+}
+
 static int on_iteration(const gts_result *r, void *user)
 {
     const progress_ctx *p = user;
-    char pv[1024];
-    double ms = (double)(cli_now_us() - p->t0) / 1000.0;
-    cli_format_pv(p->g, p->state, r->pv, r->pv_length, pv, sizeof pv);
-    fprintf(stderr, "info depth %d score %d nodes %" PRIu64 " time %.1fms nps %.0f pv %s\n",
-            r->depth, r->score, r->nodes, ms, ms > 0 ? (double)r->nodes / ms * 1000.0 : 0.0, pv);
+    if (p->quiet)
+        return 0;
+    char pv[4096];
+    cli_format_pv(p->g, p->state, r->pv, (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, pv,
+                  sizeof pv);
+    fprintf(stderr, "info depth %d score %d nodes %" PRIu64 " time_us %" PRIu64 " nps %.0f pv %s\n",
+            r->depth, r->score, r->nodes, r->time_us, nodes_per_second(r->nodes, r->time_us),
+            pv[0] ? pv : "none");
     return 0;
 }
 
@@ -101,10 +116,174 @@ static const gts_game *search_game(const cli_game_opts *go, void **state, const 
     bool solver = strcmp(go->name, "connect4_solver") == 0;
     if (solver)
         copy.name = "connect4";
+    if (!gts_games_find(copy.name)) {
+        char *esc = cli_escaped(go->name);
+        cli_usage_error(command, "unknown game '%s' (known: %s)", esc, SEARCH_GAME_NAMES);
+        free(esc);
+        *state = NULL;
+        return NULL;
+    }
     const gts_game *g = cli_game_new(&copy, command, state);
     if (g && solver)
         g = gts_game_connect4_solver();
     return g;
+}
+
+/* One output, text ("key value" lines) or JSON (one object): the same keys
+ * in the same order (doc/cli.md, "search"). */
+typedef struct out {
+    cli_format fmt;
+    int fields;
+} out;
+
+static void out_key(out *o, const char *key)
+{
+    if (o->fmt == CLI_FMT_JSON)
+        printf("%s  \"%s\": ", o->fields ? ",\n" : "{\n", key);
+    else
+        printf("%-*s ", KEY_WIDTH, key);
+    o->fields++;
+}
+
+static void out_end_value(out *o)
+{
+    if (o->fmt != CLI_FMT_JSON)
+        putchar('\n');
+}
+
+/* A string; @p text_if_empty replaces "" in text, NULL is JSON null. */
+static void out_str(out *o, const char *key, const char *s, const char *text_if_empty)
+{
+    out_key(o, key);
+    if (o->fmt == CLI_FMT_JSON) {
+        if (s)
+            cli_json_string(stdout, s);
+        else
+            fputs("null", stdout);
+    } else {
+        fputs(s && *s ? s : text_if_empty, stdout);
+    }
+    out_end_value(o);
+}
+
+static void out_u64(out *o, const char *key, uint64_t v)
+{
+    out_key(o, key);
+    printf("%" PRIu64, v);
+    out_end_value(o);
+}
+
+static void out_i64(out *o, const char *key, int64_t v)
+{
+    out_key(o, key);
+    printf("%" PRId64, v);
+    out_end_value(o);
+}
+
+static void out_end(out *o)
+{
+    if (o->fmt == CLI_FMT_JSON)
+        printf("\n}\n");
+}
+
+/* The principal variation: one string per move, each formatted in its own
+ * position (played on @p state and taken back). Returns the count. */
+static uint32_t pv_moves(const gts_game *g, void *state, const gts_result *r, char (*mv)[64],
+                         uint32_t cap)
+{
+    uint32_t n = (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, applied = 0, i;
+    if (n > cap)
+        n = cap;
+    for (i = 0; i < n; i++) {
+        cli_format_move(g, state, r->pv[i], mv[i], sizeof mv[i]);
+        if (i + 1 < n) {
+            if (g->apply(state, r->pv[i], g->user) != 0) {
+                i++;
+                break;
+            }
+            applied++;
+        }
+    }
+    while (applied > 0) {
+        applied--;
+        g->undo(state, r->pv[applied], g->user);
+    }
+    return i;
+}
+
+static void print_result(cli_format fmt, const cli_game_opts *go, gts_algorithm alg,
+                         const gts_game *g, void *state, const gts_result *r,
+                         const uint64_t *thread_nodes, int hashfull)
+{
+    out o = { fmt, 0 };
+    char best[64], score[64];
+    bool has_move = (r->flags & GTS_RESULT_HAS_MOVE) != 0;
+    if (has_move)
+        cli_format_move(g, state, r->best_move, best, sizeof best);
+    const char *bound = (r->flags & GTS_RESULT_LOWER_BOUND)   ? "lower"
+                        : (r->flags & GTS_RESULT_UPPER_BOUND) ? "upper"
+                                                              : "exact";
+    static char pv[GTS_MAX_PLY][64];
+    uint32_t npv = pv_moves(g, state, r, pv, GTS_MAX_PLY);
+    uint32_t nthreads = r->threads < 256 ? r->threads : 256;
+
+    out_str(&o, "game", go->name, "");
+    out_str(&o, "position", go->position ? go->position : "", "(start)");
+    out_str(&o, "algorithm", gts_algorithm_name(alg), "");
+    out_str(&o, "bestmove", has_move ? best : NULL, "none");
+    out_key(&o, "score");
+    if (fmt == CLI_FMT_JSON) {
+        printf("%d", r->score);
+    } else {
+        score_text(r->score, score, sizeof score);
+        fputs(score, stdout);
+    }
+    out_end_value(&o);
+    out_str(&o, "bound", bound, "");
+    out_key(&o, "pv");
+    if (fmt == CLI_FMT_JSON)
+        putchar('[');
+    for (uint32_t i = 0; i < npv; i++) {
+        if (fmt == CLI_FMT_JSON) {
+            fputs(i ? ", " : "", stdout);
+            cli_json_string(stdout, pv[i]);
+        } else {
+            printf("%s%s", i ? " " : "", pv[i]);
+        }
+    }
+    if (fmt == CLI_FMT_JSON)
+        putchar(']');
+    else if (npv == 0)
+        fputs("none", stdout);
+    out_end_value(&o);
+    out_i64(&o, "depth", r->depth);
+    out_i64(&o, "seldepth", r->seldepth);
+    out_u64(&o, "nodes", r->nodes);
+    out_u64(&o, "tt_probes", r->tt_probes);
+    out_u64(&o, "tt_hits", r->tt_hits);
+    out_u64(&o, "tt_cutoffs", r->tt_cutoffs);
+    out_u64(&o, "time_us", r->time_us);
+    out_key(&o, "nps");
+    printf("%.0f", nodes_per_second(r->nodes, r->time_us));
+    out_end_value(&o);
+    out_u64(&o, "threads", r->threads);
+    out_u64(&o, "nodes_mandatory", r->nodes_mandatory);
+    out_u64(&o, "nodes_speculative", r->nodes_speculative);
+    out_u64(&o, "nodes_wasted", r->nodes_wasted);
+    out_key(&o, "thread_nodes");
+    if (fmt == CLI_FMT_JSON)
+        putchar('[');
+    for (uint32_t i = 0; i < nthreads; i++)
+        printf("%s%" PRIu64, i ? (fmt == CLI_FMT_JSON ? ", " : " ") : "", thread_nodes[i]);
+    if (fmt == CLI_FMT_JSON)
+        putchar(']');
+    else if (nthreads == 0)
+        fputs("none", stdout);
+    out_end_value(&o);
+    out_str(&o, "stop", stop_reason(r->flags), "");
+    out_i64(&o, "hashfull", hashfull);
+    out_end(&o);
+    fflush(stdout);
 }
 
 int cmd_search(int argc, char **argv)
@@ -152,35 +331,37 @@ int cmd_search(int argc, char **argv)
             alg_name = optarg;
             break;
         case OPT_DEPTH:
-            if (!cli_parse_i64(optarg, 1, GTS_MAX_DEPTH, &depth))
-                return cli_usage_error("search", "--depth: expected 1..%d, got '%s'",
-                                       GTS_MAX_DEPTH, optarg);
+            if (!cli_parse_int_option("search", "--depth", optarg, 1, GTS_MAX_DEPTH, &depth))
+                return CLI_USAGE;
             break;
         case OPT_THREADS:
-            if (!cli_parse_i64(optarg, 1, 256, &threads))
-                return cli_usage_error("search", "--threads: expected 1..256, got '%s'", optarg);
+            if (!cli_parse_engine_option("search", "--threads", GTS_OPT_THREADS, optarg, &threads))
+                return CLI_USAGE;
             break;
         case OPT_TT:
-            if (!cli_parse_i64(optarg, 0, INT32_MAX, &tt_mb))
-                return cli_usage_error("search", "--tt-mb: expected a size in MiB, got '%s'",
-                                       optarg);
+            if (!cli_parse_engine_option("search", "--tt-mb", GTS_OPT_TT_MB, optarg, &tt_mb))
+                return CLI_USAGE;
             break;
         case OPT_TIME:
-            if (!cli_parse_u64(optarg, UINT64_MAX / 1000000u, &time_ms))
-                return cli_usage_error("search", "--time-ms: not a number: '%s'", optarg);
+            if (!cli_parse_u64_option("search", "--time-ms", optarg, &time_ms))
+                return CLI_USAGE;
             break;
         case OPT_NODES:
-            if (!cli_parse_u64(optarg, UINT64_MAX, &nodes))
-                return cli_usage_error("search", "--nodes: not a number: '%s'", optarg);
+            if (!cli_parse_u64_option("search", "--nodes", optarg, &nodes))
+                return CLI_USAGE;
             break;
         case OPT_ASP:
-            if (!cli_parse_i64(optarg, 0, GTS_SCORE_INF, &asp))
-                return cli_usage_error("search", "--aspiration: expected 0..%d, got '%s'",
-                                       GTS_SCORE_INF, optarg);
+            if (!cli_parse_engine_option("search", "--aspiration", GTS_OPT_ASPIRATION, optarg,
+                                         &asp))
+                return CLI_USAGE;
             break;
         case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt) || fmt == CLI_FMT_CSV)
-                return cli_usage_error("search", "--format: expected text or json");
+            if (!cli_parse_format(optarg, &fmt) || fmt == CLI_FMT_CSV) {
+                char *esc = cli_escaped(optarg);
+                cli_usage_error("search", "--format: expected text or json, got '%s'", esc);
+                free(esc);
+                return CLI_USAGE;
+            }
             break;
         case OPT_QUIET:
             quiet = true;
@@ -190,12 +371,16 @@ int cmd_search(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return cli_usage_error("search", "missing GAME (%s)", cli_game_names);
+        return cli_usage_error("search", "missing GAME (%s)", SEARCH_GAME_NAMES);
     go.name = argv[optind++];
     if (optind < argc)
         go.position = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error("search", "unexpected argument '%s'", argv[optind]);
+    if (optind < argc) {
+        char *esc = cli_escaped(argv[optind]);
+        cli_usage_error("search", "unexpected argument '%s'", esc);
+        free(esc);
+        return CLI_USAGE;
+    }
     gts_algorithm alg;
     if (!cli_algorithm("search", alg_name, &alg))
         return CLI_USAGE;
@@ -207,16 +392,18 @@ int cmd_search(int argc, char **argv)
     if (depth < 0)
         depth = (time_ms || nodes) ? 0 : default_depth(&go);
     if (threads > 1 && !gts_algorithm_is_parallel(alg))
-        cli_warn("search: --threads %" PRId64 " has no effect: '%s' is a serial algorithm",
-                 threads, alg_name);
+        fprintf(stderr,
+                "%s search: warning: --threads %" PRId64
+                " has no effect: '%s' is a serial algorithm\n",
+                cli_prog, threads, gts_algorithm_name(alg));
     gts_engine *e = cli_engine_new("search", tt_mb, threads);
     if (!e || (asp >= 0 && !cli_engine_set("search", e, GTS_OPT_ASPIRATION, asp, "--aspiration"))) {
         gts_engine_free(e);
         gts_games_free(g, state);
-        return CLI_USAGE;
+        return CLI_FAIL;
     }
 
-    progress_ctx pc = { g, state, 0 };
+    progress_ctx pc = { g, state, quiet };
     gts_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.struct_size = sizeof lim;
@@ -231,105 +418,23 @@ int cmd_search(int argc, char **argv)
     r.struct_size = sizeof r;
     r.thread_nodes = thread_nodes;
     r.thread_nodes_capacity = 256;
-    pc.t0 = cli_now_us();
+    cli_sigint_search_begin(e);
     gts_status st = gts_search(e, alg, g, state, &lim, &r);
+    cli_sigint_search_end();
     if (st != GTS_OK) {
-        fprintf(stderr, "%s search: %s (%s)\n", cli_prog, gts_strerror(st),
+        fprintf(stderr, "%s search: search failed: %s (%s)\n", cli_prog, gts_strerror(st),
                 gts_status_name(st) ? gts_status_name(st) : "?");
         if (st == GTS_ECALLBACK)
             fprintf(stderr, "%s search: the game callback returned %d\n", cli_prog,
                     r.callback_status);
         gts_engine_free(e);
         gts_games_free(g, state);
-        return CLI_FAIL;
+        return cli_interrupted() ? cli_interrupt_exit("search") : CLI_FAIL;
     }
-
-    char best[64], pv[4096], score[64];
-    if (r.flags & GTS_RESULT_HAS_MOVE)
-        cli_format_move(g, state, r.best_move, best, sizeof best);
-    else
-        snprintf(best, sizeof best, "none");
-    cli_format_pv(g, state, r.pv, r.flags & GTS_RESULT_HAS_MOVE ? r.pv_length : 0, pv, sizeof pv);
-    score_text(r.score, score, sizeof score);
-    double ms = (double)r.time_us / 1000.0;
-    double nps = r.time_us ? (double)r.nodes * 1e6 / (double)r.time_us : 0.0;
-    const char *bound = (r.flags & GTS_RESULT_LOWER_BOUND)   ? "lower"
-                        : (r.flags & GTS_RESULT_UPPER_BOUND) ? "upper"
-                                                             : "exact";
-    bool par = gts_algorithm_is_parallel(alg);
-
-    if (fmt == CLI_FMT_JSON) {
-        printf("{\n  \"game\": ");
-        cli_json_string(stdout, go.name);
-        printf(",\n  \"position\": ");
-        cli_json_string(stdout, go.position ? go.position : "");
-        printf(",\n  \"algorithm\": ");
-        cli_json_string(stdout, gts_algorithm_name(alg));
-        printf(",\n  \"bestmove\": ");
-        if (r.flags & GTS_RESULT_HAS_MOVE)
-            cli_json_string(stdout, best);
-        else
-            printf("null");
-        printf(",\n  \"score\": %d,\n  \"bound\": \"%s\",\n", r.score, bound);
-        printf("  \"pv\": [");
-        {
-            /* one JSON string per move */
-            char *save = NULL, *copy = strdup(pv);
-            if (!copy)
-                cli_oom();
-            int k = 0;
-            for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-                printf("%s", k++ ? ", " : "");
-                cli_json_string(stdout, tok);
-            }
-            free(copy);
-        }
-        printf("],\n  \"depth\": %d,\n  \"seldepth\": %d,\n  \"threads\": %u,\n", r.depth,
-               r.seldepth, r.threads);
-        printf("  \"nodes\": %" PRIu64 ",\n  \"tt_probes\": %" PRIu64 ",\n  \"tt_hits\": %" PRIu64
-               ",\n  \"tt_cutoffs\": %" PRIu64 ",\n",
-               r.nodes, r.tt_probes, r.tt_hits, r.tt_cutoffs);
-        printf("  \"time_us\": %" PRIu64 ",\n  \"nps\": %.0f,\n", r.time_us, nps);
-        printf("  \"nodes_mandatory\": %" PRIu64 ",\n  \"nodes_speculative\": %" PRIu64
-               ",\n  \"nodes_wasted\": %" PRIu64 ",\n",
-               r.nodes_mandatory, r.nodes_speculative, r.nodes_wasted);
-        printf("  \"thread_nodes\": [");
-        for (uint32_t i = 0; i < r.threads && i < 256; i++)
-            printf("%s%" PRIu64, i ? ", " : "", thread_nodes[i]);
-        printf("],\n  \"stop\": \"%s\"\n}\n", stop_reason(r.flags));
-    } else {
-        printf("game         %s\n", go.name);
-        printf("position     %s\n", go.position && *go.position ? go.position : "(start)");
-        printf("algorithm    %s\n", gts_algorithm_name(alg));
-        printf("bestmove     %s\n", best);
-        printf("score        %s\n", score);
-        if (strcmp(bound, "exact") != 0)
-            printf("bound        %s\n", bound);
-        printf("pv           %s\n", pv);
-        printf("depth        %d\n", r.depth);
-        printf("seldepth     %d\n", r.seldepth);
-        printf("nodes        %" PRIu64 "\n", r.nodes);
-        printf("tt_probes    %" PRIu64 "\n", r.tt_probes);
-        printf("tt_hits      %" PRIu64 "\n", r.tt_hits);
-        printf("tt_cutoffs   %" PRIu64 "\n", r.tt_cutoffs);
-        printf("time_ms      %.3f\n", ms);
-        printf("nps          %.0f\n", nps);
-        printf("threads      %u\n", r.threads);
-        if (par) {
-            printf("mandatory    %" PRIu64 "\n", r.nodes_mandatory);
-            printf("speculative  %" PRIu64 "\n", r.nodes_speculative);
-            printf("wasted       %" PRIu64 "\n", r.nodes_wasted);
-            printf("thread_nodes");
-            for (uint32_t i = 0; i < r.threads && i < 256; i++)
-                printf(" %" PRIu64, thread_nodes[i]);
-            printf("\n");
-        }
-        printf("stop         %s\n", stop_reason(r.flags));
-        printf("hashfull     %d\n", gts_engine_hashfull(e));
-    }
+    print_result(fmt, &go, alg, g, state, &r, thread_nodes, gts_engine_hashfull(e));
     gts_engine_free(e);
     gts_games_free(g, state);
-    return CLI_OK;
+    return cli_interrupted() ? cli_interrupt_exit("search") : CLI_OK;
 }
 
 /* ---- perft ------------------------------------------------------------------------ */
@@ -337,10 +442,11 @@ int cmd_search(int argc, char **argv)
 static const char PERFT_USAGE[] =
     "Usage: gts perft GAME DEPTH [POSITION] [--divide]\n"
     "\n"
-    "Count the leaf paths DEPTH plies below POSITION (default: the start) with\n"
-    "the game's generate/apply/undo; a finished game before DEPTH counts as one\n"
-    "leaf. DEPTH may be a list or range (\"1-9\"): one line per depth.\n"
-    "Prints \"perft(DEPTH) = COUNT\" with the time taken.\n"
+    "Count the leaf paths DEPTH plies below POSITION (default: the start) of GAME\n"
+    "(tictactoe, connect4, othello, randtree) with the game's generate/apply/undo;\n"
+    "a finished game before DEPTH counts as one leaf. DEPTH may be a list or range\n"
+    "(\"1-9\", \"2,4\"): one line per depth. Prints \"perft(DEPTH) = COUNT\" with the\n"
+    "time taken.\n"
     "\n"
     "Options:\n"
     "  --divide         also print the count below each move of the position\n"
@@ -386,50 +492,65 @@ int cmd_perft(int argc, char **argv)
     go.name = argv[optind];
     int depths[GTS_MAX_DEPTH + 1];
     int nd = cli_parse_int_list(argv[optind + 1], 0, GTS_MAX_DEPTH, depths, GTS_MAX_DEPTH + 1);
-    if (nd <= 0)
-        return cli_usage_error("perft", "DEPTH: expected 0..%d or a range, got '%s'",
-                               GTS_MAX_DEPTH, argv[optind + 1]);
+    if (nd <= 0) {
+        char *esc = cli_escaped(argv[optind + 1]);
+        cli_usage_error("perft",
+                        "DEPTH: expected 0..%d, a list such as 2,4 or a range such as 1-6 "
+                        "(at most %d depths), got '%s'",
+                        GTS_MAX_DEPTH, GTS_MAX_DEPTH + 1, esc);
+        free(esc);
+        return CLI_USAGE;
+    }
     if (argc - optind > 2)
         go.position = argv[optind + 2];
-    if (argc - optind > 3)
-        return cli_usage_error("perft", "unexpected argument '%s'", argv[optind + 3]);
+    if (argc - optind > 3) {
+        char *esc = cli_escaped(argv[optind + 3]);
+        cli_usage_error("perft", "unexpected argument '%s'", esc);
+        free(esc);
+        return CLI_USAGE;
+    }
 
     void *state;
     const gts_game *g = cli_game_new(&go, "perft", &state);
     if (!g)
         return CLI_USAGE;
+    gts_move *moves = malloc(((size_t)g->max_moves + 1) * sizeof *moves);
+    if (!moves)
+        cli_oom();
     int status = CLI_OK;
     for (int k = 0; k < nd && status == CLI_OK; k++) {
         int d = depths[k];
         if (divide && d > 0) {
-            gts_move *moves = malloc(g->max_moves * sizeof *moves);
-            if (!moves)
-                cli_oom();
             int n = g->generate(state, moves, g->max_moves, g->user);
             for (int i = 0; i < n; i++) {
                 uint64_t cnt = 0;
                 char mv[64];
                 cli_format_move(g, state, moves[i], mv, sizeof mv);
                 if (g->apply(state, moves[i], g->user) != 0) {
+                    fprintf(stderr, "%s perft: move %s could not be played\n", cli_prog, mv);
                     status = CLI_FAIL;
                     break;
                 }
                 int prc = gts_games_perft(g, state, d - 1, &cnt);
                 g->undo(state, moves[i], g->user);
                 if (prc != 0) {
-                    fprintf(stderr, "%s perft: %s\n", cli_prog, gts_strerror(prc));
+                    fprintf(stderr, "%s perft: perft(%d) failed: %s (%s)\n", cli_prog, d - 1,
+                            gts_strerror(prc), gts_status_name(prc) ? gts_status_name(prc) : "?");
                     status = CLI_FAIL;
                     break;
                 }
                 printf("  %s: %" PRIu64 "\n", mv, cnt);
             }
-            free(moves);
+            fflush(stdout);
+            if (status != CLI_OK)
+                break;
         }
         uint64_t count = 0, t0 = cli_now_us();
         int prc = gts_games_perft(g, state, d, &count);
         double s = (double)(cli_now_us() - t0) / 1e6;
         if (prc != 0) {
-            fprintf(stderr, "%s perft: %s\n", cli_prog, gts_strerror(prc));
+            fprintf(stderr, "%s perft: perft(%d) failed: %s (%s)\n", cli_prog, d,
+                    gts_strerror(prc), gts_status_name(prc) ? gts_status_name(prc) : "?");
             status = CLI_FAIL;
             break;
         }
@@ -437,6 +558,7 @@ int cmd_perft(int argc, char **argv)
                s > 0 ? (double)count / s / 1e6 : 0.0);
         fflush(stdout);
     }
+    free(moves);
     gts_games_free(g, state);
     return status;
 }
@@ -505,13 +627,12 @@ int cmd_nodes(int argc, char **argv)
             depths_arg = optarg;
             break;
         case OPT_THREADS:
-            if (!cli_parse_i64(optarg, 1, 256, &threads))
-                return cli_usage_error("nodes", "--threads: expected 1..256, got '%s'", optarg);
+            if (!cli_parse_engine_option("nodes", "--threads", GTS_OPT_THREADS, optarg, &threads))
+                return CLI_USAGE;
             break;
         case OPT_TT:
-            if (!cli_parse_i64(optarg, 0, INT32_MAX, &tt_mb))
-                return cli_usage_error("nodes", "--tt-mb: expected a size in MiB, got '%s'",
-                                       optarg);
+            if (!cli_parse_engine_option("nodes", "--tt-mb", GTS_OPT_TT_MB, optarg, &tt_mb))
+                return CLI_USAGE;
             break;
         case OPT_NOITER:
             iterative = false;
@@ -553,7 +674,7 @@ int cmd_nodes(int argc, char **argv)
     if (!e || (!iterative && !cli_engine_set("nodes", e, GTS_OPT_ITERATIVE, 0, "iterative"))) {
         gts_engine_free(e);
         gts_games_free(g, state);
-        return CLI_USAGE;
+        return CLI_FAIL;
     }
     static const char *const cols[] = { "game", "algorithm", "depth", "score", "nodes",
                                         "tt_hits", "time_ms", "nps", "bestmove" };

@@ -15,6 +15,7 @@
  *
  * Input errors never stop the run: the line is reported on stderr with its
  * number, the other lines are answered, and the exit status is 1 at the end.
+ * A SIGINT stops the line being solved, which is not answered (exit 130).
  */
 #include "cli.h"
 #include "cmds.h"
@@ -24,15 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C4_COLUMNS = 7, C4_ROWS = 6, C4_CELLS = 42 };
+enum { C4_CELLS = 42 };
 
 /* The fastest exact serial algorithm on Connect-4 (measured; doc/cli.md). */
 static const char SOLVE_DEFAULT_ALG[] = "pvs";
 
 static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
-    "                          [--check] [--iterative] [--root DRIVER] [--no-bounds]\n"
-    "                          [--no-prefetch]\n"
+    "                          [--check] [--iterative | --no-iterative]\n"
+    "                          [--root DRIVER] [--no-bounds] [--no-prefetch]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -47,8 +48,9 @@ static const char SOLVE_USAGE[] =
     "  --stats          append the nodes searched and the microseconds taken\n"
     "  --check          lines are \"POSITION EXPECTED\" (the benchmark file format):\n"
     "                   a different score is reported as an error\n"
-    "  --iterative      iterative deepening up to the end of the game (default:\n"
-    "                   search the full depth at once, about twice as fast here)\n"
+    "  --iterative      iterative deepening up to the end of the game\n"
+    "  --no-iterative   search the full depth at once (the default: about twice\n"
+    "                   as fast here)\n"
     "  --root DRIVER    how the root value is found: window (default: one search\n"
     "                   of the reachable score range), bisect (null-window\n"
     "                   searches halving that range, as dedicated solvers do) or\n"
@@ -62,7 +64,8 @@ static const char SOLVE_USAGE[] =
     "A malformed line (bad character, full column, a position where the game is\n"
     "already over, an empty or too long line) is reported on stderr with its line\n"
     "number; the other lines are still answered and the exit status is 1. Blank\n"
-    "lines at the very end of the input are ignored.\n";
+    "lines at the very end of the input are ignored. Ctrl-C stops at once: the\n"
+    "line being solved is not answered (exit status 130).\n";
 
 /* How the root value is found (measured: doc/results.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_WINDOW;
@@ -80,15 +83,6 @@ typedef struct solve_opts {
     int64_t root;
 } solve_opts;
 
-static void describe_char(char c, char *buf, size_t size)
-{
-    unsigned char u = (unsigned char)c;
-    if (u >= 0x21 && u < 0x7f)
-        snprintf(buf, size, "'%c'", c);
-    else
-        snprintf(buf, size, "byte 0x%02x", u);
-}
-
 /*
  * Check @p pos (length @p len) and build its state. On failure write a
  * message into @p why and return NULL.
@@ -99,49 +93,7 @@ static void *parse_position(const char *pos, size_t len, char *why, size_t size)
         snprintf(why, size, "empty line (expected a position such as 4453)");
         return NULL;
     }
-    for (size_t i = 0; i < len; i++) {
-        if (pos[i] < '1' || pos[i] > '7') {
-            char d[32];
-            describe_char(pos[i], d, sizeof d);
-            snprintf(why, size, "bad character %s at column %zu (expected digits 1-7)", d, i + 1);
-            return NULL;
-        }
-    }
-    if (len > C4_CELLS) {
-        snprintf(why, size, "too long: %zu moves (a position has at most %d)", len, C4_CELLS);
-        return NULL;
-    }
-    void *state = NULL;
-    gts_status rc = gts_connect4_new(pos, &state);
-    if (rc == GTS_OK)
-        return state;
-    if (rc != GTS_EPARSE) {
-        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
-        return NULL;
-    }
-    /* Find the first move the adapter refuses, then say why. */
-    char prefix[C4_CELLS + 1];
-    int height[C4_COLUMNS] = { 0 };
-    for (size_t i = 0; i < len; i++) {
-        int col = pos[i] - '1';
-        if (height[col] >= C4_ROWS) {
-            snprintf(why, size, "move %zu: column %d is full", i + 1, col + 1);
-            return NULL;
-        }
-        height[col]++;
-        memcpy(prefix, pos, i + 1);
-        prefix[i + 1] = '\0';
-        void *s = NULL;
-        if (gts_connect4_new(prefix, &s) != GTS_OK) {
-            snprintf(why, size,
-                     "move %zu (column %d) wins the game: the position is already decided",
-                     i + 1, col + 1);
-            return NULL;
-        }
-        gts_games_free(gts_game_connect4(), s);
-    }
-    snprintf(why, size, "position refused by the adapter");
-    return NULL;
+    return cli_position_new("connect4", NULL, pos, why, size);
 }
 
 /* Solve one position: returns true and the exact score, or false after
@@ -163,7 +115,11 @@ static bool solve_one(gts_engine *e, const solve_opts *o, void *state, size_t st
     lim.beta = (C4_CELLS + 1 - n) / 2 + 1;
     memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
+    cli_sigint_search_begin(e);
     gts_status rc = gts_search(e, o->alg, g, state, &lim, r);
+    cli_sigint_search_end();
+    if (cli_interrupted())
+        return false;
     if (rc != GTS_OK) {
         fprintf(stderr, "%s solve: line %lu: search failed: %s\n", cli_prog, lineno,
                 gts_strerror(rc));
@@ -229,13 +185,12 @@ int cmd_solve(int argc, char **argv)
             alg_name = optarg;
             break;
         case OPT_THREADS:
-            if (!cli_parse_i64(optarg, 1, 256, &o.threads))
-                return cli_usage_error("solve", "--threads: expected 1..256, got '%s'", optarg);
+            if (!cli_parse_engine_option("solve", "--threads", GTS_OPT_THREADS, optarg, &o.threads))
+                return CLI_USAGE;
             break;
         case OPT_TT:
-            if (!cli_parse_i64(optarg, 0, INT32_MAX, &o.tt_mb))
-                return cli_usage_error("solve", "--tt-mb: expected a size in MiB, got '%s'",
-                                       optarg);
+            if (!cli_parse_engine_option("solve", "--tt-mb", GTS_OPT_TT_MB, optarg, &o.tt_mb))
+                return CLI_USAGE;
             break;
         case OPT_STATS:
             o.stats = true;
@@ -256,9 +211,12 @@ int cmd_solve(int argc, char **argv)
                 o.root = GTS_ROOT_BISECT;
             else if (strcmp(optarg, "mtdf") == 0)
                 o.root = GTS_ROOT_MTDF;
-            else
-                return cli_usage_error("solve", "--root: expected window, bisect or mtdf, got '%s'",
-                                       optarg);
+            else {
+                char *esc = cli_escaped(optarg);
+                cli_usage_error("solve", "--root: expected window, bisect or mtdf, got '%s'", esc);
+                free(esc);
+                return CLI_USAGE;
+            }
             break;
         case OPT_NOBOUNDS:
             o.no_bounds = true;
@@ -272,26 +230,34 @@ int cmd_solve(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error("solve", "missing GAME (only connect4 can be solved)");
-    if (strcmp(argv[optind], "connect4") != 0)
-        return cli_usage_error("solve", "cannot solve '%s': only connect4 is supported",
-                               argv[optind]);
-    if (optind + 1 < argc)
-        return cli_usage_error("solve", "unexpected argument '%s' (positions are read from stdin)",
-                               argv[optind + 1]);
+    if (strcmp(argv[optind], "connect4") != 0) {
+        char *esc = cli_escaped(argv[optind]);
+        cli_usage_error("solve", "cannot solve '%s': only connect4 is supported", esc);
+        free(esc);
+        return CLI_USAGE;
+    }
+    if (optind + 1 < argc) {
+        char *esc = cli_escaped(argv[optind + 1]);
+        cli_usage_error("solve", "unexpected argument '%s' (positions are read from stdin)", esc);
+        free(esc);
+        return CLI_USAGE;
+    }
     if (!cli_algorithm("solve", alg_name, &o.alg))
         return CLI_USAGE;
     if (!gts_algorithm_is_exact(o.alg))
         return cli_usage_error("solve",
                                "algorithm '%s' is not exact: solving needs an exact one "
-                               "(see 'gts algorithms')",
-                               alg_name);
+                               "(see '%s algorithms')",
+                               gts_algorithm_name(o.alg), cli_prog);
     if (o.threads > 1 && !gts_algorithm_is_parallel(o.alg))
-        cli_warn("solve: --threads %" PRId64 " has no effect: '%s' is a serial algorithm",
-                 o.threads, alg_name);
+        fprintf(stderr,
+                "%s solve: warning: --threads %" PRId64
+                " has no effect: '%s' is a serial algorithm\n",
+                cli_prog, o.threads, gts_algorithm_name(o.alg));
 
     gts_engine *e = cli_engine_new("solve", o.tt_mb, o.threads);
     if (!e)
-        return CLI_USAGE;
+        return CLI_FAIL;
     if ((!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative"))
         || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")
         || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")) {
@@ -333,15 +299,15 @@ int cmd_solve(int argc, char **argv)
             continue;
         }
         char *pos = trim(line, &len);
-        long expected = 0;
+        int64_t expected = 0;
         if (o.check) {
+            /* "POSITION EXPECTED": blanks between, EXPECTED a decimal int32. */
             char *sp = strpbrk(pos, " \t");
-            char *end = NULL;
             if (sp) {
                 *sp = '\0';
-                expected = strtol(sp + 1, &end, 10);
+                sp += 1 + strspn(sp + 1, " \t");
             }
-            if (!sp || end == sp + 1 || *end != '\0') {
+            if (!sp || !cli_parse_i64(sp, INT32_MIN, INT32_MAX, &expected)) {
                 fprintf(stderr, "%s solve: line %lu: expected \"POSITION SCORE\" with --check\n",
                         cli_prog, lineno);
                 errors++;
@@ -360,6 +326,8 @@ int cmd_solve(int argc, char **argv)
         bool ok = solve_one(e, &o, state, len, lineno, &r);
         uint64_t us = cli_now_us() - t0;
         gts_games_free(gts_game_connect4(), state);
+        if (cli_interrupted())
+            break;
         if (!ok) {
             errors++;
             continue;
@@ -370,13 +338,15 @@ int cmd_solve(int argc, char **argv)
             printf("%s %d\n", pos, r.score);
         fflush(stdout);
         if (o.check && r.score != expected) {
-            fprintf(stderr, "%s solve: line %lu: %s scores %d, expected %ld\n", cli_prog, lineno,
-                    pos, r.score, expected);
+            fprintf(stderr, "%s solve: line %lu: %s scores %d, expected %" PRId64 "\n", cli_prog,
+                    lineno, pos, r.score, expected);
             errors++;
         }
     }
     free(line);
     gts_engine_free(e);
+    if (cli_interrupted())
+        return cli_interrupt_exit("solve");
     if (ferror(stdin)) {
         cli_error("solve: reading stdin failed");
         return CLI_FAIL;

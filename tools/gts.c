@@ -11,6 +11,7 @@
 #include "cmds.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct gts_command {
@@ -45,7 +46,8 @@ static void usage(FILE *f)
             "\n"
             "Games: %s.\n"
             "Run '%s COMMAND --help' for the options of a command.\n"
-            "Exit status: 0 success, 1 failure (bad input, search error), 2 usage error.\n",
+            "Exit status: 0 success, 1 failure (bad input, search error), 2 usage error,\n"
+            "130 interrupted (Ctrl-C).\n",
             cli_game_names, cli_prog);
 }
 
@@ -75,15 +77,24 @@ int cmd_algorithms(int argc, char **argv)
             fputs(ALGORITHMS_USAGE, stdout);
             return CLI_OK;
         case 'f':
-            if (!cli_parse_format(optarg, &fmt))
-                return cli_usage_error("algorithms", "--format: expected text, csv or json");
+            if (!cli_parse_format(optarg, &fmt)) {
+                char *esc = cli_escaped(optarg);
+                cli_usage_error("algorithms", "--format: expected text, csv or json, got '%s'",
+                                esc);
+                free(esc);
+                return CLI_USAGE;
+            }
             break;
         default:
             return cli_bad_option("algorithms", c, argv);
         }
     }
-    if (optind < argc)
-        return cli_usage_error("algorithms", "unexpected argument '%s'", argv[optind]);
+    if (optind < argc) {
+        char *esc = cli_escaped(argv[optind]);
+        cli_usage_error("algorithms", "unexpected argument '%s'", esc);
+        free(esc);
+        return CLI_USAGE;
+    }
 
     gts_algorithm algs[64];
     int n = cli_algorithms(algs, 64);
@@ -111,12 +122,18 @@ int cmd_algorithms(int argc, char **argv)
 
 int cli_bad_option(const char *command, int c, char **argv)
 {
-    const char *arg = argv[optind - 1];
+    char *arg = cli_escaped(argv[optind - 1]);
     if (c == ':')
-        return cli_usage_error(command, "option '%s' needs an argument", arg);
-    if (optopt && optopt < 256 && optopt != '?')
-        return cli_usage_error(command, "unknown option '-%c'", optopt);
-    return cli_usage_error(command, "unknown option '%s'", arg);
+        cli_usage_error(command, "option '%s' needs an argument", arg);
+    else if (optopt && optopt < 256 && optopt != '?') {
+        char opt[2] = { (char)optopt, '\0' };
+        char *esc = cli_escaped(opt);
+        cli_usage_error(command, "unknown option '-%s'", esc);
+        free(esc);
+    } else
+        cli_usage_error(command, "unknown option '%s'", arg);
+    free(arg);
+    return CLI_USAGE;
 }
 
 /* ---- main ---------------------------------------------------------------------- */
@@ -136,7 +153,10 @@ int main(int argc, char **argv)
                     char *sub[] = { argv[2], "--help", NULL };
                     return COMMANDS[i].run(2, sub);
                 }
-            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+            char *esc = cli_escaped(argv[2]);
+            cli_usage_error(NULL, "unknown command '%s'", esc);
+            free(esc);
+            return CLI_USAGE;
         }
         usage(stdout);
         return CLI_OK;
@@ -145,13 +165,16 @@ int main(int argc, char **argv)
         printf("gts %s (libgts %s)\n", GTS_VERSION_STRING, gts_version_string());
         return CLI_OK;
     }
-    for (int i = 0; i < NCOMMANDS; i++)
-        if (strcmp(cmd, COMMANDS[i].name) == 0)
+    for (int i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(cmd, COMMANDS[i].name) == 0) {
+            cli_sigint_start(COMMANDS[i].name);
             return COMMANDS[i].run(argc - 1, argv + 1);
-    if (cmd[0] == '-')
-        fprintf(stderr, "%s: unknown option '%s'\n\n", cli_prog, cmd);
-    else
-        fprintf(stderr, "%s: unknown command '%s'\n\n", cli_prog, cmd);
+        }
+    }
+    char *esc = cli_escaped(cmd);
+    fprintf(stderr, "%s: unknown %s '%s'\n\n", cli_prog, cmd[0] == '-' ? "option" : "command",
+            esc);
+    free(esc);
     usage(stderr);
     return CLI_USAGE;
 }

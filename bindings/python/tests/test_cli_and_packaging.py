@@ -7,6 +7,7 @@ import importlib.util
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tarfile
@@ -43,6 +44,11 @@ def c_tool():
 NEAR_END = "2252576253462244111563365343671351441"   # scores -1 (scripts/demo)
 
 
+def fields(text):
+    """The `KEY VALUE` lines of `search` as a dict."""
+    return dict((line.split(None, 1) + [""])[:2] for line in text.splitlines())
+
+
 class TestCli(unittest.TestCase):
     def test_help(self):
         p = gts_cli("--help")
@@ -59,7 +65,7 @@ class TestCli(unittest.TestCase):
     def test_search(self):
         p = gts_cli("search", "connect4", "4453", "--alg", "pvs", "--depth", "8")
         self.assertEqual(p.returncode, 0, p.stderr)
-        out = dict(line.split(None, 1) for line in p.stdout.splitlines())
+        out = fields(p.stdout)
         with gts.games.Connect4("4453") as g:
             r = gts.pvs(g, depth=8)
             self.assertEqual(out["bestmove"], g.format_move(r.best_move))
@@ -80,15 +86,16 @@ class TestCli(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         d = json.loads(p.stdout)
         self.assertEqual((d["score"], d["depth"], d["bound"]), (0, 9, "exact"))
-        for k in ("bestmove", "pv", "nodes", "tt_probes", "time_us", "thread_nodes", "stop"):
+        for k in ("bestmove", "pv", "nodes", "tt_probes", "time_us", "nps", "thread_nodes",
+                  "nodes_mandatory", "stop", "hashfull"):
             self.assertIn(k, d)
         p = gts_cli("search", "connect4", "--nodes", "3000", "--quiet", "--format", "json")
         self.assertEqual(json.loads(p.stdout)["stop"], "node-limit")
         p = gts_cli("search", "randtree", "0,1", "--seed", "7", "--branching", "3",
                     "--tree-depth", "6", "--quiet")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("depth        6", p.stdout)    # default depth: the tree depth
-        self.assertIn("seldepth     4", p.stdout)    # two plies already played
+        self.assertEqual(fields(p.stdout)["depth"], "6")     # default: the tree depth
+        self.assertEqual(fields(p.stdout)["seldepth"], "4")  # two plies already played
 
     def test_search_every_algorithm(self):
         for a in gts.algorithms():
@@ -97,7 +104,7 @@ class TestCli(unittest.TestCase):
                             "2" if a.parallel else "1", "--quiet")
                 self.assertEqual(p.returncode, 0, p.stderr)
                 if a.exact:
-                    self.assertIn("score        0\n", p.stdout)
+                    self.assertEqual(fields(p.stdout)["score"], "0")
 
     def test_perft(self):
         p = gts_cli("perft", "connect4", "5")
@@ -122,7 +129,7 @@ class TestCli(unittest.TestCase):
         self.assertIn("line 3: move 7: column 1 is full", p.stderr)
         self.assertIn("line 4: empty line", p.stderr)
         self.assertIn("3 of 5 lines failed", p.stderr)
-        p = gts_cli("solve", "connect4", "--check", "--bisect",
+        p = gts_cli("solve", "connect4", "--check", "--root", "bisect",
                     stdin=f"{NEAR_END} -1\n{NEAR_END[:-1]} 3\n")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.split(), [NEAR_END, "-1", NEAR_END[:-1], "3"])
@@ -145,6 +152,79 @@ class TestCli(unittest.TestCase):
         self.assertIn("unknown game", p.stderr)
         p = gts_cli("search", "tictactoe", "--depth", "0")
         self.assertEqual(p.returncode, 2)
+        p = gts_cli("perft", "connect4", "2", "1111111")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("bad connect4 position '1111111': move 7: column 1 is full", p.stderr)
+
+    def test_option_validation(self):
+        """Issue 11, 2.8: the C tool's ranges (the library's, for engine
+        options) and one-line messages, exit 2, never a traceback; a table
+        that cannot be allocated is a run-time failure (exit 1)."""
+        hint = "Try 'python3 -m gts search --help' for more information.\n"
+        for args, msg in ((["--tt-mb", "2000000"], "--tt-mb: expected 0..1048576, got "
+                                                   "'2000000'"),
+                          (["--aspiration", "32000"], "--aspiration: expected 0..31000, got "
+                                                      "'32000'"),
+                          (["--threads", "0"], "--threads: expected 1..256, got '0'"),
+                          (["--depth", "+3"], f"--depth: expected 1..{gts.MAX_DEPTH}, got '+3'"),
+                          (["--time-ms", "x"], "--time-ms: expected 0..18446744073709551615, "
+                                               "got 'x'"),
+                          (["--quiet=1"], "unknown option '--quiet=1'")):
+            with self.subTest(args=args):
+                p = gts_cli("search", "tictactoe", *args)
+                self.assertEqual((p.returncode, p.stdout), (2, ""))
+                self.assertEqual(p.stderr, f"python3 -m gts search: {msg}\n{hint}")
+        p = gts_cli("search", "tictactoe", "--time-ms", "18446744073710", "--quiet")
+        self.assertEqual(p.returncode, 0, p.stderr)       # was "not a number"
+        p = gts_cli("search", "tictactoe", "--tt-mb", "1048576")
+        self.assertEqual((p.returncode, p.stdout), (1, ""))
+        self.assertEqual(p.stderr, "python3 -m gts search: cannot set --tt-mb to 1048576: "
+                                   "out of memory\n")
+
+    def interrupted(self, args, ready, stdin=None):
+        """Run python3 -m gts, send SIGINT once ready(line) holds for a line
+        of stderr (or stdout, with stdin); (status, stdout, stderr)."""
+        p = subprocess.Popen([sys.executable, "-m", "gts", *args], env=env(), text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        seen = []
+        try:
+            if stdin is not None:
+                p.stdin.write(stdin)
+                p.stdin.flush()
+            for line in (p.stdout if stdin is not None else p.stderr):
+                seen.append(line)
+                if ready(line):
+                    break
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if stdin is not None:
+            return p.returncode, "".join(seen) + out, err
+        return p.returncode, out, "".join(seen) + err
+
+    def test_ctrl_c(self):
+        """Issue 11, 2.2: Ctrl-C stops the search, the last completed
+        iteration is printed, exit 130 (on Python 3.11 an interrupted
+        Thread.join made is_alive() false while the search still ran: KeyError
+        'result', then gts.Busy from Engine.close)."""
+        rc, out, err = self.interrupted(["search", "othello", "--depth", "60"],
+                                        lambda line: line.startswith("info depth 4 "))
+        self.assertEqual(rc, 130, err)
+        self.assertNotIn("Traceback", err)
+        self.assertTrue(err.endswith("python3 -m gts search: interrupted\n"), err)
+        self.assertEqual(fields(out)["stop"], "stopped")
+        self.assertGreaterEqual(int(fields(out)["depth"]), 4)
+        rc, out, err = self.interrupted(["solve", "connect4"], lambda line: True,
+                                        stdin=f"{NEAR_END}\n4453\n")
+        self.assertEqual(rc, 130, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(out, f"{NEAR_END} -1\n")       # 4453 was cut short
+        self.assertTrue(err.endswith("python3 -m gts solve: interrupted\n"), err)
 
     def test_algorithms_and_version(self):
         p = gts_cli("algorithms", "--format", "csv")
@@ -161,7 +241,7 @@ class TestCli(unittest.TestCase):
             return subprocess.run([c_tool(), *args], input=stdin, capture_output=True,
                                   text=True, timeout=120, env=env())
 
-        skip = ("time_ms", "nps", "hashfull")
+        skip = ("time_us", "nps")
         for args in (("search", "connect4", "4453", "--depth", "8", "--quiet"),
                      ("search", "tictactoe", "519", "--alg", "mtdf", "--quiet"),
                      ("search", "othello", "f5", "--depth", "4", "--quiet"),
@@ -183,10 +263,11 @@ class TestCli(unittest.TestCase):
         self.assertEqual(run_c("solve", "connect4", stdin=stdin).stdout,
                          gts_cli("solve", "connect4", stdin=stdin).stdout)
         for bad in ("search chess", "search tictactoe --alg nosuch", "search connect4 8",
-                    "perft connect4 x"):
+                    "perft connect4 x", "search tictactoe --tt-mb 2000000"):
             with self.subTest(bad=bad):
-                self.assertEqual(run_c(*bad.split()).returncode,
-                                 gts_cli(*bad.split()).returncode)
+                c, py = run_c(*bad.split()), gts_cli(*bad.split())
+                self.assertEqual(c.returncode, py.returncode)
+                self.assertEqual(c.stderr, py.stderr.replace("python3 -m gts", "gts"))
 
 
 class TestExample(unittest.TestCase):
