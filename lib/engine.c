@@ -61,6 +61,7 @@ size_t gts_struct_size(gts_struct_id id)
     case GTS_STRUCT_PROBCUT_PARAMS: return sizeof(gts_probcut_params);
     case GTS_STRUCT_PROBCUT_FIT: return sizeof(gts_probcut_fit);
     case GTS_STRUCT_ALLOCATOR: return sizeof(gts_allocator);
+    case GTS_STRUCT_MCTS_MOVE_STATS: return sizeof(gts_mcts_move_stats);
     }
     return 0;
 }
@@ -92,6 +93,17 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
+    OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
+    OPT(GTS_OPT_MCTS_PLAYOUTS, 0, (int64_t)1 << 62, 0, mcts_playouts),
+    OPT(GTS_OPT_MCTS_PLAYOUT_DEPTH, 0, GTS_MAX_PLY, GTS_MAX_PLY, mcts_playout_depth),
+    OPT(GTS_OPT_MCTS_EVAL_SCALE, 1, GTS_SCORE_WIN, 200, mcts_eval_scale),
+    OPT(GTS_OPT_MCTS_TREE_MB, 1, 1 << 20, 64, mcts_tree_mb),
+    OPT(GTS_OPT_MCTS_SEED, 0, (int64_t)1 << 62, 0, mcts_seed),
+    OPT(GTS_OPT_MCTS_PARALLEL, GTS_MCTS_TREE, GTS_MCTS_ROOT, GTS_MCTS_TREE, mcts_parallel),
+    OPT(GTS_OPT_MCTS_VIRTUAL_LOSS, 0, 1000, 1, mcts_virtual_loss),
+    OPT(GTS_OPT_MCTS_PRIOR, 0, 100000, 0, mcts_prior),
+    OPT(GTS_OPT_BSTAR_MARGIN, 0, GTS_SCORE_WIN, 0, bstar_margin),
+    OPT(GTS_OPT_MMA_P, 1, 1000, 100, mma_p),
 };
 #undef OPT
 
@@ -232,6 +244,8 @@ void gts_engine_free(gts_engine *engine)
         return;
     gts__pool_free(engine->pool);
     free_contexts(engine);
+    gts__free(&engine->alloc, engine->mcts_stats,
+              (size_t)engine->mcts_stats_cap * sizeof *engine->mcts_stats);
     gts__tt_destroy(&engine->tt);
     gts_allocator alloc = engine->alloc;
     gts__free(&alloc, engine, sizeof *engine);

@@ -68,6 +68,23 @@ struct gts_engine {
 
     gts__shared shared;     /* of the running search */
     gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
+
+    /* MCTS options (mcts.c) */
+    int64_t mcts_exploration;
+    int64_t mcts_playouts;
+    int64_t mcts_playout_depth;
+    int64_t mcts_eval_scale;
+    int64_t mcts_tree_mb;
+    int64_t mcts_seed;
+    int64_t mcts_parallel;
+    int64_t mcts_virtual_loss;
+    int64_t mcts_prior;
+    int64_t bstar_margin;    /* B* without bounds() */
+    int64_t mma_p;           /* MMA's p, tenths */
+    /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
+     * the library's layout; mcts_nstats is 0 after any other search. */
+    gts_mcts_move_stats *mcts_stats;
+    uint32_t mcts_nstats, mcts_stats_cap;
 };
 
 /* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */

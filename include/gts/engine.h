@@ -90,7 +90,90 @@ typedef enum gts_option {
     GTS_OPT_NBEST_DEPTH = 211,
 
     /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
-    GTS_OPT_THREADS = 300
+    GTS_OPT_THREADS = 300,
+
+    /* 400s: Monte-Carlo tree search (gts_mcts(), mcts.h) */
+    /**
+     * @brief UCB1 exploration constant c in hundredths (141 = 1.41, about
+     * sqrt(2), UCB1's own), 0..10000. Rewards are in [0, 1]. Default 141.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_EXPLORATION = 400,
+    /**
+     * @brief Playout budget of one MCTS search (0..2^62); reaching it ends
+     * the search normally (no limit flag). 0 = none: the search ends when
+     * the root is proven or at a limit of gts_limits. Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_PLAYOUTS = 401,
+    /**
+     * @brief Most random moves of one playout, 0..#GTS_MAX_PLY; a playout
+     * cut there is scored by evaluate() (#GTS_OPT_MCTS_EVAL_SCALE), as is
+     * one that reaches ply #GTS_MAX_PLY from the root (the library never
+     * plays deeper) or gts_limits::depth when one below #GTS_MAX_DEPTH was
+     * given. 0 scores every new node by evaluate() alone. Default
+     * #GTS_MAX_PLY (no cap of its own).
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_PLAYOUT_DEPTH = 402,
+    /**
+     * @brief Scale s of the logistic 1 / (1 + exp(-score / s)) that maps
+     * evaluate() of an unfinished position to a reward in [0, 1], and of its
+     * inverse that maps a mean reward back to a gts_result::score
+     * (1..#GTS_SCORE_WIN). Default 200.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_EVAL_SCALE = 403,
+    /**
+     * @brief Memory budget of the MCTS tree in MiB (1..1048576), allocated
+     * through the engine's allocator as the tree grows and freed when the
+     * search ends. When it is used up the search stops growing the tree,
+     * keeps sampling, and sets #GTS_RESULT_MEMORY_LIMIT. Default 64.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_TREE_MB = 404,
+    /**
+     * @brief Seed of the playouts' random numbers (0..2^62): at one thread
+     * the same seed gives the same search. Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_SEED = 405,
+    /**
+     * @brief How MCTS uses #GTS_OPT_THREADS, a #gts_mcts_parallel: tree
+     * parallelisation (0) or root parallelisation (1). Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_PARALLEL = 406,
+    /**
+     * @brief Virtual losses per worker on a node it is exploring (tree
+     * parallelisation): each counts as a visit with reward 0 until the
+     * playout is backed up, so other workers prefer other lines. 0..1000.
+     * Default 1.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_VIRTUAL_LOSS = 407,
+    /**
+     * @brief Weight of move priors in hundredths (0..100000): with w > 0 and
+     * a game with move_score() or generate_keyed(), children are tried in
+     * hint order and UCB1 gets a progressive-bias term w * prior / (n + 1),
+     * prior in [0, 1] from the move's rank. 0 = off. Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_PRIOR = 408,
+    /**
+     * @brief B* without gts_game::bounds: 0 (the default) gives a new node
+     * the sound range of mate distance alone, so B* stays exact; a margin
+     * m > 0 (up to #GTS_SCORE_WIN) gives it evaluate() -/+ m instead, a
+     * guess that makes the search heuristic and much smaller.
+     * @since 0.2
+     */
+    GTS_OPT_BSTAR_MARGIN = 420,
+    /**
+     * @brief Rivest's p of the generalized means of #GTS_ALG_MMA, in tenths
+     * (1..1000: p = 0.1 .. 100). Default 100 (p = 10).
+     * @since 0.2
+     */
+    GTS_OPT_MMA_P = 430
 } gts_option;
 
 /**
@@ -140,7 +223,8 @@ GTS_API gts_status gts_engine_new(gts_engine **out);
  * Every allocation failure surfaces as #GTS_ENOMEM from the call that needed
  * the memory, with nothing leaked and the engine still usable; a parallel
  * search whose work queue cannot grow runs the task on the spawning thread
- * instead and completes normally. Not covered: the game's own allocations
+ * instead and completes normally. (An MCTS tree that reaches its own
+ * budget, #GTS_OPT_MCTS_TREE_MB, is not a failure: it stops growing.) Not covered: the game's own allocations
  * (its @c clone callback) and the stacks of the worker threads.
  *
  * @since 0.1

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "search.h"
 #include "probcut.h"
+#include "mcts.h"
 #include "check.h"
 
 #endif /* GTS_GTS_H */

@@ -23,7 +23,9 @@ extern "C" {
  *
  * Values are stable ABI. Values 1..19 are serial; the 20s are parallel
  * (they use #GTS_OPT_THREADS workers and need gts_game::clone and
- * gts_game::free). gts_algorithm_name(), gts_algorithm_is_exact() and
+ * gts_game::free); the 40s are best-first algorithms that keep a tree in
+ * memory (parallel or not, as gts_algorithm_is_parallel() says).
+ * gts_algorithm_name(), gts_algorithm_is_exact() and
  * gts_algorithm_is_parallel() describe each.
  * @since 0.1
  */
@@ -83,7 +85,27 @@ typedef enum gts_algorithm {
      */
     GTS_ALG_LAZYSMP = 26,
     /** @brief Root splitting: root moves searched in parallel. Exact. @since 0.1 */
-    GTS_ALG_ROOTSPLIT = 27
+    GTS_ALG_ROOTSPLIT = 27,
+
+    /* 40s: best-first algorithms with an explicit tree */
+    /**
+     * @brief Monte-Carlo tree search (UCT with a score-bounded solver;
+     * mcts.h). Not exact under a budget; proves the exact value when it runs
+     * to the end. Parallel (tree or root parallelisation). @since 0.2
+     */
+    GTS_ALG_MCTS = 40,
+    /**
+     * @brief Berliner's B*: best-first, pessimistic and optimistic values
+     * from gts_game::bounds (or #GTS_OPT_BSTAR_MARGIN estimates); finds the
+     * best root move by separation, then proves its value. @since 0.2
+     */
+    GTS_ALG_BSTAR = 41,
+    /**
+     * @brief Rivest's min/max approximation: best-first, grows the tip of
+     * least penalty under generalized means (#GTS_OPT_MMA_P); reports the
+     * minimax value of the tree it explored. @since 0.2
+     */
+    GTS_ALG_MMA = 42
 } gts_algorithm;
 
 /**
@@ -238,7 +260,13 @@ enum {
     /** @brief Score is a lower bound (it failed high on the caller's window). @since 0.1 */
     GTS_RESULT_LOWER_BOUND = 1u << 4,
     /** @brief Score is an upper bound (it failed low on the caller's window). @since 0.1 */
-    GTS_RESULT_UPPER_BOUND = 1u << 5
+    GTS_RESULT_UPPER_BOUND = 1u << 5,
+    /**
+     * @brief A best-first search's tree reached its memory budget
+     * (#GTS_OPT_MCTS_TREE_MB): it stopped growing the tree and went on
+     * searching the tree it had. @since 0.2
+     */
+    GTS_RESULT_MEMORY_LIMIT = 1u << 6
 };
 
 /**
@@ -423,6 +451,8 @@ GTS__DECLARE_ENTRY(gts_dualstar)
 GTS__DECLARE_ENTRY(gts_er)
 GTS__DECLARE_ENTRY(gts_probcut)
 GTS__DECLARE_ENTRY(gts_sssstar_stockman)
+GTS__DECLARE_ENTRY(gts_bstar)
+GTS__DECLARE_ENTRY(gts_mma)
 GTS__DECLARE_ENTRY(gts_er_parallel)
 GTS__DECLARE_ENTRY(gts_jamboree)
 GTS__DECLARE_ENTRY(gts_dts)
@@ -479,6 +509,53 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  *        states, for comparison with the MT formulation (#GTS_ALG_SSSSTAR).
  *        Memory grows with the tree it explores (about b^(d/2) states);
  *        running out ends the search with #GTS_ENOMEM.
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.2
+ */
+/**
+ * @fn gts_status gts_bstar(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_BSTAR: Berliner's B*.
+ *
+ * A best-first proof procedure: every node of the tree it keeps has a
+ * pessimistic and an optimistic value (from gts_game::bounds and mate
+ * distance, or evaluate() -/+ #GTS_OPT_BSTAR_MARGIN when that is set); it
+ * expands nodes (ProveBest or DisproveRest) until the best root move's
+ * pessimistic value is no lower than every other move's optimistic value,
+ * then proves that move's value, or until a limit. gts_limits::depth is the
+ * depth of the tree (nodes there get their minimax leaf value). With sound
+ * ranges and no limit the move and score are the minimax ones; at a limit
+ * the score is the chosen move's pessimistic value, with
+ * #GTS_RESULT_LOWER_BOUND unless it is exact. The tree takes at most
+ * #GTS_OPT_MCTS_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search().
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.2
+ */
+/**
+ * @fn gts_status gts_mma(gts_engine *engine, const gts_game *game, void *state, const gts_limits *limits, gts_result *result)
+ * @brief gts_search() with #GTS_ALG_MMA: Rivest's min/max approximation.
+ *
+ * Grows an explicit tree best-first: the tip whose total edge penalty
+ * -log(derivative of the generalized-mean approximation, M_p at MAX nodes
+ * and M_-p at MIN nodes, p = #GTS_OPT_MMA_P / 10) is least is expanded
+ * next. The score and move are the minimax ones of the explored tree;
+ * with no limit the whole tree to gts_limits::depth is explored and they
+ * are the minimax ones. gts_limits::nodes counts the children created (the
+ * moves applied for evaluation); the tree takes at most
+ * #GTS_OPT_MCTS_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
  * @param state  the root position (restored before return).

@@ -32,6 +32,13 @@ typedef struct gts__run {
 
 typedef gts_score (*gts__iterate_fn)(gts__run *run, int depth, gts_score alpha, gts_score beta);
 
+/* A best-first algorithm's own loop, run instead of iterative deepening
+ * once the root is known to have moves (r holds the first-legal-move
+ * fallback). It fills r's move, score, depth, pv and flags of its own; the
+ * driver adds statistics, stop reasons and the status afterwards, as for
+ * every algorithm. It may report progress with gts__progress(). */
+typedef void (*gts__run_fn)(gts__run *run, const gts_limits *lim, gts_result *r);
+
 typedef struct gts__algo {
     gts_algorithm id;
     const char *name;
@@ -41,9 +48,17 @@ typedef struct gts__algo {
      * then calls it with the full window only. */
     bool windowed;
     gts__iterate_fn iterate;
+    /* Best-first algorithms (MCTS): their own loop; NULL for the
+     * depth-first family, which the driver deepens iteratively. */
+    gts__run_fn run;
 } gts__algo;
 
 const gts__algo *gts__algo_find(gts_algorithm id);
+
+/* Call the caller's progress callback (gts_limits::on_iteration) with @r,
+ * its statistics refreshed; true when the callback asked to stop (the stop
+ * is then raised). Only while no worker is searching. */
+bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r);
 
 /* Serial families. */
 gts_score gts__iterate_minimax(gts__run *run, int depth, gts_score alpha, gts_score beta);
@@ -75,5 +90,10 @@ gts_score gts__iterate_pvsplit(gts__run *run, int depth, gts_score alpha, gts_sc
 gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_score beta);
 gts_score gts__iterate_lazysmp(gts__run *run, int depth, gts_score alpha, gts_score beta);
 gts_score gts__iterate_rootsplit(gts__run *run, int depth, gts_score alpha, gts_score beta);
+
+/* Best-first algorithms (their own loop, gts__run_fn). */
+void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r); /* mcts.c */
+void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r); /* bstar.c */
+void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r);   /* mma.c */
 
 #endif

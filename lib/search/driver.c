@@ -17,25 +17,28 @@
 #include <string.h>
 
 static const gts__algo ALGOS[] = {
-    { GTS_ALG_MINIMAX, "minimax", true, false, false, gts__iterate_minimax },
-    { GTS_ALG_ALPHABETA, "alphabeta", true, false, true, gts__iterate_alphabeta },
-    { GTS_ALG_PVS, "pvs", true, false, true, gts__iterate_pvs },
-    { GTS_ALG_MTDF, "mtdf", true, false, false, gts__iterate_mtdf },
-    { GTS_ALG_NEGACSTAR, "negacstar", true, false, false, gts__iterate_negacstar },
-    { GTS_ALG_SSSSTAR, "sssstar", true, false, false, gts__iterate_sssstar },
-    { GTS_ALG_DUALSTAR, "dualstar", true, false, false, gts__iterate_dualstar },
-    { GTS_ALG_ER, "er", true, false, true, gts__iterate_er },
-    { GTS_ALG_PROBCUT, "probcut", false, false, true, gts__iterate_probcut },
+    { GTS_ALG_MINIMAX, "minimax", true, false, false, gts__iterate_minimax, NULL },
+    { GTS_ALG_ALPHABETA, "alphabeta", true, false, true, gts__iterate_alphabeta, NULL },
+    { GTS_ALG_PVS, "pvs", true, false, true, gts__iterate_pvs, NULL },
+    { GTS_ALG_MTDF, "mtdf", true, false, false, gts__iterate_mtdf, NULL },
+    { GTS_ALG_NEGACSTAR, "negacstar", true, false, false, gts__iterate_negacstar, NULL },
+    { GTS_ALG_SSSSTAR, "sssstar", true, false, false, gts__iterate_sssstar, NULL },
+    { GTS_ALG_DUALSTAR, "dualstar", true, false, false, gts__iterate_dualstar, NULL },
+    { GTS_ALG_ER, "er", true, false, true, gts__iterate_er, NULL },
+    { GTS_ALG_PROBCUT, "probcut", false, false, true, gts__iterate_probcut, NULL },
     { GTS_ALG_SSSSTAR_STOCKMAN, "sssstar_stockman", true, false, false,
-      gts__iterate_sssstar_stockman },
-    { GTS_ALG_ER_PARALLEL, "er_parallel", true, true, true, gts__iterate_er_parallel },
-    { GTS_ALG_JAMBOREE, "jamboree", true, true, true, gts__iterate_jamboree },
-    { GTS_ALG_DTS, "dts", true, true, true, gts__iterate_dts },
-    { GTS_ALG_YBWC, "ybwc", true, true, true, gts__iterate_ybwc },
-    { GTS_ALG_PVSPLIT, "pvsplit", true, true, true, gts__iterate_pvsplit },
-    { GTS_ALG_ABDADA, "abdada", true, true, true, gts__iterate_abdada },
-    { GTS_ALG_LAZYSMP, "lazysmp", true, true, true, gts__iterate_lazysmp },
-    { GTS_ALG_ROOTSPLIT, "rootsplit", true, true, true, gts__iterate_rootsplit },
+      gts__iterate_sssstar_stockman, NULL },
+    { GTS_ALG_ER_PARALLEL, "er_parallel", true, true, true, gts__iterate_er_parallel, NULL },
+    { GTS_ALG_JAMBOREE, "jamboree", true, true, true, gts__iterate_jamboree, NULL },
+    { GTS_ALG_DTS, "dts", true, true, true, gts__iterate_dts, NULL },
+    { GTS_ALG_YBWC, "ybwc", true, true, true, gts__iterate_ybwc, NULL },
+    { GTS_ALG_PVSPLIT, "pvsplit", true, true, true, gts__iterate_pvsplit, NULL },
+    { GTS_ALG_ABDADA, "abdada", true, true, true, gts__iterate_abdada, NULL },
+    { GTS_ALG_LAZYSMP, "lazysmp", true, true, true, gts__iterate_lazysmp, NULL },
+    { GTS_ALG_ROOTSPLIT, "rootsplit", true, true, true, gts__iterate_rootsplit, NULL },
+    { GTS_ALG_MCTS, "mcts", false, true, false, NULL, gts__run_mcts },
+    { GTS_ALG_BSTAR, "bstar", false, false, false, NULL, gts__run_bstar },
+    { GTS_ALG_MMA, "mma", false, false, false, NULL, gts__run_mma },
 };
 static const int NALGOS = (int)(sizeof ALGOS / sizeof ALGOS[0]);
 static const uint32_t MAX_MOVES_LIMIT = 65535;
@@ -280,6 +283,20 @@ static void collect_stats(gts__run *run, gts_result *r)
     r->threads = (uint32_t)run->threads;
 }
 
+bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r)
+{
+    if (!lim->on_iteration)
+        return false;
+    collect_stats(run, r);
+    r->time_us = (gts__now_ns() - run->start_ns) / 1000u;
+    gts__struct_out(run->out, r, run->out_size);
+    if (lim->on_iteration(run->out, lim->on_iteration_user) != 0) {
+        gts__stop_run(&run->engine->shared, GTS_RESULT_STOPPED);
+        return true;
+    }
+    return false;
+}
+
 /* ---- gts_search ------------------------------------------------------------- */
 
 static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_limits *lim,
@@ -306,6 +323,12 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
     if (aborted(run))
         return GTS_OK;
 
+    /* Best-first algorithms run their own loop. */
+    if (algo->run) {
+        algo->run(run, lim, r);
+        return GTS_OK;
+    }
+
     /* Step 2. Iterative deepening */
     int first = e->iterative ? 1 : lim->depth;
     for (int d = first; d <= lim->depth; d++) {
@@ -317,15 +340,8 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
             break; /* a callback failed while the PV was lengthened */
         run->guess = s;
         run->has_guess = true;
-        if (lim->on_iteration) {
-            collect_stats(run, r);
-            r->time_us = (gts__now_ns() - run->start_ns) / 1000u;
-            gts__struct_out(run->out, r, run->out_size);
-            if (lim->on_iteration(run->out, lim->on_iteration_user) != 0) {
-                gts__stop_run(&e->shared, GTS_RESULT_STOPPED);
-                break;
-            }
-        }
+        if (gts__progress(run, lim, r))
+            break;
         /* A forced result found within the horizon cannot change deeper
          * (when the search was full-width: not for selective algorithms). */
         int end = gts_score_plies_to_end(s);
@@ -386,6 +402,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
     gts__atomic_store_relaxed_64(&sh->nodes, 0);
     gts__atomic_store_relaxed_32((uint32_t *)&sh->error, 0);
     gts__atomic_store_relaxed_32((uint32_t *)&sh->callback_status, 0);
+    engine->mcts_nstats = 0; /* gts_mcts_root_stats(): only the last search's */
 
     rc = gts__engine_prepare(engine, game, threads);
     if (rc != GTS_OK) {
@@ -459,6 +476,8 @@ GTS__WRAPPER(gts_dualstar, GTS_ALG_DUALSTAR)
 GTS__WRAPPER(gts_er, GTS_ALG_ER)
 GTS__WRAPPER(gts_probcut, GTS_ALG_PROBCUT)
 GTS__WRAPPER(gts_sssstar_stockman, GTS_ALG_SSSSTAR_STOCKMAN)
+GTS__WRAPPER(gts_bstar, GTS_ALG_BSTAR)
+GTS__WRAPPER(gts_mma, GTS_ALG_MMA)
 GTS__WRAPPER(gts_er_parallel, GTS_ALG_ER_PARALLEL)
 GTS__WRAPPER(gts_jamboree, GTS_ALG_JAMBOREE)
 GTS__WRAPPER(gts_dts, GTS_ALG_DTS)
@@ -467,3 +486,4 @@ GTS__WRAPPER(gts_pvsplit, GTS_ALG_PVSPLIT)
 GTS__WRAPPER(gts_abdada, GTS_ALG_ABDADA)
 GTS__WRAPPER(gts_lazysmp, GTS_ALG_LAZYSMP)
 GTS__WRAPPER(gts_rootsplit, GTS_ALG_ROOTSPLIT)
+GTS__WRAPPER(gts_mcts, GTS_ALG_MCTS)

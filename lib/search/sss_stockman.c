@@ -16,6 +16,9 @@
  *                                h) when n is its parent's last child;
  *   SOLVED, n a MIN node      -> (parent, SOLVED, h), and every state below
  *                                the parent leaves OPEN.
+ * A node's merit is also capped by what it can still score (mate distance
+ * and the game's bounds(), from MAX's side): a sound upper bound keeps h an
+ * upper bound, so the value is unchanged.
  * Leaves are what minimax calls leaves: remaining depth 0 (depth - 1 +
  * extend() per ply; quiescence there when it is on), a finished game, or
  * GTS_MAX_PLY. f(n) is the library's evaluation (decided scores by distance
@@ -37,21 +40,22 @@
  * out ends the search with GTS_ENOMEM.
  */
 #include "search/algos.h"
+#include "search/bestfirst.h"
 
 #include <string.h>
 
 enum { SS_LIVE = 0, SS_SOLVED = 1 };
-#define SS_NONE UINT32_MAX
+#define SS_NONE GTS__BF_NONE
 
 typedef struct ss_node {
-    uint32_t parent;    /* SS_NONE for the root */
+    gts__bf_link link;  /* parent, ply, move from the parent */
     uint32_t index;     /* among the parent's moves */
-    gts_move move;      /* from the parent */
     int32_t depth;      /* remaining depth */
-    int32_t ply;
     uint32_t moves;     /* MIN nodes: offset of the move list in ss.moves */
     uint32_t nmoves;
     bool closed;        /* SOLVED through a child: nothing below it counts */
+    gts_score h_start;  /* merit when it went LIVE */
+    uint32_t pv_child;  /* the child its solution goes through (SS_NONE: none) */
 } ss_node;
 
 typedef struct ss_state {
@@ -69,49 +73,34 @@ typedef struct ss {
     uint32_t nheap, cap_heap;
     gts_move *moves;
     uint32_t nmove, cap_moves;
-    uint32_t cur;                     /* the node the game state is at */
-    uint32_t path[GTS_MAX_PLY + 1];   /* scratch: a node's ancestors */
+    gts__bf_walk walk;                /* where the game state is */
 } ss;
 
 /* ---- memory ------------------------------------------------------------------ */
 
 static bool grow(ss *s, void **p, uint32_t *cap, uint32_t need, size_t size)
 {
-    if (need <= *cap)
+    if (gts__bf_grow(s->alloc, p, cap, need, size, SIZE_MAX))
         return true;
-    uint64_t n = *cap ? (uint64_t)*cap * 2 : 256;
-    while (n < need)
-        n *= 2;
-    if (n > UINT32_MAX / 2) {
-        gts__fail(s->c, GTS_ENOMEM, 0);
-        return false;
-    }
-    void *q = gts__malloc(s->alloc, (size_t)n * size);
-    if (!q) {
-        gts__fail(s->c, GTS_ENOMEM, 0);
-        return false;
-    }
-    if (*cap)
-        memcpy(q, *p, (size_t)*cap * size);
-    gts__free(s->alloc, *p, (size_t)*cap * size);
-    *p = q;
-    *cap = (uint32_t)n;
-    return true;
+    gts__fail(s->c, GTS_ENOMEM, 0);
+    return false;
 }
 
 static uint32_t new_node(ss *s, uint32_t parent, uint32_t index, gts_move move, int depth)
 {
     if (!grow(s, (void **)&s->node, &s->cap_nodes, s->nnodes + 1, sizeof *s->node))
         return SS_NONE;
+    s->walk.base = (const char *)s->node;
     ss_node *n = &s->node[s->nnodes];
-    n->parent = parent;
+    n->link.parent = parent;
+    n->link.ply = parent == SS_NONE ? 0 : s->node[parent].link.ply + 1;
+    n->link.move = move;
     n->index = index;
-    n->move = move;
     n->depth = depth;
-    n->ply = parent == SS_NONE ? 0 : s->node[parent].ply + 1;
     n->moves = 0;
     n->nmoves = 0;
     n->closed = false;
+    n->pv_child = SS_NONE;
     if (parent != SS_NONE)
         s->c->nodes++;
     return s->nnodes++;
@@ -122,15 +111,15 @@ static uint32_t new_node(ss *s, uint32_t parent, uint32_t index, gts_move move, 
 /* Is node @a left of node @b (neither an ancestor of the other)? */
 static bool left_of(const ss *s, uint32_t a, uint32_t b)
 {
-    while (s->node[a].ply > s->node[b].ply)
-        a = s->node[a].parent;
-    while (s->node[b].ply > s->node[a].ply)
-        b = s->node[b].parent;
+    while (s->node[a].link.ply > s->node[b].link.ply)
+        a = s->node[a].link.parent;
+    while (s->node[b].link.ply > s->node[a].link.ply)
+        b = s->node[b].link.parent;
     if (a == b)
         return false;
-    while (s->node[a].parent != s->node[b].parent) {
-        a = s->node[a].parent;
-        b = s->node[b].parent;
+    while (s->node[a].link.parent != s->node[b].link.parent) {
+        a = s->node[a].link.parent;
+        b = s->node[b].link.parent;
     }
     return s->node[a].index < s->node[b].index;
 }
@@ -147,6 +136,8 @@ static bool push(ss *s, uint32_t node, uint32_t status, gts_score h)
     if (node == SS_NONE
         || !grow(s, (void **)&s->heap, &s->cap_heap, s->nheap + 1, sizeof *s->heap))
         return false;
+    if (status == SS_LIVE)
+        s->node[node].h_start = h;
     uint32_t i = s->nheap++;
     ss_state x = {h, node, status};
     while (i > 0) {
@@ -187,59 +178,10 @@ static ss_state pop(ss *s)
 /* Below a closed node (a strict ancestor): the state left OPEN. */
 static bool dead(const ss *s, uint32_t n)
 {
-    for (uint32_t p = s->node[n].parent; p != SS_NONE; p = s->node[p].parent)
+    for (uint32_t p = s->node[n].link.parent; p != SS_NONE; p = s->node[p].link.parent)
         if (s->node[p].closed)
             return true;
     return false;
-}
-
-/* ---- the game state follows the node ---------------------------------------- */
-
-static bool undo_to_ply(ss *s, int ply)
-{
-    gts__ctx *c = s->c;
-    bool ok = true;
-    while (s->node[s->cur].ply > ply) {
-        int rc = c->game->undo(c->state, s->node[s->cur].move, c->user);
-        if (rc < 0 && ok) {
-            gts__fail(c, GTS_ECALLBACK, rc);
-            ok = false; /* keep undoing the others */
-        }
-        s->cur = s->node[s->cur].parent;
-    }
-    return ok;
-}
-
-static bool go_to(ss *s, uint32_t target)
-{
-    gts__ctx *c = s->c;
-    int len = 0;
-    uint32_t n = target;
-    /* Ancestors of the target down to the deepest one on the current path. */
-    while (s->node[n].ply > s->node[s->cur].ply) {
-        s->path[len++] = n;
-        n = s->node[n].parent;
-    }
-    uint32_t cur = s->cur;
-    while (s->node[cur].ply > s->node[n].ply)
-        cur = s->node[cur].parent;
-    while (cur != n) {
-        s->path[len++] = n;
-        n = s->node[n].parent;
-        cur = s->node[cur].parent;
-    }
-    if (!undo_to_ply(s, s->node[n].ply))
-        return false;
-    while (len > 0) {
-        uint32_t next = s->path[--len];
-        int rc = c->game->apply(c->state, s->node[next].move, c->user);
-        if (rc < 0) {
-            gts__fail(c, GTS_ECALLBACK, rc);
-            return false;
-        }
-        s->cur = next;
-    }
-    return true;
 }
 
 /* ---- Gamma ------------------------------------------------------------------- */
@@ -248,8 +190,8 @@ static bool go_to(ss *s, uint32_t target)
 static gts_score leaf_value(ss *s)
 {
     gts__ctx *c = s->c;
-    int ply = s->node[s->cur].ply;
-    gts_score v = c->use_qs && ply < GTS_MAX_PLY && s->node[s->cur].depth <= 0
+    int ply = s->node[s->walk.cur].link.ply;
+    gts_score v = c->use_qs && ply < GTS_MAX_PLY && s->node[s->walk.cur].depth <= 0
                       ? gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF)
                       : gts__evaluate(c, ply);
     return ply % 2 == 0 ? v : -v;
@@ -259,7 +201,7 @@ static gts_score leaf_value(ss *s)
 static uint32_t min_child(ss *s, uint32_t n, uint32_t i)
 {
     gts__ctx *c = s->c;
-    if (!go_to(s, n))
+    if (!gts__bf_go(&s->walk, n))
         return SS_NONE;
     gts_move m = s->moves[s->node[n].moves + i];
     int ext = gts__extension(c, m);
@@ -273,10 +215,10 @@ static uint32_t min_child(ss *s, uint32_t n, uint32_t i)
 static bool expand(ss *s, uint32_t n, gts_score h)
 {
     gts__ctx *c = s->c;
-    if (!go_to(s, n))
+    if (!gts__bf_go(&s->walk, n))
         return false;
     ss_node *nd = &s->node[n];
-    int ply = nd->ply;
+    int ply = nd->link.ply;
     if (nd->depth <= 0 || ply >= GTS_MAX_PLY) {
         gts_score f = leaf_value(s);
         return !gts__aborted(c) && push(s, n, SS_SOLVED, f < h ? f : h);
@@ -288,6 +230,16 @@ static bool expand(ss *s, uint32_t n, gts_score h)
         gts_score f = gts__evaluate(c, ply);
         f = ply % 2 == 0 ? f : -f;
         return !gts__aborted(c) && push(s, n, SS_SOLVED, f < h ? f : h);
+    }
+    /* The game's sound range (and mate distance) bound every solution tree
+     * through n from above: a tighter merit, still an upper bound. */
+    if (ply > 0) {
+        gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
+        if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi))
+            return false;
+        gts_score top = ply % 2 == 0 ? hi : -lo;
+        if (top < h)
+            h = top;
     }
     const gts_move *moves = gts__moves(c, ply);
     if (ply % 2 == 0) {
@@ -313,11 +265,16 @@ static bool expand(ss *s, uint32_t n, gts_score h)
 /* A SOLVED state of a node other than the root. */
 static bool solved(ss *s, uint32_t n, gts_score h)
 {
-    uint32_t p = s->node[n].parent;
-    if (s->node[n].ply % 2 == 1) {
+    uint32_t p = s->node[n].link.parent;
+    if (s->node[n].link.ply % 2 == 1) {
         s->node[p].closed = true;
+        s->node[p].pv_child = n; /* a MAX node's solution: this child */
         return push(s, p, SS_SOLVED, h);
     }
+    /* A MIN node's solution goes through the child that set its value: the
+     * first, or a later one that lowered the merit it started with. */
+    if (s->node[p].pv_child == SS_NONE || h < s->node[n].h_start)
+        s->node[p].pv_child = n;
     uint32_t next = s->node[n].index + 1;
     if (next < s->node[p].nmoves)
         return push(s, min_child(s, p, next), SS_LIVE, h);
@@ -334,15 +291,17 @@ gts_score gts__iterate_sssstar_stockman(gts__run *run, int depth, gts_score alph
     memset(&s, 0, sizeof s);
     s.c = c;
     s.alloc = &run->engine->alloc;
+    s.walk.c = c;
+    s.walk.stride = sizeof(ss_node);
     gts_score value = 0;
     uint32_t root = new_node(&s, SS_NONE, 0, GTS_MOVE_NONE, depth);
     if (root == SS_NONE)
         return 0; /* out of memory, recorded */
-    s.cur = root;
+    s.walk.cur = root;
     bool ok = push(&s, root, SS_LIVE, GTS_SCORE_INF);
     while (ok && s.nheap > 0) {
         ss_state x = pop(&s);
-        if (gts__enter(c, s.node[x.node].ply)) {
+        if (gts__enter(c, s.node[x.node].link.ply)) {
             ok = false;
             break;
         }
@@ -355,18 +314,22 @@ gts_score gts__iterate_sssstar_stockman(gts__run *run, int depth, gts_score alph
             break;
         } else {
             /* The root's last step: remember which child solved it. */
-            if (s.node[x.node].parent == root) {
-                c->root_move = s.node[x.node].move;
+            if (s.node[x.node].link.parent == root) {
+                c->root_move = s.node[x.node].link.move;
                 c->root_has_move = true;
             }
             ok = solved(&s, x.node, x.h);
         }
     }
     /* Back to the root, whatever happened (a failed undo is recorded). */
-    undo_to_ply(&s, 0);
+    gts__bf_undo_to(&s.walk, 0);
     if (ok && !gts__aborted(c) && c->root_has_move) {
-        c->pv[0][0] = c->root_move;
-        c->pv_len[0] = 1;
+        /* The principal variation: down the solution tree's chosen children. */
+        int len = 0;
+        for (uint32_t n = s.node[root].pv_child; n != SS_NONE && len < GTS_MAX_PLY;
+             n = s.node[n].pv_child)
+            c->pv[0][len++] = s.node[n].link.move;
+        c->pv_len[0] = len;
     }
     gts__free(s.alloc, s.node, (size_t)s.cap_nodes * sizeof *s.node);
     gts__free(s.alloc, s.heap, (size_t)s.cap_heap * sizeof *s.heap);

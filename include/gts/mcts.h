@@ -1,0 +1,185 @@
+/**
+ * @file mcts.h
+ * @brief Monte-Carlo tree search: the gts_mcts() entry point, its parallel
+ *        modes and the per-root-move statistics of the last search.
+ *
+ * gts_mcts() is gts_search() with #GTS_ALG_MCTS: UCT (UCB1) over an explicit
+ * tree, with uniformly random playouts through generate/apply/undo, a
+ * score-bounded solver, optional progressive bias from move_score(), and
+ * tree or root parallelisation with #GTS_OPT_THREADS. Its knobs are the
+ * `GTS_OPT_MCTS_*` engine options (400s). It uses the same game vtable,
+ * limits, stop, result and error handling as every other algorithm; what
+ * differs is documented on gts_mcts() and in doc/architecture.md.
+ */
+#ifndef GTS_MCTS_H
+#define GTS_MCTS_H
+
+#include "common.h"
+#include "game.h"
+#include "engine.h"
+#include "search.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Values of #GTS_OPT_MCTS_PARALLEL: how #GTS_OPT_THREADS workers
+ *        share the search.
+ * @since 0.2
+ */
+typedef enum gts_mcts_parallel {
+    /**
+     * @brief Tree parallelisation: one shared tree, lock-free node
+     * statistics, virtual loss (#GTS_OPT_MCTS_VIRTUAL_LOSS) to spread the
+     * workers over different lines. @since 0.2
+     */
+    GTS_MCTS_TREE = 0,
+    /**
+     * @brief Root parallelisation: one tree per worker (different random
+     * streams), the root moves' statistics summed at the end. @since 0.2
+     */
+    GTS_MCTS_ROOT = 1
+} gts_mcts_parallel;
+
+/**
+ * @brief Statistics of one root move after an MCTS search
+ *        (gts_mcts_root_stats()).
+ *
+ * Rewards are in [0, 1] from the root's side to move: 1 a win, 0.5 a draw,
+ * 0 a loss (see gts_mcts() for how positions are scored).
+ * @since 0.2
+ */
+typedef struct gts_mcts_move_stats {
+    /** @brief sizeof(gts_mcts_move_stats) as compiled by the caller (see
+        gts_mcts_root_stats()). @since 0.2 */
+    size_t struct_size;
+    /** @brief The move, as generate() returned it at the root. @since 0.2 */
+    gts_move move;
+    /** @brief Playouts that went through this move. @since 0.2 */
+    uint64_t visits;
+    /** @brief Mean reward of those playouts, in [0, 1]; 0 when visits is 0.
+        @since 0.2 */
+    double mean;
+    /** @brief Prior of the move from move_score() / generate_keyed() in
+        [0, 1] (1 for the best-ordered move), or 0 when
+        #GTS_OPT_MCTS_PRIOR is 0 or the game has no hint. @since 0.2 */
+    double prior;
+    /** @brief mean converted to a score (see gts_mcts()), clamped to
+        [lower, upper]. @since 0.2 */
+    gts_score score;
+    /** @brief Proven lower bound of the move's value from the root's side
+        (root-relative, like gts_result::score); lower == upper: solved.
+        @since 0.2 */
+    gts_score lower;
+    /** @brief Proven upper bound of the move's value (see lower). @since 0.2 */
+    gts_score upper;
+} gts_mcts_move_stats;
+
+/** @brief struct_size of the first layout of gts_mcts_move_stats (through
+ *         gts_mcts_move_stats::upper): the smallest size accepted. @since 0.2 */
+#define GTS_MCTS_MOVE_STATS_SIZE_V0_2 \
+    (offsetof(gts_mcts_move_stats, upper) + sizeof(gts_score))
+
+/**
+ * @brief gts_search() with #GTS_ALG_MCTS: Monte-Carlo tree search (UCT).
+ *
+ * **Iteration.** From the root, select children by UCB1,
+ * mean + c * sqrt(ln N / n) (c = #GTS_OPT_MCTS_EXPLORATION / 100; with
+ * #GTS_OPT_MCTS_PRIOR a progressive-bias term w * prior / (n + 1) is
+ * added), until a node never visited. There generate() its moves, create
+ * its children in the tree (when #GTS_OPT_MCTS_TREE_MB allows), and play
+ * one uniformly random playout from it: random moves until a finished game
+ * (generate() returns 0), #GTS_OPT_MCTS_PLAYOUT_DEPTH moves, or ply
+ * gts_limits::depth from the root when a depth below #GTS_MAX_DEPTH was
+ * given (else ply #GTS_MAX_PLY, below which the library never plays). Every move is undone; the reward is added to each node on the
+ * path, from the side that moved into it.
+ *
+ * **Rewards.** A finished game scores by the sign of its evaluate(): > 0
+ * a win (1), 0 a draw (0.5), < 0 a loss (0), from the side to move there. A
+ * playout cut by a cap scores 1 / (1 + exp(-evaluate() / s)) with
+ * s = #GTS_OPT_MCTS_EVAL_SCALE (decided scores count as wins or losses).
+ *
+ * **Solver.** Every node keeps a proven range of its value (score-bounded
+ * MCTS, Cazenave & Saffidine 2010): finished games and positions at ply
+ * gts_limits::depth are exact (their evaluate()), the game's bounds() and
+ * mate distance narrow the rest, and ranges are backed up by negamax. A
+ * child that cannot reach its parent's proven value is no longer selected.
+ * The search ends when the root's value is proven, so a search without
+ * limits on a finite game returns its exact minimax value at
+ * gts_limits::depth (default: to the end of the game); otherwise at a
+ * limit: gts_limits::nodes (moves applied, playouts included), time, a
+ * stop, or the playout budget #GTS_OPT_MCTS_PLAYOUTS (a normal end, no
+ * flag). Without a budget and a limit a search of a game too big to prove
+ * runs until gts_engine_stop().
+ *
+ * **Result.** best_move: when the root is proven, a move that proves its
+ * value; otherwise the most visited move that may still reach the root's
+ * proven value, unless a move with a proven value better than its estimate
+ * exists. score: the proven value when the root is solved, else
+ * s * ln(m / (1 - m)) for the best move's mean m, clamped to the proven
+ * ranges and inside +-(#GTS_SCORE_DECIDED - 1). pv: from the best move, the
+ * most visited child at each node. depth: gts_limits::depth when the root
+ * is proven (the value is then exact to that depth), else the length of
+ * the pv; 0 with the first legal move and the static score when no playout
+ * completed. nodes: moves applied (tree and playouts) plus the root.
+ * #GTS_RESULT_MEMORY_LIMIT: the tree stopped growing. The progress
+ * callback fires, between batches of playouts (1024, 2048, 4096, ...),
+ * whenever depth grew. Per-move statistics: gts_mcts_root_stats().
+ *
+ * **Callbacks.** generate, apply, undo, evaluate, bounds (when present) and
+ * move_score / generate_keyed (with #GTS_OPT_MCTS_PRIOR); not hash (no
+ * transposition table), extend or generate_noisy. Failures are handled as
+ * for every algorithm (doc/adapter.md).
+ *
+ * Parallel: with #GTS_OPT_THREADS > 1, clone/free are required and the
+ * workers share one tree (#GTS_MCTS_TREE) or grow one each
+ * (#GTS_MCTS_ROOT); results then vary from run to run. At one thread the
+ * same #GTS_OPT_MCTS_SEED gives the same tree, move and statistics.
+ *
+ * @param engine the engine.
+ * @param game   the game.
+ * @param state  the root position (restored before return).
+ * @param limits the limits, or NULL.
+ * @param[in,out] result the result.
+ * @return as gts_search(); also #GTS_ENOMEM when not even the root's
+ *         children fit in #GTS_OPT_MCTS_TREE_MB (a budget used up later is
+ *         no failure: it sets #GTS_RESULT_MEMORY_LIMIT) or the engine's
+ *         allocator fails.
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.2
+ */
+GTS_API gts_status gts_mcts(gts_engine *engine, const gts_game *game, void *state,
+                            const gts_limits *limits, gts_result *result);
+
+/**
+ * @brief Per-root-move statistics of the last MCTS search on @p engine.
+ *
+ * One entry per root move, in generate() order. Set out[0].struct_size to
+ * sizeof(gts_mcts_move_stats): it is the stride of @p out (any size from
+ * #GTS_MCTS_MOVE_STATS_SIZE_V0_2 on); every entry written gets the same
+ * struct_size. The statistics stay until the next search on @p engine (of
+ * any algorithm, which clears them); in a progress callback they are those
+ * of the search so far.
+ *
+ * @param engine the engine.
+ * @param[out] out receives up to @p capacity entries; may be NULL to only
+ *                 count them.
+ * @param capacity length of @p out (0 or less writes nothing).
+ * @return the number of root moves (may exceed @p capacity; 0 when the last
+ *         search was not MCTS, its root was a finished game, or it failed
+ *         before the root's moves were known); #GTS_EINVAL for a NULL @p engine; #GTS_ESTRUCT for
+ *         an unsupported out[0].struct_size.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine (a progress
+ * callback runs on that thread and may call it).
+ * @since 0.2
+ */
+GTS_API int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out,
+                                int capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GTS_MCTS_H */

@@ -1,0 +1,1053 @@
+/*
+ * mcts.c - Monte-Carlo tree search: UCT (UCB1) with random playouts, a
+ * score-bounded solver, progressive bias from the game's move hints, and
+ * tree or root parallelisation.
+ *
+ * What. gts__run_mcts() is the driver's best-first hook (algos.h): it runs
+ * instead of iterative deepening once the root has moves. One iteration:
+ *   Step 1. Selection: from the root, UCB1 over the children of expanded
+ *           nodes (children that cannot reach their parent's proven value
+ *           are skipped), applying each chosen move to the worker's state.
+ *   Step 2. Leaf: at a node never expanded, generate() its moves; a finished
+ *           game or a node at the horizon (limits.depth) is exact; else its
+ *           children are created (if the memory budget allows) and one
+ *           uniformly random playout runs from it (own move stack, undone).
+ *   Step 3. Backpropagation: the reward (1 / 0.5 / 0 for a finished game,
+ *           a logistic of evaluate() for a capped one) is added to every
+ *           node of the path from the side that moved into it; when a
+ *           node's proven range changed, its parent's is recomputed.
+ *   Step 4. Undo every move of the path.
+ * The search ends when the root is proven, at the playout budget, or at a
+ * limit or stop of the shared block (node.h); then the result, the root
+ * statistics (gts_mcts_root_stats) are filled and the tree is freed.
+ *
+ * Solver (Cazenave & Saffidine's score-bounded MCTS). Every node holds a
+ * proven range [lower, upper] of its depth-limited negamax value, root-
+ * relative like every score inside the library. It starts at mate distance
+ * [LOSS + ply, WIN - ply], is narrowed by the game's bounds() at expansion,
+ * is exact at finished games and at the horizon, and an expanded node's
+ * range is (max over children of -upper, max over children of -lower).
+ * Ranges only ever narrow (monotone CAS updates), and each one is sound at
+ * every moment because it is computed from sound ranges, so concurrent
+ * updates in any order keep them sound. Selection skips proven children
+ * and those whose optimistic value (-lower) is below the parent's
+ * pessimistic one: they can no longer change the parent's range, and the
+ * visits go where proofs are missing (MCTS-Solver's rule; keeping proven
+ * children selectable starved their unproven siblings and a 60-ply chain
+ * took millions of playouts to prove). The choice of the move to play
+ * compares proven values with estimates instead (mc_choose).
+ *
+ * Concurrency contract. Serial: everything on the calling thread. Tree
+ * parallelisation: every pool worker runs iterations on its own state copy
+ * over one shared tree. Node statistics (visits, virtual losses, reward
+ * sum, range) are only accessed through atomic_internal.h. A node is
+ * expanded by whoever wins the CAS of its state word from LEAF to
+ * EXPANDING: it fills the children (plain writes) and publishes them with a
+ * release store of EXPANDED; readers load the state with acquire before
+ * they look at children/n, which never change afterwards. A failed
+ * allocation stores LEAF back. Tree memory comes from per-worker chunks
+ * (owner only), charged to one shared byte counter against the budget.
+ * Root parallelisation: one tree per worker, same code; only the budget
+ * counters are shared. Between batches of playouts (and after the last)
+ * no worker runs: the pool run's end orders every write before the
+ * driver thread reads the tree.
+ *
+ * Invariants:
+ *  - every successful apply is undone exactly once before the iteration
+ *    returns; a failed apply is never undone (node.h);
+ *  - an iteration that is aborted (stop, limit, failure) changes no
+ *    statistic but the virtual losses it removes again;
+ *  - root visits == sum of the root children's visits == playouts done.
+ */
+#include "search/algos.h"
+#include "struct_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fixed-point unit of one reward in a node's sum (2^20: 2^32 visits still
+ * fit in 52 bits, so the sum converts to a double exactly). */
+static const double MC_ONE = 1048576.0;
+/* Tree memory is taken from the budget in chunks of this size. */
+static const size_t MC_CHUNK = (size_t)64 << 10;
+/* Playouts before the first progress report; doubled after each one. */
+static const uint64_t MC_FIRST_BATCH = 1024;
+/* Selection value of a child never visited: before any visited one. */
+static const double MC_UNVISITED = 1e30;
+/* Mean rewards are kept this far from 0 and 1 before the inverse logistic. */
+static const double MC_MEAN_EPS = 1e-9;
+
+/* Node state word: expansion state in the low bits, flags above. */
+enum {
+    MC_LEAF = 0,      /* no children (yet) */
+    MC_EXPANDING = 1, /* a worker is creating the children */
+    MC_EXPANDED = 2,  /* children and n are valid and final */
+    MC_STATE = 3,
+    MC_TERMINAL = 4,  /* a finished game (set once, before it is proven) */
+};
+
+typedef struct mc_node mc_node;
+struct mc_node {
+    gts_move move;      /* the move that leads here */
+    mc_node *children;  /* [n], valid once state is MC_EXPANDED */
+    uint64_t sum;       /* atomic: rewards * MC_ONE, for the side that played move */
+    uint64_t visits;    /* atomic: completed playouts through this node */
+    uint32_t vloss;     /* atomic: workers exploring below it right now */
+    int32_t lower;      /* atomic: proven range of the value, from the side */
+    int32_t upper;      /*         to move here, root-relative */
+    uint32_t state;     /* atomic: MC_LEAF / MC_EXPANDING / MC_EXPANDED | flags */
+    uint32_t n;         /* children */
+    float prior;        /* in [0, 1] from the move's rank (0: no priors) */
+};
+_Static_assert(sizeof(mc_node) == 56, "mc_node: 56 bytes");
+
+typedef struct mc_chunk mc_chunk;
+struct mc_chunk {
+    mc_chunk *next;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+};
+
+typedef struct mc_search mc_search;
+
+/* One worker: its context and state copy, random stream, scratch, arena. */
+typedef struct mc_worker {
+    mc_search *m;
+    gts__ctx *c;
+    mc_node *root;          /* the shared root, or its own (root mode) */
+    uint64_t rng;
+    gts_move *buf;          /* [max_moves]: generate() output */
+    int32_t *keys;          /* [max_moves]: move hints (priors only) */
+    uint64_t *order;        /* [max_moves]: rank sort (priors only) */
+    gts_move *line;         /* [playout_depth]: the playout's moves */
+    uint32_t line_cap;
+    mc_node *path[GTS_MAX_PLY + 1];
+    mc_chunk *chunks;
+    unsigned char *bump;
+    size_t left;
+} __attribute__((aligned(GTS__CACHELINE))) mc_worker;
+
+struct mc_search {
+    gts__run *run;
+    const gts_game *game;
+    int threads;
+    bool root_mode;         /* one tree per worker */
+    bool use_vloss;         /* tree parallelisation with 2+ workers */
+    bool use_prior;
+    bool horizon_active;    /* limits.depth < GTS_MAX_DEPTH */
+    int horizon;            /* tree nodes at this ply are leaves */
+    int playout_horizon;    /* playouts stop at this ply: limits.depth or GTS_MAX_PLY */
+    uint32_t playout_depth;
+    uint32_t vl;            /* virtual losses per visit */
+    double c, scale, inv_scale, prior_w;
+    uint64_t budget;        /* playouts; UINT64_MAX: none */
+    uint64_t mem_limit;     /* bytes of tree */
+    uint64_t batch_end;     /* written between batches only */
+    uint32_t nroot;         /* root moves */
+    mc_node *roots;         /* [nroots] */
+    int nroots;
+    mc_node *merged;        /* [nroot]: root children summed over the trees */
+    mc_worker *w;           /* [threads] */
+    gts__task *tasks;       /* [threads] */
+    /* written by the workers during a batch: atomics only */
+    _Alignas(GTS__CACHELINE) uint64_t mem_used;
+    _Alignas(GTS__CACHELINE) uint64_t claimed;
+    _Alignas(GTS__CACHELINE) uint64_t completed;
+    uint32_t done;          /* a root is proven */
+    uint32_t full;          /* the tree budget ran out */
+};
+
+/* ---- atomics on node fields -------------------------------------------- */
+
+static inline int32_t ld_i32(const int32_t *p)
+{
+    return (int32_t)gts__atomic_load_relaxed_32((const uint32_t *)p);
+}
+
+/* Raise *p to @v; true when it changed. */
+static bool raise_i32(int32_t *p, int32_t v)
+{
+    for (int32_t cur = ld_i32(p); v > cur; cur = ld_i32(p))
+        if (gts__atomic_cas_32((uint32_t *)p, (uint32_t)cur, (uint32_t)v))
+            return true;
+    return false;
+}
+
+/* Lower *p to @v; true when it changed. */
+static bool drop_i32(int32_t *p, int32_t v)
+{
+    for (int32_t cur = ld_i32(p); v < cur; cur = ld_i32(p))
+        if (gts__atomic_cas_32((uint32_t *)p, (uint32_t)cur, (uint32_t)v))
+            return true;
+    return false;
+}
+
+static inline bool mc_proven(const mc_node *n)
+{
+    return ld_i32(&n->lower) >= ld_i32(&n->upper);
+}
+
+static inline uint32_t mc_state(const mc_node *n)
+{
+    return gts__atomic_load_acquire_32(&n->state);
+}
+
+/* ---- random numbers (splitmix64: one stream per worker) -------------------- */
+
+static inline uint64_t mc_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t mc_below(mc_worker *w, uint32_t n)
+{
+    w->rng += UINT64_C(0x9e3779b97f4a7c15);
+    return (uint32_t)(((mc_mix(w->rng) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ---- rewards and scores ------------------------------------------------------ */
+
+static inline double mc_sign(gts_score v)
+{
+    return v > 0 ? 1.0 : v < 0 ? 0.0 : 0.5;
+}
+
+static inline bool mc_decided(gts_score v)
+{
+    return v >= GTS_SCORE_DECIDED || v <= -GTS_SCORE_DECIDED;
+}
+
+/* A heuristic value (a capped playout, a horizon node). */
+static double mc_heuristic(const mc_search *m, gts_score v)
+{
+    if (mc_decided(v))
+        return mc_sign(v);
+    return 1.0 / (1.0 + exp(-(double)v * m->inv_scale));
+}
+
+/* The reward of a proven value: a game result when it comes from finished
+ * games only (a terminal node, or no horizon), else a heuristic one. */
+static double mc_proven_reward(const mc_search *m, gts_score v, bool terminal)
+{
+    if (terminal || !m->horizon_active)
+        return mc_sign(v);
+    return mc_heuristic(m, v);
+}
+
+/* Inverse logistic of a mean reward, inside the ordinary score range. */
+static gts_score mc_to_score(const mc_search *m, double mean)
+{
+    if (mean < MC_MEAN_EPS)
+        mean = MC_MEAN_EPS;
+    if (mean > 1.0 - MC_MEAN_EPS)
+        mean = 1.0 - MC_MEAN_EPS;
+    double s = m->scale * log(mean / (1.0 - mean));
+    double lim = GTS_SCORE_DECIDED - 1;
+    if (s > lim)
+        s = lim;
+    if (s < -lim)
+        s = -lim;
+    return (gts_score)lround(s);
+}
+
+static inline gts_score clamp_score(gts_score s, gts_score lo, gts_score hi)
+{
+    if (s > hi)
+        s = hi;
+    if (s < lo)
+        s = lo;
+    return s;
+}
+
+/* ---- tree memory -------------------------------------------------------------- */
+
+/* @n nodes from the worker's chunk, or NULL: when the budget says no, the
+ * tree is full for everyone (the search goes on); when the allocator says
+ * no, GTS_ENOMEM is recorded (the search unwinds, as everywhere). */
+static mc_node *mc_alloc(mc_worker *w, uint32_t n)
+{
+    size_t size = (size_t)n * sizeof(mc_node);
+    if (size <= w->left) {
+        mc_node *p = (mc_node *)(void *)w->bump;
+        w->bump += size;
+        w->left -= size;
+        return p;
+    }
+    mc_search *m = w->m;
+    if (gts__atomic_load_relaxed_32(&m->full))
+        return NULL;
+    /* A whole chunk if the budget has room, else exactly what is needed. */
+    size_t want = size > MC_CHUNK ? size : MC_CHUNK;
+    for (;;) {
+        uint64_t old = gts__atomic_faa_relaxed_64(&m->mem_used, want);
+        if (old + want <= m->mem_limit)
+            break;
+        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
+        if (want == size) {
+            gts__atomic_store_relaxed_32(&m->full, 1);
+            return NULL;
+        }
+        want = size;
+    }
+    mc_chunk *ch = gts__malloc(&m->run->engine->alloc, sizeof *ch + want);
+    if (!ch) { /* out of memory, not out of budget: the search fails */
+        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
+        gts__fail(w->c, GTS_ENOMEM, 0);
+        return NULL;
+    }
+    ch->size = want;
+    ch->next = w->chunks;
+    w->chunks = ch;
+    w->bump = ch->data + size;
+    w->left = want - size;
+    return (mc_node *)(void *)ch->data;
+}
+
+static void mc_free_chunks(const gts_allocator *a, mc_worker *w)
+{
+    for (mc_chunk *ch = w->chunks, *next; ch; ch = next) {
+        next = ch->next;
+        gts__free(a, ch, sizeof *ch + ch->size);
+    }
+    w->chunks = NULL;
+    w->left = 0;
+}
+
+/* ---- callbacks ------------------------------------------------------------------ */
+
+/* Moves of the worker's state into w->buf (and hints into w->keys when
+ * @keyed); -1 after a failure (recorded). */
+static int mc_generate(mc_worker *w, bool keyed)
+{
+    gts__ctx *c = w->c;
+    const gts_game *g = c->game;
+    uint32_t cap = g->max_moves;
+    int n = keyed && g->generate_keyed
+                ? g->generate_keyed(c->state, w->buf, w->keys, cap, c->user)
+                : g->generate(c->state, w->buf, cap, c->user);
+    if (n < 0) {
+        gts__fail(c, GTS_ECALLBACK, n);
+        return -1;
+    }
+    if ((uint32_t)n > cap) {
+        gts__fail(c, GTS_EMOVES, n);
+        return -1;
+    }
+    if (keyed && !g->generate_keyed)
+        for (int i = 0; i < n; i++)
+            w->keys[i] = g->move_score(c->state, w->buf[i], c->user);
+    return n;
+}
+
+/* ---- nodes ---------------------------------------------------------------------- */
+
+static int cmp_desc_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Children of a node at @ply from w->buf (and w->keys with @priors). */
+static void mc_init_children(mc_worker *w, mc_node *ch, uint32_t n, int ply, bool priors)
+{
+    int child_ply = ply + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        memset(&ch[i], 0, sizeof ch[i]);
+        ch[i].move = w->buf[i];
+        ch[i].lower = GTS_SCORE_LOSS + child_ply;
+        ch[i].upper = GTS_SCORE_WIN - child_ply;
+        ch[i].state = MC_LEAF;
+    }
+    if (!priors)
+        return;
+    /* prior = 1 - rank / n, the best-hinted move 1, equal hints equal. */
+    for (uint32_t i = 0; i < n; i++)
+        w->order[i] = (uint64_t)((uint32_t)w->keys[i] ^ 0x80000000u) << 32 | i;
+    qsort(w->order, n, sizeof w->order[0], cmp_desc_u64);
+    uint32_t rank = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (j > 0 && (w->order[j] >> 32) != (w->order[j - 1] >> 32))
+            rank = j;
+        ch[(uint32_t)w->order[j]].prior = 1.0f - (float)rank / (float)n;
+    }
+}
+
+/* Recompute @p's range from its children; true when it narrowed. */
+static bool mc_update_range(mc_node *p)
+{
+    if ((mc_state(p) & MC_STATE) != MC_EXPANDED)
+        return false;
+    const mc_node *ch = p->children;
+    int32_t lo = INT32_MIN, hi = INT32_MIN;
+    for (uint32_t i = 0; i < p->n; i++) {
+        int32_t l = ld_i32(&ch[i].lower), u = ld_i32(&ch[i].upper);
+        if (-u > lo)
+            lo = -u;
+        if (-l > hi)
+            hi = -l;
+    }
+    bool a = raise_i32(&p->lower, lo);
+    bool b = drop_i32(&p->upper, hi);
+    return a || b;
+}
+
+/* A node whose value is known: a finished game or a horizon node. */
+static void mc_set_exact(mc_node *node, gts_score v)
+{
+    gts__atomic_store_relaxed_32((uint32_t *)&node->lower, (uint32_t)v);
+    gts__atomic_store_relaxed_32((uint32_t *)&node->upper, (uint32_t)v);
+}
+
+/* Create the children of @node (at @ply) from w->buf; true when this
+ * worker did. Another worker's expansion or a full tree: false. */
+static bool mc_expand(mc_worker *w, mc_node *node, int ply, uint32_t n)
+{
+    if (!gts__atomic_cas_32(&node->state, MC_LEAF, MC_EXPANDING))
+        return false;
+    mc_node *ch = mc_alloc(w, n);
+    if (!ch) {
+        gts__atomic_store_release_32(&node->state, MC_LEAF);
+        return false;
+    }
+    mc_init_children(w, ch, n, ply, w->m->use_prior);
+    node->children = ch;
+    node->n = n;
+    gts__atomic_store_release_32(&node->state, MC_EXPANDED);
+    return true;
+}
+
+/* True when a root's search is over: its value is proven and a child
+ * proves it (or every child is proven, whatever the root's range says). */
+static bool mc_root_done(const mc_node *root)
+{
+    int32_t lo = ld_i32(&root->lower);
+    if (lo < ld_i32(&root->upper))
+        return false;
+    bool all = true;
+    for (uint32_t i = 0; i < root->n; i++) {
+        const mc_node *c = &root->children[i];
+        if (-ld_i32(&c->upper) >= lo)
+            return true;
+        all = all && mc_proven(c);
+    }
+    return all;
+}
+
+/* ---- one iteration ----------------------------------------------------------------- */
+
+/* Step 1. UCB1 (+ progressive bias) over the children of @p that are not
+ * proven and may still reach p's proven value. In an unproven node one
+ * always exists; *stale when none seemed to (ranges read while other
+ * workers update them, or a root proven by bounds() alone): then every
+ * child is a candidate. */
+static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
+{
+    const mc_search *m = w->m;
+    mc_node *ch = p->children;
+    uint32_t n = p->n;
+    int32_t plo = ld_i32(&p->lower);
+    double vl = m->vl;
+    double np = (double)gts__atomic_load_relaxed_64(&p->visits)
+                + vl * gts__atomic_load_relaxed_32(&p->vloss);
+    double lnp = log(np > 1.0 ? np : 1.0);
+    mc_node *best = NULL;
+    for (int pass = 0; pass < 2 && !best; pass++) {
+        double bu = -1.0;
+        for (uint32_t i = 0; i < n; i++) {
+            mc_node *c = &ch[i];
+            if (pass == 0 && (-ld_i32(&c->lower) < plo || mc_proven(c)))
+                continue;
+            double nv = (double)gts__atomic_load_relaxed_64(&c->visits)
+                        + vl * gts__atomic_load_relaxed_32(&c->vloss);
+            double u;
+            if (nv <= 0.0) {
+                u = MC_UNVISITED + c->prior;
+            } else {
+                double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
+                u = q + m->c * sqrt(lnp / nv);
+                if (m->use_prior)
+                    u += m->prior_w * c->prior / (nv + 1.0);
+            }
+            if (u > bu) {
+                bu = u;
+                best = c;
+            }
+        }
+        if (!best)
+            *stale = true;
+    }
+    return best;
+}
+
+/* Step 2b. A uniformly random playout from the current position (at @ply,
+ * its @n moves in w->buf). Sets *reward for the side to move there; false
+ * when the search must unwind (every move it applied is undone). */
+static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
+{
+    const mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    uint32_t len = 0;
+    bool ok = true, terminal = false;
+    gts_score v = 0;
+    for (;;) {
+        if (len >= m->playout_depth || (int64_t)ply + len >= m->playout_horizon) {
+            int at = ply + (int)len;
+            v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+            break;
+        }
+        gts_move mv = w->buf[mc_below(w, (uint32_t)n)];
+        if (!gts__apply(c, mv)) {
+            ok = false;
+            break;
+        }
+        w->line[len++] = mv;
+        if (gts__poll(c)) {
+            ok = false;
+            break;
+        }
+        n = mc_generate(w, false);
+        if (n < 0) {
+            ok = false;
+            break;
+        }
+        if (n == 0) {
+            int at = ply + (int)len;
+            v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+            terminal = true;
+            break;
+        }
+    }
+    if (ok && gts__aborted(c))
+        ok = false; /* evaluate() failed */
+    if (ok)
+        *reward = terminal ? mc_sign(v) : mc_heuristic(m, v);
+    int reached = ply + (int)len;
+    if (reached > c->seldepth)
+        c->seldepth = reached;
+    while (len > 0)
+        gts__undo(c, w->line[--len]);
+    return ok;
+}
+
+/* Step 2. A node reached for the first time (or again, while it could not
+ * be expanded). Sets *reward for the side to move at @node and *changed
+ * when node's range narrowed; false when the search must unwind. */
+static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *changed)
+{
+    mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    /* The horizon: the node's value is its evaluation. */
+    if (ply >= m->horizon) {
+        gts_score v = gts__evaluate(c, ply);
+        if (gts__aborted(c))
+            return false;
+        mc_set_exact(node, v);
+        *reward = mc_heuristic(m, v);
+        *changed = true;
+        return true;
+    }
+    bool expand = (gts__atomic_load_relaxed_32(&node->state) & MC_STATE) == MC_LEAF
+                  && !gts__atomic_load_relaxed_32(&m->full);
+    int n = mc_generate(w, expand && m->use_prior);
+    if (n < 0)
+        return false;
+    if (n == 0) { /* a finished game */
+        gts_score v = gts__evaluate(c, ply);
+        if (gts__aborted(c))
+            return false;
+        gts__atomic_or_relaxed_32(&node->state, MC_TERMINAL);
+        mc_set_exact(node, v);
+        *reward = mc_sign(v);
+        *changed = true;
+        return true;
+    }
+    if (c->game->bounds) {
+        gts_score lo = GTS_SCORE_LOSS, hi = GTS_SCORE_WIN;
+        if (!gts__game_bounds(c, ply, &lo, &hi))
+            return false;
+        bool a = raise_i32(&node->lower, lo);
+        bool b = drop_i32(&node->upper, hi);
+        *changed = *changed || a || b;
+        if (mc_proven(node)) {
+            *reward = mc_proven_reward(m, ld_i32(&node->lower), false);
+            return true;
+        }
+    }
+    if (expand && mc_expand(w, node, ply, (uint32_t)n) && mc_update_range(node))
+        *changed = true;
+    return mc_playout(w, ply, n, reward);
+}
+
+/* One playout from w->root; false when the search must unwind. */
+static bool mc_iterate(mc_worker *w)
+{
+    mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    bool vloss = m->use_vloss;
+    mc_node *node = w->root;
+    int ply = 0;
+    double reward = 0.5; /* for the side to move at path[ply] */
+    bool changed = false, ok = true;
+    w->path[0] = node;
+    if (vloss)
+        gts__atomic_faa_relaxed_32(&node->vloss, 1);
+
+    /* Step 1. Selection */
+    for (;;) {
+        uint32_t st = mc_state(node);
+        if (ply > 0 && mc_proven(node)) {
+            /* Known value: no playout; let the parent see it. */
+            reward = mc_proven_reward(m, ld_i32(&node->lower), (st & MC_TERMINAL) != 0);
+            changed = true;
+            break;
+        }
+        if ((st & MC_STATE) != MC_EXPANDED) {
+            ok = mc_leaf(w, node, ply, &reward, &changed);
+            break;
+        }
+        bool stale = false;
+        mc_node *child = mc_select(w, node, &stale);
+        if (stale)
+            mc_update_range(node);
+        if (vloss)
+            gts__atomic_faa_relaxed_32(&child->vloss, 1);
+        if (!gts__apply(c, child->move)) {
+            if (vloss)
+                gts__atomic_faa_relaxed_32(&child->vloss, (uint32_t)-1);
+            ok = false;
+            break;
+        }
+        w->path[++ply] = child;
+        node = child;
+        if (ply > c->seldepth)
+            c->seldepth = ply;
+        if (gts__poll(c)) {
+            ok = false;
+            break;
+        }
+    }
+
+    /* Step 3. Backpropagation (or, after an abort, only the virtual losses) */
+    if (ok) {
+        double x = reward;
+        for (int k = ply; k >= 1; k--) {
+            mc_node *nd = w->path[k];
+            double r = 1.0 - x; /* for the side that played nd->move */
+            gts__atomic_faa_relaxed_64(&nd->sum, (uint64_t)(r * MC_ONE + 0.5));
+            gts__atomic_faa_relaxed_64(&nd->visits, 1);
+            if (vloss)
+                gts__atomic_faa_relaxed_32(&nd->vloss, (uint32_t)-1);
+            if (changed)
+                changed = mc_update_range(w->path[k - 1]);
+            x = r;
+        }
+        gts__atomic_faa_relaxed_64(&w->root->visits, 1);
+        if (vloss)
+            gts__atomic_faa_relaxed_32(&w->root->vloss, (uint32_t)-1);
+        gts__atomic_faa_relaxed_64(&m->completed, 1);
+        if (mc_root_done(w->root))
+            gts__atomic_store_relaxed_32(&m->done, 1);
+    } else if (vloss) {
+        for (int k = ply; k >= 0; k--)
+            gts__atomic_faa_relaxed_32(&w->path[k]->vloss, (uint32_t)-1);
+    }
+
+    /* Step 4. Undo the path */
+    for (int k = ply; k >= 1; k--)
+        gts__undo(c, w->path[k]->move);
+    return ok;
+}
+
+/* Iterations until the batch's claims run out, the search is over or
+ * must unwind. */
+static void mc_work(mc_worker *w)
+{
+    mc_search *m = w->m;
+    while (!gts__aborted(w->c) && !gts__atomic_load_relaxed_32(&m->done)) {
+        if (gts__atomic_faa_relaxed_64(&m->claimed, 1) >= m->batch_end)
+            return;
+        if (!mc_iterate(w))
+            return;
+    }
+}
+
+/* ---- parallel batches ------------------------------------------------------------- */
+
+static void mc_task(gts__task *task, gts__worker *wk)
+{
+    (void)task;
+    mc_worker *w = gts__worker_data(wk);
+    if (w)
+        mc_work(w);
+}
+
+static void mc_batch(void *arg, gts__worker *wk)
+{
+    mc_search *m = arg;
+    gts__group group;
+    gts__group_init(&group);
+    for (int i = 1; i < m->threads; i++) {
+        m->tasks[i].fn = mc_task;
+        m->tasks[i].arg = m;
+        gts__pool_spawn(wk, &group, &m->tasks[i]);
+    }
+    mc_work(gts__worker_data(wk));
+    gts__pool_wait(wk, &group);
+}
+
+static void mc_run_batch(mc_search *m)
+{
+    if (m->threads == 1)
+        mc_work(&m->w[0]);
+    else
+        gts__pool_run(m->run->pool, mc_batch, m);
+}
+
+/* ---- results ------------------------------------------------------------------------ */
+
+/*
+ * The move to play among @n children of a node with proven range
+ * [plo, phi]; -1 when nothing was learnt. Proven node (or a proven win):
+ * the child with the best proven value, ties by visits. Otherwise the most
+ * visited child that may still reach plo, unless a child's proven value is
+ * better than that child's estimate. *score: the value of the choice.
+ */
+static int mc_choose(const mc_search *m, const mc_node *ch, uint32_t n, int32_t plo,
+                     int32_t phi, gts_score *score)
+{
+    int proven = -1, visited = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const mc_node *c = &ch[i];
+        int32_t pess = -ld_i32(&c->upper), opt = -ld_i32(&c->lower);
+        uint64_t v = gts__atomic_load_relaxed_64(&c->visits);
+        if (proven < 0 || pess > -ld_i32(&ch[proven].upper)
+            || (pess == -ld_i32(&ch[proven].upper)
+                && v > gts__atomic_load_relaxed_64(&ch[proven].visits)))
+            proven = (int)i;
+        if (opt < plo || v == 0)
+            continue;
+        if (visited < 0) {
+            visited = (int)i;
+            continue;
+        }
+        const mc_node *b = &ch[visited];
+        uint64_t bv = gts__atomic_load_relaxed_64(&b->visits);
+        if (v > bv || (v == bv && gts__atomic_load_relaxed_64(&c->sum)
+                                      > gts__atomic_load_relaxed_64(&b->sum)))
+            visited = (int)i;
+    }
+    int32_t best_pess = -ld_i32(&ch[proven].upper);
+    if (plo >= phi || plo >= GTS_SCORE_DECIDED) {
+        *score = plo >= phi ? plo : best_pess;
+        return proven;
+    }
+    if (visited < 0) {
+        if (best_pess > -GTS_SCORE_DECIDED && mc_proven(&ch[proven])) {
+            *score = best_pess;
+            return proven;
+        }
+        return -1;
+    }
+    const mc_node *b = &ch[visited];
+    double mean = (double)gts__atomic_load_relaxed_64(&b->sum)
+                  / (MC_ONE * (double)gts__atomic_load_relaxed_64(&b->visits));
+    gts_score est = clamp_score(mc_to_score(m, mean), -ld_i32(&b->upper), -ld_i32(&b->lower));
+    if (best_pess > -GTS_SCORE_DECIDED && best_pess > est) {
+        *score = best_pess;
+        return proven;
+    }
+    *score = clamp_score(est, plo, phi);
+    return visited;
+}
+
+/* Merge the root children of every tree into m->merged. */
+static void mc_merge(mc_search *m, int32_t *plo, int32_t *phi)
+{
+    memcpy(m->merged, m->roots[0].children, (size_t)m->nroot * sizeof *m->merged);
+    int32_t lo = ld_i32(&m->roots[0].lower), hi = ld_i32(&m->roots[0].upper);
+    for (int t = 1; t < m->nroots; t++) {
+        const mc_node *r = &m->roots[t];
+        if (ld_i32(&r->lower) > lo)
+            lo = ld_i32(&r->lower);
+        if (ld_i32(&r->upper) < hi)
+            hi = ld_i32(&r->upper);
+        for (uint32_t i = 0; i < m->nroot; i++) {
+            const mc_node *c = &r->children[i];
+            mc_node *d = &m->merged[i];
+            d->visits += gts__atomic_load_relaxed_64(&c->visits);
+            d->sum += gts__atomic_load_relaxed_64(&c->sum);
+            if (ld_i32(&c->lower) > d->lower)
+                d->lower = ld_i32(&c->lower);
+            if (ld_i32(&c->upper) < d->upper)
+                d->upper = ld_i32(&c->upper);
+        }
+    }
+    /* The merged children's ranges may prove more than each tree did. */
+    int32_t clo = INT32_MIN, chi = INT32_MIN;
+    for (uint32_t i = 0; i < m->nroot; i++) {
+        if (-m->merged[i].upper > clo)
+            clo = -m->merged[i].upper;
+        if (-m->merged[i].lower > chi)
+            chi = -m->merged[i].lower;
+    }
+    *plo = lo > clo ? lo : clo;
+    *phi = hi < chi ? hi : chi;
+}
+
+/* The node of the tree with the most visits for root move @i. */
+static const mc_node *mc_pv_child(const mc_search *m, int i)
+{
+    const mc_node *best = &m->roots[0].children[i];
+    for (int t = 1; t < m->nroots; t++) {
+        const mc_node *c = &m->roots[t].children[i];
+        if (gts__atomic_load_relaxed_64(&c->visits) > gts__atomic_load_relaxed_64(&best->visits))
+            best = c;
+    }
+    return best;
+}
+
+/* Fill @r (move, score, pv, depth, flags) and the engine's root
+ * statistics from the tree(s). No worker runs. */
+static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
+{
+    gts_engine *e = m->run->engine;
+    int32_t plo, phi;
+    mc_merge(m, &plo, &phi);
+    if (gts__atomic_load_relaxed_32(&m->full))
+        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+
+    /* Root statistics, from the root's side. */
+    for (uint32_t i = 0; i < m->nroot; i++) {
+        const mc_node *c = &m->merged[i];
+        gts_mcts_move_stats *s = &e->mcts_stats[i];
+        memset(s, 0, sizeof *s);
+        s->struct_size = sizeof *s;
+        s->move = c->move;
+        s->visits = c->visits;
+        s->mean = c->visits ? (double)c->sum / (MC_ONE * (double)c->visits) : 0.0;
+        s->prior = c->prior;
+        s->lower = -c->upper;
+        s->upper = -c->lower;
+        s->score = c->visits ? clamp_score(mc_to_score(m, s->mean), s->lower, s->upper)
+                             : clamp_score(0, s->lower, s->upper);
+    }
+    e->mcts_nstats = m->nroot;
+
+    gts_score score = 0;
+    int best = mc_choose(m, m->merged, m->nroot, plo, phi, &score);
+    if (best < 0)
+        return; /* nothing learnt: the driver's fallback stands */
+    bool solved = plo >= phi;
+    r->best_move = m->merged[best].move;
+    r->flags |= GTS_RESULT_HAS_MOVE;
+    r->score = score;
+    r->pv[0] = r->best_move;
+    int len = 1;
+    const mc_node *node = mc_pv_child(m, best);
+    while (len < GTS_MAX_PLY && (mc_state(node) & MC_STATE) == MC_EXPANDED) {
+        gts_score s;
+        int k = mc_choose(m, node->children, node->n, ld_i32(&node->lower),
+                          ld_i32(&node->upper), &s);
+        if (k < 0)
+            break;
+        node = &node->children[k];
+        r->pv[len++] = node->move;
+    }
+    r->pv_length = (uint32_t)len;
+    r->depth = solved ? lim->depth : len;
+}
+
+/* ---- the search --------------------------------------------------------------------- */
+
+static bool mc_setup_worker(mc_search *m, int i)
+{
+    mc_worker *w = &m->w[i];
+    const gts_allocator *a = &m->run->engine->alloc;
+    uint32_t cap = m->game->max_moves;
+    w->m = m;
+    w->c = m->run->ctx[i];
+    w->rng = mc_mix((uint64_t)m->run->engine->mcts_seed + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
+    w->line_cap = m->playout_depth > 0 ? m->playout_depth : 1;
+    w->buf = gts__malloc(a, (size_t)cap * sizeof *w->buf);
+    w->line = gts__malloc(a, (size_t)w->line_cap * sizeof *w->line);
+    if (!w->buf || !w->line)
+        return false;
+    if (m->use_prior) {
+        w->keys = gts__malloc(a, (size_t)cap * sizeof *w->keys);
+        w->order = gts__malloc(a, (size_t)cap * sizeof *w->order);
+        if (!w->keys || !w->order)
+            return false;
+    }
+    return true;
+}
+
+static void mc_free_worker(mc_search *m, mc_worker *w)
+{
+    const gts_allocator *a = &m->run->engine->alloc;
+    uint32_t cap = m->game->max_moves;
+    mc_free_chunks(a, w); /* w->m is unset when setup failed before it */
+    gts__free(a, w->buf, (size_t)cap * sizeof *w->buf);
+    gts__free(a, w->line, (size_t)w->line_cap * sizeof *w->line);
+    gts__free(a, w->keys, (size_t)cap * sizeof *w->keys);
+    gts__free(a, w->order, (size_t)cap * sizeof *w->order);
+}
+
+/* Expand every root (worker 0's state is at the root). False after a
+ * failure (recorded): a callback, or no room for the root's children. */
+static bool mc_setup_roots(mc_search *m)
+{
+    mc_worker *w0 = &m->w[0];
+    gts__ctx *c0 = w0->c;
+    gts_engine *e = m->run->engine;
+    int n = mc_generate(w0, m->use_prior);
+    if (n <= 0)
+        return false; /* a failure (recorded), or no moves any more */
+    gts_score lo = GTS_SCORE_LOSS, hi = GTS_SCORE_WIN;
+    if (m->game->bounds && !gts__game_bounds(c0, 0, &lo, &hi))
+        return false;
+    if ((uint32_t)n > e->mcts_stats_cap) {
+        gts_mcts_move_stats *s = gts__calloc(&e->alloc, (size_t)n, sizeof *s);
+        if (!s) {
+            gts__fail(c0, GTS_ENOMEM, 0);
+            return false;
+        }
+        gts__free(&e->alloc, e->mcts_stats, (size_t)e->mcts_stats_cap * sizeof *s);
+        e->mcts_stats = s;
+        e->mcts_stats_cap = (uint32_t)n;
+    }
+    m->nroot = (uint32_t)n;
+    m->merged = gts__calloc(&e->alloc, (size_t)n, sizeof *m->merged);
+    if (!m->merged) {
+        gts__fail(c0, GTS_ENOMEM, 0);
+        return false;
+    }
+    for (int t = 0; t < m->nroots; t++) {
+        mc_node *root = &m->roots[t];
+        mc_node *ch = mc_alloc(w0, (uint32_t)n);
+        if (!ch) { /* the budget cannot hold the root (or no memory) */
+            gts__fail(c0, GTS_ENOMEM, 0);
+            return false;
+        }
+        mc_init_children(w0, ch, (uint32_t)n, 0, m->use_prior);
+        root->children = ch;
+        root->n = (uint32_t)n;
+        root->lower = lo;
+        root->upper = hi;
+        root->state = MC_EXPANDED;
+        mc_update_range(root);
+    }
+    return true;
+}
+
+void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
+{
+    gts_engine *e = run->engine;
+    gts__ctx *c0 = run->ctx[0];
+    const gts_allocator *a = &e->alloc;
+    mc_search ms;
+    mc_search *m = &ms;
+    memset(m, 0, sizeof *m);
+
+    /* Step 1. Parameters */
+    m->run = run;
+    m->game = run->game;
+    m->threads = run->threads;
+    m->root_mode = e->mcts_parallel == GTS_MCTS_ROOT && run->threads > 1;
+    m->use_vloss = !m->root_mode && run->threads > 1 && e->mcts_virtual_loss > 0;
+    m->vl = m->use_vloss ? (uint32_t)e->mcts_virtual_loss : 0;
+    m->horizon = lim->depth;
+    m->horizon_active = lim->depth < GTS_MAX_DEPTH;
+    m->playout_horizon = m->horizon_active ? lim->depth : GTS_MAX_PLY;
+    m->playout_depth = (uint32_t)e->mcts_playout_depth;
+    m->c = (double)e->mcts_exploration / 100.0;
+    m->scale = (double)e->mcts_eval_scale;
+    m->inv_scale = 1.0 / m->scale;
+    m->prior_w = (double)e->mcts_prior / 100.0;
+    m->use_prior = m->prior_w > 0 && (m->game->move_score || m->game->generate_keyed);
+    m->budget = e->mcts_playouts > 0 ? (uint64_t)e->mcts_playouts : UINT64_MAX;
+    m->mem_limit = (uint64_t)e->mcts_tree_mb << 20;
+    m->nroots = m->root_mode ? run->threads : 1;
+
+    /* Step 2. Workers, roots */
+    m->w = gts__calloc_aligned(a, (size_t)m->threads * sizeof *m->w, GTS__CACHELINE);
+    m->roots = gts__calloc(a, (size_t)m->nroots, sizeof *m->roots);
+    m->tasks = gts__calloc(a, (size_t)m->threads, sizeof *m->tasks);
+    bool ok = m->w && m->roots && m->tasks;
+    for (int i = 0; ok && i < m->threads; i++)
+        ok = mc_setup_worker(m, i);
+    if (!ok)
+        gts__fail(c0, GTS_ENOMEM, 0);
+    else
+        ok = mc_setup_roots(m);
+    if (ok)
+        for (int i = 0; i < m->threads; i++)
+            m->w[i].root = &m->roots[m->root_mode ? i : 0];
+
+    /* Step 3. Batches of playouts: one, or doubling ones between progress
+     * reports */
+    if (ok && run->pool)
+        for (int i = 0; i < m->threads; i++)
+            gts__worker_set_data(gts__pool_worker(run->pool, i), &m->w[i]);
+    uint64_t next = lim->on_iteration ? MC_FIRST_BATCH : UINT64_MAX;
+    int reported = 0;
+    bool finished = !ok;
+    while (!finished) {
+        m->batch_end = next < m->budget ? next : m->budget;
+        gts__atomic_store_relaxed_64(&m->claimed, gts__atomic_load_relaxed_64(&m->completed));
+        mc_run_batch(m);
+        uint64_t done = gts__atomic_load_relaxed_64(&m->completed);
+        bool stopped = gts__run_stopped(&e->shared);
+        finished = stopped || gts__atomic_load_relaxed_32(&m->done) || done >= m->budget;
+        if (!stopped) {
+            mc_report(m, lim, r);
+            if (r->depth > reported) {
+                reported = r->depth;
+                if (gts__progress(run, lim, r))
+                    finished = true;
+            }
+        }
+        if (next <= UINT64_MAX / 2)
+            next *= 2;
+        else
+            next = UINT64_MAX;
+    }
+    if (ok && gts__run_stopped(&e->shared) && !gts__atomic_load_relaxed_32((uint32_t *)&e->shared.error))
+        mc_report(m, lim, r); /* a stop or a limit: the tree so far */
+    if (ok && run->pool)
+        for (int i = 0; i < m->threads; i++)
+            gts__worker_set_data(gts__pool_worker(run->pool, i), NULL);
+
+    /* Step 4. Free the tree and the scratch memory */
+    if (m->w)
+        for (int i = 0; i < m->threads; i++)
+            mc_free_worker(m, &m->w[i]);
+    gts__free(a, m->merged, (size_t)m->nroot * sizeof *m->merged);
+    gts__free(a, m->tasks, (size_t)m->threads * sizeof *m->tasks);
+    gts__free(a, m->roots, (size_t)m->nroots * sizeof *m->roots);
+    gts__free_aligned(a, m->w, (size_t)m->threads * sizeof *m->w, GTS__CACHELINE);
+}
+
+/* ---- root statistics -------------------------------------------------------------- */
+
+int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int capacity)
+{
+    if (!engine)
+        return GTS_EINVAL;
+    int n = (int)engine->mcts_nstats;
+    if (!out || capacity <= 0)
+        return n;
+    size_t size, stride;
+    gts_status rc = gts__struct_check(out, sizeof *out, GTS_MCTS_MOVE_STATS_SIZE_V0_2, &size);
+    if (rc != GTS_OK)
+        return rc;
+    memcpy(&stride, out, sizeof stride);
+    for (int i = 0; i < n && i < capacity; i++) {
+        unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
+        memcpy(dst, &stride, sizeof stride);
+        gts__struct_out(dst, &engine->mcts_stats[i], size);
+    }
+    return n;
+}

@@ -1,0 +1,282 @@
+/*
+ * mma.c - Rivest's min/max approximation (R. L. Rivest, "Game tree
+ * searching by min/max approximation", Artificial Intelligence 34, 1987).
+ *
+ * What. A best-first search over an explicit tree. Every node carries two
+ * values from the root player's side (MAX at even plies): its minimax value
+ * over the tree explored so far, which is what the search reports (as in
+ * the paper), and an approximation used only to choose where to grow the
+ * tree: the static values mapped into (0, 1), backed up with generalized
+ * means, M_p at MAX nodes and M_-p at MIN nodes,
+ *     M_p(a_1..a_n) = ((a_1^p + ... + a_n^p) / n)^(1/p),
+ * which tend to max and min as p grows but are differentiable. The edge to
+ * child c of node x gets the penalty w(c) = -log D(x, c), D the derivative
+ * of x's approximation with respect to c's:
+ *     D = (1/n) * (a_c / M)^(q - 1),  q = p at MAX nodes, -p at MIN nodes,
+ * so a child that matters little to its parent's value is expensive. Each
+ * step expands the tip with the least total penalty from the root (every
+ * node keeps b(x), the least penalty from x down to an open tip), creates
+ * and evaluates all its children, and backs the three quantities up.
+ *
+ * Tips: a finished game and a node at the depth limit are closed (their
+ * value is the minimax leaf value there); an open tip's static value is
+ * clamped into what it can still score (mate distance, the game's
+ * bounds()), and a range closed to one value closes it. The search ends when every tip is
+ * closed (the reported value is then the minimax value) or at a limit: the
+ * node budget (gts_limits::nodes counts the children created, i.e. moves
+ * applied for evaluation, Rivest's measure), time, stop, or the tree budget
+ * GTS_OPT_MCTS_TREE_MB (then GTS_RESULT_MEMORY_LIMIT). p is GTS_OPT_MMA_P in
+ * tenths (Rivest used p = 10: 100).
+ */
+#include "search/algos.h"
+#include "search/bestfirst.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct mm_node {
+    gts__bf_link link;
+    int32_t depth;     /* remaining depth */
+    uint32_t first, n; /* children, once expanded */
+    gts_score value;   /* minimax over the explored tree, MAX's side */
+    double approx;     /* in (0, 1), MAX's side */
+    double tip;        /* least penalty to an open tip below (INFINITY: none) */
+    bool expanded;
+} mm_node;
+
+typedef struct mm {
+    gts__ctx *c;
+    const gts_allocator *alloc;
+    mm_node *node;
+    uint32_t nnodes, cap;
+    size_t max_bytes;
+    double p;
+    bool full;
+    gts__bf_walk walk;
+} mm;
+
+/* A score into (0, 1), increasing. */
+static double to_unit(gts_score s)
+{
+    return ((double)s - (GTS_SCORE_LOSS - 1)) / ((double)(GTS_SCORE_WIN - GTS_SCORE_LOSS) + 2.0);
+}
+
+/* The exponent of node @x's generalized mean. */
+static double exponent(const mm *s, uint32_t x)
+{
+    return s->node[x].link.ply % 2 == 0 ? s->p : -s->p;
+}
+
+/* Penalty of the edge from @x to its child @k. */
+static double penalty(const mm *s, uint32_t x, uint32_t k)
+{
+    double q = exponent(s, x);
+    double d = (1.0 / s->node[x].n) * pow(s->node[k].approx / s->node[x].approx, q - 1.0);
+    double w = -log(d);
+    return w > 0 ? w : 0;
+}
+
+static void back_up(mm *s, uint32_t x)
+{
+    for (;;) {
+        mm_node *nd = &s->node[x];
+        bool max = nd->link.ply % 2 == 0;
+        double q = exponent(s, x), sum = 0;
+        gts_score v = max ? -GTS_SCORE_INF : GTS_SCORE_INF;
+        for (uint32_t i = 0; i < nd->n; i++) {
+            const mm_node *ch = &s->node[nd->first + i];
+            sum += pow(ch->approx, q);
+            if (max ? ch->value > v : ch->value < v)
+                v = ch->value;
+        }
+        nd->value = v;
+        nd->approx = pow(sum / nd->n, 1.0 / q);
+        double tip = INFINITY;
+        for (uint32_t i = 0; i < nd->n; i++) {
+            uint32_t k = nd->first + i;
+            if (isinf(s->node[k].tip))
+                continue;
+            double t = penalty(s, x, k) + s->node[k].tip;
+            if (t < tip)
+                tip = t;
+        }
+        nd->tip = tip;
+        if (nd->link.parent == GTS__BF_NONE)
+            return;
+        x = nd->link.parent;
+    }
+}
+
+/* The static value of the node the state is at (MAX's side); @closed: the
+ * minimax leaf value (quiescence included when it is on). */
+static gts_score static_value(mm *s, int ply, bool closed)
+{
+    gts__ctx *c = s->c;
+    gts_score v = closed && c->use_qs && ply < GTS_MAX_PLY
+                      ? gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF)
+                      : gts__evaluate(c, ply);
+    return ply % 2 == 0 ? v : -v;
+}
+
+/* An open tip's static value, clamped into what it can still score (mate
+ * distance and the game's bounds()); a range closed to one value closes
+ * the tip. The state is at the tip. False after a failure (recorded). */
+static bool tip_bounds(mm *s, mm_node *tip)
+{
+    gts__ctx *c = s->c;
+    int ply = tip->link.ply;
+    gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
+    if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi))
+        return false;
+    if (ply % 2 == 1) { /* to MAX's side */
+        gts_score t = lo;
+        lo = -hi;
+        hi = -t;
+    }
+    tip->value = tip->value < lo ? lo : tip->value > hi ? hi : tip->value;
+    if (lo == hi)
+        tip->tip = INFINITY;
+    return true;
+}
+
+static bool expand(mm *s, uint32_t x)
+{
+    gts__ctx *c = s->c;
+    if (!gts__bf_go(&s->walk, x))
+        return false;
+    int ply = s->node[x].link.ply;
+    int n = gts__generate(c, ply, false);
+    if (n < 0)
+        return false;
+    if (n == 0) {
+        gts_score v = static_value(s, ply, false);
+        s->node[x].value = v;
+        s->node[x].approx = to_unit(v);
+        s->node[x].tip = INFINITY;
+        s->node[x].expanded = true;
+        if (s->node[x].link.parent != GTS__BF_NONE)
+            back_up(s, s->node[x].link.parent);
+        return !gts__aborted(c);
+    }
+    if (!gts__bf_grow(s->alloc, (void **)&s->node, &s->cap, s->nnodes + (uint32_t)n,
+                      sizeof *s->node, s->max_bytes)) {
+        s->full = true;
+        return false;
+    }
+    s->walk.base = (const char *)s->node;
+    const gts_move *moves = gts__moves(c, ply);
+    uint32_t first = s->nnodes;
+    for (int i = 0; i < n; i++) {
+        gts_move m = moves[i];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__apply(c, m))
+            return false;
+        mm_node *ch = &s->node[first + (uint32_t)i];
+        memset(ch, 0, sizeof *ch);
+        ch->link.parent = x;
+        ch->link.ply = ply + 1;
+        ch->link.move = m;
+        ch->depth = s->node[x].depth - 1 + ext;
+        bool closed = ch->depth <= 0 || ch->link.ply >= GTS_MAX_PLY;
+        ch->value = static_value(s, ply + 1, closed);
+        ch->tip = closed ? INFINITY : 0;
+        bool ok = closed || tip_bounds(s, ch);
+        ch->approx = to_unit(ch->value);
+        ch->expanded = isinf(ch->tip);
+        gts__undo(c, m);
+        if (!ok || gts__aborted(c))
+            return false;
+    }
+    s->nnodes += (uint32_t)n;
+    s->node[x].first = first;
+    s->node[x].n = (uint32_t)n;
+    s->node[x].expanded = true;
+    back_up(s, x);
+    return true;
+}
+
+void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
+{
+    gts_engine *e = run->engine;
+    gts__ctx *c = run->ctx[0];
+    mm s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.alloc = &e->alloc;
+    s.max_bytes = (size_t)e->mcts_tree_mb << 20;
+    s.p = (double)e->mma_p / 10.0;
+    s.walk.c = c;
+    s.walk.stride = sizeof(mm_node);
+    if (!gts__bf_grow(s.alloc, (void **)&s.node, &s.cap, 1, sizeof *s.node, s.max_bytes)) {
+        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+        return; /* the driver's fallback move stands */
+    }
+    s.walk.base = (const char *)s.node;
+    memset(&s.node[0], 0, sizeof s.node[0]);
+    s.node[0].link.parent = GTS__BF_NONE;
+    s.node[0].depth = lim->depth;
+    s.nnodes = 1;
+
+    /* Expand the least-penalty tip until none is open or a limit. */
+    bool ok = expand(&s, 0);
+    int deepest = 1;
+    while (ok && !isinf(s.node[0].tip)) {
+        uint32_t x = 0;
+        while (s.node[x].expanded) {
+            uint32_t best = GTS__BF_NONE;
+            double best_t = INFINITY;
+            for (uint32_t i = 0; i < s.node[x].n; i++) {
+                uint32_t k = s.node[x].first + i;
+                if (isinf(s.node[k].tip))
+                    continue;
+                double t = penalty(&s, x, k) + s.node[k].tip;
+                if (best == GTS__BF_NONE || t < best_t) {
+                    best = k;
+                    best_t = t;
+                }
+            }
+            if (best == GTS__BF_NONE)
+                break; /* cannot happen: x's tip is finite */
+            x = best;
+        }
+        if (s.node[x].expanded || gts__enter(c, s.node[x].link.ply))
+            break;
+        if (s.node[x].link.ply + 1 > deepest)
+            deepest = s.node[x].link.ply + 1;
+        ok = expand(&s, x);
+    }
+    gts__bf_undo_to(&s.walk, 0);
+    if (s.full)
+        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+
+    /* The result: the root child of the best explored minimax value. */
+    bool failed = gts__aborted(c) && gts__run_why(c->shared) == 0 && !s.full;
+    if (!failed && s.node[0].n > 0) {
+        const mm_node *root = &s.node[0];
+        uint32_t best = root->first;
+        for (uint32_t i = 1; i < root->n; i++)
+            if (s.node[root->first + i].value > s.node[best].value)
+                best = root->first + i;
+        r->best_move = s.node[best].link.move;
+        r->score = s.node[best].value;
+        /* Every tip closed: the minimax value at the full depth. */
+        r->depth = isinf(s.node[0].tip) ? lim->depth : deepest;
+        r->seldepth = deepest;
+        r->pv_length = 0;
+        for (uint32_t x = best; r->pv_length < GTS_MAX_PLY;) {
+            r->pv[r->pv_length++] = s.node[x].link.move;
+            const mm_node *nd = &s.node[x];
+            if (nd->n == 0)
+                break;
+            bool max = nd->link.ply % 2 == 0;
+            uint32_t b = nd->first;
+            for (uint32_t i = 1; i < nd->n; i++) {
+                gts_score v = s.node[nd->first + i].value;
+                if (max ? v > s.node[b].value : v < s.node[b].value)
+                    b = nd->first + i;
+            }
+            x = b;
+        }
+    }
+    gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
+}

@@ -1,0 +1,172 @@
+/* Berliner's B* (GTS_ALG_BSTAR): with sound bounds and no limit it proves a
+ * minimax-best move; margins, limits, the tree budget and failures. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+#include "tgame.h"
+
+static gts_engine *engine(void)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    return e;
+}
+
+static gts_result run(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth)
+{
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    gts_result r = {.struct_size = sizeof r};
+    gts_status rc = gts_search(e, alg, g, s, &l, &r);
+    cr_assert_eq(rc, GTS_OK, "%s: %s", gts_algorithm_name(alg), gts_status_name(rc));
+    return r;
+}
+
+static const uint32_t LIMIT_FLAGS = GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT |
+                                    GTS_RESULT_STOPPED | GTS_RESULT_MEMORY_LIMIT;
+
+/* The minimax value of the root after @m (from the root's side). */
+static gts_score value_after(gts_engine *m, const gts_game *g, void *s, gts_move mv, int depth)
+{
+    cr_assert_eq(g->apply(s, mv, g->user), 0);
+    gts_score v = depth > 1 ? -run(m, GTS_ALG_MINIMAX, g, s, depth - 1).score
+                            : -g->evaluate(s, g->user);
+    if (g->generate(s, (gts_move[64]){0}, 64, g->user) == 0)
+        v = -g->evaluate(s, g->user);
+    cr_assert_eq(g->undo(s, mv, g->user), 0);
+    /* A decided score is one ply further from the end seen from the root. */
+    if (v >= GTS_SCORE_DECIDED)
+        v--;
+    else if (v <= -GTS_SCORE_DECIDED)
+        v++;
+    return v;
+}
+
+Test(bstar, proves_a_minimax_best_move_on_500_random_trees)
+{
+    gts_engine *e = engine(), *m = engine();
+    int proved = 0;
+    for (int t = 0; t < 500; t++) {
+        gts_randtree_params p = {
+            .struct_size = sizeof p, .seed = 0xb5 + (uint64_t)t,
+            .branching = 2 + (uint32_t)t % 4, .depth = 2 + (uint32_t)(t / 4) % 5,
+            .min_value = -100, .max_value = 100, .branching_jitter = (uint32_t)t % 2,
+            .terminal_percent = (uint32_t)(t % 3) * 10,
+        };
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        const gts_game *g = gts_game_randtree();
+        uint64_t key = g->hash(s, g->user);
+        int depth = (int)p.depth;
+        gts_result b = run(e, GTS_ALG_BSTAR, g, s, depth);
+        gts_result want = run(m, GTS_ALG_MINIMAX, g, s, depth);
+        cr_assert_eq(g->hash(s, g->user), key, "tree %d: state restored", t);
+        cr_assert(b.flags & GTS_RESULT_HAS_MOVE, "tree %d", t);
+        cr_assert_eq(b.flags & LIMIT_FLAGS, 0u, "tree %d: ended by separation", t);
+        proved++;
+        gts_score got = value_after(m, g, s, b.best_move, depth);
+        cr_assert_eq(got, want.score, "tree %d (b %u, d %d): B*'s move is worth %d, minimax %d",
+                     t, p.branching, depth, got, want.score);
+        cr_assert(b.score <= want.score, "tree %d: the pessimistic value is a lower bound", t);
+        if (!(b.flags & GTS_RESULT_LOWER_BOUND))
+            cr_assert_eq(b.score, want.score, "tree %d: an exact score is the value", t);
+        gts_games_free(g, s);
+    }
+    cr_expect_eq(proved, 500);
+    gts_engine_free(e);
+    gts_engine_free(m);
+}
+
+Test(bstar, never_picks_a_losing_tictactoe_move)
+{
+    const gts_game *g = gts_game_tictactoe();
+    gts_engine *e = engine(), *m = engine();
+    /* Positions after 0..4 plies of every opening line, 3 apart. */
+    static const char *const OPENINGS[] = {"", "5", "1", "2", "51", "52", "15", "19", "1594",
+                                           "5137", "123", "5946", "7351"};
+    for (size_t i = 0; i < sizeof OPENINGS / sizeof OPENINGS[0]; i++) {
+        void *s;
+        cr_assert_eq(gts_tictactoe_new(OPENINGS[i], &s), GTS_OK, "%s", OPENINGS[i]);
+        gts_result b = run(e, GTS_ALG_BSTAR, g, s, 0);
+        gts_result want = run(m, GTS_ALG_MINIMAX, g, s, 0);
+        gts_score got = value_after(m, g, s, b.best_move, 9);
+        cr_expect_eq(got, want.score, "%s: B*'s move is worth %d, the position %d", OPENINGS[i],
+                     got, want.score);
+        gts_games_free(g, s);
+    }
+    gts_engine_free(e);
+    gts_engine_free(m);
+}
+
+/* Without bounds(): margin 0 (the default) keeps the ranges sound (mate
+ * distance), so B* returns the minimax move and value; a margin makes the
+ * ranges guesses, and B* ends by separation on a legal move. */
+Test(bstar, without_bounds_exact_or_heuristic)
+{
+    for (int t = 0; t < 100; t++) {
+        tgame g;
+        tgame_init(&g, 300 + (uint64_t)t, 2 + t % 3, 1 + t % 4);
+        g.win_leaves = t % 2 == 0;
+        gts_game v = tgame_vtable(&g, false);
+        gts_engine *e = engine(), *m = engine();
+        gts_result r = run(e, GTS_ALG_BSTAR, &v, &g, g.depth);
+        gts_result want = run(m, GTS_ALG_MINIMAX, &v, &g, g.depth);
+        cr_expect_eq(r.score, want.score, "tree %d: B* %d, minimax %d", t, r.score, want.score);
+        cr_expect_eq(r.flags & GTS_RESULT_LOWER_BOUND, 0u);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_BSTAR_MARGIN, 1 + t), GTS_OK);
+        r = run(e, GTS_ALG_BSTAR, &v, &g, g.depth);
+        cr_expect_eq(r.flags & LIMIT_FLAGS, 0u, "tree %d: ended by itself", t);
+        cr_expect_lt(r.best_move, (gts_move)g.branching);
+        cr_expect_eq(g.ply, 0);
+        gts_engine_free(e);
+        gts_engine_free(m);
+    }
+}
+
+Test(bstar, limits_and_the_tree_budget)
+{
+    tgame g;
+    tgame_init(&g, 5, 8, 10);
+    gts_game v = tgame_vtable(&g, false);
+    gts_engine *e = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 10, .nodes = 2000};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_bstar(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
+    cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+    cr_expect_lt(r.best_move, 8u);
+    cr_expect_eq(g.ply, 0);
+
+    /* 1 MiB of tree, a tree of 8^10 nodes: the budget ends it. */
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+    l.nodes = 0;
+    cr_assert_eq(gts_bstar(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_MEMORY_LIMIT, "flags %#x", r.flags);
+    cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+    cr_expect_lt(r.best_move, 8u);
+    cr_expect_eq(g.ply, 0);
+    gts_engine_free(e);
+}
+
+Test(bstar, failing_callbacks)
+{
+    for (int k = 0; k < 2; k++) {
+        tgame g;
+        tgame_faults f = {0};
+        if (k == 0)
+            f.fail_apply_at = 200;
+        else
+            f.fail_evaluate_at = 200;
+        tgame_init(&g, 8, 3, 6);
+        g.f = &f;
+        gts_game v = tgame_vtable(&g, false);
+        gts_engine *e = engine();
+        gts_limits l = {.struct_size = sizeof l, .depth = 6};
+        gts_result r = {.struct_size = sizeof r};
+        cr_expect_eq(gts_bstar(e, &v, &g, &l, &r), GTS_ECALLBACK, "fault %d", k);
+        cr_expect_lt(r.callback_status, 0);
+        cr_expect_eq(g.ply, 0, "fault %d: state restored", k);
+        gts_engine_free(e);
+    }
+}

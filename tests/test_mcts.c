@@ -1,0 +1,842 @@
+/*
+ * Monte-Carlo tree search (gts_mcts, lib/search/mcts.c): play quality
+ * against exact values, the solver, determinism, memory budget, limits,
+ * stop, failures, root statistics, priors and both parallel modes.
+ *
+ * Nothing here measures time: limits are checked by their flags, quality
+ * by a plain negamax written in this file.
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+#include "tgame.h"
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static gts_engine *engine(int threads, int64_t playouts)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, playouts), GTS_OK);
+    return e;
+}
+
+static gts_result mcts(gts_engine *e, const gts_game *g, void *s, const gts_limits *l)
+{
+    gts_result r = {.struct_size = sizeof r};
+    int rc = gts_mcts(e, g, s, l, &r);
+    cr_assert_eq(rc, GTS_OK, "gts_mcts: %s", gts_status_name(rc));
+    return r;
+}
+
+static int root_stats(gts_engine *e, gts_mcts_move_stats *st, int cap)
+{
+    st[0].struct_size = sizeof st[0];
+    int n = gts_mcts_root_stats(e, st, cap);
+    cr_assert(n >= 0 && n <= cap, "root stats: %d", n);
+    return n;
+}
+
+static uint64_t visits_sum(gts_engine *e)
+{
+    int n = gts_mcts_root_stats(e, NULL, 0);
+    cr_assert(n > 0);
+    gts_mcts_move_stats *st = calloc((size_t)n, sizeof *st);
+    cr_assert_not_null(st);
+    cr_assert_eq(root_stats(e, st, n), n);
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += st[i].visits;
+    free(st);
+    return sum;
+}
+
+/* Root-relative negamax over any vtable (the reference), to @depth. */
+static gts_score negamax(const gts_game *v, void *s, int depth, int ply)
+{
+    gts_move moves[64];
+    cr_assert(v->max_moves <= 64);
+    int n = depth > 0 ? v->generate(s, moves, v->max_moves, v->user) : 0;
+    cr_assert(n >= 0);
+    if (n == 0) {
+        gts_score x = v->evaluate(s, v->user);
+        if (x >= GTS_SCORE_DECIDED)
+            return x - ply;
+        if (x <= -GTS_SCORE_DECIDED)
+            return x + ply;
+        return x;
+    }
+    gts_score best = -GTS_SCORE_INF;
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(v->apply(s, moves[i], v->user), 0);
+        gts_score x = -negamax(v, s, depth - 1, ply + 1);
+        cr_assert_eq(v->undo(s, moves[i], v->user), 0);
+        if (x > best)
+            best = x;
+    }
+    return best;
+}
+
+/* Value of root move @m (from the root), to @depth. */
+static gts_score move_value(const gts_game *v, void *s, gts_move m, int depth)
+{
+    cr_assert_eq(v->apply(s, m, v->user), 0);
+    gts_score x = -negamax(v, s, depth - 1, 1);
+    cr_assert_eq(v->undo(s, m, v->user), 0);
+    return x;
+}
+
+/* ---- tic-tac-toe: every reachable position ------------------------------------ */
+
+typedef struct ttt_ctx {
+    const gts_game *g;
+    uint64_t seen[16384];
+    int8_t value[16384]; /* memo of outcomes: -1, 0, 1 from the side to move */
+    uint8_t known[16384];
+    gts_engine *e[2];
+    int positions, only_moves, wins;
+} ttt_ctx;
+
+static int slot(const uint64_t *keys, const uint8_t *used, uint64_t k)
+{
+    uint32_t i = (uint32_t)(k * UINT64_C(0x9e3779b97f4a7c15) >> 50);
+    while (used[i] && keys[i] != k)
+        i = (i + 1) & 16383;
+    return (int)i;
+}
+
+/* Game outcome for the side to move: -1 loss, 0 draw, 1 win. */
+static int ttt_outcome(ttt_ctx *t, void *s)
+{
+    uint64_t k = t->g->hash(s, NULL);
+    int i = slot(t->seen, t->known, k);
+    if (t->known[i])
+        return t->value[i];
+    gts_move moves[9];
+    int n = t->g->generate(s, moves, 9, NULL);
+    int best;
+    if (n == 0) {
+        gts_score x = t->g->evaluate(s, NULL);
+        best = x > 0 ? 1 : x < 0 ? -1 : 0;
+    } else {
+        best = -2;
+        for (int j = 0; j < n; j++) {
+            t->g->apply(s, moves[j], NULL);
+            int x = -ttt_outcome(t, s);
+            t->g->undo(s, moves[j], NULL);
+            if (x > best)
+                best = x;
+        }
+    }
+    i = slot(t->seen, t->known, k);
+    t->seen[i] = k;
+    t->known[i] = 1;
+    t->value[i] = (int8_t)best;
+    return best;
+}
+
+static void ttt_check(ttt_ctx *t, void *s, uint64_t *visited, uint8_t *vused)
+{
+    uint64_t k = t->g->hash(s, NULL);
+    int i = slot(visited, vused, k);
+    if (vused[i])
+        return;
+    visited[i] = k;
+    vused[i] = 1;
+    gts_move moves[9];
+    int n = t->g->generate(s, moves, 9, NULL);
+    if (n == 0)
+        return;
+    int want = ttt_outcome(t, s), keeping = 0;
+    for (int j = 0; j < n; j++) {
+        t->g->apply(s, moves[j], NULL);
+        keeping += -ttt_outcome(t, s) == want;
+        t->g->undo(s, moves[j], NULL);
+    }
+    t->positions++;
+    t->only_moves += keeping == 1;
+    t->wins += want == 1;
+    for (int threads = 1; threads <= 2; threads++) {
+        gts_result r = mcts(t->e[threads - 1], t->g, s, NULL);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        t->g->apply(s, r.best_move, NULL);
+        int got = -ttt_outcome(t, s);
+        t->g->undo(s, r.best_move, NULL);
+        cr_assert_eq(got, want, "position %llx, %d threads: move %llu gives %d, the position %d",
+                     (unsigned long long)k, threads, (unsigned long long)r.best_move, got, want);
+        cr_assert_eq(t->g->hash(s, NULL), k, "state restored");
+    }
+    for (int j = 0; j < n; j++) {
+        t->g->apply(s, moves[j], NULL);
+        ttt_check(t, s, visited, vused);
+        t->g->undo(s, moves[j], NULL);
+    }
+}
+
+Test(mcts, tictactoe_every_position_never_a_losing_move, .timeout = 600)
+{
+    static ttt_ctx t;
+    static uint64_t visited[16384];
+    static uint8_t vused[16384];
+    memset(&t, 0, sizeof t);
+    t.g = gts_game_tictactoe();
+    t.e[0] = engine(1, 20000);
+    t.e[1] = engine(2, 20000);
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("", &s), GTS_OK);
+    ttt_check(&t, s, visited, vused);
+    printf("# tic-tac-toe: %d positions, %d with a single move that keeps the value, %d won\n",
+           t.positions, t.only_moves, t.wins);
+    cr_assert_eq(t.positions, 4520, "every reachable unfinished position");
+    cr_assert(t.only_moves > 100, "positions with only one good move were tested");
+    gts_games_free(t.g, s);
+    gts_engine_free(t.e[0]);
+    gts_engine_free(t.e[1]);
+}
+
+Test(mcts, tictactoe_empty_board_solved_as_a_draw)
+{
+    gts_engine *e = engine(1, 0);
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("", &s), GTS_OK);
+    gts_result r = mcts(e, gts_game_tictactoe(), s, NULL);
+    cr_assert_eq(r.score, 0, "tic-tac-toe is a draw");
+    cr_assert_eq(r.depth, GTS_MAX_DEPTH, "proven: the depth of the value");
+    cr_assert_eq(r.flags, GTS_RESULT_HAS_MOVE);
+    gts_mcts_move_stats st[9];
+    int n = root_stats(e, st, 9);
+    cr_assert_eq(n, 9);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(st[i].lower, 0, "every first move draws");
+        cr_assert_eq(st[i].upper, 0);
+    }
+    gts_games_free(gts_game_tictactoe(), s);
+    gts_engine_free(e);
+}
+
+/* ---- random trees: best move and convergence ------------------------------------- */
+
+static uint64_t tree_size(const gts_game *g, void *s, int depth)
+{
+    uint64_t total = 0;
+    for (int d = 0; d <= depth; d++) {
+        uint64_t c;
+        cr_assert_eq(gts_games_perft(g, s, d, &c), 0);
+        total += c;
+    }
+    return total;
+}
+
+Test(mcts, random_trees_best_move_is_minimax_best, .timeout = 600)
+{
+    const gts_game *g = gts_game_randtree();
+    gts_engine *e[2] = {engine(1, 0), engine(2, 0)};
+    int trees = 0, solved = 0;
+    for (int seed = 1; seed <= 320; seed++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = (uint64_t)seed * 7919,
+                                 .branching = 2 + (uint32_t)seed % 3, .depth = 3 + (uint32_t)seed % 3,
+                                 .min_value = -1, .max_value = 1, .branching_jitter = 1};
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        uint64_t size = tree_size(g, s, (int)p.depth);
+        gts_engine *en = e[seed % 2];
+        cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_PLAYOUTS, (int64_t)(50 * size)), GTS_OK);
+        cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_SEED, seed), GTS_OK);
+        gts_limits l = {.struct_size = sizeof l, .depth = (int32_t)p.depth};
+        gts_result r = mcts(en, g, s, &l);
+        gts_score want = negamax(g, s, (int)p.depth, 0);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_assert_eq(move_value(g, s, r.best_move, (int)p.depth), want,
+                     "tree %d (%llu nodes, %d threads): move %llu is not minimax-best", seed,
+                     (unsigned long long)size, seed % 2 + 1, (unsigned long long)r.best_move);
+        trees++;
+        solved += r.depth == (int)p.depth && r.score == want;
+        gts_games_free(g, s);
+    }
+    printf("# %d random trees, %d proven within 50 playouts per node\n", trees, solved);
+    gts_engine_free(e[0]);
+    gts_engine_free(e[1]);
+}
+
+/* The value approaches minimax as playouts grow (continuous leaves scored
+ * through the logistic). Random playouts on random trees estimate badly
+ * until the tree covers much of the game, so only the trend from a small
+ * budget to 16 playouts per node is asserted, and the table is printed. */
+Test(mcts, value_converges_toward_minimax, .timeout = 600)
+{
+    static const int64_t BUDGETS[] = {64, 256, 1024, 4096, 21840};
+    enum { NB = 5, TREES = 24 };
+    const gts_game *g = gts_game_randtree();
+    gts_engine *e = engine(1, 0);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_EVAL_SCALE, 300), GTS_OK);
+    double err[NB] = {0};
+    int right[NB] = {0};
+    for (int t = 0; t < TREES; t++) {
+        /* 4^0 + ... + 4^6 = 5461 nodes */
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 1000 + (uint64_t)t,
+                                 .branching = 4, .depth = 6, .min_value = -600,
+                                 .max_value = 600};
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        gts_score want = negamax(g, s, 6, 0);
+        gts_move moves[4];
+        gts_score val[4];
+        int n = g->generate(s, moves, 4, g->user);
+        for (int i = 0; i < n; i++)
+            val[i] = move_value(g, s, moves[i], 6);
+        for (int b = 0; b < NB; b++) {
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, BUDGETS[b]), GTS_OK);
+            gts_limits l = {.struct_size = sizeof l, .depth = 6};
+            gts_result r = mcts(e, g, s, &l);
+            err[b] += abs(r.score - want);
+            right[b] += val[r.best_move] == want;
+        }
+        gts_games_free(g, s);
+    }
+    printf("# mean |score - minimax| by budget:");
+    for (int b = 0; b < NB; b++)
+        printf(" %lld: %.1f (%d/%d best)", (long long)BUDGETS[b], err[b] / TREES, right[b], TREES);
+    printf("\n");
+    cr_assert(err[NB - 1] * 4 <= err[0], "the error shrinks at least 4-fold (%.1f -> %.1f)",
+              err[0] / TREES, err[NB - 1] / TREES);
+    cr_assert(err[NB - 1] <= err[NB - 2], "more playouts, no larger error");
+    cr_assert(right[NB - 1] >= right[0] && right[NB - 1] * 10 >= TREES * 9,
+              "a minimax-best move in 90%% of the trees at 4 playouts per node");
+    gts_engine_free(e);
+}
+
+/* Without a budget the solver proves small trees: the exact depth-limited
+ * value, every thread count and parallel mode. */
+Test(mcts, proves_small_trees_exactly)
+{
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (int threads = 1; threads <= 3; threads++) {
+            gts_engine *e = engine(threads, 0);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+            for (int seed = 1; seed <= 40; seed++) {
+                tgame g, before;
+                tgame_init(&g, (uint64_t)seed, 2 + seed % 3, 3 + seed % 3);
+                g.win_leaves = seed % 2;
+                before = g;
+                gts_game v = tgame_vtable(&g, true);
+                int depth = g.depth - seed % 2; /* also a horizon above the leaves */
+                gts_limits l = {.struct_size = sizeof l, .depth = depth};
+                gts_result r = mcts(e, &v, &g, &l);
+                gts_score want = tgame_negamax(&g, &v, depth, 0);
+                cr_assert_eq(r.score, want, "seed %d mode %d threads %d: %d != %d", seed, mode,
+                             threads, r.score, want);
+                cr_assert_eq(r.depth, depth);
+                cr_assert_eq(move_value(&v, &g, r.best_move, depth), want,
+                             "seed %d: the move proves the value", seed);
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "state restored");
+            }
+            gts_engine_free(e);
+        }
+}
+
+/* ---- Connect-4 ---------------------------------------------------------------------- */
+
+static void *c4(const char *pos)
+{
+    void *s;
+    cr_assert_eq(gts_connect4_new(pos, &s), GTS_OK, "position %s", pos);
+    return s;
+}
+
+/* True when @m ends the game with a win for the side that plays it. */
+static bool c4_wins_at_once(void *s, gts_move m)
+{
+    const gts_game *g = gts_game_connect4();
+    gts_move moves[7];
+    cr_assert_eq(g->apply(s, m, NULL), 0);
+    bool over = g->generate(s, moves, 7, NULL) == 0 && g->evaluate(s, NULL) < 0;
+    cr_assert_eq(g->undo(s, m, NULL), 0);
+    return over;
+}
+
+Test(mcts, connect4_takes_an_immediate_win)
+{
+    static const char *const POS[] = {"445566", "121212", "334455", "776655", "112233",
+                                      "565656"};
+    for (int prior = 0; prior <= 1; prior++)
+        for (int threads = 1; threads <= 2; threads++) {
+            gts_engine *e = engine(threads, 2000);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PRIOR, prior * 100), GTS_OK);
+            for (size_t i = 0; i < sizeof POS / sizeof POS[0]; i++) {
+                void *s = c4(POS[i]);
+                gts_move moves[7];
+                int n = gts_game_connect4()->generate(s, moves, 7, NULL), wins = 0;
+                for (int j = 0; j < n; j++)
+                    wins += c4_wins_at_once(s, moves[j]);
+                cr_assert(wins > 0, "%s: a position with a winning move", POS[i]);
+                gts_result r = mcts(e, gts_game_connect4(), s, NULL);
+                cr_assert(c4_wins_at_once(s, r.best_move), "%s: move %llu does not win", POS[i],
+                          (unsigned long long)r.best_move);
+                cr_assert(r.score > 0, "%s: a won position scores > 0 (%d)", POS[i], r.score);
+                gts_games_free(gts_game_connect4(), s);
+            }
+            gts_engine_free(e);
+        }
+}
+
+/* The principal variation replays: every move legal where it is played. */
+Test(mcts, principal_variation_is_legal)
+{
+    const gts_game *g = gts_game_connect4();
+    gts_engine *e = engine(1, 5000);
+    void *s = c4("4453");
+    gts_result r = mcts(e, g, s, NULL);
+    cr_assert(r.pv_length >= 2 && r.pv[0] == r.best_move);
+    cr_assert_eq(r.depth, (int)r.pv_length, "unproven: depth is the pv's length");
+    for (uint32_t i = 0; i < r.pv_length; i++) {
+        gts_move moves[7];
+        int n = g->generate(s, moves, 7, NULL);
+        bool legal = false;
+        for (int j = 0; j < n; j++)
+            legal = legal || moves[j] == r.pv[i];
+        cr_assert(legal, "pv[%u] = %llu is not legal", i, (unsigned long long)r.pv[i]);
+        cr_assert_eq(g->apply(s, r.pv[i], NULL), 0);
+    }
+    for (uint32_t i = r.pv_length; i-- > 0;)
+        cr_assert_eq(g->undo(s, r.pv[i], NULL), 0);
+    gts_games_free(g, s);
+    gts_engine_free(e);
+}
+
+/* ---- determinism ---------------------------------------------------------------------- */
+
+Test(mcts, same_seed_same_search)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s = c4("44");
+    gts_mcts_move_stats a[7], b[7];
+    gts_result ra, rb;
+    for (int run = 0; run < 3; run++) {
+        gts_engine *e = engine(1, 4000);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_SEED, run < 2 ? 12345 : 54321), GTS_OK);
+        gts_result r = mcts(e, g, s, NULL);
+        gts_mcts_move_stats st[7];
+        cr_assert_eq(root_stats(e, st, 7), 7);
+        if (run == 0) {
+            ra = r;
+            memcpy(a, st, sizeof a);
+        } else if (run == 1) {
+            cr_assert_eq(r.best_move, ra.best_move);
+            cr_assert_eq(r.score, ra.score);
+            cr_assert_eq(r.nodes, ra.nodes, "the same tree, node for node");
+            cr_assert_eq(r.seldepth, ra.seldepth);
+            cr_assert_eq(r.pv_length, ra.pv_length);
+            cr_assert(memcmp(r.pv, ra.pv, r.pv_length * sizeof r.pv[0]) == 0);
+            cr_assert(memcmp(st, a, sizeof a) == 0, "identical root statistics");
+        } else {
+            rb = r;
+            memcpy(b, st, sizeof b);
+        }
+        gts_engine_free(e);
+    }
+    bool differ = rb.nodes != ra.nodes;
+    for (int i = 0; i < 7; i++)
+        differ = differ || a[i].visits != b[i].visits;
+    cr_assert(differ, "another seed, other playouts");
+    gts_games_free(g, s);
+}
+
+/* ---- memory ---------------------------------------------------------------------------- */
+
+Test(mcts, memory_budget_reached_keeps_sampling)
+{
+    const gts_game *g = gts_game_connect4();
+    for (int threads = 1; threads <= 2; threads++) {
+        gts_engine *e = engine(threads, 40000);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+        void *s = c4("");
+        gts_result r = mcts(e, g, s, NULL);
+        cr_assert(r.flags & GTS_RESULT_MEMORY_LIMIT, "a 1 MiB tree fills up (flags %#x)", r.flags);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_assert(r.best_move < 7);
+        cr_assert_eq(visits_sum(e), 40000, "every playout ran, also with a full tree");
+        gts_engine_free(e);
+        gts_games_free(g, s);
+    }
+}
+
+/* A game whose root has more moves than a 1 MiB tree can hold. */
+typedef struct wide {
+    int ply;
+} wide;
+
+static int wide_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)u;
+    if (((wide *)s)->ply > 0)
+        return 0;
+    for (uint32_t i = 0; i < cap; i++)
+        m[i] = i;
+    return (int)cap;
+}
+static int wide_apply(void *s, gts_move m, void *u) { (void)m, (void)u; ((wide *)s)->ply++; return 0; }
+static int wide_undo(void *s, gts_move m, void *u) { (void)m, (void)u; ((wide *)s)->ply--; return 0; }
+static gts_score wide_evaluate(void *s, void *u) { (void)s, (void)u; return 0; }
+
+Test(mcts, root_larger_than_the_tree_budget)
+{
+    gts_game v = {.struct_size = sizeof v, .max_moves = 20000, .generate = wide_generate,
+                  .apply = wide_apply, .undo = wide_undo, .evaluate = wide_evaluate};
+    wide w = {0};
+    gts_engine *e = engine(1, 100);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_mcts(e, &v, &w, NULL, &r), GTS_ENOMEM, "20000 root moves need > 1 MiB");
+    cr_assert_eq(w.ply, 0, "state restored");
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 2), GTS_OK);
+    r = mcts(e, &v, &w, NULL);
+    cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+    cr_assert_eq(visits_sum(e), 100);
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 20000);
+    gts_engine_free(e);
+}
+
+/* ---- limits and stop ----------------------------------------------------------------- */
+
+Test(mcts, node_and_time_limits)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s = c4("");
+    for (int threads = 1; threads <= 2; threads++) {
+        gts_engine *e = engine(threads, 0);
+        gts_limits l = {.struct_size = sizeof l, .nodes = 20000};
+        gts_result r = mcts(e, g, s, &l);
+        cr_assert(r.flags & GTS_RESULT_NODE_LIMIT, "flags %#x", r.flags);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_assert(r.best_move < 7);
+        cr_assert(r.nodes >= 20000);
+        gts_limits t = {.struct_size = sizeof t, .time_ms = 30};
+        r = mcts(e, g, s, &t);
+        cr_assert(r.flags & GTS_RESULT_TIME_LIMIT, "flags %#x", r.flags);
+        cr_assert(r.best_move < 7);
+        gts_engine_free(e);
+    }
+    gts_games_free(g, s);
+}
+
+typedef struct progress {
+    gts_engine *e;
+    int calls, last_depth, stop_at;
+    bool stats_ok;
+} progress;
+
+static int on_iteration(const gts_result *r, void *user)
+{
+    progress *p = user;
+    p->calls++;
+    if (r->depth <= p->last_depth)
+        p->stats_ok = false;
+    p->last_depth = r->depth;
+    gts_mcts_move_stats st[7];
+    st[0].struct_size = sizeof st[0];
+    if (gts_mcts_root_stats(p->e, st, 7) != 7)
+        p->stats_ok = false;
+    if (p->calls == p->stop_at)
+        gts_engine_stop(p->e);
+    return 0;
+}
+
+Test(mcts, progress_reports_and_stop_from_the_callback)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s = c4("4");
+    gts_engine *e = engine(2, 200000);
+    progress p = {.e = e, .stop_at = 3, .stats_ok = true};
+    gts_limits l = {.struct_size = sizeof l, .on_iteration = on_iteration,
+                    .on_iteration_user = &p};
+    gts_result r = mcts(e, g, s, &l);
+    cr_assert(p.stats_ok, "depth grows between reports; statistics readable");
+    cr_assert_eq(p.calls, 3);
+    cr_assert(r.flags & GTS_RESULT_STOPPED);
+    cr_assert(r.best_move < 7);
+    cr_assert(visits_sum(e) < 200000);
+    gts_engine_free(e);
+    gts_games_free(g, s);
+}
+
+typedef struct stopper {
+    gts_engine *e;
+    volatile int go;
+} stopper;
+
+static void *stop_later(void *arg)
+{
+    stopper *st = arg;
+    while (!__atomic_load_n(&st->go, __ATOMIC_ACQUIRE))
+        ;
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    gts_engine_stop(st->e);
+    return NULL;
+}
+
+static int start_signal(const gts_result *r, void *user)
+{
+    (void)r;
+    __atomic_store_n(&((stopper *)user)->go, 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+Test(mcts, stop_from_another_thread)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s = c4("");
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++) {
+        gts_engine *e = engine(2, 0); /* no budget: only the stop ends it */
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+        stopper st = {e, 0};
+        pthread_t th;
+        cr_assert_eq(pthread_create(&th, NULL, stop_later, &st), 0);
+        gts_limits l = {.struct_size = sizeof l, .on_iteration = start_signal,
+                        .on_iteration_user = &st};
+        gts_result r = mcts(e, g, s, &l);
+        st.go = 1;
+        pthread_join(th, NULL);
+        cr_assert(r.flags & GTS_RESULT_STOPPED);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        cr_assert(r.best_move < 7);
+        gts_engine_free(e);
+    }
+    gts_games_free(g, s);
+}
+
+/* ---- failures -------------------------------------------------------------------------- */
+
+Test(mcts, failing_callbacks_restore_the_state)
+{
+    enum { APPLY, UNDO, GENERATE, EVALUATE, BADSCORE, KINDS };
+    static const int want_rc[KINDS] = {GTS_ECALLBACK, GTS_ECALLBACK, GTS_ECALLBACK, GTS_ECALLBACK,
+                                       GTS_ESCORE};
+    static const int want_code[KINDS] = {-7, -8, -42, -1, GTS_SCORE_WIN + 5};
+    gts_engine *e = engine(1, 300);
+    for (int kind = 0; kind < KINDS; kind++) {
+        int fired = 0;
+        for (uint64_t at = 1; at <= 400; at += 3) {
+            tgame g, before;
+            tgame_init(&g, 5, 3, 6);
+            tgame_faults f = {0};
+            g.f = &f;
+            uint64_t *slot = kind == APPLY ? &f.fail_apply_at : kind == UNDO ? &f.fail_undo_at
+                           : kind == GENERATE ? &f.fail_generate_at
+                           : kind == EVALUATE ? &f.fail_evaluate_at : &f.bad_score_at;
+            *slot = at;
+            before = g;
+            gts_game v = tgame_vtable(&g, false);
+            gts_result r = {.struct_size = sizeof r};
+            int rc = gts_mcts(e, &v, &g, NULL, &r);
+            if (*slot != 0) { /* not reached */
+                cr_assert_eq(rc, GTS_OK);
+                continue;
+            }
+            fired++;
+            cr_assert_eq(rc, want_rc[kind], "kind %d at %llu: %s", kind, (unsigned long long)at,
+                         gts_status_name(rc));
+            cr_assert_eq(r.callback_status, want_code[kind]);
+            if (kind != UNDO) /* tgame's failing undo does not take the move back */
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "kind %d at %llu: state", kind,
+                          (unsigned long long)at);
+        }
+        cr_assert(fired > 20, "kind %d: faults delivered (%d)", kind, fired);
+    }
+    /* The engine is still usable. */
+    tgame g;
+    tgame_init(&g, 5, 3, 4);
+    gts_game v = tgame_vtable(&g, false);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 0), GTS_OK);
+    gts_result r = mcts(e, &v, &g, NULL);
+    cr_assert_eq(r.score, tgame_negamax(&g, &v, GTS_MAX_DEPTH, 0));
+    gts_engine_free(e);
+}
+
+/* The engine's allocator failing the k-th call, for every k: GTS_ENOMEM or
+ * a normal result, the state restored, nothing leaked, and the engine
+ * searches again once memory is back. */
+static struct {
+    long calls, fail_at, live;
+} A;
+
+static void *a_allocate(size_t size, void *user)
+{
+    (void)user;
+    if (__atomic_add_fetch(&A.calls, 1, __ATOMIC_RELAXED) == A.fail_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p)
+        __atomic_add_fetch(&A.live, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static void a_release(void *p, size_t size, void *user)
+{
+    (void)size, (void)user;
+    __atomic_sub_fetch(&A.live, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
+Test(mcts, every_allocation_failing_once)
+{
+    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    for (int threads = 1; threads <= 2; threads++) {
+        long k = 1;
+        int enomem = 0;
+        for (;; k++) {
+            A.calls = 0;
+            A.fail_at = k;
+            A.live = 0;
+            tgame g, before;
+            tgame_init(&g, 9, 6, 8); /* big enough for many tree chunks */
+            before = g;
+            gts_game v = tgame_vtable(&g, false);
+            gts_engine *e;
+            int rc = gts_engine_new_with(&e, &alloc);
+            if (rc == GTS_ENOMEM) {
+                cr_assert_eq(A.live, 0);
+                continue;
+            }
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 6000), GTS_OK);
+            gts_result r = {.struct_size = sizeof r};
+            rc = gts_mcts(e, &v, &g, NULL, &r);
+            cr_assert(rc == GTS_OK || rc == GTS_ENOMEM, "k=%ld: %s", k, gts_status_name(rc));
+            enomem += rc == GTS_ENOMEM;
+            if (rc == GTS_OK)
+                cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+            cr_assert(memcmp(&g, &before, sizeof g) == 0, "k=%ld: state restored", k);
+            A.fail_at = 0;
+            r = mcts(e, &v, &g, NULL);
+            cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "k=%ld: usable afterwards", k);
+            gts_engine_free(e);
+            cr_assert_eq(A.live, 0, "k=%ld: %ld blocks leaked", k, A.live);
+            if (A.calls < k)
+                break;
+        }
+        cr_assert(k > 10 && enomem > 5, "%d threads: %ld allocations, %d failed searches",
+                  threads, k, enomem);
+    }
+}
+
+/* ---- root statistics and parallel modes ---------------------------------------------- */
+
+Test(mcts, root_statistics_sum_to_the_playouts)
+{
+    const gts_game *g = gts_game_randtree();
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = 3, .branching = 8, .depth = 9,
+                             .min_value = -300, .max_value = 300};
+    void *s;
+    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (int threads = 1; threads <= 4; threads *= 2) {
+            gts_engine *e = engine(threads, 30000);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+            gts_result r = mcts(e, g, s, NULL);
+            cr_assert_eq(r.threads, (uint32_t)threads);
+            gts_mcts_move_stats st[8];
+            int n = root_stats(e, st, 8);
+            cr_assert_eq(n, 8);
+            uint64_t sum = 0;
+            bool best_most = true;
+            for (int i = 0; i < n; i++) {
+                sum += st[i].visits;
+                cr_assert(st[i].mean >= 0.0 && st[i].mean <= 1.0);
+                cr_assert(st[i].lower <= st[i].upper);
+                cr_assert_eq(st[i].struct_size, sizeof st[i]);
+                if (st[i].move == r.best_move)
+                    for (int j = 0; j < n; j++)
+                        best_most = best_most && st[j].visits <= st[i].visits;
+            }
+            cr_assert_eq(sum, 30000, "mode %d, %d threads: %llu visits for 30000 playouts", mode,
+                         threads, (unsigned long long)sum);
+            cr_assert(best_most, "the best move is the most visited");
+            gts_engine_free(e);
+        }
+    gts_games_free(g, s);
+}
+
+Test(mcts, root_stats_api)
+{
+    gts_engine *e = engine(1, 500);
+    gts_mcts_move_stats st[9];
+    cr_assert_eq(gts_mcts_root_stats(NULL, st, 9), GTS_EINVAL);
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0, "no search yet");
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("5", &s), GTS_OK);
+    mcts(e, gts_game_tictactoe(), s, NULL);
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 8);
+    st[0].struct_size = GTS_MCTS_MOVE_STATS_SIZE_V0_2 - 1;
+    cr_assert_eq(gts_mcts_root_stats(e, st, 9), GTS_ESTRUCT);
+    /* A caller with a smaller array gets the first entries only. */
+    st[0].struct_size = sizeof st[0];
+    cr_assert_eq(gts_mcts_root_stats(e, st, 3), 8);
+    /* Another algorithm's search clears them. */
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_pvs(e, gts_game_tictactoe(), s, NULL, &r), GTS_OK);
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0);
+    cr_assert_eq(gts_struct_size(GTS_STRUCT_MCTS_MOVE_STATS), sizeof(gts_mcts_move_stats));
+    gts_games_free(gts_game_tictactoe(), s);
+    gts_engine_free(e);
+}
+
+Test(mcts, priors_follow_the_move_hints)
+{
+    const gts_game *g = gts_game_connect4();
+    void *s = c4("44");
+    gts_engine *e = engine(1, 3000);
+    mcts(e, g, s, NULL);
+    gts_mcts_move_stats st[7];
+    cr_assert_eq(root_stats(e, st, 7), 7);
+    for (int i = 0; i < 7; i++)
+        cr_assert_eq(st[i].prior, 0.0, "no priors by default");
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PRIOR, 50), GTS_OK);
+    gts_result r = mcts(e, g, s, NULL);
+    cr_assert(r.best_move < 7);
+    cr_assert_eq(root_stats(e, st, 7), 7);
+    double top = 0;
+    for (int i = 0; i < 7; i++) {
+        cr_assert(st[i].prior > 0.0 && st[i].prior <= 1.0, "prior %f", st[i].prior);
+        if (st[i].prior > top)
+            top = st[i].prior;
+    }
+    cr_assert_eq(top, 1.0, "the best-hinted move has prior 1");
+    gts_engine_free(e);
+    gts_games_free(g, s);
+}
+
+Test(mcts, options_and_names)
+{
+    gts_algorithm a;
+    cr_assert_eq(gts_algorithm_from_name("mcts", &a), GTS_OK);
+    cr_assert_eq(a, GTS_ALG_MCTS);
+    cr_assert(!gts_algorithm_is_exact(GTS_ALG_MCTS));
+    cr_assert(gts_algorithm_is_parallel(GTS_ALG_MCTS));
+    gts_option o;
+    cr_assert_eq(gts_option_from_name("mcts_exploration", &o), GTS_OK);
+    cr_assert_eq(o, GTS_OPT_MCTS_EXPLORATION);
+    int64_t def;
+    cr_assert_eq(gts_option_bounds(GTS_OPT_MCTS_TREE_MB, NULL, NULL, &def), GTS_OK);
+    cr_assert_eq(def, 64);
+    gts_engine *e = engine(1, 0);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, 2), GTS_ERANGE);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 0), GTS_ERANGE);
+    /* A finished root: no move, its static value, no statistics. */
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("1254739", &s), GTS_OK);
+    gts_result r = mcts(e, gts_game_tictactoe(), s, NULL);
+    cr_assert_eq(r.flags & GTS_RESULT_HAS_MOVE, 0);
+    cr_assert_eq(r.best_move, GTS_MOVE_NONE);
+    cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0);
+    gts_games_free(gts_game_tictactoe(), s);
+    gts_engine_free(e);
+}
