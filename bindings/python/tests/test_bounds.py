@@ -9,7 +9,11 @@ from pygames import PyRandomTree, PyTicTacToe, PyTicTacToeFull, mix, negamax
 
 ALGORITHMS = gts.algorithms()
 EXACT = [a for a in ALGORITHMS if a.exact and a.name != "minimax"]
-WINDOWED = [a for a in EXACT if a.name not in ("mtdf", "negacstar", "sssstar", "dualstar")]
+# Algorithms the root drivers wrap: the exact ones that take a window (not
+# the MT family, which drives its own windows, nor Stockman's SSS*, which
+# has none).
+WINDOWED = [a for a in EXACT
+            if a.name not in ("mtdf", "negacstar", "sssstar", "dualstar", "sssstar_stockman")]
 DRIVERS = (gts.ROOT_WINDOW, gts.ROOT_BISECT, gts.ROOT_MTDF)
 
 

@@ -125,6 +125,8 @@ class TestRaising(unittest.TestCase):
                 else:
                     if method in OPTIONAL and not g.raised:
                         continue  # this algorithm does not use the optional method
+                    if alg == "bstar" and method == "evaluate" and not g.raised:
+                        continue  # B* can settle every node from bounds() alone
                     self.fail("Boom not raised")
                 self.assertEqual(g.snapshot(), before, "state restored")
                 self.assertTrue(g.raised)
