@@ -346,7 +346,11 @@ static bool check_position(chk *k, int lvl, obs *o)
     if (k->g->bounds && o->n > 0 && !check_bounds(k, lvl + 1))
         return false;
 
-    /* Every move (up to MOVES_PER_POSITION, spread over the list). */
+    /* Every move (up to MOVES_PER_POSITION, spread over the list); what
+     * each child shows, to compare children with equal keys. */
+    obs kids[2 * MOVES_PER_POSITION + 2];
+    gts_move kid_move[2 * MOVES_PER_POSITION + 2];
+    int nkids = 0;
     int step = o->n > MOVES_PER_POSITION ? o->n / MOVES_PER_POSITION : 1;
     for (int i = 0; i < o->n; i += step) {
         gts_move m = moves[i];
@@ -381,6 +385,8 @@ static bool check_position(chk *k, int lvl, obs *o)
         k->plen--;
         if (!undo_move(k, k->s, m) || !ok)
             return false;
+        kids[nkids] = now;
+        kid_move[nkids++] = m;
         if (!observe(k, k->s, lvl + 1, &now))
             return false;
         if (!same(o, &now))
@@ -388,6 +394,17 @@ static bool check_position(chk *k, int lvl, obs *o)
                              "apply(%#llx) then undo did not restore the state: %s",
                              (unsigned long long)m, diff(d, sizeof d, o, &now));
     }
+    /* Two children with one key must look the same. */
+    for (int i = 0; k->g->hash && i < nkids; i++)
+        for (int j = i + 1; j < nkids; j++)
+            if (kids[i].key == kids[j].key && !same(&kids[i], &kids[j]))
+                return violation(k, GTS_CHECK_HASH, 0,
+                                 "moves %#llx and %#llx lead to positions with the equal key "
+                                 "%#llx that differ: %s",
+                                 (unsigned long long)kid_move[i],
+                                 (unsigned long long)kid_move[j],
+                                 (unsigned long long)kids[i].key,
+                                 diff(d, sizeof d, &kids[i], &kids[j]));
     if (k->g->clone && k->g->free && !check_clone(k, lvl, o))
         return false;
     return true;

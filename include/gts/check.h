@@ -13,9 +13,10 @@
  *  - evaluate() is deterministic and in [#GTS_SCORE_LOSS, #GTS_SCORE_WIN];
  *  - apply() then undo() of every legal move restores what the state shows
  *    (its key, its moves, its value), and so do move_score() and extend();
- *  - hash() is deterministic, restored by undo, equal on a clone; two move
- *    orders that reach positions with equal keys (a, b, c and c, b, a) must
- *    reach positions that look the same (moves, value, the children's keys);
+ *  - hash() is deterministic, restored by undo, equal on a clone; two
+ *    children with equal keys must look the same, and so must two move
+ *    orders that reach positions with equal keys (a, b, c and c, b, a:
+ *    moves, value, the children's keys);
  *  - clone() looks like the original, and playing on the clone leaves the
  *    original alone;
  *  - bounds() is a valid range and contains the negamax value of the

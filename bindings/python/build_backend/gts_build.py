@@ -93,7 +93,7 @@ def _package_files():
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for fn in sorted(filenames):
-            if fn.endswith((".py", ".typed")):
+            if fn.endswith((".py", ".pyi", ".typed")):   # sources, stubs, PEP 561 marker
                 full = os.path.join(dirpath, fn)
                 out.append((os.path.relpath(full, HERE).replace(os.sep, "/"), full))
     return out

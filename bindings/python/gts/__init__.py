@@ -17,20 +17,22 @@ There is one module-level function per search algorithm of the loaded
 library (``gts.minimax``, ``gts.alphabeta``, ``gts.pvs``, ``gts.mtdf``,
 ``gts.dts``...), generated from the library's own list: see
 :func:`gts.algorithms`. Each accepts the keywords of :meth:`Engine.search`
-and of :class:`Engine` (``gts.dts(game, depth=8, threads=2)``).
+and of :class:`Engine` (``gts.dts(game, depth=8, threads=2)``). The stub
+``__init__.pyi`` declares them, and the generated exception classes, for
+type checkers and IDEs.
 
 Failures raise :class:`gts.GtsError` subclasses (one per libgts status:
 ``gts.InvalidArgument``, ``gts.NotSupported``, ``gts.CallbackError``...),
 except that an exception raised by a Python game callback is re-raised
 as is from the search call.
 
+A search on the main thread defers Ctrl-C (SIGINT) until it has returned
+with every state restored, then raises KeyboardInterrupt: see
+:meth:`Engine.search`.
+
 The shared libraries are found through ``GTS_LIBRARY`` /
 ``GTS_GAMES_LIBRARY``, an installed libgts, or a development build tree.
 """
-from __future__ import annotations
-
-from typing import List
-
 from . import _lib
 from ._lib import (
     MAX_DEPTH,
@@ -61,6 +63,7 @@ from .engine import (
 from .errors import ERROR_CLASSES as _ERROR_CLASSES
 from .errors import STATUS_NAMES, GtsError
 from .game import Game, capabilities
+from .checker import CheckReport, check
 from . import games
 
 __version__ = "0.1.0"
@@ -117,9 +120,14 @@ def format_score(score: int) -> str:
     return str(score)
 
 
-__all__: List[str] = [
+# Everything public is listed here, and declared in __init__.pyi (the generated
+# names included): tests/test_stub.py checks that the three agree.
+__all__ = [
+    "CheckReport",
+    "check",
     "Game", "Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "GtsError",
-    "games", "PROBCUT_MAX_PAIRS", "PROBCUT_THRESHOLD_OFF",
+    "games", "PROBCUT_MAX_PAIRS", "PROBCUT_THRESHOLD_OFF", "ROOT_WINDOW", "ROOT_BISECT",
+    "ROOT_MTDF",
     "algorithms", "algorithm_id", "search", "option_bounds", "capabilities",
     "library_version", "LIBRARY_VERSION", "LIBRARY_PATH", "OPTION_NAMES", "STATUS_NAMES",
     "MAX_PLY", "MAX_DEPTH", "SCORE_INF", "SCORE_WIN", "SCORE_LOSS", "SCORE_DECIDED",

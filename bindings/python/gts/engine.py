@@ -5,14 +5,20 @@ ordering tables and thread pool persist across searches. One engine runs
 one search at a time; :meth:`Engine.stop` may be called from any thread.
 The C search runs with the GIL released (ctypes.CDLL), so other Python
 threads keep running, and Python game callbacks (which take the GIL back)
-may come from the library's worker threads.
+may come from the library's worker threads. A search from the main thread
+defers Ctrl-C (SIGINT) until it has returned with every state restored (see
+"Ctrl-C (SIGINT) during a search" below and :meth:`Engine.search`).
 """
 from __future__ import annotations
 
 import ctypes
+import dataclasses
+import os
+import select
+import signal
 import threading
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Tuple, Union
 
 from . import _lib
 from ._lib import LimitsStruct, ResultStruct, new_struct
@@ -30,8 +36,19 @@ OPTION_NAMES = tuple(_lib.OPTIONS)
 SEARCH_KEYWORDS = ("depth", "time_ms", "nodes", "alpha", "beta", "guess", "on_iteration")
 
 _UINT64_MAX = 2 ** 64 - 1
+_UINT32_MAX = 2 ** 32 - 1
+_INT32_MIN, _INT32_MAX = -2 ** 31, 2 ** 31 - 1
 
 _err = error  # GtsError of a status by C name
+
+
+def _check_range(value: Any, what: str, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..hi`` (the C type's range): TypeError or
+    OutOfRange, never a value ctypes would silently wrap."""
+    v = check_int(value, what)
+    if not lo <= v <= hi:
+        raise _err("ERANGE", f"{what}={v}, allowed {lo}..{hi}")
+    return v
 
 
 # ---- algorithms -------------------------------------------------------------------
@@ -133,6 +150,7 @@ def _option_id(name: str) -> int:
 
 # ---- results -----------------------------------------------------------------------
 
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class Result:
     """What a search found.
 
@@ -143,34 +161,50 @@ class Result:
     ``"upper_bound"``; ``stats`` a dict of counters (``tt_probes``,
     ``tt_hits``, ``tt_cutoffs``, ``nodes_mandatory``, ``nodes_speculative``,
     ``nodes_wasted``, ``threads``, ``thread_nodes``, ``callback_status``).
+    A frozen dataclass: fields cannot be reassigned; results compare and
+    hash by identity (``pv``, ``flags`` and ``stats`` make no useful key).
     """
 
-    __slots__ = ("algorithm", "score", "best_move", "pv", "depth", "seldepth", "nodes",
-                 "time_s", "flags", "stats")
+    algorithm: str
+    score: int
+    best_move: Optional[int]
+    pv: List[int]
+    depth: int
+    seldepth: int
+    nodes: int
+    time_s: float
+    flags: FrozenSet[str]
+    stats: Dict[str, Any]
 
-    def __init__(self, r: ResultStruct, algorithm: str = "", elapsed: Optional[float] = None):
-        self.algorithm = algorithm
-        self.score: int = r.score
-        self.best_move: Optional[int] = r.best_move if r.flags & _lib.RESULT_HAS_MOVE else None
+    @classmethod
+    def from_struct(cls, r: ResultStruct, algorithm: str = "",
+                    elapsed: Optional[float] = None) -> "Result":
+        """The Result of a filled ``gts_result``; ``elapsed`` (seconds) is
+        the fallback when the library measured no time."""
+        best_move = r.best_move if r.flags & _lib.RESULT_HAS_MOVE else None
         n = min(r.pv_length, _lib.MAX_PLY)
-        self.pv: List[int] = list(r.pv[:n]) if self.best_move is not None else []
-        self.depth: int = r.depth
-        self.seldepth: int = r.seldepth
-        self.nodes: int = r.nodes
-        self.time_s: float = r.time_us / 1e6 if r.time_us or elapsed is None else elapsed
-        self.flags = frozenset(name for bit, name in _lib.RESULT_FLAG_NAMES if r.flags & bit)
         nt = min(r.threads, r.thread_nodes_capacity) if r.thread_nodes else 0
-        self.stats: Dict[str, Any] = {
-            "tt_probes": r.tt_probes,
-            "tt_hits": r.tt_hits,
-            "tt_cutoffs": r.tt_cutoffs,
-            "nodes_mandatory": r.nodes_mandatory,
-            "nodes_speculative": r.nodes_speculative,
-            "nodes_wasted": r.nodes_wasted,
-            "threads": r.threads,
-            "thread_nodes": [r.thread_nodes[i] for i in range(nt)],
-            "callback_status": r.callback_status,
-        }
+        return cls(
+            algorithm=algorithm,
+            score=r.score,
+            best_move=best_move,
+            pv=list(r.pv[:n]) if best_move is not None else [],
+            depth=r.depth,
+            seldepth=r.seldepth,
+            nodes=r.nodes,
+            time_s=r.time_us / 1e6 if r.time_us or elapsed is None else elapsed,
+            flags=frozenset(name for bit, name in _lib.RESULT_FLAG_NAMES if r.flags & bit),
+            stats={
+                "tt_probes": r.tt_probes,
+                "tt_hits": r.tt_hits,
+                "tt_cutoffs": r.tt_cutoffs,
+                "nodes_mandatory": r.nodes_mandatory,
+                "nodes_speculative": r.nodes_speculative,
+                "nodes_wasted": r.nodes_wasted,
+                "threads": r.threads,
+                "thread_nodes": [r.thread_nodes[i] for i in range(nt)],
+                "callback_status": r.callback_status,
+            })
 
     @property
     def nps(self) -> float:
@@ -183,7 +217,8 @@ class Result:
         return not self.flags & {"lower_bound", "upper_bound"}
 
     def as_dict(self) -> Dict[str, Any]:
-        d = {k: getattr(self, k) for k in self.__slots__}
+        """The fields as a plain dict (``flags`` as a sorted list), for JSON."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         d["flags"] = sorted(self.flags)
         return d
 
@@ -201,7 +236,8 @@ def _cb_progress(result_ptr, user):
     if ctx is None or ctx.on_iteration is None:
         return 0
     try:
-        res = Result(result_ptr.contents, ctx.algorithm, time.perf_counter() - ctx.started)
+        res = Result.from_struct(result_ptr.contents, ctx.algorithm,
+                                  time.perf_counter() - ctx.started)
         return 1 if ctx.on_iteration(res) else 0
     except BaseException as e:  # noqa: BLE001 - must not escape into C
         ctx.fail(e)
@@ -209,6 +245,246 @@ def _cb_progress(result_ptr, user):
 
 
 _PROGRESS = _lib.PROGRESS_FN(_cb_progress)
+
+
+# ---- Ctrl-C (SIGINT) during a search ----------------------------------------------------
+#
+# Python runs signal handlers in the main thread between two bytecodes, so the
+# default SIGINT handler could raise KeyboardInterrupt anywhere in a game
+# callback: after apply's side effect but before the trampoline returns, inside
+# undo, or before the trampoline's try: (ctypes then prints and swallows it, and
+# the library takes the callback for a success). The library's view of the
+# state and the state itself would part ways.
+#
+# So while a search runs on the main thread, SIGINT is deferred: _on_sigint,
+# which never raises, replaces the handler; it marks the running searches as
+# interrupted and stops them (gts_engine_stop: an atomic store, thread-safe).
+# The library unwinds, undoing every move, the search call returns, the
+# previous handler is put back and the signal raised again for it
+# (signal.raise_signal): the default handler raises KeyboardInterrupt with the
+# state restored; a program's own handler runs as it would have.
+#
+# Python handlers run only when the main thread executes bytecode, which it
+# does not while it searches a C game or waits for the workers of a parallel
+# search. So for the duration the signal wakeup fd (written by the C-level
+# handler the moment a signal arrives, in whatever thread) is a pipe read by
+# one watcher thread, which stops the searches at once and, while an
+# interrupted one still runs, again every _RESTOP_S (a stop that lands just
+# before the search took the engine is ignored by the library); _on_sigint
+# wakes it as well, for a signal that came before the pipe was the wakeup fd.
+# Bytes of other signals are forwarded to the wakeup fd set before. Reading the
+# pipe and acting on it happen under _sigint_lock, and a guard empties the pipe
+# when it takes it and when it gives it back, so a signal is never applied to
+# the next search.
+#
+# Nested searches (a search from a callback of a search, on the main thread)
+# share the outermost one's handler: an interrupt stops them all, the inner
+# ones return their stopped results, the outermost delivers the signal.
+# Searches on other threads are left alone: no handler can be installed from
+# there, their callbacks never run signal handlers, and SIGINT reaches the main
+# thread as usual (stop such a search with Engine.stop()).
+
+_RESTOP_S = 0.02
+
+_sigint_lock = threading.RLock()         # the handler may run inside a locked block
+_sigint_guards: List["_InterruptGuard"] = []   # main-thread searches, innermost last
+_sigint_forward_fd = -1                  # wakeup fd before the outermost guard
+_sigint_pipe: Optional[Tuple[int, int]] = None   # (read, write) of the watcher
+
+
+def _interrupt_all() -> None:
+    """Mark the guarded searches interrupted and stop them (any thread)."""
+    with _sigint_lock:
+        for g in _sigint_guards:
+            g.interrupted = True
+            if g.engine_ptr:
+                _lib.lib.gts_engine_stop(g.engine_ptr)
+
+
+def _restop() -> bool:
+    """Stop the interrupted searches again; False once none is left (one
+    that has not reached the library yet still counts)."""
+    with _sigint_lock:
+        interrupted = [g for g in _sigint_guards if g.interrupted]
+        for g in interrupted:
+            if g.engine_ptr:
+                _lib.lib.gts_engine_stop(g.engine_ptr)
+    return bool(interrupted)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """The SIGINT handler while a search runs: record and stop, never raise."""
+    _interrupt_all()
+    # A signal that came before the wakeup fd was the pipe, or before the
+    # search took the engine, is seen here only: have the watcher stop again.
+    pipe = _sigint_pipe
+    if pipe is not None:
+        try:
+            os.write(pipe[1], bytes([signal.SIGINT]))
+        except OSError:
+            pass
+
+
+def _consume(rfd: int, act: bool = True) -> bool:
+    """Act on the signal numbers waiting in the pipe (_sigint_lock held):
+    SIGINT interrupts the guarded searches, others go to the previous wakeup
+    fd; or only empty it. False at end of file."""
+    while True:
+        try:
+            data = os.read(rfd, 512)
+        except BlockingIOError:
+            return True
+        if not data:
+            return False
+        if not act:
+            continue
+        if int(signal.SIGINT) in data:
+            _interrupt_all()
+        others = bytes(b for b in data if b != signal.SIGINT)
+        if others and _sigint_forward_fd >= 0:
+            try:
+                os.write(_sigint_forward_fd, others)
+            except OSError:
+                pass
+
+
+def _watch(rfd: int) -> None:
+    """The watcher thread."""
+    retry = False
+    while True:
+        try:
+            ready, _, _ = select.select([rfd], [], [], _RESTOP_S if retry else None)
+            if not ready:
+                retry = _restop()
+                continue
+            with _sigint_lock:
+                if not _consume(rfd):
+                    return
+                retry = any(g.interrupted for g in _sigint_guards)
+        except (OSError, ValueError):
+            return
+
+
+def _watcher_fd() -> Tuple[int, int]:
+    """Read and write end of the watcher's pipe; starts the watcher on first use."""
+    global _sigint_pipe
+    if _sigint_pipe is None:
+        rfd, wfd = os.pipe()
+        os.set_blocking(rfd, False)
+        os.set_blocking(wfd, False)
+        threading.Thread(target=_watch, args=(rfd,), name="gts-sigint", daemon=True).start()
+        _sigint_pipe = (rfd, wfd)
+    return _sigint_pipe
+
+
+def _forget_watcher() -> None:
+    # In a forked child the watcher thread is gone (and may have held the
+    # lock): start a new one when needed. The old pipe is left open: the fork
+    # may have come from a callback, with the pipe still the wakeup fd.
+    global _sigint_pipe, _sigint_lock
+    _sigint_pipe = None
+    _sigint_lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_watcher)
+
+
+class _InterruptGuard:
+    """Defers SIGINT while one search runs (see above). A context manager
+    around the search, with :meth:`arm` / :meth:`disarm` around the time
+    the engine may be stopped. A no-op off the main thread and when SIGINT
+    has no Python handler (ignored, default action, or set from C)."""
+
+    def __init__(self) -> None:
+        self.engine_ptr: Optional[int] = None
+        self.interrupted = False
+        self._pushed = False
+        self._outermost = False
+        self._previous: Any = None
+        self._pipe: Optional[Tuple[int, int]] = None
+        self._previous_fd = -1
+
+    def __enter__(self) -> "_InterruptGuard":
+        global _sigint_forward_fd
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        with _sigint_lock:
+            if _sigint_guards:           # nested: the outermost one's handler is in place
+                _sigint_guards.append(self)
+                self._pushed = True
+                return self
+        previous = signal.getsignal(signal.SIGINT)
+        if not callable(previous):
+            return self
+        try:
+            pipe: Optional[Tuple[int, int]] = _watcher_fd()
+            with _sigint_lock:
+                # Empty it of an earlier search's bytes, before _on_sigint can
+                # write this search's.
+                _consume(pipe[0], act=False)
+        except (OSError, RuntimeError):
+            pipe = None                  # still deferred; only the prompt stop is lost
+        # On the stack before the handler changes, so that no SIGINT after
+        # the change is lost; one before it raises here, before the search.
+        try:
+            with _sigint_lock:
+                self._pushed = self._outermost = True
+                _sigint_guards.append(self)
+            signal.signal(signal.SIGINT, _on_sigint)
+        except BaseException as e:
+            with _sigint_lock:
+                if self in _sigint_guards:
+                    _sigint_guards.remove(self)
+            self._pushed = self._outermost = False
+            if isinstance(e, ValueError):    # not the main interpreter: no deferral
+                return self
+            raise
+        self._previous = previous
+        if pipe is not None:
+            try:
+                with _sigint_lock:
+                    self._previous_fd = signal.set_wakeup_fd(pipe[1],
+                                                             warn_on_full_buffer=False)
+                    _sigint_forward_fd = self._previous_fd
+                self._pipe = pipe
+            except (OSError, ValueError):
+                pass
+        return self
+
+    def arm(self, engine_ptr: int) -> None:
+        """The engine of the search: stopped on SIGINT from now on."""
+        with _sigint_lock:
+            self.engine_ptr = engine_ptr
+
+    def disarm(self) -> None:
+        """Before the engine may be freed."""
+        with _sigint_lock:
+            self.engine_ptr = None
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if not self._pushed:
+            return
+        self.disarm()
+        if self._outermost:
+            try:
+                if self._pipe is not None:
+                    with _sigint_lock:
+                        try:
+                            signal.set_wakeup_fd(self._previous_fd)
+                        except (OSError, ValueError):     # closed meanwhile
+                            signal.set_wakeup_fd(-1)
+                        _consume(self._pipe[0])
+            finally:
+                # A pending signal is handled (by _on_sigint) before the change.
+                signal.signal(signal.SIGINT, self._previous)
+        with _sigint_lock:
+            _sigint_guards.remove(self)
+        if not self._outermost or not self.interrupted:
+            return
+        if isinstance(exc, KeyboardInterrupt) and self._previous is signal.default_int_handler:
+            return                       # one KeyboardInterrupt is on its way already
+        signal.raise_signal(signal.SIGINT)
 
 
 # ---- the engine ----------------------------------------------------------------------
@@ -223,7 +499,9 @@ class Engine:
     Options (lowercase names of ``gts_option``): tt_mb, aspiration,
     killers, history, quiescence, iterative, nbest, nbest_depth, threads.
     Booleans are accepted for the 0/1 switches. Use as a context manager or
-    call :meth:`close`. Not thread-safe, except :meth:`stop`.
+    call :meth:`close`. Not thread-safe, except :meth:`stop`. Searches
+    from the main thread defer Ctrl-C until the game is restored (see
+    :meth:`search`).
     """
 
     def __init__(self, **options: Union[int, bool]):
@@ -361,10 +639,10 @@ class Engine:
                 raise _err("ERANGE", f"{len(pairs)} pairs, at most {_lib.PROBCUT_MAX_PAIRS}")
             p.npairs = len(pairs)
             for i, q in enumerate(pairs):
-                p.pair[i] = _lib.ProbcutPairStruct(check_int(q.shallow_depth, "shallow_depth"),
-                                                   check_int(q.deep_depth, "deep_depth"),
-                                                   float(q.a), float(q.b), float(q.sigma),
-                                                   float(q.threshold))
+                p.pair[i] = _lib.ProbcutPairStruct(
+                    _check_range(q.shallow_depth, "shallow_depth", _INT32_MIN, _INT32_MAX),
+                    _check_range(q.deep_depth, "deep_depth", _INT32_MIN, _INT32_MAX),
+                    float(q.a), float(q.b), float(q.sigma), float(q.threshold))
         if iid is not None:
             p.iid = bool(iid)
         rc = _lib.lib.gts_engine_set_probcut(self._open(), ctypes.byref(p))
@@ -378,48 +656,65 @@ class Engine:
         on this engine: over ``positions`` (games of one kind) if given,
         else over ``samples`` positions reached from ``game`` by random play
         (up to ``max_walk`` plies, drawn from ``seed``). Every state is
-        unchanged afterwards. ``fit.pair(shallow, deep)`` makes the pair."""
+        unchanged afterwards. ``fit.pair(shallow, deep)`` makes the pair.
+        Arguments outside their C type are OutOfRange. Ctrl-C as for
+        :meth:`search` (a C game finishes its remaining samples first, each
+        search stopped at once)."""
         _need_probcut()
+        args = [_check_range(v, what, lo, hi) for v, what, lo, hi in (
+            (samples, "samples", 0, _UINT32_MAX), (seed, "seed", 0, _UINT64_MAX),
+            (max_walk, "max_walk", 0, _UINT32_MAX),
+            (shallow_depth, "shallow_depth", _INT32_MIN, _INT32_MAX),
+            (deep_depth, "deep_depth", _INT32_MIN, _INT32_MAX))]
         fit = new_struct(_lib.ProbcutFitStruct)
         objs = list(positions) if positions is not None else []
         first = objs[0] if objs else game
-        with self._lock:
-            ptr = self._open()
-            self._active += 1
-        try:
-            if isinstance(first, Game):
-                ctx = _SearchContext(ptr, first)
-                vt = ctypes.addressof(ctx.vtable)
-                handles = [1] + [ctx.register(o) for o in objs[1:]] if objs else []
-                root = None if objs else 1
-                for o in objs:
-                    if not isinstance(o, Game):
-                        raise TypeError("positions must all be gts.Game objects")
-            elif _is_builtin(first):
-                ctx = _SearchContext(ptr)
-                vt, _ = first._gts_vtable_and_state()
-                handles = []
-                for o in objs:
-                    if type(o) is not type(first):
-                        raise TypeError("positions must all be games of one kind")
-                    handles.append(o._gts_vtable_and_state()[1])
-                root = None if objs else first._gts_vtable_and_state()[1]
-            else:
-                raise TypeError(f"cannot calibrate on {type(first).__name__}")
-            try:
-                arr = (ctypes.c_void_p * max(1, len(handles)))(*handles)
-                rc = _lib.lib.gts_probcut_calibrate(
-                    ptr, vt, arr if handles else None, len(handles), root,
-                    samples, seed, max_walk, shallow_depth, deep_depth, ctypes.byref(fit))
-            finally:
-                ctx.close()
-        finally:
+        if isinstance(first, Game):
+            if not all(isinstance(o, Game) for o in objs):
+                raise TypeError("positions must all be gts.Game objects")
+        elif _is_builtin(first):
+            if not all(type(o) is type(first) for o in objs):
+                raise TypeError("positions must all be games of one kind")
+        else:
+            raise TypeError(f"cannot calibrate on {type(first).__name__}")
+        # As _search: SIGINT deferred, the engine counted active while in use.
+        with _InterruptGuard() as guard:
             with self._lock:
-                self._active -= 1
-        if ctx.error is not None:
-            err, ctx.error = ctx.error, None
-            _annotate(err, "probcut calibration", rc)
-            raise err
+                ptr = self._open()
+                self._active += 1
+            try:
+                ctx = _SearchContext(ptr, first if isinstance(first, Game) else None)
+                try:
+                    if isinstance(first, Game):
+                        vt = ctypes.addressof(ctx.vtable)
+                        handles = [1] + [ctx.register(o) for o in objs[1:]] if objs else []
+                        root = None if objs else 1
+                        # The library goes on with the next sample after a
+                        # stop: fail the next generate() instead, which ends it.
+                        ctx.abort_on = guard
+                    else:
+                        vt, root = first._gts_vtable_and_state()
+                        handles = [o._gts_vtable_and_state()[1] for o in objs]
+                        root = None if objs else root
+                    guard.arm(ptr)
+                    arr = (ctypes.c_void_p * max(1, len(handles)))(*handles)
+                    rc = _lib.lib.gts_probcut_calibrate(
+                        ptr, vt, arr if handles else None, len(handles), root, *args,
+                        ctypes.byref(fit))
+                finally:
+                    guard.disarm()
+                    ctx.close()
+            finally:
+                with self._lock:
+                    self._active -= 1
+            if ctx.error is not None:
+                err, ctx.error = ctx.error, None
+                _annotate(err, "probcut calibration", rc)
+                raise err
+        # (leaving the guard raised KeyboardInterrupt, or ran the program's
+        # own SIGINT handler, which returned: then the fit is incomplete)
+        if guard.interrupted:
+            raise _err("ECALLBACK", "calibrate_probcut was interrupted by SIGINT")
         if rc < 0:
             raise make_error(rc, f"calibrate_probcut: {fit.samples} samples, "
                                  f"{fit.skipped} skipped")
@@ -443,6 +738,16 @@ class Engine:
 
         Raises the original exception of a failing game callback, or the
         GtsError subclass of the library's status.
+
+        Ctrl-C: called from the main thread, the search replaces the SIGINT
+        handler while it runs (unless SIGINT is ignored, left to its default
+        action or handled from C). A SIGINT then stops the search; once it
+        has returned, with the game restored, the previous handler gets the
+        signal: the default one raises KeyboardInterrupt from this call, a
+        program's own handler runs and, if it returns, so does the search
+        (with "stopped" in ``flags``). Called from another thread, nothing
+        is installed: SIGINT goes to the main thread as usual and the search
+        goes on until ``stop()``.
         """
         alg = algorithm_id(algorithm)
         return self._search(alg, None, game, depth, time_ms, nodes, alpha, beta, guess,
@@ -450,17 +755,21 @@ class Engine:
 
     def _search(self, alg: int, entry, game, depth, time_ms, nodes, alpha, beta, guess,
                 on_iteration) -> Result:
-        # Count the search as active while the engine pointer is in use, so
-        # that close() from another thread cannot free it under us.
-        with self._lock:
-            ptr = self._open()
-            self._active += 1
-        try:
-            return self._search_active(ptr, alg, entry, game, depth, time_ms, nodes, alpha,
-                                       beta, guess, on_iteration)
-        finally:
+        # SIGINT is deferred for the whole search (see _InterruptGuard). The
+        # search counts as active while the engine pointer is in use, so that
+        # close() from another thread cannot free it under us.
+        with _InterruptGuard() as guard:
             with self._lock:
-                self._active -= 1
+                ptr = self._open()
+                self._active += 1
+            try:
+                guard.arm(ptr)
+                return self._search_active(ptr, alg, entry, game, depth, time_ms, nodes,
+                                           alpha, beta, guess, on_iteration)
+            finally:
+                guard.disarm()
+                with self._lock:
+                    self._active -= 1
 
     def _search_active(self, ptr: int, alg: int, entry, game, depth, time_ms, nodes, alpha,
                        beta, guess, on_iteration) -> Result:
@@ -504,7 +813,7 @@ class Engine:
             raise err
         if rc < 0:
             raise make_error(rc, _detail(rc, name, game, self, result))
-        return Result(result, name, time.perf_counter() - ctx.started)
+        return Result.from_struct(result, name, time.perf_counter() - ctx.started)
 
 
 def _need_probcut() -> None:

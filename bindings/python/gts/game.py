@@ -24,6 +24,12 @@ traceback. Callbacks without an error channel in C (``hash``,
 ``move_score``) stop the search with ``gts_engine_stop`` instead; ``free``
 only records. A result of the wrong type or range is turned into a
 ``TypeError`` / ``ValueError`` that names the method.
+
+This holds for exceptions raised by the game's own code. An exception raised
+by a signal handler could land anywhere, even before a trampoline's ``try:``
+or between a method's side effect and its return, where no bookkeeping can
+follow it; so a search on the main thread defers SIGINT until it has
+returned (engine.py, "Ctrl-C (SIGINT) during a search").
 """
 from __future__ import annotations
 
@@ -220,6 +226,9 @@ class _SearchContext:
         self.on_iteration = None
         self.algorithm = ""
         self.started = 0.0
+        # an _InterruptGuard: once it is interrupted, generate() fails (for
+        # calibration, which goes on with the next sample after a stop)
+        self.abort_on: Any = None
         if game is not None:
             self.max_moves = check_max_moves(game)
             self.states[1] = game
@@ -255,6 +264,8 @@ class _SearchContext:
 def _cb_generate(state, moves, capacity, user):
     ctx = _contexts.get(user)
     if ctx is None:
+        return -1
+    if ctx.abort_on is not None and ctx.abort_on.interrupted:
         return -1
     try:
         obj = ctx.states[state]

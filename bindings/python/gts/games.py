@@ -8,23 +8,52 @@ code runs per node. Each can also be driven from Python (:meth:`moves`,
 (:meth:`clone`), and frees its C state in :meth:`close` (also a context
 manager, and on garbage collection).
 
+Every input is checked before it reaches C (ctypes would silently wrap an
+int to the C type and cut a string at its first NUL): a move must be an int
+in ``0 .. 2**64-1`` (TypeError / ``gts.InvalidArgument``) and legal;
+position and move texts must be ``str`` without NUL (TypeError /
+``gts.ParseError``); the parameters of :class:`RandomTree` must lie in the
+ranges of ``gts_games.h`` (``gts.InvalidArgument``, a ``ValueError``).
+
 libgts-games is loaded on first use (``GTS_GAMES_LIBRARY``, an installed
 libgts-games, or the build tree: see :mod:`gts._lib`).
 """
 from __future__ import annotations
 
 import ctypes
-from typing import Dict, List, Optional, Type
+from typing import Any, Dict, List, Optional, Type
 
 from . import _lib
 from .errors import error, make_error
+from .game import check_int
 
 __all__ = ["BuiltinGame", "TicTacToe", "Connect4", "Othello", "RandomTree", "new", "names",
            "GAMES"]
 
 
+_MOVE_MAX = 2 ** 64 - 1
+
+
 def _g() -> ctypes.CDLL:
     return _lib.games_lib()
+
+
+def _text(value: Any, what: str) -> bytes:
+    """A position or move text for C: a str without NUL (C would stop there)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, not {type(value).__name__} ({value!r})")
+    if "\0" in value:
+        raise error("EPARSE", f"{what} {value!r} contains a NUL character")
+    return value.encode("utf-8")
+
+
+def _flag(value: Any, what: str) -> bool:
+    """A switch: a bool, or the int 0 or 1."""
+    if type(value) is bool:
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{what} must be a bool, not {type(value).__name__} ({value!r})")
 
 
 class BuiltinGame:
@@ -55,6 +84,14 @@ class BuiltinGame:
         if not self._state:
             raise ValueError(f"this {type(self).__name__} is closed")
         return self._state
+
+    def _move(self, move: Any) -> int:
+        """``move`` as an int in 0..2**64-1 (a gts_move), or TypeError /
+        InvalidArgument: ctypes would silently reduce it mod 2**64."""
+        m = check_int(move, f"a {self.name} move")
+        if not 0 <= m <= _MOVE_MAX:
+            raise error("EINVAL", f"{self.name}: move {m} is outside 0..2**64-1")
+        return m
 
     @property
     def vtable(self) -> _lib.GameStruct:
@@ -119,10 +156,10 @@ class BuiltinGame:
 
     generate = moves
 
-    def play(self, move: int) -> None:
-        """Apply ``move`` (an int, or its text form) and record it in history."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
+    def play(self, move: Any) -> None:
+        """Apply ``move`` (an int, or its text form) and record it in history.
+        An illegal move is an InvalidArgument (a bad text a ParseError)."""
+        move = self.parse_move(move) if isinstance(move, str) else self._move(move)
         vt = self._vt.contents
         rc = vt.apply(self._open(), move, vt.user)
         if rc < 0:
@@ -132,18 +169,24 @@ class BuiltinGame:
     apply = play
 
     def undo(self, move: Optional[int] = None) -> int:
-        """Take back the last move (``move`` defaults to history[-1])."""
-        if move is None:
-            if not self.history:
-                raise IndexError("no move to undo")
-            move = self.history[-1]
+        """Take back the last move played with :meth:`play` and return it.
+        ``move``, if given, must be that move (InvalidArgument otherwise);
+        IndexError when there is none (the moves of the start position
+        cannot be taken back)."""
+        if move is not None:
+            move = self._move(move)
+        if not self.history:
+            raise IndexError("no move to undo: only moves made with play() can be taken back")
+        last = self.history[-1]
+        if move is not None and move != last:
+            raise error("EINVAL", f"{self.name}: cannot undo {move}: the last move played is "
+                                  f"{last}")
         vt = self._vt.contents
-        rc = vt.undo(self._open(), move, vt.user)
+        rc = vt.undo(self._open(), last, vt.user)
         if rc < 0:
-            raise make_error(rc, f"{self.name}: cannot undo {move}")
-        if self.history and self.history[-1] == move:
-            self.history.pop()
-        return move
+            raise make_error(rc, f"{self.name}: cannot undo {last}")
+        self.history.pop()
+        return last
 
     def evaluate(self) -> int:
         """Static value from the side to move."""
@@ -158,9 +201,11 @@ class BuiltinGame:
         return not self.moves()
 
     def format_move(self, move: Optional[int]) -> str:
-        """Text of ``move`` ("-" for None)."""
+        """Text of ``move`` ("-" for None); InvalidArgument for a number
+        that is no move of this game."""
         if move is None:
             return "-"
+        move = self._move(move)
         vt = self._vt.contents
         if not vt.format_move:
             return str(move)
@@ -174,12 +219,17 @@ class BuiltinGame:
         return " ".join(self.format_move(m) for m in moves)
 
     def parse_move(self, text: str) -> int:
-        """Move of ``text`` in this position (ParseError if illegal)."""
+        """Move of ``text`` in this position (ParseError if it is not a
+        legal move's text)."""
+        data = _text(text, f"{self.name} move text")
         vt = self._vt.contents
         if not vt.parse_move:
-            return int(text)
+            try:
+                return self._move(int(text))
+            except ValueError:
+                raise error("EPARSE", f"{self.name}: {text!r}") from None
         out = ctypes.c_uint64()
-        rc = vt.parse_move(self._open(), text.encode(), ctypes.byref(out), vt.user)
+        rc = vt.parse_move(self._open(), data, ctypes.byref(out), vt.user)
         if rc < 0:
             raise make_error(rc, f"{self.name}: {text!r}")
         return out.value
@@ -187,8 +237,11 @@ class BuiltinGame:
     def perft(self, depth: int) -> int:
         """Leaf paths of ``depth`` plies from this state (a node without
         moves before ``depth`` counts as one)."""
+        d = check_int(depth, "perft depth")
+        if not 0 <= d <= _lib.MAX_DEPTH:
+            raise error("EINVAL", f"perft({d}): depth must be in 0..{_lib.MAX_DEPTH}")
         count = ctypes.c_uint64()
-        rc = _g().gts_games_perft(self._vt, self._open(), int(depth), ctypes.byref(count))
+        rc = _g().gts_games_perft(self._vt, self._open(), d, ctypes.byref(count))
         if rc < 0:
             raise make_error(rc, f"perft({depth})")
         return count.value
@@ -212,7 +265,8 @@ class TicTacToe(BuiltinGame):
     def __init__(self, position: str = "") -> None:
         super().__init__()
         out = ctypes.c_void_p()
-        rc = _g().gts_tictactoe_new(position.encode(), ctypes.byref(out))
+        rc = _g().gts_tictactoe_new(_text(position, "tic-tac-toe position"),
+                                    ctypes.byref(out))
         self._adopt(_g().gts_game_tictactoe(), rc, out, f"tic-tac-toe position {position!r}")
         self._start = position
 
@@ -239,8 +293,10 @@ class Connect4(BuiltinGame):
 
     def __init__(self, position: str = "", solver: bool = False) -> None:
         super().__init__()
+        data = _text(position, "Connect-4 position")
+        solver = _flag(solver, "solver")
         out = ctypes.c_void_p()
-        rc = _g().gts_connect4_new(position.encode(), ctypes.byref(out))
+        rc = _g().gts_connect4_new(data, ctypes.byref(out))
         vt = _g().gts_game_connect4_solver() if solver else _g().gts_game_connect4()
         self._adopt(vt, rc, out, f"Connect-4 position {position!r}")
         self._start = position
@@ -269,7 +325,7 @@ class Othello(BuiltinGame):
     def __init__(self, position: str = "") -> None:
         super().__init__()
         out = ctypes.c_void_p()
-        rc = _g().gts_othello_new(position.encode(), ctypes.byref(out))
+        rc = _g().gts_othello_new(_text(position, "Othello position"), ctypes.byref(out))
         self._adopt(_g().gts_game_othello(), rc, out, f"Othello position {position!r}")
         self._start = position
 
@@ -279,31 +335,55 @@ class RandomTree(BuiltinGame):
     ``branching`` children per node (minus up to ``branching_jitter``),
     leaf values in [min_value, max_value]; ``terminal_percent`` early
     leaves; ``transpositions`` share subtrees; ``ordered_percent`` how often
-    the first child is the best."""
+    the first child is the best. Each parameter must lie in its range of
+    :attr:`RANGES` (``branching_jitter`` also below ``branching``,
+    ``min_value`` not above ``max_value``): InvalidArgument otherwise."""
 
     name = "randtree"
     PARAMS = ("seed", "branching", "depth", "min_value", "max_value", "branching_jitter",
               "terminal_percent", "transpositions", "ordered_percent")
+    #: allowed values of the int parameters (gts_randtree_params in gts_games.h)
+    RANGES = {
+        "seed": (0, 2 ** 64 - 1),
+        "branching": (1, 64),
+        "depth": (1, 60),
+        "min_value": (-30000, 30000),
+        "max_value": (-30000, 30000),
+        "branching_jitter": (0, 63),
+        "terminal_percent": (0, 100),
+        "ordered_percent": (0, 100),
+    }
 
     def __init__(self, seed: int = 1, branching: int = 4, depth: int = 8,
                  min_value: int = -1000, max_value: int = 1000, branching_jitter: int = 0,
                  terminal_percent: int = 0, transpositions: bool = False,
                  ordered_percent: int = 0) -> None:
         super().__init__()
-        p = _lib.new_struct(_lib.RandTreeParamsStruct)
-        self.params = dict(seed=seed, branching=branching, depth=depth, min_value=min_value,
-                           max_value=max_value, branching_jitter=branching_jitter,
-                           terminal_percent=terminal_percent, transpositions=transpositions,
-                           ordered_percent=ordered_percent)
-        ranges = {"seed": (0, 2 ** 64 - 1), "min_value": (-2 ** 31, 2 ** 31 - 1),
-                  "max_value": (-2 ** 31, 2 ** 31 - 1)}
-        for k, v in self.params.items():
+        given = dict(seed=seed, branching=branching, depth=depth, min_value=min_value,
+                     max_value=max_value, branching_jitter=branching_jitter,
+                     terminal_percent=terminal_percent, transpositions=transpositions,
+                     ordered_percent=ordered_percent)
+        params: Dict[str, Any] = {}
+        for k, v in given.items():
             if k == "transpositions":
-                setattr(p, k, bool(v))
+                params[k] = _flag(v, "randtree transpositions")
                 continue
-            lo, hi = ranges.get(k, (0, 2 ** 32 - 1))
-            if not isinstance(v, int) or not lo <= v <= hi:
-                raise error("EINVAL", f"randtree {k}={v!r}")
+            if type(v) is bool:
+                raise TypeError(f"randtree {k} must be an int, not bool")
+            v = check_int(v, f"randtree {k}")
+            lo, hi = self.RANGES[k]
+            if not lo <= v <= hi:
+                raise error("EINVAL", f"randtree {k}={v}, allowed {lo}..{hi}")
+            params[k] = v
+        if params["min_value"] > params["max_value"]:
+            raise error("EINVAL", f"randtree min_value={params['min_value']} is above "
+                                  f"max_value={params['max_value']}")
+        if params["branching_jitter"] >= params["branching"]:
+            raise error("EINVAL", f"randtree branching_jitter={params['branching_jitter']} "
+                                  f"must be below branching={params['branching']}")
+        self.params = params
+        p = _lib.new_struct(_lib.RandTreeParamsStruct)
+        for k, v in params.items():
             setattr(p, k, v)
         out = ctypes.c_void_p()
         rc = _g().gts_randtree_new(ctypes.byref(p), ctypes.byref(out))
@@ -316,17 +396,24 @@ class RandomTree(BuiltinGame):
 
     @classmethod
     def from_text(cls, text: str) -> "RandomTree":
-        """Parse "seed=3,branching=4,depth=8" (any subset of PARAMS)."""
+        """Parse "seed=3,branching=4,depth=8" (any subset of PARAMS, each at
+        most once; ints in Python syntax, transpositions 0 or 1)."""
+        if not isinstance(text, str):
+            raise TypeError(f"randtree parameters must be a str, not {type(text).__name__}")
         kw: Dict[str, int] = {}
         for part in filter(None, (t.strip() for t in text.replace(" ", ",").split(","))):
             k, sep, v = part.partition("=")
             if not sep or k not in cls.PARAMS:
                 raise error("EPARSE", f"randtree parameter {part!r}; known: "
                                  + ", ".join(cls.PARAMS))
+            if k in kw:
+                raise error("EPARSE", f"randtree parameter {k!r} given twice")
             try:
                 kw[k] = int(v, 0)
             except ValueError:
                 raise error("EPARSE", f"randtree parameter {part!r}") from None
+            if k == "transpositions" and kw[k] not in (0, 1):
+                raise error("EPARSE", f"randtree parameter {part!r}: 0 or 1")
         return cls(**kw)
 
 
@@ -344,12 +431,15 @@ def names() -> List[str]:
     return list(GAMES)
 
 
-def new(name: str, position: str = "", **kwargs) -> BuiltinGame:
+def new(name: str, position: str = "", **kwargs: Any) -> BuiltinGame:
     """A built-in game by name and position text (for randtree the text is
-    "seed=1,branching=4,depth=8")."""
-    cls = GAMES.get(name)
+    "seed=1,branching=4,depth=8", or the parameters as keywords: not both)."""
+    cls = GAMES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise error("EINVAL", f"unknown game {name!r}; known: {', '.join(GAMES)}")
     if cls is RandomTree:
+        if position and kwargs:
+            raise error("EINVAL", "randtree: give the parameters as text or as keywords, "
+                                  "not both")
         return RandomTree.from_text(position) if position else RandomTree(**kwargs)
     return cls(position, **kwargs)
