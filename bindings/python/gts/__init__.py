@@ -51,6 +51,7 @@ from .engine import (
     OPTION_NAMES,
     AlgorithmInfo,
     Engine,
+    MctsMoveStats,
     ProbcutFit,
     ProbcutPair,
     Result,
@@ -124,6 +125,7 @@ def format_score(score: int) -> str:
 # names included): tests/test_stub.py checks that the three agree.
 __all__ = [
     "CheckReport",
+    "MctsMoveStats",
     "check",
     "Game", "Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "GtsError",
     "games", "PROBCUT_MAX_PAIRS", "PROBCUT_THRESHOLD_OFF", "ROOT_WINDOW", "ROOT_BISECT",

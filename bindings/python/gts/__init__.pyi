@@ -14,6 +14,7 @@ from . import games as games
 from .engine import OPTION_NAMES as OPTION_NAMES
 from .engine import AlgorithmInfo as AlgorithmInfo
 from .engine import Engine as Engine
+from .engine import MctsMoveStats as MctsMoveStats
 from .engine import ProbcutFit as ProbcutFit
 from .engine import ProbcutPair as ProbcutPair
 from .engine import Result as Result

@@ -422,9 +422,23 @@ lib, LIB_PATH = _load("GTS_LIBRARY", "gts", _CORE_SYMBOLS,
                       _build_tree_candidates("lib/libgts.so"), "build/lib/libgts.so")
 _declare_core(lib)
 
+class MctsMoveStatsStruct(Structure):
+    """gts_mcts_move_stats (mcts.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("move", c_uint64),
+        ("visits", c_uint64),
+        ("mean", ctypes.c_double),
+        ("prior", ctypes.c_double),
+        ("score", c_int32),
+        ("lower", c_int32),
+        ("upper", c_int32),
+    ]
+
+
 # gts_struct_id values and the mirrors they must match.
 STRUCT_MIRRORS = ((1, GameStruct), (2, LimitsStruct), (3, ResultStruct),
-                  (4, ProbcutParamsStruct), (5, ProbcutFitStruct))
+                  (4, ProbcutParamsStruct), (5, ProbcutFitStruct), (7, MctsMoveStatsStruct))
 
 
 def _check_mirrors() -> None:

@@ -75,6 +75,20 @@ class ProbcutPair(NamedTuple):
     threshold: float = 1.5
 
 
+@dataclasses.dataclass(frozen=True)
+class MctsMoveStats:
+    """One root move after an MCTS search (gts_mcts_move_stats): visits,
+    mean reward in [0, 1], prior in [0, 1], the move's score and its proven
+    bounds (lower == upper: solved)."""
+    move: int
+    visits: int
+    mean: float
+    prior: float
+    score: int
+    lower: int
+    upper: int
+
+
 class ProbcutFit(NamedTuple):
     """Least-squares fit of deep on shallow values (gts_probcut_fit)."""
 
@@ -565,6 +579,30 @@ class Engine:
         """Transposition-table fill in permille."""
         fn = getattr(_lib.lib, "gts_engine_hashfull", None)
         return fn(self._open()) if fn else 0
+
+    def mcts_root_stats(self) -> List["MctsMoveStats"]:
+        """Per-root-move statistics of the last MCTS search on this engine
+        (``gts_mcts_root_stats``), in generate() order; empty after any
+        other search."""
+        fn = getattr(_lib.lib, "gts_mcts_root_stats", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no MCTS")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
+        ptr = self._open()
+        n = fn(ptr, None, 0)
+        if n < 0:
+            raise make_error(n, "gts_mcts_root_stats")
+        if n == 0:
+            return []
+        out = (_lib.MctsMoveStatsStruct * n)()
+        out[0].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
+        got = fn(ptr, out, n)
+        if got < 0:
+            raise make_error(got, "gts_mcts_root_stats")
+        return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
+                              score=s.score, lower=s.lower, upper=s.upper)
+                for s in out[:min(n, got)]]
 
     def close(self) -> None:
         """Free the engine (its table and threads). Idempotent."""
