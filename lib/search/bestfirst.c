@@ -28,3 +28,21 @@ bool gts__bf_grow(const gts_allocator *alloc, void **p, uint32_t *cap, uint32_t 
     *cap = (uint32_t)n;
     return true;
 }
+
+bool gts__bf_children(gts__ctx *c, uint32_t parent, int ply, int depth, int n,
+                      gts__bf_child_fn child, void *tree)
+{
+    const gts_move *moves = gts__moves(c, ply);
+    for (int i = 0; i < n; i++) {
+        gts_move m = moves[i];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__apply(c, m))
+            return false;
+        gts__bf_link link = {parent, ply + 1, m};
+        bool ok = child(tree, (uint32_t)i, &link, depth - 1 + ext);
+        gts__undo(c, m);
+        if (!ok || gts__aborted(c))
+            return false;
+    }
+    return true;
+}

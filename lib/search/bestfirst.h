@@ -83,6 +83,27 @@ static inline bool gts__bf_go(gts__bf_walk *w, uint32_t target)
     return true;
 }
 
+/* The value minimax gives a node it does not expand, from the side to move
+ * (the state is at the node): quiescence at remaining @depth <= 0 when it is
+ * on, else evaluate() (also at GTS_MAX_PLY, like gts__minimax). */
+static inline gts_score gts__bf_static_value(gts__ctx *c, int ply, int depth)
+{
+    if (c->use_qs && ply < GTS_MAX_PLY && depth <= 0)
+        return gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF);
+    return gts__evaluate(c, ply);
+}
+
+/* One new child, the state at it: @k its index among the moves, @link
+ * its parent/ply/move, @depth its remaining depth. False stops the loop. */
+typedef bool (*gts__bf_child_fn)(void *tree, uint32_t k, const gts__bf_link *link, int depth);
+
+/* The children of an expansion: for each of the @n moves gts__generate left
+ * at @ply (the state at node @parent, remaining @depth), its extension,
+ * apply, @child, undo. False after a failure (recorded) or when @child
+ * returned false. */
+bool gts__bf_children(gts__ctx *c, uint32_t parent, int ply, int depth, int n,
+                      gts__bf_child_fn child, void *tree);
+
 /* Grow an array of @size-byte elements to hold @need (doubling, from
  * @alloc, at most @max_bytes in all); false when it cannot (nothing is
  * recorded: the caller decides whether that is a failure). */

@@ -73,10 +73,7 @@ static bool initial_bounds(bs *s, bs_node *nd)
     gts__ctx *c = s->c;
     int ply = nd->link.ply;
     if (nd->depth <= 0 || ply >= GTS_MAX_PLY) {
-        gts_score v = c->use_qs && ply < GTS_MAX_PLY
-                          ? gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF)
-                          : gts__evaluate(c, ply);
-        nd->lo = nd->hi = v;
+        nd->lo = nd->hi = gts__bf_static_value(c, ply, nd->depth);
         nd->expanded = true; /* a horizon: nothing to expand */
         return !gts__aborted(c);
     }
@@ -117,6 +114,17 @@ static void back_up(bs *s, uint32_t x)
     }
 }
 
+/* A child of an expansion (gts__bf_child_fn), with its initial bounds. */
+static bool new_child(void *tree, uint32_t k, const gts__bf_link *link, int depth)
+{
+    bs *s = tree;
+    bs_node *ch = &s->node[s->nnodes + k];
+    memset(ch, 0, sizeof *ch);
+    ch->link = *link;
+    ch->depth = depth;
+    return initial_bounds(s, ch);
+}
+
 /* Expand node @x: its children with their initial bounds, or its exact
  * value when the game is over. False on a failure or a full tree. */
 static bool expand(bs *s, uint32_t x)
@@ -141,24 +149,9 @@ static bool expand(bs *s, uint32_t x)
         return false;
     }
     s->walk.base = (const char *)s->node;
-    const gts_move *moves = gts__moves(c, ply);
     uint32_t first = s->nnodes;
-    for (int i = 0; i < n; i++) {
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return false;
-        bs_node *ch = &s->node[first + (uint32_t)i];
-        memset(ch, 0, sizeof *ch);
-        ch->link.parent = x;
-        ch->link.ply = ply + 1;
-        ch->link.move = m;
-        ch->depth = s->node[x].depth - 1 + ext;
-        bool ok = initial_bounds(s, ch);
-        gts__undo(c, m);
-        if (!ok || gts__aborted(c))
-            return false;
-    }
+    if (!gts__bf_children(c, x, ply, s->node[x].depth, n, new_child, s))
+        return false;
     s->nnodes += (uint32_t)n;
     s->node[x].first = first;
     s->node[x].n = (uint32_t)n;

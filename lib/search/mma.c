@@ -107,14 +107,12 @@ static void back_up(mm *s, uint32_t x)
     }
 }
 
-/* The static value of the node the state is at (MAX's side); @closed: the
- * minimax leaf value (quiescence included when it is on). */
-static gts_score static_value(mm *s, int ply, bool closed)
+/* The static value of the node the state is at, from MAX's side: the
+ * minimax leaf value (quiescence included when it is on) once @depth is
+ * used up. */
+static gts_score static_value(mm *s, int ply, int depth)
 {
-    gts__ctx *c = s->c;
-    gts_score v = closed && c->use_qs && ply < GTS_MAX_PLY
-                      ? gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF)
-                      : gts__evaluate(c, ply);
+    gts_score v = gts__bf_static_value(s->c, ply, depth);
     return ply % 2 == 0 ? v : -v;
 }
 
@@ -139,6 +137,24 @@ static bool tip_bounds(mm *s, mm_node *tip)
     return true;
 }
 
+/* A child of an expansion (gts__bf_child_fn): its static value, closed at
+ * the horizon, clamped into bounds() when open. */
+static bool new_child(void *tree, uint32_t k, const gts__bf_link *link, int depth)
+{
+    mm *s = tree;
+    mm_node *ch = &s->node[s->nnodes + k];
+    memset(ch, 0, sizeof *ch);
+    ch->link = *link;
+    ch->depth = depth;
+    bool closed = depth <= 0 || link->ply >= GTS_MAX_PLY;
+    ch->value = static_value(s, link->ply, depth);
+    ch->tip = closed ? INFINITY : 0;
+    bool ok = closed || tip_bounds(s, ch);
+    ch->approx = to_unit(ch->value);
+    ch->expanded = isinf(ch->tip);
+    return ok;
+}
+
 static bool expand(mm *s, uint32_t x)
 {
     gts__ctx *c = s->c;
@@ -149,7 +165,7 @@ static bool expand(mm *s, uint32_t x)
     if (n < 0)
         return false;
     if (n == 0) {
-        gts_score v = static_value(s, ply, false);
+        gts_score v = static_value(s, ply, s->node[x].depth);
         s->node[x].value = v;
         s->node[x].approx = to_unit(v);
         s->node[x].tip = INFINITY;
@@ -164,29 +180,9 @@ static bool expand(mm *s, uint32_t x)
         return false;
     }
     s->walk.base = (const char *)s->node;
-    const gts_move *moves = gts__moves(c, ply);
     uint32_t first = s->nnodes;
-    for (int i = 0; i < n; i++) {
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return false;
-        mm_node *ch = &s->node[first + (uint32_t)i];
-        memset(ch, 0, sizeof *ch);
-        ch->link.parent = x;
-        ch->link.ply = ply + 1;
-        ch->link.move = m;
-        ch->depth = s->node[x].depth - 1 + ext;
-        bool closed = ch->depth <= 0 || ch->link.ply >= GTS_MAX_PLY;
-        ch->value = static_value(s, ply + 1, closed);
-        ch->tip = closed ? INFINITY : 0;
-        bool ok = closed || tip_bounds(s, ch);
-        ch->approx = to_unit(ch->value);
-        ch->expanded = isinf(ch->tip);
-        gts__undo(c, m);
-        if (!ok || gts__aborted(c))
-            return false;
-    }
+    if (!gts__bf_children(c, x, ply, s->node[x].depth, n, new_child, s))
+        return false;
     s->nnodes += (uint32_t)n;
     s->node[x].first = first;
     s->node[x].n = (uint32_t)n;

@@ -191,9 +191,7 @@ static gts_score leaf_value(ss *s)
 {
     gts__ctx *c = s->c;
     int ply = s->node[s->walk.cur].link.ply;
-    gts_score v = c->use_qs && ply < GTS_MAX_PLY && s->node[s->walk.cur].depth <= 0
-                      ? gts__qsearch(c, ply, -GTS_SCORE_INF, GTS_SCORE_INF)
-                      : gts__evaluate(c, ply);
+    gts_score v = gts__bf_static_value(c, ply, s->node[s->walk.cur].depth);
     return ply % 2 == 0 ? v : -v;
 }
 
