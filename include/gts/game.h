@@ -265,7 +265,53 @@ typedef struct gts_game {
      */
     int (*generate_keyed)(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
                           void *user);
+
+    /**
+     * @brief Optional. The playout policy of Monte-Carlo tree search: pick
+     *        the move to play in @p state.
+     *
+     * Without it a playout plays uniformly random moves from generate().
+     * A game-specific policy (Go: do not fill your own eyes, answer
+     * ataris; Connect-4: take an immediate win) makes playouts both faster
+     * and more informative. The move must be one generate() would return.
+     * Only gts_mcts() calls it; it is called concurrently on distinct
+     * states by parallel MCTS.
+     *
+     * @param state     the position (not a finished game: the search has
+     *                  seen generate() return moves).
+     * @param random    64 fresh random bits from the search's generator
+     *                  (seeded by #GTS_OPT_MCTS_SEED, so a policy that
+     *                  draws only from them keeps a 1-thread search
+     *                  reproducible); derive more with any generator.
+     * @param[out] move receives the chosen move.
+     * @param user      gts_game::user.
+     * @return 1 when @p move was written, 0 to end the playout here
+     *         (scored with evaluate() as a capped playout), or a negative
+     *         value on failure (#GTS_ECALLBACK).
+     * @since 0.2
+     */
+    int (*playout_move)(void *state, uint64_t random, gts_move *move, void *user);
+
+    /**
+     * @brief Optional traits of the game: a bitwise OR of #gts_game_trait
+     *        values, 0 for none. @since 0.2
+     */
+    uint32_t traits;
 } gts_game;
+
+/**
+ * @brief Values of gts_game::traits.
+ * @since 0.2
+ */
+typedef enum gts_game_trait {
+    /**
+     * @brief Equal gts_move values mean the same action in every position
+     * (Go's and Hex's points, Connect-4's columns), so statistics of a move
+     * gathered anywhere in a playout say something about that move here:
+     * what RAVE / all-moves-as-first statistics in gts_mcts() need. @since 0.2
+     */
+    GTS_TRAIT_MOVE_IDENTITY = 1u << 0
+} gts_game_trait;
 
 /**
  * @brief struct_size of the 0.1 layout of gts_game (through gts_game::user):
@@ -277,8 +323,8 @@ typedef struct gts_game {
  */
 #define GTS_GAME_SIZE_V0_1 (offsetof(gts_game, user) + sizeof(void *))
 /** @brief struct_size of the 0.2 layout of gts_game (through
- *         gts_game::generate_keyed). @since 0.2 */
-#define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, generate_keyed) + sizeof(void (*)(void)))
+ *         gts_game::traits). @since 0.2 */
+#define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, traits) + sizeof(uint32_t))
 
 #ifdef __cplusplus
 }

@@ -115,6 +115,7 @@ FORMAT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_size_t, c_void
 PARSE_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_uint64), c_void_p)
 BOUNDS_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_int32), POINTER(c_int32), c_void_p)
 GENERATE_KEYED_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_uint32, c_void_p)
+PLAYOUT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_uint64), c_void_p)
 
 
 class GameStruct(Structure):
@@ -138,6 +139,8 @@ class GameStruct(Structure):
         ("user", c_void_p),
         ("bounds", BOUNDS_FN),
         ("generate_keyed", GENERATE_KEYED_FN),  # not offered to Python games
+        ("playout_move", PLAYOUT_MOVE_FN),  # not offered to Python games yet
+        ("traits", c_uint32),
     ]
 
 
