@@ -378,10 +378,27 @@ static bool check_position(chk *k, int lvl, obs *o)
         }
         if (k->g->format_move && k->g->parse_move && !check_moves_text(k, m))
             return false;
+        uint64_t after = k->g->hash && k->g->hash_after ? k->g->hash_after(k->s, m, k->user) : 0;
+        if (k->g->hash_after && k->g->hash) {
+            if (!observe(k, k->s, lvl + 1, &now))
+                return false;
+            if (!same(o, &now))
+                return violation(k, GTS_CHECK_NOT_RESTORED, 0,
+                                 "hash_after(%#llx) changed the state: %s",
+                                 (unsigned long long)m, diff(d, sizeof d, o, &now));
+        }
         if (!apply_move(k, k->s, m))
             return false;
         k->path[k->plen++] = m;
         bool ok = observe(k, k->s, lvl + 1, &now);
+        if (ok && k->g->hash && k->g->hash_after && after != now.key) {
+            k->plen--;
+            (void)undo_move(k, k->s, m);
+            return violation(k, GTS_CHECK_HASH_AFTER, 0,
+                             "hash_after(%#llx) returned %#llx, hash() after the move %#llx",
+                             (unsigned long long)m, (unsigned long long)after,
+                             (unsigned long long)now.key);
+        }
         k->plen--;
         if (!undo_move(k, k->s, m) || !ok)
             return false;
@@ -608,6 +625,7 @@ static const char *const NAMES[] = {
     "OK", "CALLBACK_FAILED", "GENERATE_OVERFLOW", "GENERATE_UNSTABLE", "KEYED_MISMATCH",
     "NOISY_NOT_LEGAL", "EVALUATE", "NOT_RESTORED", "HASH", "CLONE", "BOUNDS", "MOVE_TEXT",
     "ALGORITHM",
+    "HASH_AFTER",
 };
 
 const char *gts_check_violation_name(int violation)

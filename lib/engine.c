@@ -47,7 +47,7 @@ const char *gts_status_name(int status)
 /* The 0.1 layouts are frozen: a change here is an ABI break (LP64). */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(GTS_GAME_SIZE_V0_1 == 136 - 16, "gts_game 0.1 layout moved");
-_Static_assert(GTS_GAME_SIZE_V0_2 == 148, "gts_game 0.2 layout moved");
+_Static_assert(GTS_GAME_SIZE_V0_2 == 160, "gts_game 0.2 layout moved");
 _Static_assert(GTS_LIMITS_SIZE_V0_1 == 64, "gts_limits 0.1 layout moved");
 _Static_assert(GTS_ALLOCATOR_SIZE_V0_1 == 32, "gts_allocator 0.1 layout moved");
 #endif

@@ -71,6 +71,7 @@ typedef enum breakage {
     KEYED_REVERSED,     /* generate_keyed in another order */
     TEXT_OFF_BY_ONE,    /* parse_move(format_move(m)) == m + 1 */
     MOVE_SCORE_APPLIES, /* move_score() plays the move and leaves it on */
+    HASH_AFTER_OFF,     /* hash_after() one off at ply 2 */
 } breakage;
 
 static breakage BROKEN;
@@ -182,6 +183,13 @@ static int32_t b_move_score(void *s, gts_move m, void *user)
     return 0;
 }
 
+static uint64_t b_hash_after(void *s, gts_move m, void *user)
+{
+    tgame t = *(const tgame *)s;
+    tgame_apply(&t, m, user);
+    return b_hash(&t, user) ^ (BROKEN == HASH_AFTER_OFF && t.ply == 2);
+}
+
 /* A tgame adapter with every optional callback, broken as told. */
 static gts_game broken_game(tgame *g, breakage b)
 {
@@ -200,6 +208,7 @@ static gts_game broken_game(tgame *g, breakage b)
     v.format_move = b_format;
     v.parse_move = b_parse;
     v.move_score = b_move_score;
+    v.hash_after = b_hash_after;
     return v;
 }
 
@@ -252,6 +261,7 @@ Test(check, each_broken_promise_is_found)
     expect_violation(KEYED_REVERSED, GTS_CHECK_KEYED_MISMATCH, 0);
     expect_violation(TEXT_OFF_BY_ONE, GTS_CHECK_MOVE_TEXT, 0);
     expect_violation(MOVE_SCORE_APPLIES, GTS_CHECK_NOT_RESTORED, 1);
+    expect_violation(HASH_AFTER_OFF, GTS_CHECK_HASH_AFTER, 1);
 }
 
 Test(check, failing_callbacks_are_reported)
@@ -305,6 +315,7 @@ Test(check, bad_arguments)
     cr_expect_eq(gts_game_check(&v, &g, NULL, &r), GTS_EINVAL);
     cr_expect_eq(gts_check_violation_name(GTS_CHECK_HASH)[0], 'H');
     cr_expect_null(gts_check_violation_name(-1));
-    cr_expect_null(gts_check_violation_name(13));
+    cr_expect_null(gts_check_violation_name(1000));
+    cr_expect_str_eq(gts_check_violation_name(GTS_CHECK_HASH_AFTER), "HASH_AFTER");
     BROKEN = NONE;
 }

@@ -9,7 +9,8 @@
  *
  * Invariants: position is a subset of mask; every column of mask is a run
  * of bits from the bottom; `moves` == popcount(mask); the player who just
- * moved owns position ^ mask. The game is over when that player has four in
+ * moved owns position ^ mask, and `won` says whether it has four in a line
+ * (set by apply(), cleared by undo()). The game is over when it has four in
  * a line or the board is full: generate() returns 0 and apply() refuses.
  *
  * Scores follow the published benchmark convention (Pons' test sets): a win
@@ -54,6 +55,7 @@ typedef struct c4_state {
     uint64_t position; /* stones of the side to move */
     uint64_t mask;     /* all stones */
     uint32_t moves;    /* stones on the board */
+    uint32_t won;      /* the player who just moved has four in a line */
 } c4_state;
 
 /* SWAR population count: without -mpopcnt, __builtin_popcountll is a call
@@ -76,16 +78,33 @@ static uint64_t c4_mix(uint64_t z)
 static uint64_t c4_column_mask(int c) { return 0x3Full << (c * C4_H1); }
 static uint64_t c4_top_bit(int c) { return 1ull << (C4_HEIGHT - 1 + c * C4_H1); }
 
+/* Four in a line along direction @p d (a bit shift: 1 vertical, 7
+ * horizontal, 6 and 8 the diagonals). Inlined with a constant @p d, the
+ * shifts are immediates. */
+static inline __attribute__((always_inline)) bool c4_aligned_dir(uint64_t pos, int d)
+{
+    uint64_t m = pos & (pos >> d);
+    return (m & (m >> (2 * d))) != 0;
+}
+
 /* True when @p pos contains four in a line. */
 static bool c4_alignment(uint64_t pos)
 {
-    static const int dirs[4] = { C4_H1, C4_HEIGHT, C4_HEIGHT + 2, 1 };
-    for (int i = 0; i < 4; i++) {
-        uint64_t m = pos & (pos >> dirs[i]);
-        if (m & (m >> (2 * dirs[i])))
-            return true;
-    }
-    return false;
+    return c4_aligned_dir(pos, C4_H1) || c4_aligned_dir(pos, C4_HEIGHT)
+           || c4_aligned_dir(pos, C4_HEIGHT + 2) || c4_aligned_dir(pos, 1);
+}
+
+/* Cells that complete four in a line for @p pos along direction @p d (not
+ * vertical): three stones on one side, or two and one around the cell. */
+static inline __attribute__((always_inline)) uint64_t c4_wins_dir(uint64_t pos, int d)
+{
+    uint64_t p = (pos << d) & (pos << 2 * d);
+    uint64_t r = p & (pos << 3 * d);
+    r |= p & (pos >> d);
+    p = (pos >> d) & (pos >> 2 * d);
+    r |= p & (pos << d);
+    r |= p & (pos >> 3 * d);
+    return r;
 }
 
 /* Empty cells where @p pos would complete four in a line (playable or not). */
@@ -93,16 +112,9 @@ static uint64_t c4_winning_cells(uint64_t pos, uint64_t mask)
 {
     /* vertical: three stones directly below */
     uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
-    static const int dirs[3] = { C4_H1, C4_HEIGHT, C4_HEIGHT + 2 };
-    for (int i = 0; i < 3; i++) {
-        int d = dirs[i];
-        uint64_t p = (pos << d) & (pos << 2 * d);
-        r |= p & (pos << 3 * d);
-        r |= p & (pos >> d);
-        p = (pos >> d) & (pos >> 2 * d);
-        r |= p & (pos << d);
-        r |= p & (pos >> 3 * d);
-    }
+    r |= c4_wins_dir(pos, C4_H1);
+    r |= c4_wins_dir(pos, C4_HEIGHT);
+    r |= c4_wins_dir(pos, C4_HEIGHT + 2);
     return r & (C4_BOARD ^ mask);
 }
 
@@ -110,7 +122,7 @@ static uint64_t c4_playable(const c4_state *s) { return (s->mask + C4_BOTTOM) & 
 
 static bool c4_over(const c4_state *s)
 {
-    return s->moves >= C4_CELLS || c4_alignment(s->position ^ s->mask);
+    return s->moves >= C4_CELLS || s->won;
 }
 
 static gts_score c4_evaluate(void *state, void *user);
@@ -315,6 +327,7 @@ static int c4_apply(void *state, gts_move move, void *user)
     s->position ^= s->mask;
     s->mask |= s->mask + (C4_BOTTOM & c4_column_mask((int)move));
     s->moves++;
+    s->won = c4_alignment(s->position ^ s->mask);
     return 0;
 }
 
@@ -333,6 +346,7 @@ static int c4_undo(void *state, gts_move move, void *user)
     s->mask ^= top;
     s->position ^= s->mask;
     s->moves--;
+    s->won = 0; /* apply() refuses finished games: the position before was not one */
     return 0;
 }
 
@@ -342,7 +356,7 @@ static gts_score c4_evaluate(void *state, void *user)
     const c4_state *s = state;
     if (!s)
         return GTS_SCORE_INVALID;
-    if (c4_alignment(s->position ^ s->mask))
+    if (s->won)
         return -(gts_score)((C4_CELLS + 2 - (int)s->moves) / 2);
     return 0;
 }
@@ -354,6 +368,18 @@ static uint64_t c4_hash(void *state, void *user)
     if (!s)
         return 0;
     return c4_mix(s->position + s->mask + C4_BOTTOM);
+}
+
+/* hash() after dropping a stone in column @p move, without dropping it:
+ * the opponent's stones become the side to move's, the column grows. */
+static uint64_t c4_hash_after(void *state, gts_move move, void *user)
+{
+    (void)user;
+    const c4_state *s = state;
+    if (!s || move >= C4_WIDTH)
+        return 0;
+    uint64_t mask = s->mask | (s->mask + (C4_BOTTOM & c4_column_mask((int)move)));
+    return c4_mix((s->position ^ s->mask) + mask + C4_BOTTOM);
 }
 
 static void *c4_clone(void *state, void *user)
@@ -427,6 +453,7 @@ static const gts_game C4_GAME = {
     .user = NULL,
     .bounds = c4_bounds,
     .generate_keyed = c4_generate_keyed,
+    .hash_after = c4_hash_after,
 };
 
 static const gts_game C4_SOLVER_GAME = {
@@ -447,6 +474,7 @@ static const gts_game C4_SOLVER_GAME = {
     .user = NULL,
     .bounds = c4_bounds,
     .generate_keyed = c4_generate_solver_keyed,
+    .hash_after = c4_hash_after,
 };
 
 const gts_game *gts_game_connect4(void)
@@ -474,8 +502,7 @@ gts_status gts_connect4_new(const char *position, void **state)
         return GTS_ENOMEM;
     for (const char *p = position ? position : ""; *p; p++) {
         gts_move m = (gts_move)(*p - '1');
-        if (*p < '1' || *p > '7' || c4_apply(s, m, NULL) != 0 ||
-            c4_alignment(s->position ^ s->mask)) {
+        if (*p < '1' || *p > '7' || c4_apply(s, m, NULL) != 0 || s->won) {
             free(s);
             return GTS_EPARSE;
         }

@@ -73,8 +73,10 @@ typedef enum gts_check_violation {
                                              outside it. @since 0.2 */
     GTS_CHECK_MOVE_TEXT = 11,           /**< @brief format_move()/parse_move() do not
                                              round-trip. @since 0.2 */
-    GTS_CHECK_ALGORITHM = 12            /**< @brief An exact algorithm disagrees with
+    GTS_CHECK_ALGORITHM = 12,           /**< @brief An exact algorithm disagrees with
                                              minimax. @since 0.2 */
+    GTS_CHECK_HASH_AFTER = 13           /**< @brief hash_after() differs from hash()
+                                             after apply(). @since 0.2 */
 } gts_check_violation;
 
 /**

@@ -297,6 +297,27 @@ typedef struct gts_game {
      *        values, 0 for none. @since 0.2
      */
     uint32_t traits;
+
+    /**
+     * @brief Optional. The hash() that @p state would have after
+     *        apply(@p state, @p move), computed without applying it.
+     *
+     * A hint for speed only: the search uses it to start loading the
+     * transposition-table entries of a node's children before it searches
+     * them (#GTS_OPT_TT_PREFETCH), which otherwise costs an apply(), a
+     * hash() and an undo() per child. Results never depend on it: a wrong
+     * value only makes that prefetch useless (gts_game_check() reports it,
+     * #GTS_CHECK_HASH_AFTER). Only called when hash() is present, for moves
+     * generate() returned at @p state; called concurrently on distinct
+     * states by parallel algorithms.
+     *
+     * @param state the position (unchanged by the call).
+     * @param move  a legal move of @p state.
+     * @param user  gts_game::user.
+     * @return what hash() would return after the move.
+     * @since 0.2
+     */
+    uint64_t (*hash_after)(void *state, gts_move move, void *user);
 } gts_game;
 
 /**
@@ -323,8 +344,8 @@ typedef enum gts_game_trait {
  */
 #define GTS_GAME_SIZE_V0_1 (offsetof(gts_game, user) + sizeof(void *))
 /** @brief struct_size of the 0.2 layout of gts_game (through
- *         gts_game::traits). @since 0.2 */
-#define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, traits) + sizeof(uint32_t))
+ *         gts_game::hash_after). @since 0.2 */
+#define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, hash_after) + sizeof(void (*)(void)))
 
 #ifdef __cplusplus
 }

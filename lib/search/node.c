@@ -92,6 +92,11 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n)
 {
     const gts_game *g = c->game;
+    if (g->hash_after) { /* the children's keys without playing them */
+        for (int i = 0; i < n; i++)
+            gts__tt_prefetch(c->tt, g->hash_after(c->state, moves[i], c->user));
+        return true;
+    }
     for (int i = 0; i < n; i++) {
         if (g->apply(c->state, moves[i], c->user) < 0)
             continue;

@@ -116,6 +116,7 @@ PARSE_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_uint64), c_void_p
 BOUNDS_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_int32), POINTER(c_int32), c_void_p)
 GENERATE_KEYED_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_uint32, c_void_p)
 PLAYOUT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_uint64), c_void_p)
+HASH_AFTER_FN = CFUNCTYPE(c_uint64, c_void_p, c_uint64, c_void_p)
 
 
 class GameStruct(Structure):
@@ -141,6 +142,7 @@ class GameStruct(Structure):
         ("generate_keyed", GENERATE_KEYED_FN),  # not offered to Python games
         ("playout_move", PLAYOUT_MOVE_FN),  # not offered to Python games yet
         ("traits", c_uint32),
+        ("hash_after", HASH_AFTER_FN),  # not offered to Python games
     ]
 
 

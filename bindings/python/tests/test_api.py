@@ -37,7 +37,7 @@ class TestLibrary(unittest.TestCase):
             self.assertIsNotNone(r.best_move)
         # x86-64/aarch64 (LP64) layouts as gcc computes them for these headers.
         if ctypes.sizeof(ctypes.c_void_p) == 8 and gts.LIBRARY_VERSION[:2] == (0, 1):
-            self.assertEqual(ctypes.sizeof(_lib.GameStruct), 152)
+            self.assertEqual(ctypes.sizeof(_lib.GameStruct), 160)
             self.assertEqual(ctypes.sizeof(_lib.LimitsStruct), 64)
             self.assertEqual(ctypes.sizeof(_lib.ResultStruct), 1152)
             self.assertEqual(_lib.ResultStruct.pv.offset, 32)
