@@ -93,6 +93,7 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
+    OPT(GTS_OPT_VIRTUAL, 0, 1, 0, virtual_procs),
     OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
     OPT(GTS_OPT_MCTS_PLAYOUTS, 0, (int64_t)1 << 62, 0, mcts_playouts),
     OPT(GTS_OPT_MCTS_PLAYOUT_DEPTH, 0, GTS_MAX_PLY, GTS_MAX_PLY, mcts_playout_depth),
@@ -281,6 +282,18 @@ void gts_engine_stop(gts_engine *engine)
 int gts_engine_hashfull(const gts_engine *engine)
 {
     return engine ? gts__tt_hashfull(&engine->tt) : 0;
+}
+
+gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *rounds,
+                                    uint64_t *idle_turns)
+{
+    if (!engine || !rounds || !idle_turns)
+        return GTS_EINVAL;
+    *rounds = 0;
+    *idle_turns = 0;
+    if (engine->pool && engine->virtual_procs)
+        gts__pool_virtual_stats(engine->pool, rounds, idle_turns);
+    return GTS_OK;
 }
 
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)

@@ -57,6 +57,7 @@ struct gts_engine {
     int64_t nbest;
     int64_t nbest_depth;
     int64_t threads;
+    int64_t virtual_procs;   /* GTS_OPT_VIRTUAL */
 
     gts_allocator alloc;    /* every allocation of the engine goes here */
     gts__tt tt;

@@ -69,6 +69,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 #include <gts/common.h>
 
@@ -108,6 +110,9 @@ struct gts__worker {
     int id;
     bool started;      /* pthread created (ids >= 1) */
     pthread_t thread;
+    /* Virtual processors: == the run's generation while this worker holds
+     * the baton (futex word; atomics only). */
+    uint32_t vp_go;
 };
 
 _Static_assert(sizeof(struct gts__worker) % GTS__CACHELINE == 0,
@@ -131,7 +136,17 @@ struct gts__pool {
      * written per run. */
     _Alignas(GTS__CACHELINE) struct evc idle;
     _Alignas(GTS__CACHELINE) struct evc join;
+
+    /* Virtual processors (see "Virtual processors" below). */
+    _Alignas(GTS__CACHELINE) uint32_t vp_wanted; /* the next runs are virtual (atomics) */
+    uint32_t vp_gen;          /* generation of the virtual run in progress, 0: none */
+    uint32_t vp_runs;         /* runs so far, for the next generation */
+    uint64_t vp_rounds;       /* rounds of the last virtual run (baton holder only) */
+    uint64_t vp_idle;         /* idle turns of the last virtual run (baton holder only) */
 };
+
+/* The worker this thread is while a virtual run is in progress. */
+static __thread gts__worker *vp_self;
 
 /* Step 1. Event counts. */
 
@@ -193,6 +208,101 @@ static bool evc_notify(struct evc *e, bool all)
         pthread_cond_signal(&e->cv);
     pthread_mutex_unlock(&e->mu);
     return true;
+}
+
+/*
+ * Virtual processors (issue 13). In a virtual run only one worker runs at a
+ * time: the one holding the baton. At every tick point it hands the baton
+ * to the next worker (id + 1 mod threads) and waits for it to come back; a
+ * round is one full turn of the baton, the virtual clock. Tick points are
+ * every node the search counts (gts__apply: a busy worker's unit of
+ * work), every step of an idle worker (one look for work), and every step
+ * of a wait (gts__backoff, a spin lock held by another worker, a join with
+ * nothing to steal). Every waiting loop is a tick point, so the worker that
+ * holds a lock or owes a result always gets its turn: no deadlock, at any
+ * thread count, on any number of real cores. Serialised, the run is
+ * deterministic (the same interleaving every time) and race-free; it is
+ * the real pool, deques, table and split points, only slower.
+ *
+ * The baton is a per-worker futex word: worker i holds it while its vp_go
+ * equals the run's generation. Passing: store the generation into the next
+ * worker's word and wake it. A generation number (not a flag) makes a word
+ * left over from an earlier run meaningless, so nothing has to be reset.
+ */
+static void vp_futex_wait(uint32_t *word, uint32_t seen)
+{
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void vp_futex_wake(uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Wait for the baton of run @gen; false when that run is over. */
+static bool vp_acquire(gts__worker *w, uint32_t gen)
+{
+    gts__pool *p = w->pool;
+    for (;;) {
+        uint32_t go = gts__atomic_load_acquire_32(&w->vp_go);
+        if (go == gen)
+            return true;
+        if (gts__atomic_load_acquire_32(&p->vp_gen) != gen)
+            return false;
+        vp_futex_wait(&w->vp_go, go);
+    }
+}
+
+/* Hand the baton to the next worker. */
+static void vp_release(gts__worker *w, uint32_t gen)
+{
+    gts__pool *p = w->pool;
+    gts__worker *next = &p->workers[(w->id + 1) % p->threads];
+    if (next->id == 0)
+        p->vp_rounds++;
+    gts__atomic_store_relaxed_32(&w->vp_go, 0); /* ours no more */
+    gts__atomic_store_release_32(&next->vp_go, gen);
+    vp_futex_wake(&next->vp_go);
+}
+
+/* One tick of the calling thread's worker; false outside a virtual run. */
+bool gts__pool_vp_tick(void)
+{
+    gts__worker *w = vp_self;
+    if (w == NULL)
+        return false;
+    uint32_t gen = gts__atomic_load_acquire_32(&w->pool->vp_gen);
+    if (gen == 0)
+        return false;
+    vp_release(w, gen);
+    (void)vp_acquire(w, gen);
+    return true;
+}
+
+/* An idle worker's turn: it found nothing. */
+static void vp_idle_tick(gts__worker *w)
+{
+    w->pool->vp_idle++; /* only the baton holder runs */
+    gts__pool_vp_tick();
+}
+
+void gts__pool_set_virtual(gts__pool *pool, bool on)
+{
+    gts__atomic_store_release_32(&pool->vp_wanted, on ? 1u : 0u);
+    if (!on) /* sleepers of a virtual pool go back to ordinary idling */
+        evc_notify(&pool->idle, true);
+}
+
+void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns)
+{
+    *rounds = pool->vp_rounds;
+    *idle_turns = pool->vp_idle;
+}
+
+void gts__pool_virtual_reset(gts__pool *pool)
+{
+    pool->vp_rounds = 0;
+    pool->vp_idle = 0;
 }
 
 /* Step 2. Finding and running tasks. */
@@ -293,6 +403,10 @@ static void help_until(gts__worker *w, bool (*done)(const void *), const void *c
             idle = 0;
             continue;
         }
+        if (vp_self != NULL && gts__atomic_load_relaxed_32(&p->vp_gen) != 0) {
+            vp_idle_tick(w); /* what we wait for runs on another worker's turns */
+            continue;
+        }
         if (idle < p->spin_rounds + POOL_YIELD_ROUNDS) {
             backoff(p, idle++);
             continue;
@@ -334,15 +448,61 @@ static void *worker_main(void *arg)
     bool searching = false;
 
     while (gts__atomic_load_acquire_32(&p->shutdown) == 0) {
-        gts__task *t = find_task(w);
+        uint32_t gen = gts__atomic_load_acquire_32(&p->vp_gen);
+        if (gen != 0) {
+            /* A virtual run: take turns with the baton. */
+            if (searching) {
+                searching = false;
+                stop_searching(p, false);
+            }
+            if (vp_acquire(w, gen)) {
+                vp_self = w;
+                gts__task *t = find_task(w);
+                if (t != NULL)
+                    run_task(w, t);
+                else
+                    p->vp_idle++;
+                vp_self = NULL;
+                vp_release(w, gen);
+            }
+            continue;
+        }
         uint32_t key;
+        if (gts__atomic_load_relaxed_32(&p->vp_wanted)) {
+            /* A pool of virtual runs takes work only with the baton:
+             * stealing between runs would make a run's start depend on
+             * real timing. Sleep until the next run (or shutdown). */
+            if (searching) {
+                searching = false;
+                stop_searching(p, false);
+            }
+            key = evc_prepare(&p->idle);
+            if (gts__atomic_load_relaxed_32(&p->shutdown) != 0 ||
+                gts__atomic_load_relaxed_32(&p->vp_gen) != 0 ||
+                !gts__atomic_load_relaxed_32(&p->vp_wanted)) {
+                evc_cancel(&p->idle);
+                continue;
+            }
+            evc_wait(&p->idle, key, &p->shutdown);
+            continue;
+        }
+        gts__task *t = find_task(w);
 
         if (t != NULL) {
             if (searching) {
                 searching = false;
                 stop_searching(p, true);
             }
-            run_task(w, t);
+            gen = gts__atomic_load_acquire_32(&p->vp_gen);
+            if (gen != 0 && vp_acquire(w, gen)) {
+                /* Stolen just as a virtual run began: run it on our turns. */
+                vp_self = w;
+                run_task(w, t);
+                vp_self = NULL;
+                vp_release(w, gen);
+            } else {
+                run_task(w, t);
+            }
             idle = 0;
             continue;
         }
@@ -362,7 +522,8 @@ static void *worker_main(void *arg)
             stop_searching(p, false);
         }
         key = evc_prepare(&p->idle);
-        if (gts__atomic_load_relaxed_32(&p->shutdown) != 0 || any_work(p)) {
+        if (gts__atomic_load_relaxed_32(&p->shutdown) != 0 || any_work(p) ||
+            gts__atomic_load_relaxed_32(&p->vp_gen) != 0) {
             evc_cancel(&p->idle);
             sched_yield();
             continue;
@@ -539,12 +700,36 @@ static bool run_quiescent(const void *ctx)
 void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void *arg)
 {
     gts__worker *w0 = &pool->workers[0];
+    bool virtual_run = gts__atomic_load_relaxed_32(&pool->vp_wanted) && pool->threads > 1;
 
     gts__atomic_store_release_32(&pool->active, 1);
+    if (virtual_run) {
+        /* Worker 0 starts with the baton; the others join as they wake. */
+        /* Generations are odd; an even word closes a run (below). */
+        uint32_t gen = 2 * (++pool->vp_runs & 0x3fffffffu) + 1;
+        gts__atomic_store_release_32(&w0->vp_go, gen);
+        gts__atomic_store_release_32(&pool->vp_gen, gen);
+        gts__atomic_fence_seq_cst();
+        evc_notify(&pool->idle, true);
+        vp_self = w0;
+    }
     fn(arg, w0);
     /* Tasks the run's code did not wait for (it should have) are finished
      * here, with worker 0 helping. */
     help_until(w0, run_quiescent, pool);
+    if (virtual_run) {
+        /* End of the run: every other worker is in its idle loop waiting
+         * for the baton; closing the generation releases them all. */
+        uint32_t gen = gts__atomic_load_relaxed_32(&pool->vp_gen);
+        vp_self = NULL;
+        pool->vp_rounds++; /* the round in progress */
+        gts__atomic_store_release_32(&pool->vp_gen, 0);
+        for (int i = 1; i < pool->threads; i++) {
+            /* A value no waiter can have seen: its futex wait returns. */
+            gts__atomic_store_release_32(&pool->workers[i].vp_go, gen + 1);
+            vp_futex_wake(&pool->workers[i].vp_go);
+        }
+    }
     gts__atomic_store_release_32(&pool->active, 0);
 }
 

@@ -114,6 +114,16 @@ bool gts__group_done(const gts__group *group);
  * after false, back off (gts__atomic_pause, sched_yield) before retrying. */
 bool gts__pool_help(gts__worker *w);
 
+/* Virtual processors: the next runs of @pool are virtual (see pool.c). */
+void gts__pool_set_virtual(gts__pool *pool, bool on);
+/* Rounds of the baton and idle turns of the virtual runs since the last
+ * reset (a search may run the pool several times). */
+void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns);
+void gts__pool_virtual_reset(gts__pool *pool);
+/* A tick point: inside a virtual run, hand the baton on and wait for it
+ * (true); otherwise nothing (false). Any thread may call it. */
+bool gts__pool_vp_tick(void);
+
 int gts__worker_id(const gts__worker *w);          /* 0..threads-1 */
 gts__pool *gts__worker_pool(const gts__worker *w);
 /* Per-worker slot for the caller's data (the algorithms' thread context). */

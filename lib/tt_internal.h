@@ -52,15 +52,14 @@ typedef struct gts__tt_hit {
     uint32_t move_index;
 } gts__tt_hit;
 
-/* Keys from games may be poorly mixed (exact bitboard encodings): spread them. */
+/* Keys from games may be poorly mixed (exact bitboard encodings, small
+ * integers): one multiplication by an odd constant (Knuth's multiplicative
+ * hashing) carries every bit of the key into the top bits, which
+ * gts__tt_bucket_of uses. Entries check the whole key, so the spread only
+ * matters for collisions between buckets, never for correctness. */
 static inline uint64_t gts__tt_mix(uint64_t k)
 {
-    k ^= k >> 33;
-    k *= UINT64_C(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k *= UINT64_C(0xc4ceb9fe1a85ec53);
-    k ^= k >> 33;
-    return k;
+    return (k ^ (k >> 32)) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 static inline gts__tt_bucket *gts__tt_bucket_of(const gts__tt *tt, uint64_t key)

@@ -401,6 +401,9 @@ Test(search, engine_reuse_and_clear_keep_results)
     tgame ref = g;
     gts_score want = tgame_negamax(&ref, &v, 6, 0);
     gts_engine *e = engine();
+    /* A small table, so that the few thousand entries of this search show
+     * in gts_engine_hashfull()'s sample of the first 1000 buckets. */
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 1), GTS_OK);
     gts_limits l = limits_depth(6);
     gts_result r = result_new();
     gts_result r2 = result_new();

@@ -364,7 +364,7 @@ int cmd_bench(int argc, char **argv)
 static const char SPEEDUP_USAGE[] =
     "Usage: gts speedup [--game G] [--algs A,B,...] [--threads 1,2,4,...]\n"
     "                   [--depth D] [--repeat R] [--median] [--position P]\n"
-    "                   [--tt-mb M] [--format text|csv|json]\n"
+    "                   [--tt-mb M] [--virtual] [--format text|csv|json]\n"
     "\n"
     "Time to depth of parallel algorithms per thread count. For each algorithm\n"
     "and thread count: the time (best of R runs, or the median), the speedup\n"
@@ -383,6 +383,12 @@ static const char SPEEDUP_USAGE[] =
     "  --repeat R       runs per measurement (default 3)\n"
     "  --median         report the median of the runs instead of the best\n"
     "  --tt-mb M        transposition table in MiB (default 16)\n"
+    "  --virtual        virtual processors (GTS_OPT_VIRTUAL): the threads take\n"
+    "                   turns, one node each, and time is counted in rounds of\n"
+    "                   turns (ticks; a serial search: its nodes), so thread\n"
+    "                   counts far beyond the machine's cores are measured by\n"
+    "                   design; deterministic, so one run per measurement; the\n"
+    "                   column idle is the share of idle turns\n"
     "  --format F       text (default), csv or json\n"
     "  -h, --help       this help\n";
 
@@ -397,6 +403,7 @@ static const int64_t SPEEDUP_TREE_DEPTH = 12;
 
 typedef struct sp_measure {
     uint64_t us, nodes, mandatory, speculative, wasted;
+    uint64_t idle; /* --virtual: idle turns */
     gts_score score;
     int depth;
     bool ok;
@@ -410,12 +417,17 @@ static int cmp_u64(const void *a, const void *b)
 
 /* R runs of @p alg at @p threads; best or median time (and the nodes of that run). */
 static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void *state, int depth,
-                         int64_t tt_mb, int repeat, bool median, cli_progress *p, uint64_t *done)
+                         int64_t tt_mb, int repeat, bool median, bool virt, cli_progress *p,
+                         uint64_t *done)
 {
     sp_measure out = { .ok = false };
     gts_engine *e = cli_engine_new("speedup", tt_mb, threads);
     if (!e)
         return out;
+    if (virt && !cli_engine_set("speedup", e, GTS_OPT_VIRTUAL, 1, "--virtual")) {
+        gts_engine_free(e);
+        return out;
+    }
     sp_measure *runs = calloc((size_t)repeat, sizeof *runs);
     uint64_t *times = calloc((size_t)repeat, sizeof *times);
     if (!runs || !times)
@@ -444,8 +456,16 @@ static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void
             gts_engine_free(e);
             return out;
         }
+        uint64_t idle = 0;
+        if (virt) {
+            /* Virtual time: rounds of turns; a search without a pool is
+             * one node per round. */
+            uint64_t rounds = 0;
+            gts_engine_virtual_stats(e, &rounds, &idle);
+            us = rounds ? rounds : r.nodes;
+        }
         runs[k] = (sp_measure){ us, r.nodes, r.nodes_mandatory, r.nodes_speculative,
-                                r.nodes_wasted, r.score, r.depth, true };
+                                r.nodes_wasted, idle, r.score, r.depth, true };
         times[k] = us;
     }
     int pick = 0;
@@ -471,7 +491,7 @@ int cmd_speedup(int argc, char **argv)
 {
     enum {
         OPT_GAME = OPT_FIRST_FREE, OPT_ALGS, OPT_THREADS, OPT_DEPTH, OPT_REPEAT, OPT_MEDIAN,
-        OPT_POSITION, OPT_TT, OPT_FORMAT
+        OPT_POSITION, OPT_TT, OPT_FORMAT, OPT_VIRTUAL
     };
     static const struct option opts[] = {
         { "game", required_argument, NULL, OPT_GAME },
@@ -483,6 +503,7 @@ int cmd_speedup(int argc, char **argv)
         { "position", required_argument, NULL, OPT_POSITION },
         { "tt-mb", required_argument, NULL, OPT_TT },
         { "format", required_argument, NULL, OPT_FORMAT },
+        { "virtual", no_argument, NULL, OPT_VIRTUAL },
         { "help", no_argument, NULL, 'h' },
         CLI_GAME_LONG_OPTIONS,
         { 0, 0, 0, 0 },
@@ -493,7 +514,7 @@ int cmd_speedup(int argc, char **argv)
     char algs_buf[1024] = "";
     const char *threads_arg = "1,2,4";
     int64_t depth = 0, repeat = 3, tt_mb = -1;
-    bool median = false, tree_depth_set = false;
+    bool median = false, tree_depth_set = false, virt = false;
     cli_format fmt = CLI_FMT_TEXT;
     int c, rc;
     optind = 0;
@@ -533,6 +554,9 @@ int cmd_speedup(int argc, char **argv)
             break;
         case OPT_MEDIAN:
             median = true;
+            break;
+        case OPT_VIRTUAL:
+            virt = true;
             break;
         case OPT_POSITION:
             go.position = optarg;
@@ -577,11 +601,23 @@ int cmd_speedup(int argc, char **argv)
         "game", "algorithm", "threads", "depth", "time_ms", "speedup", "speedup_vs_serial",
         "nodes", "node_ratio", "mandatory", "speculative", "wasted", "nps", "score", "score_ok"
     };
+    static const char *const vcols[] = {
+        "game", "algorithm", "threads", "depth", "ticks", "speedup", "speedup_vs_serial",
+        "nodes", "node_ratio", "mandatory", "speculative", "wasted", "idle", "score", "score_ok"
+    };
     char title[256];
-    snprintf(title, sizeof title, "gts speedup: %s %s, depth %" PRId64 ", %s of %" PRId64 " run%s",
-             go.name, go.position && *go.position ? go.position : "(start)", depth,
-             median ? "median" : "best", repeat, repeat == 1 ? "" : "s");
-    t = cli_table_new(title, 15, cols);
+    if (virt) {
+        repeat = 1; /* deterministic */
+        snprintf(title, sizeof title,
+                 "gts speedup --virtual: %s %s, depth %" PRId64 ", virtual processors (ticks)",
+                 go.name, go.position && *go.position ? go.position : "(start)", depth);
+    } else {
+        snprintf(title, sizeof title,
+                 "gts speedup: %s %s, depth %" PRId64 ", %s of %" PRId64 " run%s", go.name,
+                 go.position && *go.position ? go.position : "(start)", depth,
+                 median ? "median" : "best", repeat, repeat == 1 ? "" : "s");
+    }
+    t = cli_table_new(title, 15, virt ? vcols : cols);
     gts_algorithm algs[64];
     int na = 0;
     if (algs_buf[0]) {
@@ -621,17 +657,21 @@ int cmd_speedup(int argc, char **argv)
 
     /* The serial references: alpha-beta and PVS at 1 thread. */
     sp_measure ab = sp_run(GTS_ALG_ALPHABETA, 1, g, state, (int)depth, tt_mb, (int)repeat, median,
-                           prog, &done);
-    sp_measure pvs = sp_run(GTS_ALG_PVS, 1, g, state, (int)depth, tt_mb, (int)repeat, median, prog,
-                            &done);
+                           virt, prog, &done);
+    sp_measure pvs = sp_run(GTS_ALG_PVS, 1, g, state, (int)depth, tt_mb, (int)repeat, median, virt,
+                            prog, &done);
     if (!ab.ok || !pvs.ok) {
         status = CLI_FAIL;
         goto out;
     }
     const sp_measure *serial = pvs.us < ab.us ? &pvs : &ab;
     const char *serial_name = pvs.us < ab.us ? "pvs" : "alphabeta";
-    cli_table_note(t, "best serial: %s at 1 thread, %.1f ms, %" PRIu64 " nodes, score %d",
-                   serial_name, (double)serial->us / 1000.0, serial->nodes, serial->score);
+    if (virt)
+        cli_table_note(t, "best serial: %s at 1 thread, %" PRIu64 " nodes (= ticks), score %d",
+                       serial_name, serial->nodes, serial->score);
+    else
+        cli_table_note(t, "best serial: %s at 1 thread, %.1f ms, %" PRIu64 " nodes, score %d",
+                       serial_name, (double)serial->us / 1000.0, serial->nodes, serial->score);
     {
         const sp_measure *refs[2] = { &ab, &pvs };
         static const char *const names[2] = { "alphabeta", "pvs" };
@@ -641,7 +681,10 @@ int cmd_speedup(int argc, char **argv)
             cli_table_str(t, names[i]);
             cli_table_int(t, 1);
             cli_table_int(t, m->depth);
-            cli_table_num(t, (double)m->us / 1000.0, 2);
+            if (virt)
+                cli_table_uint(t, m->us);
+            else
+                cli_table_num(t, (double)m->us / 1000.0, 2);
             cli_table_num(t, 1.0, 2);
             cli_table_num(t, m->us ? (double)serial->us / (double)m->us : 0.0, 2);
             cli_table_uint(t, m->nodes);
@@ -649,7 +692,10 @@ int cmd_speedup(int argc, char **argv)
             cli_table_null(t);
             cli_table_null(t);
             cli_table_null(t);
-            cli_table_num(t, m->us ? (double)m->nodes * 1e6 / (double)m->us : 0.0, 0);
+            if (virt)
+                cli_table_num(t, 0.0, 3);
+            else
+                cli_table_num(t, m->us ? (double)m->nodes * 1e6 / (double)m->us : 0.0, 0);
             cli_table_int(t, m->score);
             cli_table_str(t, m->score == ab.score ? "yes" : "NO");
         }
@@ -657,7 +703,7 @@ int cmd_speedup(int argc, char **argv)
 
     for (int a = 0; a < na; a++) {
         sp_measure one = sp_run(algs[a], 1, g, state, (int)depth, tt_mb, (int)repeat, median,
-                                prog, &done);
+                                virt, prog, &done);
         if (!one.ok) {
             status = CLI_FAIL;
             continue;
@@ -665,7 +711,7 @@ int cmd_speedup(int argc, char **argv)
         for (int k = 0; k < nt; k++) {
             sp_measure m = threads[k] == 1 ? one
                                            : sp_run(algs[a], threads[k], g, state, (int)depth,
-                                                    tt_mb, (int)repeat, median, prog, &done);
+                                                    tt_mb, (int)repeat, median, virt, prog, &done);
             if (threads[k] == 1)
                 done += (uint64_t)repeat;
             if (!m.ok) {
@@ -676,7 +722,10 @@ int cmd_speedup(int argc, char **argv)
             cli_table_str(t, gts_algorithm_name(algs[a]));
             cli_table_int(t, threads[k]);
             cli_table_int(t, m.depth);
-            cli_table_num(t, (double)m.us / 1000.0, 2);
+            if (virt)
+                cli_table_uint(t, m.us);
+            else
+                cli_table_num(t, (double)m.us / 1000.0, 2);
             cli_table_num(t, m.us ? (double)one.us / (double)m.us : 0.0, 2);
             cli_table_num(t, m.us ? (double)serial->us / (double)m.us : 0.0, 2);
             cli_table_uint(t, m.nodes);
@@ -684,7 +733,10 @@ int cmd_speedup(int argc, char **argv)
             cli_table_uint(t, m.mandatory);
             cli_table_uint(t, m.speculative);
             cli_table_uint(t, m.wasted);
-            cli_table_num(t, m.us ? (double)m.nodes * 1e6 / (double)m.us : 0.0, 0);
+            if (virt)
+                cli_table_num(t, m.us ? (double)m.idle / ((double)m.us * threads[k]) : 0.0, 3);
+            else
+                cli_table_num(t, m.us ? (double)m.nodes * 1e6 / (double)m.us : 0.0, 0);
             cli_table_int(t, m.score);
             bool ok = !gts_algorithm_is_exact(algs[a]) || m.score == ab.score;
             cli_table_str(t, ok ? "yes" : "NO");

@@ -92,6 +92,17 @@ typedef enum gts_option {
     /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
     GTS_OPT_THREADS = 300,
 
+    /**
+     * @brief Virtual processors (0/1, default 0): the #GTS_OPT_THREADS
+     * workers of a parallel depth-first algorithm take turns in lockstep,
+     * one node per turn, so that a run measures its speedup in rounds of
+     * a virtual clock instead of wall-clock time (gts_engine_virtual_stats()).
+     * The real pool, deques, table and split points run, serialised: the
+     * result is exact as always, deterministic, and independent of how many
+     * cores the machine has; only slower. MCTS ignores it. @since 0.2
+     */
+    GTS_OPT_VIRTUAL = 301,
+
     /* 400s: Monte-Carlo tree search (gts_mcts(), mcts.h) */
     /**
      * @brief UCB1 exploration constant c in hundredths (141 = 1.41, about
@@ -413,6 +424,28 @@ GTS_API void gts_engine_stop(gts_engine *engine);
  * @since 0.1
  */
 GTS_API int gts_engine_hashfull(const gts_engine *engine);
+
+/**
+ * @brief The virtual clock of the last search with #GTS_OPT_VIRTUAL set:
+ *        rounds of the turns (one node per busy worker per round) and idle
+ *        turns (a worker that found no work).
+ *
+ * The virtual speedup of a parallel search of N nodes in R rounds over a
+ * serial search of S nodes is S / R; its idle fraction is
+ * idle_turns / (R x threads). Zero for a search that was not virtual
+ * (serial algorithms, one thread, MCTS).
+ *
+ * @param engine     the engine.
+ * @param[out] rounds     receives the rounds.
+ * @param[out] idle_turns receives the idle turns.
+ * @return #GTS_OK, or #GTS_EINVAL for a NULL argument.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine, between
+ * searches.
+ * @since 0.2
+ */
+GTS_API gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *rounds,
+                                            uint64_t *idle_turns);
 
 #ifdef __cplusplus
 }

@@ -411,6 +411,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
         return rc;
     }
     gts__tt_new_generation(&engine->tt);
+    if (threads > 1 && engine->pool)
+        gts__pool_virtual_reset(engine->pool);
 
     gts__run run = {
         .engine = engine,

@@ -69,6 +69,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->use_killers = e->killers != 0;
     c->use_history = e->history != 0;
     c->use_prefetch = e->tt_prefetch != 0;
+    c->vp = e->virtual_procs != 0 && e->threads > 1;
     c->use_qs = e->quiescence != 0 && game->generate_noisy != NULL;
     c->use_pvs = false;
     c->nbest = (int)e->nbest;

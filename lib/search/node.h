@@ -45,6 +45,7 @@ struct gts__ctx {
     const gts__abort *abort;     /* split-point chain (parallel) */
     /* options snapshot */
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
+    bool vp;                     /* virtual processors: every node is a tick */
     int nbest, nbest_depth;
     /* Per-ply buffers of max_moves entries each, one block per ply,
      * allocated when a search first generates at that ply (gts__generate)
@@ -130,6 +131,8 @@ static inline bool gts__apply(gts__ctx *c, gts_move m)
         return false;
     }
     c->nodes++;
+    if (__builtin_expect(c->vp, 0))
+        gts__pool_vp_tick(); /* one node: one turn of the virtual clock */
     return true;
 }
 
@@ -373,8 +376,14 @@ static const int GTS__PREFETCH_MIN_DEPTH = 3;
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n);
 static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves, int n)
 {
-    /* One child: its own probe comes next anyway. */
-    if (!c->use_prefetch || !c->tt || depth < GTS__PREFETCH_MIN_DEPTH || n < 2)
+    if (!c->use_prefetch || !c->tt)
+        return true;
+    /* Playing children ahead pays from GTS__PREFETCH_MIN_DEPTH on, and not
+     * for one child (its own probe comes next anyway); their keys from
+     * hash_after() are cheap enough for every child that probes (depth 1
+     * and deeper), a single one included: its load starts before the move
+     * is even ordered and applied. */
+    if (c->game->hash_after ? depth < 2 : depth < GTS__PREFETCH_MIN_DEPTH || n < 2)
         return true;
     return gts__prefetch_children(c, moves, n);
 }

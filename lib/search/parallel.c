@@ -62,6 +62,8 @@ bool gts__par_begin(gts__par *par, gts__run *run)
     par->run = run;
     par->threads = run->threads;
     par->pool = run->threads > 1 ? run->pool : NULL;
+    if (par->pool)
+        gts__pool_set_virtual(par->pool, run->engine->virtual_procs != 0);
     size_t size = (size_t)run->threads * sizeof(gts__pw);
     par->pw = gts__calloc_aligned(run_alloc(run), size, GTS__CACHELINE);
     if (!par->pw) {
@@ -256,6 +258,8 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
 
 void gts__backoff(unsigned round)
 {
+    if (gts__pool_vp_tick()) /* a virtual run: waiting is one turn */
+        return;
     if (round < BACKOFF_SPIN_ROUNDS) {
         for (unsigned i = 0; i < (8u << round); i++)
             gts__atomic_pause();
@@ -272,6 +276,8 @@ void gts__spin_lock_slow(uint32_t *lock)
     unsigned spins = 0;
     for (;;) {
         while (gts__atomic_load_relaxed_32(lock) != 0) {
+            if (gts__pool_vp_tick()) /* the holder runs on its own turn */
+                continue;
             if (++spins < LOCK_SPINS)
                 gts__atomic_pause();
             else
