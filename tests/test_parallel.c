@@ -166,8 +166,10 @@ static tree_case make_case(uint64_t i)
     return c;
 }
 
-/* Trees [first, first + count) for @alg at every thread count. */
-static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt, int aspiration)
+/* Trees [first, first + count) for @alg at every thread count, with
+ * GTS_OPT_JAMBOREE_SERIAL = @serial. */
+static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
+                             int aspiration, int serial)
 {
     gts_engine *mm = engine_threads(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
@@ -175,6 +177,7 @@ static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt
     for (size_t t = 0; t < NTHREADS; t++) {
         e[t] = engine_threads(THREADS[t], tt ? 2 : 0);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ASPIRATION, aspiration), GTS_OK);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_JAMBOREE_SERIAL, serial), GTS_OK);
     }
     const gts_game *g = gts_game_randtree();
     int multi = 0, searches = 0;
@@ -200,6 +203,20 @@ static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt
     for (size_t t = 0; t < NTHREADS; t++)
         gts_engine_free(e[t]);
     gts_engine_free(mm);
+}
+
+static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt, int aspiration)
+{
+    run_trees_serial(alg, first, count, tt, aspiration, 0);
+}
+
+/* Jamboree with the lecture version's sequential prefix (50%), an odd
+ * share and everything serial: exact at every thread count too. */
+Test(parallel, jamboree_serial_prefix_trees)
+{
+    run_trees_serial(GTS_ALG_JAMBOREE, 2000, 100, true, 0, 50);
+    run_trees_serial(GTS_ALG_JAMBOREE, 2100, 100, false, 25, 30);
+    run_trees_serial(GTS_ALG_JAMBOREE, 2200, 50, true, 0, 100);
 }
 
 /* 1,000 trees per algorithm and thread count: half with a table, half

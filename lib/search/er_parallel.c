@@ -31,6 +31,15 @@
  * phase-4 jobs aborted by a cutoff or a stop, or finished after the node was
  * cut off. Work nested in speculative work stays speculative.
  *
+ * Scheduling: mandatory before speculative. A phase-1 split point is
+ * published on the iteration's mandatory-work board (gts__sp_publish,
+ * parallel.h) while its jobs are handed out; any worker about to claim a
+ * phase-4 job (speculative) first helps the published split points that
+ * still have jobs, shallowest first, so speculative work runs only when no
+ * mandatory work is waiting to be claimed. The speculative jobs of a node
+ * are handed out in the order of their phase-1 bounds, most promising
+ * first (the paper's dynamic ordering of speculative work).
+ *
  * Concurrency contract: the node block lives in its owner's arena. Phase-1
  * jobs write only their own move's slot (bound, finality), read by the owner
  * after gts__sp_join(); phase-4 jobs fold their results under the node's
@@ -217,8 +226,10 @@ static bool er_split(gts__pw *pw, er_node *nd, uint32_t njobs, gts__sp_job_fn jo
     bool parallel = gts__sp_parallel(pw);
     if (!gts__sp_init(pw, &nd->sp, 0, njobs, job, nd, parallel && spec))
         return false;
-    if (parallel)
+    if (parallel) {
         gts__sp_spawn(pw, &nd->sp, INT_MAX);
+        gts__sp_publish(pw, &nd->sp); /* mandatory jobs: before anyone's speculative ones */
+    }
     gts__sp_work(pw, &nd->sp);
     gts__sp_join(pw, &nd->sp);
     return true;

@@ -42,6 +42,9 @@ static const unsigned BACKOFF_YIELD_ROUNDS = 32;
 static const long BACKOFF_SLEEP_NS = 50000;
 /* Spins on a busy lock before yielding. */
 static const unsigned LOCK_SPINS = 64;
+/* Mandatory split points a worker may join from the board, one inside the
+ * other (each nests on its stack). */
+static const int BOARD_MAX_NEST = 4;
 
 struct gts__arena_chunk {
     gts__arena_chunk *prev;
@@ -258,7 +261,7 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
 
 void gts__backoff(unsigned round)
 {
-    if (gts__pool_vp_tick()) /* a virtual run: waiting is one turn */
+    if (gts__pool_vp_wait()) /* a virtual run: waiting is one idle turn */
         return;
     if (round < BACKOFF_SPIN_ROUNDS) {
         for (unsigned i = 0; i < (8u << round); i++)
@@ -276,7 +279,7 @@ void gts__spin_lock_slow(uint32_t *lock)
     unsigned spins = 0;
     for (;;) {
         while (gts__atomic_load_relaxed_32(lock) != 0) {
-            if (gts__pool_vp_tick()) /* the holder runs on its own turn */
+            if (gts__pool_vp_wait()) /* the holder runs on its own turn */
                 continue;
             if (++spins < LOCK_SPINS)
                 gts__atomic_pause();
@@ -362,6 +365,8 @@ bool gts__sp_init(gts__pw *pw, gts__sp *sp, uint32_t first, uint32_t njobs,
     gts__group_init(&sp->group);
     sp->ntasks = 0;
     sp->tasks = NULL;
+    sp->adopted = 0;
+    sp->published = false;
     if (!gts__sp_parallel(pw) || first + 1 >= njobs)
         return true; /* nobody else will ever come */
     int helpers = pw->par->threads - 1;
@@ -375,25 +380,36 @@ bool gts__sp_init(gts__pw *pw, gts__sp *sp, uint32_t first, uint32_t njobs,
     return true;
 }
 
-/* A helper task: join the split point and run its jobs until none is left. */
-static void sp_task(gts__task *task, gts__worker *w)
+/* Join @sp from elsewhere and run its jobs until none is left; the number
+ * of jobs run. */
+static uint32_t sp_help(gts__pw *pw, gts__sp *sp)
 {
-    gts__sp *sp = task->arg;
-    gts__pw *pw = gts__worker_data(w);
+    uint32_t ran = 0;
     if (!gts__sp_has_jobs(sp) || gts__chain_aborted(pw->c, &sp->abort))
-        return;
+        return 0;
     gts__pw_frame f;
     if (gts__pw_enter(pw, &f, sp->path, sp->ply, &sp->abort, sp->spec)) {
         for (;;) {
             if (gts__aborted(pw->c))
                 break;
+            /* Mandatory work elsewhere comes before a speculative job. */
+            if (sp->spec && gts__board_busy(pw))
+                gts__pw_help_mandatory(pw);
             uint32_t j = gts__sp_claim(sp);
             if (j >= sp->njobs)
                 break;
             sp->job(pw, sp, j);
+            ran++;
         }
     }
     gts__pw_leave(pw, &f);
+    return ran;
+}
+
+/* A helper task: join the split point and run its jobs until none is left. */
+static void sp_task(gts__task *task, gts__worker *w)
+{
+    (void)sp_help(gts__worker_data(w), task->arg);
 }
 
 void gts__sp_spawn(gts__pw *pw, gts__sp *sp, int max)
@@ -436,6 +452,8 @@ void gts__sp_work(gts__pw *pw, gts__sp *sp)
     for (;;) {
         if (gts__aborted(pw->c))
             break;
+        if (sp->spec && gts__board_busy(pw))
+            gts__pw_help_mandatory(pw);
         uint32_t j = gts__sp_claim(sp);
         if (j >= sp->njobs)
             break;
@@ -447,8 +465,86 @@ void gts__sp_work(gts__pw *pw, gts__sp *sp)
 
 void gts__sp_join(gts__pw *pw, gts__sp *sp)
 {
+    gts__sp_retract(pw, sp);
     if (sp->ntasks > 0)
         gts__pool_wait(pw->w, &sp->group);
+    /* Workers that came from the board (none can come once retracted). */
+    unsigned idle = 0;
+    while (gts__atomic_load_acquire_32(&sp->adopted) != 0) {
+        if (pw->w && gts__pool_help(pw->w))
+            idle = 0;
+        else
+            gts__backoff(idle++);
+    }
+}
+
+/* ---- mandatory work first ------------------------------------------------------- */
+
+void gts__sp_publish(gts__pw *pw, gts__sp *sp)
+{
+    gts__par *par = pw->par;
+    if (!sp->path || sp->spec || sp->published)
+        return; /* nobody else can come, or not mandatory */
+    gts__spin_lock(&par->board_lock);
+    uint32_t n = par->board_n;
+    if (n < GTS__BOARD_MAX) {
+        par->board[n] = sp;
+        gts__atomic_store_relaxed_32(&par->board_n, n + 1);
+        sp->published = true;
+    }
+    gts__spin_unlock(&par->board_lock);
+}
+
+void gts__sp_retract(gts__pw *pw, gts__sp *sp)
+{
+    gts__par *par = pw->par;
+    if (!sp->published)
+        return;
+    gts__spin_lock(&par->board_lock);
+    uint32_t n = par->board_n;
+    for (uint32_t i = 0; i < n; i++)
+        if (par->board[i] == sp) {
+            par->board[i] = par->board[n - 1];
+            gts__atomic_store_relaxed_32(&par->board_n, n - 1);
+            break;
+        }
+    gts__spin_unlock(&par->board_lock);
+    sp->published = false;
+}
+
+bool gts__pw_help_mandatory(gts__pw *pw)
+{
+    gts__par *par = pw->par;
+    bool ran = false;
+    /* Each adoption nests on this worker's stack: keep that shallow. */
+    if (pw->board_nest >= BOARD_MAX_NEST)
+        return false;
+    pw->board_nest++;
+    for (;;) {
+        /* The shallowest published split point with jobs left: the most
+         * work per job, and the nearest to the root's value. */
+        gts__sp *sp = NULL;
+        gts__spin_lock(&par->board_lock);
+        for (uint32_t i = 0; i < par->board_n; i++) {
+            gts__sp *x = par->board[i];
+            if (gts__sp_has_jobs(x) && !gts__chain_aborted(pw->c, &x->abort)
+                && (!sp || x->ply < sp->ply))
+                sp = x;
+        }
+        if (sp)
+            gts__atomic_faa_relaxed_32(&sp->adopted, 1);
+        gts__spin_unlock(&par->board_lock);
+        if (!sp)
+            break;
+        uint32_t jobs = sp_help(pw, sp);
+        /* Release: the owner reads what the jobs wrote after seeing 0. */
+        gts__atomic_faa_release_32(&sp->adopted, (uint32_t)-1);
+        if (jobs == 0 || gts__aborted(pw->c))
+            break; /* raced with its last claim, or a stop: nothing to gain */
+        ran = true;
+    }
+    pw->board_nest--;
+    return ran;
 }
 
 /* ---- shared-table algorithms ------------------------------------------------ */

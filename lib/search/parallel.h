@@ -81,7 +81,12 @@ struct gts__pw {
     /* per-worker algorithm data */
     void *algo;
     uint64_t rng;
+    int board_nest;          /* gts__pw_help_mandatory() calls in progress */
 } __attribute__((aligned(GTS__CACHELINE)));
+
+/* Capacity of the mandatory-work board (gts__sp_publish); a split point
+ * that finds it full is simply not offered there. */
+enum { GTS__BOARD_MAX = 64 };
 
 /* One parallel iteration. */
 struct gts__par {
@@ -90,6 +95,11 @@ struct gts__par {
     int threads;
     gts__pw *pw;             /* [threads] */
     void *algo;              /* algorithm's shared data */
+    /* Mandatory split points with jobs to hand out (gts__sp_publish):
+     * entries under board_lock; board_n also read without it as a hint. */
+    uint32_t board_lock;
+    uint32_t board_n;
+    gts__sp *board[GTS__BOARD_MAX];
 };
 
 /* Prepare an iteration: per-worker data bound to the pool's workers, every
@@ -260,6 +270,8 @@ struct gts__sp {
     gts__group group;
     int ntasks;
     gts__task *tasks;
+    uint32_t adopted;        /* atomic: workers that came from the board */
+    bool published;          /* on the board (owner only) */
 };
 
 /* Set up @sp at the owner's current node (ply == pw->len); the path is copied
@@ -287,8 +299,29 @@ static inline bool gts__sp_has_jobs(const gts__sp *sp)
 void gts__sp_run_job(gts__pw *pw, gts__sp *sp, uint32_t job);
 /* Owner: claim and run jobs until none is left or the node is aborted. */
 void gts__sp_work(gts__pw *pw, gts__sp *sp);
-/* Owner: wait (helping) until every spawned task has finished. */
+/* Owner: wait (helping) until every spawned task has finished, and every
+ * worker that joined from the board has left. */
 void gts__sp_join(gts__pw *pw, gts__sp *sp);
+
+/*
+ * Mandatory work first (Steinberg & Solomon's ER): the owner of a split
+ * point whose jobs are mandatory may publish it on the iteration's board
+ * after spawning; a worker about to claim a job of a speculative split
+ * point (a helper task's loop, or the owner's gts__sp_work) first helps the
+ * published split points with jobs left, shallowest first, until none has
+ * any. The owner retracts it once it stops claiming (before
+ * gts__sp_join). No-ops without a pool; algorithms that never publish are
+ * not affected.
+ */
+void gts__sp_publish(gts__pw *pw, gts__sp *sp);
+void gts__sp_retract(gts__pw *pw, gts__sp *sp);
+/* Help published mandatory split points until none has jobs left; true
+ * when it ran any. */
+bool gts__pw_help_mandatory(gts__pw *pw);
+static inline bool gts__board_busy(const gts__pw *pw)
+{
+    return gts__atomic_load_relaxed_32(&pw->par->board_n) != 0;
+}
 /* A cutoff: abort every job of @sp still running, and stop handing out. */
 static inline void gts__sp_cut(gts__sp *sp)
 {

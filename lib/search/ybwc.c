@@ -20,6 +20,11 @@
  *    owner, in move order, after every earlier sibling has been finished
  *    (tests done, re-searches done). The owner is the only one who raises
  *    alpha after the split, so the re-searches run in the serial order.
+ *    GTS_OPT_JAMBOREE_SERIAL = P adds the sequential prefix of the MIT
+ *    lecture version (P = 50 there): the first ceil(P% of the moves),
+ *    eldest included, are searched one by one by the owner (null-window
+ *    test, re-searched when it fails high) before the parallel loop takes
+ *    the rest; P = 0 is Kuszmaul's version.
  *  - PV splitting (Marsland & Campbell, "Parallel Search of Strongly Ordered
  *    Game Trees", 1982; Marsland & Popowich 1985): only nodes of the
  *    principal variation (the leftmost path) split: the PV is descended
@@ -250,16 +255,16 @@ static void jtest(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts__atomic_store_release_32(&nd->status[k], st);
 }
 
-/* Jamboree's owner: take tests while there are any, and finish the moves in
- * order: a move whose test failed high is re-searched with the full window
- * once every earlier move is final. */
-static void jamboree_sequence(gts__pw *pw, ynode *nd, int limit)
+/* Jamboree's owner: take tests while there are any, and finish the moves
+ * [first, limit) in order: a move whose test failed high is re-searched
+ * with the full window once every earlier move is final. */
+static void jamboree_sequence(gts__pw *pw, ynode *nd, int first, int limit)
 {
     gts__ctx *c = pw->c;
     gts__sp *sp = &nd->sp;
     const gts__abort *saved = c->abort;
     c->abort = &sp->abort;
-    for (int k = 1; k < limit; k++) {
+    for (int k = first; k < limit; k++) {
         unsigned idle = 0;
         uint32_t st;
         while ((st = gts__atomic_load_acquire_32(&nd->status[k])) == J_PENDING) {
@@ -298,24 +303,52 @@ out:
     c->abort = saved;
 }
 
+/* Jamboree's sequential prefix: moves [1, end) searched by the owner one
+ * by one (scout), before the parallel loop. Returns end, or -1 when the
+ * node is finished (cut off, stopped or failed). */
+static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
+{
+    const int *pct = pw->par->algo;
+    int end = pct ? (int)(((int64_t)limit * *pct + 99) / 100) : 1;
+    if (end < 1)
+        end = 1;
+    if (end > limit)
+        end = limit;
+    for (int k = 1; k < end; k++) {
+        bool ok;
+        gts_score s = scout_move(pw, nd, (uint32_t)k, load_alpha(nd), &ok);
+        if (!ok || gts__aborted(pw->c))
+            return -1;
+        ynode_update(pw, nd, (uint32_t)k, s);
+        if (nd->cut)
+            return -1;
+    }
+    return end;
+}
+
 /* Step 5 of ysearch: the young brothers 1..limit-1. */
 static void young_brothers(gts__pw *pw, ynode *nd, int limit)
 {
     const yvariant *v = nd->v;
     bool parallel = gts__sp_parallel(pw) && may_split(v, nd->ply, nd->pv);
     bool jam = v->window == YB_JAMBOREE;
+    int first = 1;
     if (jam) {
+        first = jamboree_prefix(pw, nd, limit);
+        if (first < 0 || first >= limit)
+            return;
         nd->status = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->status);
         if (!nd->status)
             return;
         memset(nd->status, 0, (size_t)limit * sizeof *nd->status);
     }
-    if (!gts__sp_init(pw, &nd->sp, 1, (uint32_t)limit, jam ? jtest : yjob, nd, parallel))
+    if (!gts__sp_init(pw, &nd->sp, (uint32_t)first, (uint32_t)limit, jam ? jtest : yjob, nd,
+                      parallel))
         return;
     if (parallel)
         gts__sp_spawn(pw, &nd->sp, INT_MAX);
     if (jam)
-        jamboree_sequence(pw, nd, limit);
+        jamboree_sequence(pw, nd, first, limit);
     else
         gts__sp_work(pw, &nd->sp);
     gts__sp_join(pw, &nd->sp);
@@ -405,6 +438,9 @@ static gts_score yiterate(gts__run *run, const yvariant *v, int depth, gts_score
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
+    int jamboree_serial = (int)run->engine->jamboree_serial;
+    if (v->window == YB_JAMBOREE)
+        par.algo = &jamboree_serial; /* read by jamboree_prefix() */
     yargs a = {v, depth, alpha, beta, 0};
     if (depth < v->min_split)
         a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);

@@ -1,0 +1,361 @@
+/*
+ * Evaluate-and-Refute (er.c, er_parallel.c) against independent references.
+ *
+ *  - The published refuteRest starts from p.val = alpha and drops the value
+ *    of the first grandchild: a literal transcription, written here over a
+ *    hand-built tree, returns a value that is not the minimax value, while
+ *    gts_er (which corrects it) and gts_er_parallel (1 and 2 threads)
+ *    return the minimax value of that tree.
+ *  - gts_er and gts_er_parallel return the value of gts_minimax on every
+ *    built-in game (short searches from a few positions), with and without
+ *    the transposition table. (Random trees of many shapes, with and without
+ *    transpositions, are in the `sequential` suite; the parallel version at
+ *    1..N threads in the `parallel` suite.)
+ */
+#include <criterion/criterion.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+
+#include <string.h>
+
+/* ---- an explicit tree ---------------------------------------------------- */
+
+enum { XMAX_CHILD = 4, XMAX_NODES = 32 };
+
+typedef struct xnode {
+    int n;                  /* children; 0: a leaf */
+    int child[XMAX_CHILD];
+    gts_score value;        /* a leaf's value, for the side to move there */
+} xnode;
+
+typedef struct xtree {
+    const xnode *nodes;
+    int path[XMAX_NODES];   /* path[ply]: node at that ply */
+    int ply;
+} xtree;
+
+static int x_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    (void)user;
+    xtree *t = s;
+    const xnode *nd = &t->nodes[t->path[t->ply]];
+    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
+        moves[i] = (gts_move)i;
+    return nd->n;
+}
+
+static int x_apply(void *s, gts_move m, void *user)
+{
+    (void)user;
+    xtree *t = s;
+    const xnode *nd = &t->nodes[t->path[t->ply]];
+    if (m >= (gts_move)nd->n || t->ply + 1 >= XMAX_NODES)
+        return -1;
+    t->path[t->ply + 1] = nd->child[m];
+    t->ply++;
+    return 0;
+}
+
+static int x_undo(void *s, gts_move m, void *user)
+{
+    (void)user;
+    (void)m;
+    xtree *t = s;
+    if (t->ply == 0)
+        return -1;
+    t->ply--;
+    return 0;
+}
+
+static gts_score x_evaluate(void *s, void *user)
+{
+    (void)user;
+    xtree *t = s;
+    return t->nodes[t->path[t->ply]].value;
+}
+
+static uint64_t x_hash(void *s, void *user)
+{
+    (void)user;
+    xtree *t = s;
+    return (uint64_t)t->path[t->ply] * UINT64_C(0x9e3779b97f4a7c15) + 1;
+}
+
+static void *x_clone(void *s, void *user)
+{
+    (void)user;
+    xtree *c = malloc(sizeof *c);
+    if (c)
+        memcpy(c, s, sizeof *c);
+    return c;
+}
+
+static void x_free(void *s, void *user)
+{
+    (void)user;
+    free(s);
+}
+
+static gts_game x_game(bool hash)
+{
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    g.struct_size = sizeof g;
+    g.max_moves = XMAX_CHILD;
+    g.generate = x_generate;
+    g.apply = x_apply;
+    g.undo = x_undo;
+    g.evaluate = x_evaluate;
+    g.hash = hash ? x_hash : NULL;
+    g.clone = x_clone;
+    g.free = x_free;
+    return g;
+}
+
+/* Plain negamax over the explicit tree. */
+static gts_score x_negamax(const xnode *t, int id)
+{
+    if (t[id].n == 0)
+        return t[id].value;
+    gts_score best = -GTS_SCORE_INF;
+    for (int i = 0; i < t[id].n; i++) {
+        gts_score v = -x_negamax(t, t[id].child[i]);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/*
+ * The published serial ER, transcribed literally (negamax; p.val starts at
+ * alpha everywhere, refuteRest included). A node's evalFirst result and its
+ * "done" flag are kept per node id, as the pseudo-code keeps them in the
+ * node; the children are sorted by that value, lowest (most promising for
+ * the parent) first.
+ */
+typedef struct lit {
+    const xnode *t;
+    gts_score val[XMAX_NODES];
+    bool done[XMAX_NODES];
+} lit;
+
+static gts_score lit_er(lit *L, int p, gts_score alpha, gts_score beta);
+
+static gts_score lit_eval_first(lit *L, int p, gts_score alpha, gts_score beta)
+{
+    L->val[p] = alpha;
+    const xnode *nd = &L->t[p];
+    if (nd->n == 0) {
+        L->done[p] = true;
+        return nd->value;
+    }
+    gts_score t = -lit_er(L, nd->child[0], -beta, -L->val[p]);
+    if (t > L->val[p])
+        L->val[p] = t;
+    L->done[p] = L->val[p] >= beta || nd->n == 1;
+    return L->val[p];
+}
+
+static gts_score lit_refute_rest(lit *L, int p, gts_score alpha, gts_score beta)
+{
+    L->val[p] = alpha; /* the published line: the first child's value is lost */
+    const xnode *nd = &L->t[p];
+    for (int i = 1; i < nd->n; i++) {
+        int ch = nd->child[i];
+        gts_score t = -lit_eval_first(L, ch, -beta, -L->val[p]);
+        if (!L->done[ch])
+            t = -lit_refute_rest(L, ch, -beta, -L->val[p]);
+        if (t > L->val[p])
+            L->val[p] = t;
+        if (L->val[p] >= beta)
+            return L->val[p];
+    }
+    return L->val[p];
+}
+
+static gts_score lit_er(lit *L, int p, gts_score alpha, gts_score beta)
+{
+    L->val[p] = alpha;
+    const xnode *nd = &L->t[p];
+    if (nd->n == 0)
+        return nd->value;
+    for (int i = 0; i < nd->n; i++) {
+        int ch = nd->child[i];
+        gts_score t = -lit_eval_first(L, ch, -beta, -L->val[p]);
+        if (L->done[ch]) {
+            if (t > L->val[p])
+                L->val[p] = t;
+            if (L->val[p] >= beta)
+                return L->val[p];
+        }
+    }
+    int order[XMAX_CHILD];
+    for (int i = 0; i < nd->n; i++)
+        order[i] = nd->child[i];
+    for (int i = 1; i < nd->n; i++) { /* stable: by val ascending */
+        int x = order[i], j = i - 1;
+        while (j >= 0 && L->val[order[j]] > L->val[x]) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = x;
+    }
+    for (int i = 0; i < nd->n; i++) {
+        int ch = order[i];
+        if (!L->done[ch]) {
+            gts_score t = -lit_refute_rest(L, ch, -beta, -L->val[p]);
+            if (t > L->val[p])
+                L->val[p] = t;
+            if (L->val[p] >= beta)
+                return L->val[p];
+        }
+    }
+    return L->val[p];
+}
+
+/*
+ * Root 0 with children A (1) and B (2); A's leaves 3, 4 and B's leaves 5, 6
+ * (values for the root's side, two plies down). v(A) = max(-1, -5) = -1,
+ * v(B) = -3, v(root) = max(1, 3) = 3. The literal refuteRest of A starts
+ * from alpha and sees only its second leaf: A = -5, and the root takes 5.
+ */
+static const xnode TREE_FIRST_LOST[] = {
+    {2, {1, 2}, 0}, {2, {3, 4}, 0}, {2, {5, 6}, 0},
+    {0, {0}, 1},    {0, {0}, 5},    {0, {0}, 3}, {0, {0}, 3},
+};
+
+/*
+ * A deeper one (three plies, three children per inner node): the dropped
+ * value is a first grandchild found by evalFirst inside refuteRest.
+ */
+static const xnode TREE_DEEP[] = {
+    /* 0 */ {3, {1, 2, 3}, 0},
+    /* 1 */ {3, {4, 5, 6}, 0},
+    /* 2 */ {3, {7, 8, 9}, 0},
+    /* 3 */ {3, {10, 11, 12}, 0},
+    /* 4 */ {2, {13, 14}, 0},
+    /* 5 */ {2, {15, 16}, 0},
+    /* 6 */ {2, {17, 18}, 0},
+    /* 7 */ {2, {19, 20}, 0},
+    /* 8 */ {2, {21, 22}, 0},
+    /* 9 */ {2, {23, 24}, 0},
+    /* 10 */ {2, {25, 26}, 0},
+    /* 11 */ {2, {27, 28}, 0},
+    /* 12 */ {2, {29, 30}, 0},
+    {0, {0}, -4}, {0, {0}, 7}, {0, {0}, 2}, {0, {0}, -6}, {0, {0}, 9}, {0, {0}, 1},
+    {0, {0}, 3},  {0, {0}, -2}, {0, {0}, 8}, {0, {0}, 5}, {0, {0}, -7}, {0, {0}, 6},
+    {0, {0}, 0},  {0, {0}, 4}, {0, {0}, -5}, {0, {0}, 2}, {0, {0}, -1}, {0, {0}, 3},
+};
+
+static gts_score lib_search(gts_algorithm alg, const xnode *nodes, int depth, bool hash,
+                            int threads)
+{
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+    gts_game g = x_game(hash);
+    xtree t = {.nodes = nodes};
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_search(e, alg, &g, &t, &l, &r), GTS_OK, "%s", gts_algorithm_name(alg));
+    cr_assert_eq(t.ply, 0, "state restored");
+    gts_engine_free(e);
+    return r.score;
+}
+
+static void check_tree(const xnode *nodes, int depth, const char *name)
+{
+    gts_score want = x_negamax(nodes, 0);
+    lit L = {.t = nodes};
+    gts_score literal = lit_er(&L, 0, -GTS_SCORE_INF, GTS_SCORE_INF);
+    cr_assert_neq(literal, want, "%s: the literal transcription gets it right (%d)", name,
+                  literal);
+    static const gts_algorithm algs[] = {GTS_ALG_MINIMAX, GTS_ALG_ER, GTS_ALG_ER_PARALLEL};
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+        for (int hash = 0; hash <= 1; hash++)
+            for (int threads = 1; threads <= (algs[a] == GTS_ALG_ER_PARALLEL ? 2 : 1); threads++)
+                cr_expect_eq(lib_search(algs[a], nodes, depth, hash, threads), want,
+                             "%s: %s (table %d, %d threads) != minimax %d", name,
+                             gts_algorithm_name(algs[a]), hash, threads, want);
+}
+
+Test(er, literal_refute_rest_loses_the_first_grandchild)
+{
+    cr_assert_eq(x_negamax(TREE_FIRST_LOST, 0), 3);
+    lit L = {.t = TREE_FIRST_LOST};
+    cr_assert_eq(lit_er(&L, 0, -GTS_SCORE_INF, GTS_SCORE_INF), 5);
+    check_tree(TREE_FIRST_LOST, 2, "two plies");
+}
+
+Test(er, literal_refute_rest_is_wrong_deeper_too)
+{
+    check_tree(TREE_DEEP, 3, "three plies");
+}
+
+/* ---- the built-in games ---------------------------------------------------- */
+
+typedef struct game_case {
+    const char *game;
+    const char *position; /* NULL: the start */
+    int depth;
+} game_case;
+
+static void *new_state(const game_case *gc)
+{
+    void *s = NULL;
+    gts_status rc = GTS_EINVAL;
+    if (strcmp(gc->game, "tictactoe") == 0)
+        rc = gts_tictactoe_new(gc->position, &s);
+    else if (strcmp(gc->game, "connect4") == 0 || strcmp(gc->game, "connect4h") == 0)
+        rc = gts_connect4_new(gc->position, &s);
+    else if (strcmp(gc->game, "othello") == 0)
+        rc = gts_othello_new(gc->position, &s);
+    else if (strcmp(gc->game, "go") == 0)
+        rc = gts_go_new(gc->position, &s);
+    else if (strcmp(gc->game, "chess") == 0)
+        rc = gts_chess_new(gc->position, &s);
+    cr_assert_eq(rc, GTS_OK, "%s position %s", gc->game, gc->position ? gc->position : "start");
+    return s;
+}
+
+Test(er, games_agree_with_minimax)
+{
+    static const game_case cases[] = {
+        {"tictactoe", NULL, 4},
+        {"tictactoe", "5", 8},
+        {"connect4", NULL, 5},
+        {"connect4", "4453", 5},
+        {"connect4h", "44", 5},
+        {"othello", NULL, 4},
+        {"go", NULL, 2},
+        {"chess", NULL, 2},
+    };
+    static const gts_algorithm algs[] = {GTS_ALG_ER, GTS_ALG_ER_PARALLEL};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const game_case *gc = &cases[i];
+        const gts_game *g = gts_games_find(gc->game);
+        cr_assert_not_null(g, "%s", gc->game);
+        void *s = new_state(gc);
+        gts_engine *ref;
+        cr_assert_eq(gts_engine_new(&ref), GTS_OK);
+        cr_assert_eq(gts_engine_set(ref, GTS_OPT_ITERATIVE, 0), GTS_OK);
+        gts_limits l = {.struct_size = sizeof l, .depth = gc->depth};
+        gts_result want = {.struct_size = sizeof want};
+        cr_assert_eq(gts_search(ref, GTS_ALG_MINIMAX, g, s, &l, &want), GTS_OK);
+        for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+            for (int tt = 0; tt <= 1; tt++) {
+                gts_engine *e;
+                cr_assert_eq(gts_engine_new(&e), GTS_OK);
+                if (!tt)
+                    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+                gts_result r = {.struct_size = sizeof r};
+                cr_assert_eq(gts_search(e, algs[a], g, s, &l, &r), GTS_OK);
+                cr_expect_eq(r.score, want.score, "%s %s depth %d: %s (table %d) %d, minimax %d",
+                             gc->game, gc->position ? gc->position : "start", gc->depth,
+                             gts_algorithm_name(algs[a]), tt, r.score, want.score);
+                gts_engine_free(e);
+            }
+        gts_engine_free(ref);
+        gts_games_free(g, s);
+    }
+}
