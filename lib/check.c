@@ -48,6 +48,8 @@ typedef struct chk {
 
 /* ---- recording ----------------------------------------------------------- */
 
+static bool check_playout_move(chk *k, int lvl, const obs *o);
+
 static bool violation(chk *k, gts_check_violation v, int32_t status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -345,6 +347,8 @@ static bool check_position(chk *k, int lvl, obs *o)
     }
     if (k->g->bounds && o->n > 0 && !check_bounds(k, lvl + 1))
         return false;
+    if (k->g->playout_move && o->n > 0 && !check_playout_move(k, lvl, o))
+        return false;
 
     /* Every move (up to MOVES_PER_POSITION, spread over the list); what
      * each child shows, to compare children with equal keys. */
@@ -451,6 +455,33 @@ static bool in_list(const gts_move *m, int n, gts_move x)
         if (m[i] == x)
             return true;
     return false;
+}
+
+/* The playout policy (MCTS) at a position with moves, a few random draws:
+ * each move it returns is one generate() returns, and the state is what
+ * it was. Returning 0 (end the playout) is allowed. */
+static bool check_playout_move(chk *k, int lvl, const obs *o)
+{
+    static const int DRAWS = 4;
+    char d[160];
+    const gts_move *moves = k->buf[lvl];
+    for (int t = 0; t < DRAWS; t++) {
+        gts_move m = GTS_MOVE_NONE;
+        int rc = k->g->playout_move(k->s, rng_next(&k->rng), &m, k->user);
+        if (rc < 0)
+            return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "playout_move() failed (%d)", rc);
+        obs now;
+        if (!observe(k, k->s, lvl + 1, &now))
+            return false;
+        if (!same(o, &now))
+            return violation(k, GTS_CHECK_NOT_RESTORED, 0, "playout_move() changed the state: %s",
+                             diff(d, sizeof d, o, &now));
+        if (rc > 0 && !in_list(moves, o->n, m))
+            return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
+                             "playout_move() returned %#llx, which generate() does not",
+                             (unsigned long long)m);
+    }
+    return true;
 }
 
 /* The last three moves of the path were a, b, c: play c, b, a from the same
@@ -626,6 +657,7 @@ static const char *const NAMES[] = {
     "NOISY_NOT_LEGAL", "EVALUATE", "NOT_RESTORED", "HASH", "CLONE", "BOUNDS", "MOVE_TEXT",
     "ALGORITHM",
     "HASH_AFTER",
+    "PLAYOUT_MOVE",
 };
 
 const char *gts_check_violation_name(int violation)

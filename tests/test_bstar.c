@@ -139,7 +139,7 @@ Test(bstar, limits_and_the_tree_budget)
     cr_expect_eq(g.ply, 0);
 
     /* 1 MiB of tree, a tree of 8^10 nodes: the budget ends it. */
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
     l.nodes = 0;
     cr_assert_eq(gts_bstar(e, &v, &g, &l, &r), GTS_OK);
     cr_expect(r.flags & GTS_RESULT_MEMORY_LIMIT, "flags %#x", r.flags);

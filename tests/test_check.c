@@ -72,6 +72,9 @@ typedef enum breakage {
     TEXT_OFF_BY_ONE,    /* parse_move(format_move(m)) == m + 1 */
     MOVE_SCORE_APPLIES, /* move_score() plays the move and leaves it on */
     HASH_AFTER_OFF,     /* hash_after() one off at ply 2 */
+    POLICY_ILLEGAL,     /* playout_move() returns a move generate() does not, at ply 1 */
+    POLICY_APPLIES,     /* playout_move() plays its move and leaves it on, at ply 2 */
+    POLICY_FAILS,       /* playout_move() returns -3 at ply 1 */
 } breakage;
 
 static breakage BROKEN;
@@ -190,6 +193,19 @@ static uint64_t b_hash_after(void *s, gts_move m, void *user)
     return b_hash(&t, user) ^ (BROKEN == HASH_AFTER_OFF && t.ply == 2);
 }
 
+static int b_policy(void *s, uint64_t random, gts_move *m, void *user)
+{
+    tgame *g = s;
+    *m = random % 3;
+    if (BROKEN == POLICY_FAILS && g->ply == 1)
+        return -3;
+    if (BROKEN == POLICY_ILLEGAL && g->ply == 1)
+        *m = 3;
+    if (BROKEN == POLICY_APPLIES && g->ply == 2)
+        tgame_apply(s, *m, user);
+    return 1;
+}
+
 /* A tgame adapter with every optional callback, broken as told. */
 static gts_game broken_game(tgame *g, breakage b)
 {
@@ -209,6 +225,7 @@ static gts_game broken_game(tgame *g, breakage b)
     v.parse_move = b_parse;
     v.move_score = b_move_score;
     v.hash_after = b_hash_after;
+    v.playout_move = b_policy;
     return v;
 }
 
@@ -262,6 +279,10 @@ Test(check, each_broken_promise_is_found)
     expect_violation(TEXT_OFF_BY_ONE, GTS_CHECK_MOVE_TEXT, 0);
     expect_violation(MOVE_SCORE_APPLIES, GTS_CHECK_NOT_RESTORED, 1);
     expect_violation(HASH_AFTER_OFF, GTS_CHECK_HASH_AFTER, 1);
+    expect_violation(POLICY_ILLEGAL, GTS_CHECK_PLAYOUT_MOVE, 1);
+    expect_violation(POLICY_APPLIES, GTS_CHECK_NOT_RESTORED, 2);
+    expect_violation(POLICY_FAILS, GTS_CHECK_CALLBACK_FAILED, 1);
+    cr_expect_str_eq(gts_check_violation_name(GTS_CHECK_PLAYOUT_MOVE), "PLAYOUT_MOVE");
 }
 
 Test(check, failing_callbacks_are_reported)

@@ -59,6 +59,9 @@ typedef struct hostile {
     gts_score bad_score;
     int64_t clone_budget;      /* clones that succeed; -1 = unlimited */
     int spin;                  /* busy loop per evaluate, so that helpers join */
+    uint64_t policy_fail_at;    /* 1-based playout_move call that fails, 0 = never */
+    uint64_t policy_illegal_at; /* 1-based playout_move call that returns no legal move */
+    uint64_t policies;          /* playout_move calls */
     /* counters */
     uint64_t gens, applies, undos, evals, clones, frees;
     bool fired;                /* a fault was delivered */
@@ -718,6 +721,65 @@ Test(hostile, evaluate_outside_the_score_range)
                 cr_assert_eq(h.clones, h.frees);
             }
         check_usable(e, cf[i], SEED, B, D, "after bad scores");
+        gts_engine_free(e);
+    }
+}
+
+/* ---- playout_move (MCTS's policy) ------------------------------------------------------ */
+
+enum { POLICY_FAIL = -11 };
+
+static int h_policy(void *s, uint64_t random, gts_move *m, void *user)
+{
+    hostile *h = user;
+    const tgame *g = s;
+    uint64_t k = bump(&h->policies);
+    *m = random % (uint64_t)g->branching;
+    if (k == h->policy_fail_at) {
+        fire(h);
+        return POLICY_FAIL;
+    }
+    if (k == h->policy_illegal_at) { /* a move generate() does not return */
+        fire(h);
+        *m = (gts_move)g->branching + 1;
+    }
+    return 1;
+}
+
+/* Only MCTS calls the policy: it fails with GTS_ECALLBACK (the callback's
+ * code, or its 1 for a move outside generate()'s list) and restores the
+ * state; every other algorithm ignores it and stays exact. */
+Test(hostile, playout_move_fails_or_returns_an_illegal_move)
+{
+    static const uint64_t at[] = {1, 2, 5, 17};
+    config cf[64];
+    int nc = configs(cf, 64);
+    gts_score exact = tree_value(SEED, B, D);
+    for (int i = 0; i < nc; i++) {
+        gts_engine *e = engine_for(cf[i].threads, 1);
+        for (int illegal = 0; illegal <= 1; illegal++)
+            for (size_t f = 0; f < sizeof at / sizeof at[0]; f++) {
+                hostile h;
+                h_reset(&h);
+                *(illegal ? &h.policy_illegal_at : &h.policy_fail_at) = at[f];
+                tgame g, before;
+                tgame_init(&g, SEED, B, D);
+                before = g;
+                gts_game v = h_vtable(&h, B);
+                v.playout_move = h_policy;
+                gts_result r;
+                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                char what[64];
+                snprintf(what, sizeof what, "playout_move %s at call %llu",
+                         illegal ? "illegal" : "failing", (unsigned long long)at[f]);
+                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
+                                      illegal ? 1 : POLICY_FAIL, exact, what);
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
+                cr_assert_eq(h.clones, h.frees);
+                if (cf[i].alg == GTS_ALG_MCTS && at[f] <= 2) /* small trees prove fast */
+                    cr_assert(h.fired, "%s: MCTS called the policy", what);
+            }
+        check_usable(e, cf[i], SEED, B, D, "after a bad policy");
         gts_engine_free(e);
     }
 }

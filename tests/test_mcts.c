@@ -7,10 +7,12 @@
  * by a plain negamax written in this file.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gts/gts.h>
 #include "gts_games.h"
 #include "tgame.h"
@@ -454,7 +456,7 @@ Test(mcts, memory_budget_reached_keeps_sampling)
     const gts_game *g = gts_game_connect4();
     for (int threads = 1; threads <= 2; threads++) {
         gts_engine *e = engine(threads, 40000);
-        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
         void *s = c4("");
         gts_result r = mcts(e, g, s, NULL);
         cr_assert(r.flags & GTS_RESULT_MEMORY_LIMIT, "a 1 MiB tree fills up (flags %#x)", r.flags);
@@ -490,12 +492,12 @@ Test(mcts, root_larger_than_the_tree_budget)
                   .apply = wide_apply, .undo = wide_undo, .evaluate = wide_evaluate};
     wide w = {0};
     gts_engine *e = engine(1, 100);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
     gts_result r = {.struct_size = sizeof r};
     cr_assert_eq(gts_mcts(e, &v, &w, NULL, &r), GTS_ENOMEM, "20000 root moves need > 1 MiB");
     cr_assert_eq(w.ply, 0, "state restored");
     cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 2), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 2), GTS_OK);
     r = mcts(e, &v, &w, NULL);
     cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
     cr_assert_eq(visits_sum(e), 100);
@@ -825,11 +827,11 @@ Test(mcts, options_and_names)
     cr_assert_eq(gts_option_from_name("mcts_exploration", &o), GTS_OK);
     cr_assert_eq(o, GTS_OPT_MCTS_EXPLORATION);
     int64_t def;
-    cr_assert_eq(gts_option_bounds(GTS_OPT_MCTS_TREE_MB, NULL, NULL, &def), GTS_OK);
+    cr_assert_eq(gts_option_bounds(GTS_OPT_TREE_MB, NULL, NULL, &def), GTS_OK);
     cr_assert_eq(def, 64);
     gts_engine *e = engine(1, 0);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, 2), GTS_ERANGE);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 0), GTS_ERANGE);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 0), GTS_ERANGE);
     /* A finished root: no move, its static value, no statistics. */
     void *s;
     cr_assert_eq(gts_tictactoe_new("1254739", &s), GTS_OK);
@@ -838,5 +840,584 @@ Test(mcts, options_and_names)
     cr_assert_eq(r.best_move, GTS_MOVE_NONE);
     cr_assert_eq(gts_mcts_root_stats(e, NULL, 0), 0);
     gts_games_free(gts_game_tictactoe(), s);
+    gts_engine_free(e);
+}
+
+/* ---- the race: a game whose outcome is a count, for policies and AMAF ------------------ */
+
+/* B moves (0..B-1) per turn for D plies; the first player wins when at
+ * least T moves 1 were played (by either side), else loses. Unfinished
+ * positions evaluate to 0 (reward 0.5). Every simulation of a search is
+ * logged (the moves from the root and the reward of the first player),
+ * read back from apply/undo: a simulation goes down from the root, then
+ * back up. */
+enum { RACE_LOG = 4096 };
+typedef struct race {
+    int b, d, t;
+    int ply, ones;
+    gts_move seq[GTS_MAX_PLY];
+    int policy;              /* 0 none, 1 always move 1, 2 always 0, 3 end at once, 4 random */
+    uint64_t policy_calls;
+    bool down;               /* the last call was an apply */
+    bool log;                /* log the simulations (small games only) */
+    int nlog;
+    uint8_t log_len[RACE_LOG];
+    gts_move log_seq[RACE_LOG][16];
+    double log_reward[RACE_LOG];
+} race;
+
+static bool race_first_wins(const race *r, int ply, int ones)
+{
+    if (ply == r->d)
+        return ones >= r->t;
+    bool first = (ply & 1) == 0, any = false;
+    for (int m = 0; m < r->b && !any; m++)
+        any = race_first_wins(r, ply + 1, ones + (m == 1)) == first;
+    return any == first;
+}
+
+static int race_generate(void *s, gts_move *moves, uint32_t cap, void *u)
+{
+    race *r = s;
+    (void)u;
+    if (r->ply >= r->d)
+        return 0;
+    for (int i = 0; i < r->b && (uint32_t)i < cap; i++)
+        moves[i] = (gts_move)i;
+    return r->b;
+}
+
+static int race_apply(void *s, gts_move m, void *u)
+{
+    race *r = s;
+    (void)u;
+    r->seq[r->ply++] = m;
+    r->ones += m == 1;
+    r->down = true;
+    return 0;
+}
+
+static int race_undo(void *s, gts_move m, void *u)
+{
+    race *r = s;
+    (void)u;
+    if (r->log && r->down && r->nlog < RACE_LOG && r->ply <= 16) { /* the deepest point: log it */
+        int i = r->nlog++;
+        r->log_len[i] = (uint8_t)r->ply;
+        memcpy(r->log_seq[i], r->seq, (size_t)r->ply * sizeof r->seq[0]);
+        r->log_reward[i] = race_first_wins(r, r->ply, r->ones) ? 1.0 : 0.0;
+    }
+    r->down = false;
+    r->ply--;
+    r->ones -= m == 1;
+    return 0;
+}
+
+static gts_score race_evaluate(void *s, void *u)
+{
+    race *r = s;
+    (void)u;
+    if (r->ply < r->d)
+        return 0;
+    bool first_to_move = (r->ply & 1) == 0;
+    return (r->ones >= r->t) == first_to_move ? GTS_SCORE_WIN : GTS_SCORE_LOSS;
+}
+
+static int race_policy(void *s, uint64_t random, gts_move *m, void *u)
+{
+    race *r = s;
+    (void)u;
+    r->policy_calls++;
+    switch (r->policy) {
+    case 1: *m = 1; return 1;
+    case 2: *m = 0; return 1;
+    case 3: return 0;
+    default: *m = (gts_move)(random % (uint64_t)r->b); return 1;
+    }
+}
+
+static gts_game race_vtable(race *r, int b, int d, int t, int policy, bool identity)
+{
+    memset(r, 0, sizeof *r);
+    r->b = b, r->d = d, r->t = t, r->policy = policy;
+    gts_game v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.max_moves = 4;
+    v.generate = race_generate;
+    v.apply = race_apply;
+    v.undo = race_undo;
+    v.evaluate = race_evaluate;
+    v.playout_move = policy ? race_policy : NULL;
+    v.traits = identity ? GTS_TRAIT_MOVE_IDENTITY : 0;
+    return v;
+}
+
+/* ---- playout policy --------------------------------------------------------------------- */
+
+Test(mcts, playout_policy_decides_the_playouts)
+{
+    /* 100 plies, the first player needs 50 moves 1. 40 playouts grow the
+     * tree at most 40 plies deep, so a policy that plays 1 makes every
+     * playout a first-player win, one that plays 0 a loss, one that ends
+     * the playout at once a 0.5; random playouts are mixed. */
+    static const double want[4] = {-1.0, 1.0, 0.0, 0.5};
+    for (int policy = 0; policy <= 3; policy++) {
+        static race r;
+        gts_game v = race_vtable(&r, 2, 100, 50, policy, false);
+        gts_engine *e = engine(1, 40);
+        mcts(e, &v, &r, NULL);
+        gts_mcts_move_stats st[2];
+        cr_assert_eq(root_stats(e, st, 2), 2);
+        for (int i = 0; i < 2; i++) {
+            if (policy != 0)
+                cr_assert_eq(st[i].visits, 20, "equal means: the visits alternate");
+            if (policy == 0)
+                cr_assert(st[i].mean > 0.05 && st[i].mean < 0.95,
+                          "random playouts: mean %g of move %d", st[i].mean, i);
+            else
+                cr_assert_eq(st[i].mean, want[policy], "policy %d: mean %g of move %d", policy,
+                             st[i].mean, i);
+        }
+        if (policy == 1 || policy == 2)
+            cr_assert(r.policy_calls >= 40 * 60, "the policy played the playouts (%llu calls)",
+                      (unsigned long long)r.policy_calls);
+        else if (policy == 3)
+            cr_assert_eq(r.policy_calls, 40, "one call per playout, which it ends");
+        cr_assert_eq(r.ply, 0, "state restored");
+        gts_engine_free(e);
+    }
+}
+
+Test(mcts, playout_policy_with_a_seed_is_deterministic)
+{
+    gts_mcts_move_stats a[2], b[2];
+    uint64_t nodes[3];
+    for (int run = 0; run < 3; run++) {
+        static race r;
+        gts_game v = race_vtable(&r, 2, 30, 15, 4, false);
+        gts_engine *e = engine(1, 3000);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_SEED, run == 2 ? 99 : 7), GTS_OK);
+        gts_result res = mcts(e, &v, &r, NULL);
+        nodes[run] = res.nodes;
+        cr_assert_eq(root_stats(e, run == 1 ? b : a, 2), 2);
+        if (run == 1)
+            cr_assert(memcmp(a, b, sizeof a) == 0, "same seed, same statistics");
+        gts_engine_free(e);
+    }
+    cr_assert_eq(nodes[0], nodes[1]);
+    cr_assert(a[0].visits != b[0].visits || nodes[2] != nodes[0], "another seed, other playouts");
+}
+
+/* A failing policy or one that returns a move generate() does not: the
+ * search fails with GTS_ECALLBACK and restores the state, at every call. */
+Test(mcts, playout_policy_failures_unwind)
+{
+    for (int threads = 1; threads <= 2; threads++)
+        for (int illegal = 0; illegal <= 1; illegal++) {
+            gts_engine *e = engine(threads, 300);
+            int fired = 0;
+            for (uint64_t at = 1; at <= 300; at += 7) {
+                tgame g, before;
+                tgame_init(&g, 5, 3, 8);
+                tgame_faults f = {0};
+                g.f = &f;
+                uint64_t *slot = illegal ? &f.illegal_policy_at : &f.fail_policy_at;
+                *slot = at;
+                before = g;
+                gts_game v = tgame_vtable(&g, false);
+                v.playout_move = tgame_playout_move;
+                gts_result r = {.struct_size = sizeof r};
+                int rc = gts_mcts(e, &v, &g, NULL, &r);
+                if (*slot != 0) {
+                    cr_assert_eq(rc, GTS_OK);
+                    continue;
+                }
+                fired++;
+                cr_assert_eq(rc, GTS_ECALLBACK, "%d threads, at %llu: %s", threads,
+                             (unsigned long long)at, gts_status_name(rc));
+                cr_assert_eq(r.callback_status, illegal ? 1 : -9);
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "state restored");
+                cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0, "a failed search keeps no tree");
+            }
+            cr_assert(fired > 10, "faults delivered (%d)", fired);
+            gts_engine_free(e);
+        }
+}
+
+/* ---- RAVE ----------------------------------------------------------------------------- */
+
+Test(mcts, rave_tictactoe_every_position_never_a_losing_move, .timeout = 600)
+{
+    static ttt_ctx t;
+    static uint64_t visited[16384];
+    static uint8_t vused[16384];
+    memset(&t, 0, sizeof t);
+    memset(visited, 0, sizeof visited);
+    memset(vused, 0, sizeof vused);
+    t.g = gts_game_tictactoe();
+    cr_assert(t.g->traits & GTS_TRAIT_MOVE_IDENTITY, "tic-tac-toe declares move identity");
+    t.e[0] = engine(1, 20000);
+    t.e[1] = engine(2, 20000);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(gts_engine_set(t.e[i], GTS_OPT_MCTS_RAVE, 1000), GTS_OK);
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("", &s), GTS_OK);
+    ttt_check(&t, s, visited, vused);
+    cr_assert_eq(t.positions, 4520, "every reachable unfinished position");
+    gts_mcts_move_stats st[9];
+    cr_assert(root_stats(t.e[0], st, 9) > 0);
+    bool amaf = false;
+    for (int i = 0; i < 9 && i < gts_mcts_root_stats(t.e[0], NULL, 0); i++)
+        amaf = amaf || st[i].amaf_visits > st[i].visits;
+    cr_assert(amaf, "RAVE statistics were kept");
+    gts_games_free(t.g, s);
+    gts_engine_free(t.e[0]);
+    gts_engine_free(t.e[1]);
+}
+
+/* Every simulation is read back from the game's apply/undo calls and the
+ * AMAF statistics of the root moves recomputed from them: the move's first
+ * occurrence in the simulation at an even index (the root's side). */
+Test(mcts, rave_amaf_statistics_match_a_reference)
+{
+    static race r;
+    gts_game v = race_vtable(&r, 3, 10, 4, 0, true);
+    r.log = true;
+    gts_engine *e = engine(1, 3000);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, 100), GTS_OK);
+    mcts(e, &v, &r, NULL);
+    cr_assert(r.nlog >= 3000 && r.nlog < RACE_LOG, "%d simulations logged", r.nlog);
+    gts_mcts_move_stats st[3];
+    cr_assert_eq(root_stats(e, st, 3), 3);
+    uint64_t playouts = 0;
+    for (int i = 0; i < 3; i++)
+        playouts += st[i].visits;
+    cr_assert_eq(playouts, (uint64_t)r.nlog, "one logged simulation per playout");
+    for (int i = 0; i < 3; i++) {
+        uint64_t count = 0;
+        double wins = 0;
+        for (int k = 0; k < r.nlog; k++)
+            for (int j = 0; j < r.log_len[k]; j++)
+                if (r.log_seq[k][j] == st[i].move) {
+                    if (j % 2 == 0) {
+                        count++;
+                        wins += r.log_reward[k];
+                    }
+                    break;
+                }
+        cr_assert_eq(st[i].amaf_visits, count, "move %d: AMAF count %llu, reference %llu", i,
+                     (unsigned long long)st[i].amaf_visits, (unsigned long long)count);
+        cr_assert(st[i].amaf_visits >= st[i].visits && st[i].amaf_visits <= playouts);
+        cr_assert(fabs(st[i].amaf_mean - wins / (double)count) < 1e-9,
+                  "move %d: AMAF mean %.12f, reference %.12f", i, st[i].amaf_mean,
+                  wins / (double)count);
+    }
+    gts_engine_free(e);
+}
+
+Test(mcts, rave_amaf_counts_are_bounded_in_parallel)
+{
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("", &s), GTS_OK);
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++) {
+        gts_engine *e = engine(2, 3000);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, 500), GTS_OK);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+        mcts(e, gts_game_tictactoe(), s, NULL);
+        gts_mcts_move_stats st[9];
+        cr_assert_eq(root_stats(e, st, 9), 9);
+        uint64_t p = 0, amaf = 0;
+        for (int i = 0; i < 9; i++) {
+            p += st[i].visits;
+            amaf += st[i].amaf_visits;
+        }
+        for (int i = 0; i < 9; i++)
+            cr_assert(st[i].amaf_visits >= st[i].visits && st[i].amaf_visits <= p,
+                      "mode %d, move %d: %llu AMAF, %llu visits, %llu playouts", mode, i,
+                      (unsigned long long)st[i].amaf_visits, (unsigned long long)st[i].visits,
+                      (unsigned long long)p);
+        /* The first player plays at most 5 of the 9 cells in one game. */
+        cr_assert(amaf >= p && amaf <= 5 * p, "mode %d: %llu AMAF updates, %llu playouts", mode,
+                  (unsigned long long)amaf, (unsigned long long)p);
+        gts_engine_free(e);
+    }
+    gts_games_free(gts_game_tictactoe(), s);
+}
+
+/* k = 0, or a game without move identity: exactly the search without RAVE. */
+Test(mcts, rave_off_is_bit_identical)
+{
+    const gts_game *g = gts_game_tictactoe();
+    gts_game plain = *g;
+    plain.traits = 0;
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("5", &s), GTS_OK);
+    gts_mcts_move_stats ref[8], st[8];
+    gts_result rr = {0};
+    for (int run = 0; run < 4; run++) {
+        gts_engine *e = engine(1, 2000);
+        int64_t k = run == 0 ? -1 : run == 1 ? 0 : 1000;
+        if (k >= 0)
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, k), GTS_OK);
+        gts_result r = mcts(e, run == 2 ? &plain : g, s, NULL);
+        cr_assert_eq(root_stats(e, run == 0 ? ref : st, 8), 8);
+        if (run == 0) {
+            rr = r;
+            for (int i = 0; i < 8; i++)
+                cr_assert_eq(ref[i].amaf_visits, 0, "no AMAF without RAVE");
+        } else if (run < 3) {
+            cr_assert(memcmp(ref, st, sizeof st) == 0, "run %d: identical statistics", run);
+            cr_assert_eq(r.nodes, rr.nodes);
+            cr_assert_eq(r.best_move, rr.best_move);
+        } else {
+            cr_assert(memcmp(ref, st, sizeof st) != 0, "k = 1000 changes the search");
+        }
+        gts_engine_free(e);
+    }
+    gts_games_free(g, s);
+}
+
+/* ---- tree reuse ------------------------------------------------------------------------ */
+
+static void stats_of(gts_engine *e, gts_mcts_move_stats *st, int n)
+{
+    cr_assert_eq(root_stats(e, st, n), n);
+}
+
+Test(mcts, reuse_carries_the_statistics)
+{
+    tgame g;
+    tgame_init(&g, 21, 4, 10);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine(1, 2000);
+    gts_result r = mcts(e, &v, &g, NULL);
+    gts_mcts_move_stats a[4], b[4];
+    stats_of(e, a, 4);
+    /* Same position again (n = 0): the whole tree continues. */
+    uint64_t visits = 99;
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, &visits), 1);
+    cr_assert_eq(visits, 2000, "the root's visits");
+    mcts(e, &v, &g, NULL);
+    stats_of(e, b, 4);
+    uint64_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        cr_assert(b[i].visits >= a[i].visits, "move %d: %llu then %llu visits", i,
+                  (unsigned long long)a[i].visits, (unsigned long long)b[i].visits);
+        sum += b[i].visits;
+    }
+    cr_assert_eq(sum, 4000, "2000 kept + 2000 new playouts");
+    /* Play the best move: its subtree becomes the root. */
+    r = mcts(e, &v, &g, NULL); /* no advance since: a fresh search */
+    stats_of(e, a, 4);
+    uint64_t want = 0;
+    for (int i = 0; i < 4; i++) {
+        sum += 0;
+        if (a[i].move == r.best_move)
+            want = a[i].visits;
+    }
+    cr_assert_eq(a[0].visits + a[1].visits + a[2].visits + a[3].visits, 2000, "fresh");
+    cr_assert_eq(gts_mcts_advance(e, &r.best_move, 1, &visits), 1);
+    cr_assert_eq(visits, want, "the root's visits are the child's");
+    v.apply(&g, r.best_move, NULL);
+    mcts(e, &v, &g, NULL);
+    stats_of(e, b, 4);
+    sum = b[0].visits + b[1].visits + b[2].visits + b[3].visits;
+    cr_assert(sum >= 2000 + want - 1 - 4 && sum <= 2000 + want,
+              "%llu visits: 2000 new, about %llu kept", (unsigned long long)sum,
+              (unsigned long long)want);
+    v.undo(&g, r.best_move, NULL);
+    gts_engine_free(e);
+}
+
+/* The proven ranges carried over stay sound: an unlimited search after
+ * advancing proves the exact value (mate distances from the new root). */
+Test(mcts, reuse_keeps_later_proofs_exact)
+{
+    for (int seed = 1; seed <= 12; seed++) {
+        tgame g;
+        tgame_init(&g, (uint64_t)seed, 3, 8);
+        g.win_leaves = true;
+        gts_game v = tgame_vtable(&g, seed & 1);
+        gts_engine *e = engine(1, 1500);
+        gts_result r = mcts(e, &v, &g, NULL);
+        gts_move played[2] = {r.best_move, 0};
+        v.apply(&g, played[0], NULL);
+        gts_move reply[8];
+        int n = v.generate(&g, reply, 8, NULL);
+        played[1] = reply[seed % n];
+        v.apply(&g, played[1], NULL);
+        cr_assert_eq(gts_mcts_advance(e, played, 2, NULL), 1, "seed %d: kept", seed);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 0), GTS_OK);
+        r = mcts(e, &v, &g, NULL);
+        gts_score want = tgame_negamax(&g, &v, GTS_MAX_DEPTH, 0);
+        cr_assert_eq(r.score, want, "seed %d: %d, minimax %d", seed, r.score, want);
+        cr_assert_eq(r.depth, GTS_MAX_DEPTH, "proven");
+        v.undo(&g, played[1], NULL);
+        v.undo(&g, played[0], NULL);
+        gts_engine_free(e);
+    }
+}
+
+/* A kept tree whose root is not the searched position is not used: the
+ * search is the fresh one, statistic for statistic. */
+Test(mcts, reuse_detects_another_position)
+{
+    for (int hash = 0; hash <= 1; hash++)
+        for (int wrong = 0; wrong < 3; wrong++) {
+            tgame g, h;
+            tgame_init(&g, 31, 4, 9);
+            /* 0: another tree, same moves (hash() tells); 1: other moves at
+             * the root; 2: a move the tree does not hold */
+            tgame_init(&h, wrong == 1 ? 31 : 32, wrong == 1 ? 5 : 4, 9);
+            if (wrong == 0 && !hash)
+                continue; /* without hash() the caller is trusted */
+            gts_game vg = tgame_vtable(&g, hash), vh = tgame_vtable(&h, hash);
+            gts_engine *e = engine(1, 1000), *fresh = engine(1, 1000);
+            gts_result r = mcts(e, &vg, &g, NULL);
+            gts_move m = wrong == 2 ? 17 : r.best_move;
+            cr_assert_eq(gts_mcts_advance(e, &m, 1, NULL), wrong == 2 ? 0 : 1);
+            vh.apply(&h, 0, NULL);
+            gts_result r1 = mcts(e, &vh, &h, NULL), r2 = mcts(fresh, &vh, &h, NULL);
+            gts_mcts_move_stats a[5], b[5];
+            int n = h.branching;
+            stats_of(e, a, n);
+            stats_of(fresh, b, n);
+            cr_assert(memcmp(a, b, (size_t)n * sizeof a[0]) == 0,
+                      "hash %d, case %d: a fresh search", hash, wrong);
+            cr_assert_eq(r1.nodes, r2.nodes);
+            gts_engine_free(e);
+            gts_engine_free(fresh);
+        }
+}
+
+Test(mcts, reuse_after_limits_stop_and_options)
+{
+    tgame g;
+    tgame_init(&g, 41, 4, 10);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine(1, 0);
+    /* A node limit ends the search; its tree is kept. */
+    gts_limits lim = {.struct_size = sizeof lim, .nodes = 5000};
+    gts_result r = mcts(e, &v, &g, &lim);
+    cr_assert(r.flags & GTS_RESULT_NODE_LIMIT);
+    uint64_t before = visits_sum(e), visits = 0;
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, &visits), 1);
+    cr_assert_eq(visits, before);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 100), GTS_OK);
+    mcts(e, &v, &g, NULL);
+    cr_assert_eq(visits_sum(e), before + 100, "kept after a limit");
+    /* A depth limit: nothing is kept (the horizon's values are not exact
+     * from another root). */
+    gts_limits deep = {.struct_size = sizeof deep, .depth = 6};
+    mcts(e, &v, &g, &deep);
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0);
+    /* Reuse off: nothing kept; turning it off frees a kept tree. */
+    mcts(e, &v, &g, NULL);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_REUSE, 0), GTS_OK);
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0);
+    mcts(e, &v, &g, NULL);
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_REUSE, 1), GTS_OK);
+    /* gts_engine_clear() frees it too. */
+    mcts(e, &v, &g, NULL);
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
+    cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0);
+    /* Bad input. */
+    gts_move m = 0;
+    cr_assert_eq(gts_mcts_advance(NULL, &m, 1, NULL), GTS_EINVAL);
+    cr_assert_eq(gts_mcts_advance(e, &m, -1, NULL), GTS_EINVAL);
+    cr_assert_eq(gts_mcts_advance(e, NULL, 1, NULL), GTS_EINVAL);
+    cr_assert_eq(gts_mcts_advance(e, &m, GTS_MAX_DEPTH + 1, NULL), GTS_EINVAL);
+    gts_engine_free(e);
+}
+
+static void *stop_soon(void *arg)
+{
+    gts_engine *e = arg;
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    gts_engine_stop(e);
+    return NULL;
+}
+
+Test(mcts, reuse_after_a_stop_in_both_parallel_modes)
+{
+    void *s = c4("4453");
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++) {
+        gts_engine *e = engine(2, 0);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+        pthread_t th;
+        cr_assert_eq(pthread_create(&th, NULL, stop_soon, e), 0);
+        gts_result r = mcts(e, gts_game_connect4(), s, NULL);
+        pthread_join(th, NULL);
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+        gts_mcts_move_stats st[7];
+        stats_of(e, st, 7);
+        uint64_t want = 0, visits = 0;
+        for (int i = 0; i < 7; i++)
+            if (st[i].move == r.best_move)
+                want = st[i].visits;
+        cr_assert_eq(gts_mcts_advance(e, &r.best_move, 1, &visits), 1, "mode %d", mode);
+        cr_assert_eq(visits, want, "mode %d: the child's visits (over the trees)", mode);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 500), GTS_OK);
+        cr_assert_eq(gts_game_connect4()->apply(s, r.best_move, NULL), 0);
+        mcts(e, gts_game_connect4(), s, NULL);
+        uint64_t sum = visits_sum(e);
+        cr_assert(sum > 500 && sum <= 500 + want, "mode %d: %llu visits", mode,
+                  (unsigned long long)sum);
+        cr_assert_eq(gts_game_connect4()->undo(s, r.best_move, NULL), 0);
+        gts_engine_free(e);
+    }
+    gts_games_free(gts_game_connect4(), s);
+}
+
+/* The kept tree is the engine's: freed by gts_engine_free(), and a copy
+ * that cannot be allocated drops it cleanly. */
+Test(mcts, reuse_memory_is_freed)
+{
+    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    for (long extra = 0; extra <= 6; extra++) {
+        A.calls = 0;
+        A.fail_at = 0;
+        A.live = 0;
+        tgame g;
+        tgame_init(&g, 9, 6, 8);
+        gts_game v = tgame_vtable(&g, true);
+        gts_engine *e;
+        cr_assert_eq(gts_engine_new_with(&e, &alloc), GTS_OK);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 20000), GTS_OK);
+        gts_result r = mcts(e, &v, &g, NULL);
+        if (extra > 0) { /* the copy's k-th allocation fails */
+            A.fail_at = A.calls + extra;
+            int rc = gts_mcts_advance(e, &r.best_move, 1, NULL);
+            cr_assert(rc == GTS_ENOMEM || (rc == 1 && A.calls < A.fail_at), "extra %ld: %d",
+                      extra, rc);
+            if (rc == GTS_ENOMEM)
+                cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0, "dropped");
+        }
+        A.fail_at = 0;
+        gts_engine_free(e); /* with or without a kept tree */
+        cr_assert_eq(A.live, 0, "extra %ld: %ld blocks leaked", extra, A.live);
+    }
+}
+
+Test(mcts, rave_and_reuse_options)
+{
+    int64_t lo, hi, def;
+    cr_assert_eq(gts_option_bounds(GTS_OPT_MCTS_RAVE, &lo, &hi, &def), GTS_OK);
+    cr_assert(lo == 0 && def == 0 && hi >= 100000);
+    cr_assert_eq(gts_option_bounds(GTS_OPT_MCTS_REUSE, &lo, &hi, &def), GTS_OK);
+    cr_assert(lo == 0 && hi == 1 && def == 1);
+    cr_assert_str_eq(gts_option_name(GTS_OPT_MCTS_RAVE), "mcts_rave");
+    cr_assert_str_eq(gts_option_name(GTS_OPT_MCTS_REUSE), "mcts_reuse");
+    cr_assert_str_eq(gts_option_name(GTS_OPT_TREE_MB), "tree_mb");
+    cr_assert_eq(GTS_OPT_TREE_MB, 404);
+    gts_engine *e = engine(1, 0);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, -1), GTS_ERANGE);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, ((int64_t)1 << 40) + 1), GTS_ERANGE);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_REUSE, 2), GTS_ERANGE);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, -1), GTS_ERANGE);
     gts_engine_free(e);
 }

@@ -77,7 +77,7 @@ Test(mma, budgets_and_selectivity)
                  "went to %d", r.depth);
     cr_expect_eq(g.ply, 0);
 
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
     r = run(e, GTS_ALG_MMA, &v, &g, 12, 0);
     cr_expect(r.flags & GTS_RESULT_MEMORY_LIMIT, "flags %#x", r.flags);
     cr_expect(r.flags & GTS_RESULT_HAS_MOVE);

@@ -22,6 +22,8 @@ typedef struct tgame_faults {
     uint64_t calls;
     uint64_t fail_apply_at, fail_undo_at, fail_generate_at, fail_evaluate_at, bad_score_at;
     uint64_t too_many_at;
+    uint64_t fail_policy_at, illegal_policy_at; /* playout_move() */
+    uint64_t policy_calls;
 } tgame_faults;
 
 typedef struct tgame {
@@ -142,6 +144,24 @@ static int tgame_extend(void *s, gts_move m, void *user)
 {
     tgame *g = s;
     return (m == 0 && g->ply + 1 < g->depth) ? 1 : 0;
+}
+
+/* A playout policy (MCTS): child (random % branching), from the search's
+ * random bits only; with faults, it fails (-9) or returns a move generate()
+ * does not (branching). Add it to a vtable as playout_move. */
+static inline int tgame_playout_move(void *s, uint64_t random, gts_move *move, void *user)
+{
+    tgame *g = s;
+    if (g->f) {
+        g->f->calls++;
+        g->f->policy_calls++;
+    }
+    if (g->f && tgame_fault(g, &g->f->fail_policy_at))
+        return -9;
+    *move = (gts_move)(random % (uint64_t)g->branching);
+    if (g->f && tgame_fault(g, &g->f->illegal_policy_at))
+        *move = (gts_move)g->branching;
+    return 1;
 }
 
 /* The vtable for @g's options (hash on/off). */

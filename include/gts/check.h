@@ -75,8 +75,10 @@ typedef enum gts_check_violation {
                                              round-trip. @since 0.2 */
     GTS_CHECK_ALGORITHM = 12,           /**< @brief An exact algorithm disagrees with
                                              minimax. @since 0.2 */
-    GTS_CHECK_HASH_AFTER = 13           /**< @brief hash_after() differs from hash()
+    GTS_CHECK_HASH_AFTER = 13,          /**< @brief hash_after() differs from hash()
                                              after apply(). @since 0.2 */
+    GTS_CHECK_PLAYOUT_MOVE = 14         /**< @brief playout_move() returned a move
+                                             generate() does not. @since 0.2 */
 } gts_check_violation;
 
 /**

@@ -74,12 +74,21 @@ typedef struct gts_mcts_move_stats {
     gts_score lower;
     /** @brief Proven upper bound of the move's value (see lower). @since 0.2 */
     gts_score upper;
+    /** @brief All-moves-as-first count (RAVE, #GTS_OPT_MCTS_RAVE): the
+        simulations from the root in which the root's side played this move
+        first, at any of its turns (so at least visits); 0 without RAVE.
+        @since 0.2 */
+    uint64_t amaf_visits;
+    /** @brief Mean reward of those simulations for the root's side, in
+        [0, 1]; 0 when amaf_visits is 0. @since 0.2 */
+    double amaf_mean;
 } gts_mcts_move_stats;
 
 /** @brief struct_size of the first layout of gts_mcts_move_stats (through
- *         gts_mcts_move_stats::upper): the smallest size accepted. @since 0.2 */
+ *         gts_mcts_move_stats::amaf_mean): the smallest size accepted.
+ *         @since 0.2 */
 #define GTS_MCTS_MOVE_STATS_SIZE_V0_2 \
-    (offsetof(gts_mcts_move_stats, upper) + sizeof(gts_score))
+    (offsetof(gts_mcts_move_stats, amaf_mean) + sizeof(double))
 
 /**
  * @brief gts_search() with #GTS_ALG_MCTS: Monte-Carlo tree search (UCT).
@@ -88,8 +97,9 @@ typedef struct gts_mcts_move_stats {
  * mean + c * sqrt(ln N / n) (c = #GTS_OPT_MCTS_EXPLORATION / 100; with
  * #GTS_OPT_MCTS_PRIOR a progressive-bias term w * prior / (n + 1) is
  * added), until a node never visited. There generate() its moves, create
- * its children in the tree (when #GTS_OPT_MCTS_TREE_MB allows), and play
- * one uniformly random playout from it: random moves until a finished game
+ * its children in the tree (when #GTS_OPT_TREE_MB allows), and play
+ * one playout from it: moves of the game's gts_game::playout_move() policy,
+ * or uniformly random ones from generate() without one, until a finished game
  * (generate() returns 0), #GTS_OPT_MCTS_PLAYOUT_DEPTH moves, or ply
  * gts_limits::depth from the root when a depth below #GTS_MAX_DEPTH was
  * given (else ply #GTS_MAX_PLY, below which the library never plays). Every move is undone; the reward is added to each node on the
@@ -98,7 +108,28 @@ typedef struct gts_mcts_move_stats {
  * **Rewards.** A finished game scores by the sign of its evaluate(): > 0
  * a win (1), 0 a draw (0.5), < 0 a loss (0), from the side to move there. A
  * playout cut by a cap scores 1 / (1 + exp(-evaluate() / s)) with
- * s = #GTS_OPT_MCTS_EVAL_SCALE (decided scores count as wins or losses).
+ * s = #GTS_OPT_MCTS_EVAL_SCALE (decided scores count as wins or losses),
+ * and so does a playout that the policy ends (playout_move() returns 0).
+ * A policy that fails, or returns a move generate() did not list in that
+ * position, ends the search with #GTS_ECALLBACK (state restored).
+ *
+ * **RAVE.** With #GTS_OPT_MCTS_RAVE = k > 0 and a game that declares
+ * #GTS_TRAIT_MOVE_IDENTITY (otherwise the option is ignored: a move value
+ * would mean different actions in different positions), every child also
+ * keeps all-moves-as-first statistics (Gelly & Silver 2007): after a
+ * simulation, at each tree node on its path, every child whose move the
+ * side to move there played later in the simulation (tree part or playout;
+ * the first time that move was played from there on, by either side,
+ * counts, and only if it was this side) gets that side's reward. Selection
+ * uses (1 - beta) * mean + beta * amaf_mean with
+ * beta = sqrt(k / (3n + k)) for a child of n visits (the paper's
+ * hand-tuned schedule: one parameter, the visit count at which both means
+ * weigh alike; the minimum-MSE schedule needs a per-game bias estimate),
+ * and unvisited children are tried in order of their AMAF mean. k = 0
+ * gives exactly the search without RAVE. The counts are in
+ * gts_mcts_move_stats::amaf_visits.
+ *
+ * **Tree reuse.** See gts_mcts_advance().
  *
  * **Solver.** Every node keeps a proven range of its value (score-bounded
  * MCTS, Cazenave & Saffidine 2010): finished games and positions at ply
@@ -127,9 +158,11 @@ typedef struct gts_mcts_move_stats {
  * callback fires, between batches of playouts (1024, 2048, 4096, ...),
  * whenever depth grew. Per-move statistics: gts_mcts_root_stats().
  *
- * **Callbacks.** generate, apply, undo, evaluate, bounds (when present) and
- * move_score / generate_keyed (with #GTS_OPT_MCTS_PRIOR); not hash (no
- * transposition table), extend or generate_noisy. Failures are handled as
+ * **Callbacks.** generate, apply, undo, evaluate, bounds and playout_move
+ * (when present), move_score / generate_keyed (with #GTS_OPT_MCTS_PRIOR)
+ * and hash (with #GTS_OPT_MCTS_REUSE: once per expanded node, to recognise
+ * the position at the next search; there is no transposition table); not
+ * extend or generate_noisy. Failures are handled as
  * for every algorithm (doc/adapter.md).
  *
  * Parallel: with #GTS_OPT_THREADS > 1, clone/free are required and the
@@ -143,7 +176,7 @@ typedef struct gts_mcts_move_stats {
  * @param limits the limits, or NULL.
  * @param[in,out] result the result.
  * @return as gts_search(); also #GTS_ENOMEM when not even the root's
- *         children fit in #GTS_OPT_MCTS_TREE_MB (a budget used up later is
+ *         children fit in #GTS_OPT_TREE_MB (a budget used up later is
  *         no failure: it sets #GTS_RESULT_MEMORY_LIMIT) or the engine's
  *         allocator fails.
  *
@@ -178,6 +211,59 @@ GTS_API gts_status gts_mcts(gts_engine *engine, const gts_game *game, void *stat
  */
 GTS_API int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out,
                                 int capacity);
+
+/**
+ * @brief Tree reuse: move the root of the tree kept from the last MCTS
+ *        search on @p engine down by the moves played since.
+ *
+ * With #GTS_OPT_MCTS_REUSE on (the default), an MCTS search that did not
+ * fail (a stop or a limit is fine) and had no depth limit leaves its tree
+ * in the engine. The call sequence of a game loop:
+ *
+ *     gts_mcts(engine, game, state, NULL, &r);     // search
+ *     game->apply(state, r.best_move, user);       // play the move
+ *     game->apply(state, reply, user);             // and the reply
+ *     gts_move played[2] = {r.best_move, reply};
+ *     gts_mcts_advance(engine, played, 2, NULL);   // follow them in the tree
+ *     gts_mcts(engine, game, state, NULL, &r);     // continues from there
+ *
+ * This keeps the subtree of the position the moves reach (copied into
+ * fresh memory, so the memory of every other line is freed here; proven
+ * mate distances are made relative to the new root) and marks it for the
+ * next search. @p n = 0 keeps the whole tree: the next search of the same
+ * position continues it. The next MCTS search adopts the kept tree when
+ * its root matches the searched position: the same generate() callback,
+ * the same moves in the same order at the root, the same hash() when the
+ * game has one (a game without hash() is trusted to search the position
+ * the moves lead to), no depth limit, and the kept memory within
+ * #GTS_OPT_TREE_MB (it counts against the budget). Otherwise, or when no
+ * gts_mcts_advance() came between the two searches, the kept tree is freed
+ * and the search starts fresh. The adopted root keeps its statistics (its
+ * visits, the children's visits, means, AMAF counts and proven ranges);
+ * #GTS_OPT_MCTS_PLAYOUTS and gts_limits count only the new search's
+ * playouts and moves. With root parallelisation each worker's tree is
+ * advanced and adopted alike. A kept tree is freed by the next MCTS
+ * search that does not adopt it, by gts_engine_clear(), by setting
+ * #GTS_OPT_MCTS_REUSE to 0, and by gts_engine_free().
+ *
+ * @param engine the engine.
+ * @param moves  the moves played from the last search's root, in order
+ *               (may be NULL when @p n is 0).
+ * @param n      their number, 0..#GTS_MAX_DEPTH.
+ * @param[out] visits when not NULL, receives the visits of the new root
+ *                    (summed over the trees; 0 when no tree is kept).
+ * @return 1 when a tree is kept for the next search; 0 when there is none
+ *         (no kept tree, or it does not hold the position reached with
+ *         its moves generated: the next search starts fresh);
+ *         #GTS_EINVAL for a NULL @p engine, @p n out of range or NULL
+ *         @p moves; #GTS_EBUSY while the engine searches; #GTS_ENOMEM when
+ *         the copy could not be allocated (the tree is then dropped).
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.2
+ */
+GTS_API int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n,
+                             uint64_t *visits);
 
 #ifdef __cplusplus
 }

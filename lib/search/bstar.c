@@ -32,7 +32,7 @@
  * heuristic. At a limit or a stop the move with the best pessimistic value
  * is returned, flagged GTS_RESULT_LOWER_BOUND unless its range has closed.
  *
- * Memory: the tree is kept whole; it takes at most GTS_OPT_MCTS_TREE_MB
+ * Memory: the tree is kept whole; it takes at most GTS_OPT_TREE_MB
  * (the budget of the best-first algorithms' trees). When it is full, or the
  * allocator fails, the search stops growing it and returns what it has,
  * with GTS_RESULT_MEMORY_LIMIT.
@@ -217,7 +217,7 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->mcts_tree_mb << 20;
+    s.max_bytes = (size_t)e->tree_mb << 20;
     s.margin = (gts_score)e->bstar_margin;
     s.walk.c = c;
     s.walk.stride = sizeof(bs_node);

@@ -1,7 +1,8 @@
 /*
- * mcts.c - Monte-Carlo tree search: UCT (UCB1) with random playouts, a
- * score-bounded solver, progressive bias from the game's move hints, and
- * tree or root parallelisation.
+ * mcts.c - Monte-Carlo tree search: UCT (UCB1) with random or policy
+ * playouts, a score-bounded solver, progressive bias from the game's move
+ * hints, RAVE, tree or root parallelisation, and tree reuse between
+ * searches (gts_mcts_advance).
  *
  * What. gts__run_mcts() is the driver's best-first hook (algos.h): it runs
  * instead of iterative deepening once the root has moves. One iteration:
@@ -11,15 +12,21 @@
  *   Step 2. Leaf: at a node never expanded, generate() its moves; a finished
  *           game or a node at the horizon (limits.depth) is exact; else its
  *           children are created (if the memory budget allows) and one
- *           uniformly random playout runs from it (own move stack, undone).
+ *           playout runs from it (the game's playout_move() or uniformly
+ *           random moves; own move stack, undone).
  *   Step 3. Backpropagation: the reward (1 / 0.5 / 0 for a finished game,
- *           a logistic of evaluate() for a capped one) is added to every
- *           node of the path from the side that moved into it; when a
+ *           a logistic of evaluate() for a capped one, from the side to
+ *           move at the playout's start) is added to every node of the
+ *           path from the side that moved into it; with RAVE, the AMAF
+ *           statistics of the path nodes' children too (mc_amaf); when a
  *           node's proven range changed, its parent's is recomputed.
  *   Step 4. Undo every move of the path.
  * The search ends when the root is proven, at the playout budget, or at a
  * limit or stop of the shared block (node.h); then the result, the root
- * statistics (gts_mcts_root_stats) are filled and the tree is freed.
+ * statistics (gts_mcts_root_stats) are filled and the tree is kept in the
+ * engine for gts_mcts_advance() (GTS_OPT_MCTS_REUSE) or freed. A search
+ * starts from a kept tree when an advance marked it and its root matches
+ * (mc_adopt; see "the kept tree" below).
  *
  * Solver (Cazenave & Saffidine's score-bounded MCTS). Every node holds a
  * proven range [lower, upper] of its depth-limited negamax value, root-
@@ -73,8 +80,16 @@ static const double MC_ONE = 1048576.0;
 static const size_t MC_CHUNK = (size_t)64 << 10;
 /* Playouts before the first progress report; doubled after each one. */
 static const uint64_t MC_FIRST_BATCH = 1024;
-/* Selection value of a child never visited: before any visited one. */
-static const double MC_UNVISITED = 1e30;
+/* Selection value of a child never visited: before any visited one (a
+ * visited child's value stays below 1 + 100 * sqrt(ln 2^64) + 1000; small
+ * enough that a prior in [0, 1] added to it still orders the unvisited). */
+static const double MC_UNVISITED = 1e9;
+/* Bytes before every children array: the hash of their parent's position
+ * (tree reuse), and padding. */
+enum { MC_HEAD = 16 };
+/* Slots of a worker's move-index table for AMAF (> 2 * GTS_MAX_PLY, a
+ * power of two). */
+enum { MC_SEEN = 512 };
 /* Mean rewards are kept this far from 0 and 1 before the inverse logistic. */
 static const double MC_MEAN_EPS = 1e-9;
 
@@ -99,8 +114,11 @@ struct mc_node {
     uint32_t state;     /* atomic: MC_LEAF / MC_EXPANDING / MC_EXPANDED | flags */
     uint32_t n;         /* children */
     float prior;        /* in [0, 1] from the move's rank (0: no priors) */
+    uint64_t amaf_sum;  /* atomic: AMAF rewards * MC_ONE (RAVE), for the side */
+    uint64_t amaf_visits; /* atomic: simulations that played move later */
 };
-_Static_assert(sizeof(mc_node) == 56, "mc_node: 56 bytes");
+_Static_assert(sizeof(mc_node) == 72, "mc_node: 72 bytes");
+_Static_assert(MC_HEAD % _Alignof(mc_node) == 0, "children stay aligned");
 
 typedef struct mc_chunk mc_chunk;
 struct mc_chunk {
@@ -122,7 +140,13 @@ typedef struct mc_worker {
     uint64_t *order;        /* [max_moves]: rank sort (priors only) */
     gts_move *line;         /* [playout_depth]: the playout's moves */
     uint32_t line_cap;
+    uint32_t line_len;      /* moves of the last playout (AMAF) */
     mc_node *path[GTS_MAX_PLY + 1];
+    /* AMAF: move -> first index in the simulation, valid when stamp matches */
+    uint32_t stamp;
+    uint32_t seen_stamp[MC_SEEN];
+    uint16_t seen_at[MC_SEEN];
+    gts_move seen_move[MC_SEEN];
     mc_chunk *chunks;
     unsigned char *bump;
     size_t left;
@@ -135,12 +159,16 @@ struct mc_search {
     bool root_mode;         /* one tree per worker */
     bool use_vloss;         /* tree parallelisation with 2+ workers */
     bool use_prior;
+    bool rave;              /* RAVE: k > 0 and a game with move identity */
+    bool hashed;            /* children arrays record their parent's hash */
+    bool policy;            /* the game's playout_move() */
     bool horizon_active;    /* limits.depth < GTS_MAX_DEPTH */
     int horizon;            /* tree nodes at this ply are leaves */
     int playout_horizon;    /* playouts stop at this ply: limits.depth or GTS_MAX_PLY */
     uint32_t playout_depth;
     uint32_t vl;            /* virtual losses per visit */
     double c, scale, inv_scale, prior_w;
+    double rave_k;          /* RAVE equivalence parameter */
     uint64_t budget;        /* playouts; UINT64_MAX: none */
     uint64_t mem_limit;     /* bytes of tree */
     uint64_t batch_end;     /* written between batches only */
@@ -264,14 +292,21 @@ static inline gts_score clamp_score(gts_score s, gts_score lo, gts_score hi)
 
 /* ---- tree memory -------------------------------------------------------------- */
 
-/* @n nodes from the worker's chunk, or NULL: when the budget says no, the
- * tree is full for everyone (the search goes on); when the allocator says
- * no, GTS_ENOMEM is recorded (the search unwinds, as everywhere). */
+/* The hash of the position whose children start at @ch (see MC_HEAD). */
+static inline uint64_t *mc_head_hash(mc_node *ch)
+{
+    return (uint64_t *)(void *)((unsigned char *)ch - MC_HEAD);
+}
+
+/* @n nodes (after an MC_HEAD header) from the worker's chunk, or NULL:
+ * when the budget says no, the tree is full for everyone (the search goes
+ * on); when the allocator says no, GTS_ENOMEM is recorded (the search
+ * unwinds, as everywhere). */
 static mc_node *mc_alloc(mc_worker *w, uint32_t n)
 {
-    size_t size = (size_t)n * sizeof(mc_node);
+    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
     if (size <= w->left) {
-        mc_node *p = (mc_node *)(void *)w->bump;
+        mc_node *p = (mc_node *)(void *)(w->bump + MC_HEAD);
         w->bump += size;
         w->left -= size;
         return p;
@@ -303,17 +338,64 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
     w->chunks = ch;
     w->bump = ch->data + size;
     w->left = want - size;
-    return (mc_node *)(void *)ch->data;
+    return (mc_node *)(void *)(ch->data + MC_HEAD);
+}
+
+static void mc_free_chunk_list(const gts_allocator *a, mc_chunk *ch)
+{
+    for (mc_chunk *next; ch; ch = next) {
+        next = ch->next;
+        gts__free(a, ch, sizeof *ch + ch->size);
+    }
 }
 
 static void mc_free_chunks(const gts_allocator *a, mc_worker *w)
 {
-    for (mc_chunk *ch = w->chunks, *next; ch; ch = next) {
-        next = ch->next;
-        gts__free(a, ch, sizeof *ch + ch->size);
-    }
+    mc_free_chunk_list(a, w->chunks);
     w->chunks = NULL;
     w->left = 0;
+}
+
+/* ---- the kept tree (tree reuse) ------------------------------------------------- */
+
+/*
+ * After a search (GTS_OPT_MCTS_REUSE), the engine keeps its tree(s): every
+ * chunk, the root nodes, and whether a gts_mcts_advance() since allows the
+ * next search to adopt it. gts_mcts_advance() with moves copies the
+ * subtree of the position reached into fresh chunks (so the memory of the
+ * discarded siblings is returned at once and the kept bytes are what the
+ * next search is charged), shifting decided scores to the new root's
+ * distance. The next search adopts a tree whose root matches its own
+ * (same generate(), the same moves in the same order, the same hash() when
+ * the game has one, no depth limit on either search, room in the budget);
+ * otherwise it frees it and starts fresh. No worker runs while the kept
+ * tree is touched: the engine is claimed or the search is between its
+ * set-up and its batches.
+ */
+struct gts__mcts_kept {
+    mc_chunk *chunks;       /* every node of the trees */
+    uint64_t bytes;         /* chunk bytes, charged to the next search's budget */
+    mc_node *roots;         /* [roots_cap], from the engine's allocator */
+    int nroots, roots_cap;  /* roots in use, allocated */
+    bool advanced;          /* gts_mcts_advance() since the search */
+    bool hashed;            /* children arrays hold their parent's hash() */
+    int (*generate)(void *, gts_move *, uint32_t, void *);
+};
+typedef struct gts__mcts_kept mc_kept;
+
+static void mc_kept_free(const gts_allocator *a, mc_kept *k)
+{
+    if (!k)
+        return;
+    mc_free_chunk_list(a, k->chunks);
+    gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
+    gts__free(a, k, sizeof *k);
+}
+
+void gts__mcts_drop(gts_engine *e)
+{
+    mc_kept_free(&e->alloc, e->mcts_kept);
+    e->mcts_kept = NULL;
 }
 
 /* ---- callbacks ------------------------------------------------------------------ */
@@ -413,6 +495,7 @@ static bool mc_expand(mc_worker *w, mc_node *node, int ply, uint32_t n)
         return false;
     }
     mc_init_children(w, ch, n, ply, w->m->use_prior);
+    *mc_head_hash(ch) = w->m->hashed ? w->c->game->hash(w->c->state, w->c->user) : 0;
     node->children = ch;
     node->n = n;
     gts__atomic_store_release_32(&node->state, MC_EXPANDED);
@@ -462,11 +545,20 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
                 continue;
             double nv = (double)gts__atomic_load_relaxed_64(&c->visits)
                         + vl * gts__atomic_load_relaxed_32(&c->vloss);
-            double u;
+            double u, amaf = 0.0, av = 0.0;
+            if (m->rave) {
+                av = (double)gts__atomic_load_relaxed_64(&c->amaf_visits);
+                if (av > 0.0)
+                    amaf = (double)gts__atomic_load_relaxed_64(&c->amaf_sum) / (MC_ONE * av);
+            }
             if (nv <= 0.0) {
-                u = MC_UNVISITED + c->prior;
+                u = MC_UNVISITED + c->prior + amaf;
             } else {
                 double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
+                if (av > 0.0) { /* RAVE: beta = sqrt(k / (3n + k)) */
+                    double beta = sqrt(m->rave_k / (3.0 * nv + m->rave_k));
+                    q = (1.0 - beta) * q + beta * amaf;
+                }
                 u = q + m->c * sqrt(lnp / nv);
                 if (m->use_prior)
                     u += m->prior_w * c->prior / (nv + 1.0);
@@ -482,9 +574,31 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
     return best;
 }
 
-/* Step 2b. A uniformly random playout from the current position (at @ply,
- * its @n moves in w->buf). Sets *reward for the side to move there; false
- * when the search must unwind (every move it applied is undone). */
+/* The game's playout policy at the worker's state (its @n moves in
+ * w->buf): 1 with *mv, 0 to end the playout, -1 after a failure
+ * (recorded): the policy failed or chose a move generate() did not list. */
+static int mc_policy(mc_worker *w, int n, gts_move *mv)
+{
+    gts__ctx *c = w->c;
+    w->rng += UINT64_C(0x9e3779b97f4a7c15);
+    int rc = c->game->playout_move(c->state, mc_mix(w->rng), mv, c->user);
+    if (rc < 0) {
+        gts__fail(c, GTS_ECALLBACK, rc);
+        return -1;
+    }
+    if (rc == 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (w->buf[i] == *mv)
+            return 1;
+    gts__fail(c, GTS_ECALLBACK, rc); /* not a legal move: the contract is broken */
+    return -1;
+}
+
+/* Step 2b. A playout from the current position (at @ply, its @n moves in
+ * w->buf): the game's playout_move() or uniformly random moves. Sets
+ * *reward for the side to move there and w->line_len; false when the
+ * search must unwind (every move it applied is undone). */
 static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
 {
     const mc_search *m = w->m;
@@ -493,12 +607,23 @@ static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
     bool ok = true, terminal = false;
     gts_score v = 0;
     for (;;) {
-        if (len >= m->playout_depth || (int64_t)ply + len >= m->playout_horizon) {
+        bool cut = len >= m->playout_depth || (int64_t)ply + len >= m->playout_horizon;
+        gts_move mv = 0;
+        if (!cut && m->policy) {
+            int rc = mc_policy(w, n, &mv);
+            if (rc < 0) {
+                ok = false;
+                break;
+            }
+            cut = rc == 0;
+        } else if (!cut) {
+            mv = w->buf[mc_below(w, (uint32_t)n)];
+        }
+        if (cut) {
             int at = ply + (int)len;
             v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
             break;
         }
-        gts_move mv = w->buf[mc_below(w, (uint32_t)n)];
         if (!gts__apply(c, mv)) {
             ok = false;
             break;
@@ -522,11 +647,16 @@ static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
     }
     if (ok && gts__aborted(c))
         ok = false; /* evaluate() failed */
-    if (ok)
-        *reward = terminal ? mc_sign(v) : mc_heuristic(m, v);
+    if (ok) {
+        /* v is from the side to move at the end of the playout: after an
+         * odd number of moves, the other side than at its start */
+        double x = terminal ? mc_sign(v) : mc_heuristic(m, v);
+        *reward = (len & 1) ? 1.0 - x : x;
+    }
     int reached = ply + (int)len;
     if (reached > c->seldepth)
         c->seldepth = reached;
+    w->line_len = len;
     while (len > 0)
         gts__undo(c, w->line[--len]);
     return ok;
@@ -581,6 +711,61 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
     return mc_playout(w, ply, n, reward);
 }
 
+/* First slot of @mv in a worker's AMAF table (Fibonacci hashing). */
+static inline uint32_t mc_seen_slot(gts_move mv)
+{
+    return (uint32_t)((mv * UINT64_C(0x9e3779b97f4a7c15)) >> 55) & (MC_SEEN - 1);
+}
+
+/* The move of index @j of the simulation: the path's moves, then the
+ * playout's. */
+static inline gts_move mc_seq(const mc_worker *w, int ply, int j)
+{
+    return j < ply ? w->path[j + 1]->move : w->line[j - ply];
+}
+
+/* Step 3b. AMAF statistics (RAVE) of a completed simulation whose path
+ * ends at @ply with @reward for the side to move there: at every node
+ * path[k] of the tree, each child whose move was played at an index
+ * j >= k of the simulation, first occurrence of that move from k on, by
+ * the side to move at path[k] (j - k even), gets that side's reward.
+ * Walking k downward, the table maps a move to its first index >= k. */
+static void mc_amaf(mc_worker *w, int ply, double reward)
+{
+    int len = ply + (int)w->line_len;
+    if (++w->stamp == 0) { /* stamps wrapped: forget every slot */
+        memset(w->seen_stamp, 0, sizeof w->seen_stamp);
+        w->stamp = 1;
+    }
+    int j = len;
+    for (int k = ply; k >= 0; k--) {
+        for (; j > k; j--) { /* insert index j - 1 */
+            gts_move mv = mc_seq(w, ply, j - 1);
+            uint32_t h = mc_seen_slot(mv);
+            while (w->seen_stamp[h] == w->stamp && w->seen_move[h] != mv)
+                h = (h + 1) & (MC_SEEN - 1);
+            w->seen_stamp[h] = w->stamp;
+            w->seen_move[h] = mv;
+            w->seen_at[h] = (uint16_t)(j - 1);
+        }
+        mc_node *p = w->path[k];
+        if ((mc_state(p) & MC_STATE) != MC_EXPANDED || k == len)
+            continue;
+        double r = ((ply - k) & 1) ? 1.0 - reward : reward;
+        uint64_t add = (uint64_t)(r * MC_ONE + 0.5);
+        for (uint32_t i = 0; i < p->n; i++) {
+            mc_node *c = &p->children[i];
+            uint32_t h = mc_seen_slot(c->move);
+            while (w->seen_stamp[h] == w->stamp && w->seen_move[h] != c->move)
+                h = (h + 1) & (MC_SEEN - 1);
+            if (w->seen_stamp[h] != w->stamp || ((w->seen_at[h] - k) & 1))
+                continue;
+            gts__atomic_faa_relaxed_64(&c->amaf_sum, add);
+            gts__atomic_faa_relaxed_64(&c->amaf_visits, 1);
+        }
+    }
+}
+
 /* One playout from w->root; false when the search must unwind. */
 static bool mc_iterate(mc_worker *w)
 {
@@ -592,6 +777,7 @@ static bool mc_iterate(mc_worker *w)
     double reward = 0.5; /* for the side to move at path[ply] */
     bool changed = false, ok = true;
     w->path[0] = node;
+    w->line_len = 0;
     if (vloss)
         gts__atomic_faa_relaxed_32(&node->vloss, 1);
 
@@ -632,6 +818,8 @@ static bool mc_iterate(mc_worker *w)
 
     /* Step 3. Backpropagation (or, after an abort, only the virtual losses) */
     if (ok) {
+        if (m->rave)
+            mc_amaf(w, ply, reward);
         double x = reward;
         for (int k = ply; k >= 1; k--) {
             mc_node *nd = w->path[k];
@@ -779,6 +967,8 @@ static void mc_merge(mc_search *m, int32_t *plo, int32_t *phi)
             mc_node *d = &m->merged[i];
             d->visits += gts__atomic_load_relaxed_64(&c->visits);
             d->sum += gts__atomic_load_relaxed_64(&c->sum);
+            d->amaf_visits += gts__atomic_load_relaxed_64(&c->amaf_visits);
+            d->amaf_sum += gts__atomic_load_relaxed_64(&c->amaf_sum);
             if (ld_i32(&c->lower) > d->lower)
                 d->lower = ld_i32(&c->lower);
             if (ld_i32(&c->upper) < d->upper)
@@ -833,6 +1023,9 @@ static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
         s->upper = -c->lower;
         s->score = c->visits ? clamp_score(mc_to_score(m, s->mean), s->lower, s->upper)
                              : clamp_score(0, s->lower, s->upper);
+        s->amaf_visits = c->amaf_visits;
+        s->amaf_mean = c->amaf_visits ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
+                                      : 0.0;
     }
     e->mcts_nstats = m->nroot;
 
@@ -895,6 +1088,85 @@ static void mc_free_worker(mc_search *m, mc_worker *w)
     gts__free(a, w->order, (size_t)cap * sizeof *w->order);
 }
 
+/* True when the kept tree @k can be this search's: the root's @n moves
+ * (in w0->buf) and hash match every kept root's, and it fits the budget. */
+static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
+{
+    mc_worker *w0 = &m->w[0];
+    const gts_game *g = m->game;
+    if (!k->advanced || m->horizon_active || k->generate != g->generate || k->bytes > m->mem_limit
+        || k->hashed != m->hashed)
+        return false;
+    uint64_t h = k->hashed ? g->hash(w0->c->state, w0->c->user) : 0;
+    for (int t = 0; t < k->nroots && t < m->nroots; t++) {
+        mc_node *r = &k->roots[t];
+        if ((r->state & MC_STATE) != MC_EXPANDED || r->n != (uint32_t)n)
+            return false;
+        if (k->hashed && *mc_head_hash(r->children) != h)
+            return false;
+        for (int i = 0; i < n; i++)
+            if (r->children[i].move != w0->buf[i])
+                return false;
+    }
+    return true;
+}
+
+/* Take the engine's kept tree as this search's roots when it matches
+ * (worker 0 owns its chunks from now on); free it otherwise. Returns the
+ * number of roots adopted. */
+static int mc_adopt(mc_search *m, int n)
+{
+    gts_engine *e = m->run->engine;
+    mc_kept *k = e->mcts_kept;
+    e->mcts_kept = NULL;
+    if (!k)
+        return 0;
+    int adopted = 0;
+    if (mc_kept_matches(m, k, n)) {
+        adopted = k->nroots < m->nroots ? k->nroots : m->nroots;
+        for (int t = 0; t < adopted; t++)
+            m->roots[t] = k->roots[t];
+        mc_worker *w0 = &m->w[0];
+        w0->chunks = k->chunks;
+        k->chunks = NULL;
+        m->mem_used = k->bytes; /* the other roots' trees are freed with the chunks */
+    }
+    mc_kept_free(&e->alloc, k);
+    return adopted;
+}
+
+/* After the search: keep the tree(s) in the engine for gts_mcts_advance()
+ * (the chunks and root array move there), unless reuse is off, the search
+ * failed or had a depth limit, or memory is short (then nothing is kept). */
+static void mc_keep(mc_search *m)
+{
+    gts_engine *e = m->run->engine;
+    if (!e->mcts_reuse || m->horizon_active
+        || gts__atomic_load_relaxed_32((uint32_t *)&e->shared.error))
+        return;
+    mc_kept *k = gts__calloc(&e->alloc, 1, sizeof *k);
+    if (!k)
+        return;
+    for (int i = 0; i < m->threads; i++) {
+        mc_worker *w = &m->w[i];
+        for (mc_chunk *ch = w->chunks, *next; ch; ch = next) {
+            next = ch->next;
+            ch->next = k->chunks;
+            k->chunks = ch;
+            k->bytes += ch->size;
+        }
+        w->chunks = NULL;
+        w->left = 0;
+    }
+    k->roots = m->roots;
+    k->nroots = m->nroots;
+    k->roots_cap = m->nroots;
+    m->roots = NULL;
+    k->hashed = m->hashed;
+    k->generate = m->game->generate;
+    e->mcts_kept = k;
+}
+
 /* Expand every root (worker 0's state is at the root). False after a
  * failure (recorded): a callback, or no room for the root's children. */
 static bool mc_setup_roots(mc_search *m)
@@ -924,7 +1196,16 @@ static bool mc_setup_roots(mc_search *m)
         gts__fail(c0, GTS_ENOMEM, 0);
         return false;
     }
-    for (int t = 0; t < m->nroots; t++) {
+    int adopted = mc_adopt(m, n);
+    for (int t = 0; t < adopted; t++) { /* a kept tree: narrow by bounds() */
+        mc_node *root = &m->roots[t];
+        raise_i32(&root->lower, lo);
+        drop_i32(&root->upper, hi);
+        mc_update_range(root);
+        if (mc_root_done(root))
+            m->done = 1;
+    }
+    for (int t = adopted; t < m->nroots; t++) {
         mc_node *root = &m->roots[t];
         mc_node *ch = mc_alloc(w0, (uint32_t)n);
         if (!ch) { /* the budget cannot hold the root (or no memory) */
@@ -932,6 +1213,7 @@ static bool mc_setup_roots(mc_search *m)
             return false;
         }
         mc_init_children(w0, ch, (uint32_t)n, 0, m->use_prior);
+        *mc_head_hash(ch) = m->hashed ? m->game->hash(c0->state, c0->user) : 0;
         root->children = ch;
         root->n = (uint32_t)n;
         root->lower = lo;
@@ -967,8 +1249,12 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
     m->inv_scale = 1.0 / m->scale;
     m->prior_w = (double)e->mcts_prior / 100.0;
     m->use_prior = m->prior_w > 0 && (m->game->move_score || m->game->generate_keyed);
+    m->rave_k = (double)e->mcts_rave;
+    m->rave = e->mcts_rave > 0 && (m->game->traits & GTS_TRAIT_MOVE_IDENTITY);
+    m->policy = m->game->playout_move != NULL;
+    m->hashed = e->mcts_reuse && m->game->hash && !m->horizon_active;
     m->budget = e->mcts_playouts > 0 ? (uint64_t)e->mcts_playouts : UINT64_MAX;
-    m->mem_limit = (uint64_t)e->mcts_tree_mb << 20;
+    m->mem_limit = (uint64_t)e->tree_mb << 20;
     m->nroots = m->root_mode ? run->threads : 1;
 
     /* Step 2. Workers, roots */
@@ -1020,7 +1306,10 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
         for (int i = 0; i < m->threads; i++)
             gts__worker_set_data(gts__pool_worker(run->pool, i), NULL);
 
-    /* Step 4. Free the tree and the scratch memory */
+    /* Step 4. Keep the tree for gts_mcts_advance(), or free it; free the
+     * scratch memory */
+    if (ok)
+        mc_keep(m);
     if (m->w)
         for (int i = 0; i < m->threads; i++)
             mc_free_worker(m, &m->w[i]);
@@ -1050,4 +1339,152 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
         gts__struct_out(dst, &engine->mcts_stats[i], size);
     }
     return n;
+}
+
+/* ---- tree reuse ------------------------------------------------------------------ */
+
+/* Fresh chunks for a copied tree (no budget: a copy is never larger than
+ * the tree it comes from, which fitted). */
+typedef struct mc_arena {
+    const gts_allocator *a;
+    mc_chunk *chunks;
+    unsigned char *bump;
+    size_t left;
+    uint64_t bytes;
+} mc_arena;
+
+static mc_node *mc_arena_take(mc_arena *ar, uint32_t n)
+{
+    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
+    if (size > ar->left) {
+        size_t want = size > MC_CHUNK ? size : MC_CHUNK;
+        mc_chunk *ch = gts__malloc(ar->a, sizeof *ch + want);
+        if (!ch)
+            return NULL;
+        ch->size = want;
+        ch->next = ar->chunks;
+        ar->chunks = ch;
+        ar->bump = ch->data;
+        ar->left = want;
+        ar->bytes += want;
+    }
+    mc_node *p = (mc_node *)(void *)(ar->bump + MC_HEAD);
+    ar->bump += size;
+    ar->left -= size;
+    return p;
+}
+
+/* A proven bound of a node @d plies below the root, seen from the new
+ * root: decided scores count their distance from the root (node.h), @d
+ * plies less now; ordinary scores stay. */
+static int32_t mc_shift(int32_t v, int d)
+{
+    if (v >= GTS_SCORE_DECIDED)
+        return v + d < GTS_SCORE_WIN ? v + d : GTS_SCORE_WIN;
+    if (v <= -GTS_SCORE_DECIDED)
+        return v - d > GTS_SCORE_LOSS ? v - d : GTS_SCORE_LOSS;
+    return v;
+}
+
+/* Copy @src, at @ply below the old root, and its subtree into @dst, @d
+ * plies up. A node the old search treated as its horizon (GTS_MAX_DEPTH
+ * from the old root: evaluate() taken as exact) becomes a fresh leaf
+ * again. False when memory ran out. */
+static bool mc_copy(mc_arena *ar, mc_node *dst, const mc_node *src, int ply, int d)
+{
+    *dst = *src;
+    dst->vloss = 0;
+    dst->lower = mc_shift(src->lower, d);
+    dst->upper = mc_shift(src->upper, d);
+    if (ply >= GTS_MAX_DEPTH && !(src->state & MC_TERMINAL)) {
+        dst->lower = GTS_SCORE_LOSS + (ply - d);
+        dst->upper = GTS_SCORE_WIN - (ply - d);
+    }
+    if ((src->state & MC_STATE) != MC_EXPANDED) {
+        dst->children = NULL;
+        dst->n = 0;
+        dst->state = src->state & ~(uint32_t)MC_STATE; /* MC_LEAF, flags kept */
+        return true;
+    }
+    mc_node *ch = mc_arena_take(ar, src->n);
+    if (!ch)
+        return false;
+    *mc_head_hash(ch) = *mc_head_hash(src->children);
+    dst->children = ch;
+    for (uint32_t i = 0; i < src->n; i++)
+        if (!mc_copy(ar, &ch[i], &src->children[i], ply + 1, d))
+            return false;
+    return true;
+}
+
+/* The node of @root's tree reached by @moves, or NULL when the tree does
+ * not hold it expanded. */
+static const mc_node *mc_descend(const mc_node *node, const gts_move *moves, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if ((node->state & MC_STATE) != MC_EXPANDED)
+            return NULL;
+        const mc_node *next = NULL;
+        for (uint32_t j = 0; j < node->n && !next; j++)
+            if (node->children[j].move == moves[i])
+                next = &node->children[j];
+        if (!next)
+            return NULL;
+        node = next;
+    }
+    return (node->state & MC_STATE) == MC_EXPANDED ? node : NULL;
+}
+
+int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t *visits)
+{
+    if (!engine || n < 0 || n > GTS_MAX_DEPTH || (n > 0 && !moves))
+        return GTS_EINVAL;
+    if (visits)
+        *visits = 0;
+    if (!gts__engine_claim(engine))
+        return GTS_EBUSY;
+    const gts_allocator *a = &engine->alloc;
+    mc_kept *k = engine->mcts_kept;
+    int rc = 0;
+    if (k && n == 0) {
+        k->advanced = true;
+        rc = 1;
+    } else if (k) {
+        /* Step 1. The subtree of every kept root (a missing one is dropped) */
+        mc_arena ar = {.a = a};
+        mc_node *roots = gts__calloc(a, (size_t)k->nroots, sizeof *roots);
+        int kept = 0;
+        bool oom = !roots;
+        for (int t = 0; !oom && t < k->nroots; t++) {
+            const mc_node *sub = mc_descend(&k->roots[t], moves, n);
+            if (!sub)
+                continue;
+            /* Step 2. Copy it into fresh chunks (decided scores shifted) */
+            if (!mc_copy(&ar, &roots[kept], sub, n, n))
+                oom = true;
+            else
+                kept++;
+        }
+        /* Step 3. Replace the old tree (or drop everything): the kept
+         * structure is reused, its chunks and roots replaced */
+        mc_free_chunk_list(a, k->chunks);
+        gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
+        k->chunks = ar.chunks;
+        k->bytes = ar.bytes;
+        k->roots = roots;
+        k->roots_cap = roots ? k->nroots : 0;
+        k->nroots = kept;
+        k->advanced = true;
+        if (oom || kept == 0) {
+            gts__mcts_drop(engine);
+            rc = oom ? GTS_ENOMEM : 0;
+        } else {
+            rc = 1;
+        }
+    }
+    if (rc == 1 && visits)
+        for (int t = 0; t < engine->mcts_kept->nroots; t++)
+            *visits += engine->mcts_kept->roots[t].visits;
+    gts__engine_release(engine);
+    return rc;
 }

@@ -25,7 +25,7 @@
  * closed (the reported value is then the minimax value) or at a limit: the
  * node budget (gts_limits::nodes counts the children created, i.e. moves
  * applied for evaluation, Rivest's measure), time, stop, or the tree budget
- * GTS_OPT_MCTS_TREE_MB (then GTS_RESULT_MEMORY_LIMIT). p is GTS_OPT_MMA_P in
+ * GTS_OPT_TREE_MB (then GTS_RESULT_MEMORY_LIMIT). p is GTS_OPT_MMA_P in
  * tenths (Rivest used p = 10: 100).
  */
 #include "search/algos.h"
@@ -199,7 +199,7 @@ void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->mcts_tree_mb << 20;
+    s.max_bytes = (size_t)e->tree_mb << 20;
     s.p = (double)e->mma_p / 10.0;
     s.walk.c = c;
     s.walk.stride = sizeof(mm_node);

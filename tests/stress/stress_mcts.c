@@ -14,7 +14,10 @@
  *      memory budget reached while every worker expands);
  *   3. a stop from another thread in the middle of a search without a
  *      budget: it returns, flags the stop, and the state is unchanged;
- *   4. a callback failing on a worker thread's state copy.
+ *   4. a callback failing on a worker thread's state copy;
+ *   5. RAVE (lock-free AMAF updates), a playout policy called on every
+ *      worker's state, and tree reuse (gts_mcts_advance) between parallel
+ *      searches: counts add up, AMAF counts stay within their bounds.
  * Workers share the tree only through lib/atomic_internal.h, so under TSan
  * every happens-before edge of the node publication protocol is checked.
  */
@@ -122,7 +125,7 @@ static void stress_budget(int threads, int rounds)
             gts_engine *e = new_engine(threads, mode);
             int64_t budget = 20000 + 7 * i;
             gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, budget);
-            gts_engine_set(e, GTS_OPT_MCTS_TREE_MB, 1);
+            gts_engine_set(e, GTS_OPT_TREE_MB, 1);
             gts_engine_set(e, GTS_OPT_MCTS_VIRTUAL_LOSS, 1 + i % 3);
             gts_engine_set(e, GTS_OPT_MCTS_PRIOR, i % 2 ? 100 : 0);
             void *s;
@@ -279,6 +282,65 @@ static void stress_failure(int threads, int rounds)
     }
 }
 
+/* Step 5. RAVE, a playout policy and tree reuse, in parallel. */
+static int c4_policy(void *s, uint64_t random, gts_move *m, void *u)
+{
+    (void)u;
+    gts_move moves[7];
+    int n = gts_game_connect4()->generate(s, moves, 7, NULL);
+    if (n <= 0)
+        return n < 0 ? n : 0;
+    *m = moves[random % (uint64_t)n];
+    return 1;
+}
+
+static void stress_rave_reuse(int threads, int rounds)
+{
+    gts_game v = *gts_game_connect4();
+    v.playout_move = c4_policy;
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (int i = 0; i < rounds; i++) {
+            gts_engine *e = new_engine(threads, mode);
+            gts_engine_set(e, GTS_OPT_MCTS_RAVE, 200 + 100 * i);
+            gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 8000);
+            void *s;
+            if (gts_connect4_new("44", &s) != GTS_OK) {
+                fail("connect4");
+                gts_engine_free(e);
+                continue;
+            }
+            gts_result r = {.struct_size = sizeof r};
+            int rc = gts_mcts(e, &v, s, NULL, &r);
+            CHECK(rc == GTS_OK, "rave mode %d: %s", mode, gts_status_name(rc));
+            gts_mcts_move_stats st[7];
+            st[0].struct_size = sizeof st[0];
+            int n = gts_mcts_root_stats(e, st, 7);
+            uint64_t sum = 0, child = 0;
+            for (int k = 0; k < n; k++) {
+                sum += st[k].visits;
+                CHECK(st[k].amaf_visits >= st[k].visits && st[k].amaf_visits <= 8000,
+                      "rave mode %d: move %d, %llu AMAF, %llu visits", mode, k,
+                      (unsigned long long)st[k].amaf_visits, (unsigned long long)st[k].visits);
+                if (st[k].move == r.best_move)
+                    child = st[k].visits;
+            }
+            CHECK(sum == 8000, "rave mode %d: %llu visits", mode, (unsigned long long)sum);
+            uint64_t kept = 0;
+            CHECK(gts_mcts_advance(e, &r.best_move, 1, &kept) == 1 && kept == child,
+                  "reuse mode %d: kept %llu, the child had %llu", mode,
+                  (unsigned long long)kept, (unsigned long long)child);
+            v.apply(s, r.best_move, NULL);
+            gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 3000);
+            rc = gts_mcts(e, &v, s, NULL, &r);
+            CHECK(rc == GTS_OK, "reuse mode %d: %s", mode, gts_status_name(rc));
+            uint64_t again = root_visits(e);
+            CHECK(again >= 3000 && again <= 3000 + kept, "reuse mode %d: %llu visits", mode,
+                  (unsigned long long)again);
+            gts_games_free(gts_game_connect4(), s);
+            gts_engine_free(e);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
@@ -291,6 +353,7 @@ int main(int argc, char **argv)
     stress_budget(threads, rounds);
     stress_stop(threads);
     stress_failure(threads, rounds);
+    stress_rave_reuse(threads, rounds);
     if (failures) {
         fprintf(stderr, "stress_mcts: %u failures\n", failures);
         return 1;

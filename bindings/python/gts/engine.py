@@ -18,7 +18,8 @@ import select
 import signal
 import threading
 import time
-from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Tuple, Union
+from typing import (Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from . import _lib
 from ._lib import LimitsStruct, ResultStruct, new_struct
@@ -79,7 +80,8 @@ class ProbcutPair(NamedTuple):
 class MctsMoveStats:
     """One root move after an MCTS search (gts_mcts_move_stats): visits,
     mean reward in [0, 1], prior in [0, 1], the move's score and its proven
-    bounds (lower == upper: solved)."""
+    bounds (lower == upper: solved); with RAVE (``rave=k``) its
+    all-moves-as-first count and mean (0 without)."""
     move: int
     visits: int
     mean: float
@@ -87,6 +89,8 @@ class MctsMoveStats:
     score: int
     lower: int
     upper: int
+    amaf_visits: int = 0
+    amaf_mean: float = 0.0
 
 
 class ProbcutFit(NamedTuple):
@@ -121,6 +125,7 @@ def _algorithm_table() -> List[Tuple[int, AlgorithmInfo]]:
 _ALGORITHMS = _algorithm_table()
 _ALG_BY_ID = {a: info for a, info in _ALGORITHMS}
 _ALG_BY_NAME = {info.name: a for a, info in _ALGORITHMS}
+_MCTS_ID = _ALG_BY_NAME.get("mcts", -1)
 
 
 def algorithms() -> List[AlgorithmInfo]:
@@ -172,7 +177,8 @@ class Result:
     at a finished root; ``pv`` the principal variation (``pv[0] ==
     best_move``); ``depth`` the last completed iteration; ``flags`` a set of
     ``"stopped"``, ``"node_limit"``, ``"time_limit"``, ``"lower_bound"``,
-    ``"upper_bound"``; ``stats`` a dict of counters (``tt_probes``,
+    ``"upper_bound"``, ``"memory_limit"`` (a best-first tree filled its
+    ``tree_mb``); ``stats`` a dict of counters (``tt_probes``,
     ``tt_hits``, ``tt_cutoffs``, ``nodes_mandatory``, ``nodes_speculative``,
     ``nodes_wasted``, ``threads``, ``thread_nodes``, ``callback_status``).
     A frozen dataclass: fields cannot be reassigned; results compare and
@@ -601,8 +607,34 @@ class Engine:
         if got < 0:
             raise make_error(got, "gts_mcts_root_stats")
         return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
-                              score=s.score, lower=s.lower, upper=s.upper)
+                              score=s.score, lower=s.lower, upper=s.upper,
+                              amaf_visits=s.amaf_visits, amaf_mean=s.amaf_mean)
                 for s in out[:min(n, got)]]
+
+    def mcts_advance(self, moves: Sequence[int] = ()) -> bool:
+        """Tree reuse (``gts_mcts_advance``): after an MCTS search on this
+        engine, follow ``moves`` (the moves played since, e.g. the best move
+        and the reply) in its tree, so that the next MCTS search of the
+        position they lead to continues from that subtree; ``()`` keeps the
+        whole tree for another search of the same position. True when a
+        tree is kept; False when there is none (the option ``mcts_reuse``
+        is 0, the last search failed or had a depth limit, or the tree does
+        not hold that position): the next search then starts fresh."""
+        fn = getattr(_lib.lib, "gts_mcts_advance", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no MCTS tree reuse")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
+                       ctypes.c_void_p]
+        seq = [check_int(m, "move") for m in moves]
+        arr = (ctypes.c_uint64 * max(len(seq), 1))(*seq)
+        with self._lock:
+            if self._active:
+                raise _err("EBUSY", "mcts_advance() while a search is running")
+        rc = fn(self._open(), arr, len(seq), None)
+        if rc < 0:
+            raise make_error(rc, "gts_mcts_advance")
+        return rc == 1
 
     def close(self) -> None:
         """Free the engine (its table and threads). Idempotent."""
@@ -925,7 +957,41 @@ def _split_kwargs(kwargs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any
     return search_kw, kwargs
 
 
+#: Keywords of gts.mcts (and search(..., "mcts")) that name an MCTS option.
+MCTS_KEYWORDS = {
+    "playouts": "mcts_playouts", "seed": "mcts_seed", "rave": "mcts_rave",
+    "reuse": "mcts_reuse", "exploration": "mcts_exploration", "prior": "mcts_prior",
+    "playout_depth": "mcts_playout_depth", "eval_scale": "mcts_eval_scale",
+    "parallel": "mcts_parallel", "virtual_loss": "mcts_virtual_loss",
+}
+_MCTS_PARALLEL = {"tree": 0, "root": 1}
+
+
+def _mcts_options(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """The MCTS keyword sugar as engine options: playouts=N (N >= 1; None:
+    no budget), seed=S, rave=k, reuse=bool, parallel="tree"/"root", ..."""
+    out = dict(kwargs)
+    for short, option in MCTS_KEYWORDS.items():
+        if short not in out:
+            continue
+        if option in out:
+            raise TypeError(f"both {short}= and {option}= given")
+        v = out.pop(short)
+        if v is None:
+            continue
+        if short == "playouts" and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"playouts must be an int >= 1 (None: no budget), got {v!r}")
+        if short == "parallel" and isinstance(v, str):
+            if v not in _MCTS_PARALLEL:
+                raise ValueError(f"parallel must be 'tree' or 'root', got {v!r}")
+            v = _MCTS_PARALLEL[v]
+        out[option] = int(v) if isinstance(v, bool) else v
+    return out
+
+
 def _run(alg: int, entry, game: Any, engine: Optional[Engine], kwargs: Dict[str, Any]) -> Result:
+    if alg == _MCTS_ID:
+        kwargs = _mcts_options(kwargs)
     search_kw, options = _split_kwargs(dict(kwargs))
     args = [search_kw.get(k) for k in SEARCH_KEYWORDS]
     if engine is not None:
