@@ -1,0 +1,1155 @@
+/*
+ * gts_mpi.c - gts_mpi_search(): APHID (Brockington & Schaeffer, "APHID:
+ * Asynchronous Parallel Game-Tree Search", JPDC 2000) over MPI, on the
+ * public API of libgts only.
+ *
+ * Design. Rank 0, the master, builds the top P plies of the tree once
+ * (apply/undo on its own root, P = gts_mpi_options::master_plies) and runs
+ * fail-soft alpha-beta over that small tree, pass after pass. A node of
+ * the tree whose remaining depth is at most 1, or at the bottom ply, is a
+ * leaf: its value comes from a table of bounds [lo, hi] that the other
+ * ranks (the slaves) fill by searching the leaf's position with
+ * gts_search() under the window the master's pass had there. A leaf whose
+ * bounds decide the pass's question (exact, lo >= beta or hi <= alpha)
+ * returns them; any other leaf is "uncertain": the pass requests its
+ * search and goes on with a guess (its last known value, first its static
+ * evaluation), so that one pass names every leaf the search will probably
+ * need and they are searched in parallel. The master re-runs the pass
+ * whenever results arrive, until a pass uses no guess: then every leaf
+ * returned a value satisfying the fail-soft property (v <= alpha implies
+ * true <= v, v >= beta implies true >= v, else true == v) and, by
+ * induction over the tree, so does the root: the value is exact, as serial
+ * alpha-beta's. Each leaf search strictly narrows its [lo, hi] (it was
+ * uncertain for its window), so an iteration ends. With iterative
+ * deepening (the engine's #GTS_OPT_ITERATIVE) the master repeats this for
+ * depth 1..d, each depth's leaf values ordering the next one's tree and
+ * serving as its guesses, as in the paper.
+ *
+ * A work item is the move path from the root: a slave replays it with
+ * apply() on its own root (each rank holds the same root), searches, and
+ * undoes it. Results of work that is no longer needed (an iteration that
+ * ended) are cancelled: the slave polls for a cancel message every
+ * POLL_INTERVAL generate() calls from a wrapper around the game's
+ * callbacks, on the thread that called MPI (MPI_Is_thread_main), and
+ * stops its engine.
+ *
+ * Decided scores: a leaf search reports distances from the leaf; the
+ * master converts them to distances from the root (leaf ply p added), as
+ * gts_search() does at ply p. Windows sent to a leaf are left as they are
+ * when undecided and widened to infinity otherwise (always sound).
+ *
+ * Concurrency: everything here runs on the thread that called
+ * gts_mpi_search(); the engines' worker threads only run game callbacks.
+ * Messages go over a duplicate of the caller's communicator, so they never
+ * mix with the caller's; the master drains every reply before it sends
+ * DONE, so no message outlives the call.
+ *
+ * Errors: arguments are checked on every rank and the worst status is
+ * agreed on (MPI_Allreduce) before any search. A failure during the
+ * search (a slave's callback, the master's) ends it: the master cancels
+ * the work in flight, waits for it, and sends its status to every rank.
+ */
+#include "gts_mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- constants ------------------------------------------------------------- */
+
+enum { TAG_WORK = 1, TAG_RESULT = 2, TAG_CANCEL = 3, TAG_DONE = 4 };
+
+/* Header words of the messages; each is followed by up to GTS_MAX_PLY moves. */
+enum { WORK_HDR = 6, RESULT_HDR = 13, DONE_HDR = 8, MSG_MAX = 13 + GTS_MAX_PLY };
+
+static const int DEFAULT_MASTER_PLIES = 2;
+static const int MAX_MASTER_PLIES = 8;
+static const gts_algorithm DEFAULT_ALGORITHM = GTS_ALG_PVS;
+/* generate() calls between two polls for a cancel message on a slave. */
+static const int POLL_INTERVAL = 1024;
+/* Sleep between two probes while waiting (MPI's blocking calls spin,
+ * which on an oversubscribed machine takes the CPU from the ranks that
+ * search): starts at POLL_MIN_NS and doubles up to POLL_MAX_NS. */
+static const long POLL_MIN_NS = 5000;
+static const long POLL_MAX_NS = 250000;
+/* Scores of this magnitude may be decided: converted, or windows widened. */
+static const gts_score UNDECIDED_MAX = GTS_SCORE_DECIDED - GTS_MAX_PLY;
+static const uint32_t MAX_MOVES_LIMIT = 65535;
+
+/* ---- the game wrapper (slaves: polling for cancels) -------------------------- */
+
+typedef struct wrap {
+    gts_game g;    /* handed to gts_search(): user = this */
+    gts_game orig; /* the caller's game, full size */
+    gts_engine *engine;
+    MPI_Comm comm;
+    int64_t seq;   /* the work item being searched */
+    bool poll;     /* this rank polls for cancels */
+    bool cancelled;
+    uint64_t messages;
+} wrap;
+
+static _Thread_local int tl_countdown;
+
+static void wrap_poll(wrap *w)
+{
+    if (!w->poll || w->cancelled || --tl_countdown > 0)
+        return;
+    tl_countdown = POLL_INTERVAL;
+    int main_thread = 0;
+    MPI_Is_thread_main(&main_thread);
+    if (!main_thread)
+        return;
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(0, TAG_CANCEL, w->comm, &flag, &st);
+    if (!flag)
+        return;
+    int64_t seq = 0;
+    MPI_Recv(&seq, 1, MPI_INT64_T, 0, TAG_CANCEL, w->comm, MPI_STATUS_IGNORE);
+    if (seq == w->seq) {
+        w->cancelled = true;
+        gts_engine_stop(w->engine);
+    }
+}
+
+static int w_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    wrap *w = u;
+    wrap_poll(w);
+    return w->orig.generate(s, m, cap, w->orig.user);
+}
+static int w_generate_keyed(void *s, gts_move *m, int32_t *k, uint32_t cap, void *u)
+{
+    wrap *w = u;
+    wrap_poll(w);
+    return w->orig.generate_keyed(s, m, k, cap, w->orig.user);
+}
+static int w_apply(void *s, gts_move m, void *u)
+{
+    return ((wrap *)u)->orig.apply(s, m, ((wrap *)u)->orig.user);
+}
+static int w_undo(void *s, gts_move m, void *u)
+{
+    return ((wrap *)u)->orig.undo(s, m, ((wrap *)u)->orig.user);
+}
+static gts_score w_evaluate(void *s, void *u)
+{
+    return ((wrap *)u)->orig.evaluate(s, ((wrap *)u)->orig.user);
+}
+static uint64_t w_hash(void *s, void *u)
+{
+    return ((wrap *)u)->orig.hash(s, ((wrap *)u)->orig.user);
+}
+static void *w_clone(void *s, void *u)
+{
+    return ((wrap *)u)->orig.clone(s, ((wrap *)u)->orig.user);
+}
+static void w_free(void *s, void *u)
+{
+    ((wrap *)u)->orig.free(s, ((wrap *)u)->orig.user);
+}
+static int w_generate_noisy(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    return ((wrap *)u)->orig.generate_noisy(s, m, cap, ((wrap *)u)->orig.user);
+}
+static int32_t w_move_score(void *s, gts_move m, void *u)
+{
+    return ((wrap *)u)->orig.move_score(s, m, ((wrap *)u)->orig.user);
+}
+static int w_extend(void *s, gts_move m, void *u)
+{
+    return ((wrap *)u)->orig.extend(s, m, ((wrap *)u)->orig.user);
+}
+static int w_format_move(void *s, gts_move m, char *buf, size_t size, void *u)
+{
+    return ((wrap *)u)->orig.format_move(s, m, buf, size, ((wrap *)u)->orig.user);
+}
+static int w_parse_move(void *s, const char *t, gts_move *m, void *u)
+{
+    return ((wrap *)u)->orig.parse_move(s, t, m, ((wrap *)u)->orig.user);
+}
+static int w_bounds(void *s, gts_score *lo, gts_score *hi, void *u)
+{
+    return ((wrap *)u)->orig.bounds(s, lo, hi, ((wrap *)u)->orig.user);
+}
+static int w_playout_move(void *s, uint64_t r, gts_move *m, void *u)
+{
+    return ((wrap *)u)->orig.playout_move(s, r, m, ((wrap *)u)->orig.user);
+}
+static uint64_t w_hash_after(void *s, gts_move m, void *u)
+{
+    return ((wrap *)u)->orig.hash_after(s, m, ((wrap *)u)->orig.user);
+}
+
+/* The wrapped vtable: the same optional callbacks present as in orig. */
+static void wrap_init(wrap *w)
+{
+    const gts_game *o = &w->orig;
+    gts_game *g = &w->g;
+    *g = *o;
+    g->struct_size = sizeof *g;
+    g->user = w;
+    g->generate = w_generate;
+    g->apply = w_apply;
+    g->undo = w_undo;
+    g->evaluate = w_evaluate;
+#define WRAP_OPT(f) g->f = o->f ? w_##f : NULL
+    WRAP_OPT(hash);
+    WRAP_OPT(clone);
+    WRAP_OPT(free);
+    WRAP_OPT(generate_noisy);
+    WRAP_OPT(move_score);
+    WRAP_OPT(extend);
+    WRAP_OPT(format_move);
+    WRAP_OPT(parse_move);
+    WRAP_OPT(bounds);
+    WRAP_OPT(generate_keyed);
+    WRAP_OPT(playout_move);
+    WRAP_OPT(hash_after);
+#undef WRAP_OPT
+}
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static void nap(long *ns)
+{
+    struct timespec ts = { 0, *ns };
+    nanosleep(&ts, NULL);
+    *ns = *ns * 2 < POLL_MAX_NS ? *ns * 2 : POLL_MAX_NS;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A leaf's score (distance to the end from the leaf) seen from the root,
+ * the leaf being @p ply plies deep. */
+static gts_score leaf_to_root(gts_score s, int ply)
+{
+    if (s >= GTS_SCORE_DECIDED && s <= GTS_SCORE_WIN)
+        return s - ply;
+    if (s <= -GTS_SCORE_DECIDED && s >= GTS_SCORE_LOSS)
+        return s + ply;
+    return s;
+}
+
+/* Send @p n words with @p tag and count it. */
+static void send_words(MPI_Comm comm, const int64_t *w, int n, int to, int tag, uint64_t *msgs)
+{
+    MPI_Send(w, n, MPI_INT64_T, to, tag, comm);
+    (*msgs)++;
+}
+
+/* ---- a leaf search (any rank) ------------------------------------------------- */
+
+typedef struct leaf_out {
+    int64_t status, score, flags, nodes, callback_status, depth;
+    int64_t seldepth, tt_probes, tt_hits, tt_cutoffs;
+    gts_move best;
+    uint32_t pv_length;
+    gts_move pv[GTS_MAX_PLY];
+} leaf_out;
+
+/* Replay @p path on @p state, search @p depth plies under [alpha, beta],
+ * undo the path. */
+static void search_leaf(wrap *w, gts_algorithm alg, void *state, const gts_move *path, int plen,
+                        int depth, gts_score alpha, gts_score beta, leaf_out *out)
+{
+    memset(out, 0, sizeof *out);
+    int applied = 0;
+    for (; applied < plen; applied++) {
+        int rc = w->orig.apply(state, path[applied], w->orig.user);
+        if (rc < 0) {
+            out->status = GTS_ECALLBACK;
+            out->callback_status = rc;
+            break;
+        }
+    }
+    if (applied == plen) {
+        gts_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.struct_size = sizeof lim;
+        lim.depth = depth;
+        lim.alpha = alpha;
+        lim.beta = beta;
+        gts_result r;
+        memset(&r, 0, sizeof r);
+        r.struct_size = sizeof r;
+        tl_countdown = POLL_INTERVAL;
+        gts_status st = gts_search(w->engine, alg, &w->g, state, &lim, &r);
+        out->status = st;
+        out->score = r.score;
+        out->flags = r.flags;
+        out->nodes = (int64_t)r.nodes;
+        out->callback_status = r.callback_status;
+        out->depth = r.depth;
+        out->seldepth = r.seldepth;
+        out->tt_probes = (int64_t)r.tt_probes;
+        out->tt_hits = (int64_t)r.tt_hits;
+        out->tt_cutoffs = (int64_t)r.tt_cutoffs;
+        out->best = r.best_move;
+        out->pv_length = r.pv_length;
+        memcpy(out->pv, r.pv, r.pv_length * sizeof r.pv[0]);
+        if (w->cancelled)
+            out->flags |= GTS_RESULT_STOPPED;
+    }
+    while (applied > 0) {
+        applied--;
+        int rc = w->orig.undo(state, path[applied], w->orig.user);
+        if (rc < 0 && out->status >= 0) {
+            out->status = GTS_ECALLBACK;
+            out->callback_status = rc;
+        }
+    }
+}
+
+/* ---- the master's tree -------------------------------------------------------- */
+
+typedef struct mnode {
+    gts_move move;     /* the move from the parent */
+    int32_t parent;    /* -1 at the root */
+    int32_t ply;
+    int32_t ext;       /* extend() of move */
+    int32_t first;     /* children: kids[first .. first + count) */
+    int32_t count;
+    int32_t best_kid;  /* of the last pass (-1: none) */
+    bool terminal;     /* no moves: term is its value */
+    gts_score term;
+    gts_score est;     /* last known value, from this node's side to move */
+    /* Leaf table: bounds of the value at remaining depth `depth`. */
+    int32_t depth;
+    gts_score lo, hi;
+    int64_t inflight;  /* seq of the search in flight, 0 if none */
+    int32_t home;      /* rank that searched it last (its table knows it) */
+    int32_t searched_depth; /* depth of its last completed search */
+    uint32_t pv_length;     /* PV of its last result (from the leaf) */
+    gts_move pv[GTS_MAX_PLY];
+} mnode;
+
+typedef struct request {
+    int32_t node, depth;
+    gts_score alpha, beta; /* leaf-relative window */
+} request;
+
+typedef struct master {
+    const gts_game *game; /* the caller's (copied) game */
+    void *state;
+    mnode *nodes;
+    int32_t nnodes, cap;
+    int32_t *kids;
+    int32_t nkids, kids_cap;
+    request *req;
+    int32_t nreq, req_cap;
+    bool uncertain;
+    gts_status status;
+    int32_t callback_status;
+    uint64_t tree_nodes;
+    /* Totals of every leaf search (reported in the result). */
+    uint64_t tt_probes, tt_hits, tt_cutoffs;
+    int32_t seldepth;
+} master;
+
+static int32_t node_add(master *m, gts_move move, int32_t parent, int32_t ply, int32_t ext)
+{
+    if (m->nnodes == m->cap) {
+        int32_t cap = m->cap ? m->cap * 2 : 64;
+        mnode *n = realloc(m->nodes, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        m->nodes = n;
+        m->cap = cap;
+    }
+    mnode *x = &m->nodes[m->nnodes];
+    memset(x, 0, sizeof *x);
+    x->move = move;
+    x->parent = parent;
+    x->ply = ply;
+    x->ext = ext;
+    x->best_kid = -1;
+    x->lo = -GTS_SCORE_INF;
+    x->hi = GTS_SCORE_INF;
+    return m->nnodes++;
+}
+
+static void fail(master *m, gts_status st, int32_t cb)
+{
+    if (m->status == GTS_OK) {
+        m->status = st;
+        m->callback_status = cb;
+    }
+}
+
+/* evaluate() at @p ply as gts_search() does it: validated, decided scores
+ * turned into distances from the root. */
+static gts_score master_eval(master *m, int ply)
+{
+    gts_score s = m->game->evaluate(m->state, m->game->user);
+    if (s == GTS_SCORE_INVALID) {
+        fail(m, GTS_ECALLBACK, -1);
+        return 0;
+    }
+    if (s < GTS_SCORE_LOSS || s > GTS_SCORE_WIN) {
+        fail(m, GTS_ESCORE, s);
+        return 0;
+    }
+    return leaf_to_root(s, ply);
+}
+
+/* Build the subtree of node @p x (at its ply) down to @p plies plies. */
+static void build(master *m, int32_t x, int plies)
+{
+    int ply = m->nodes[x].ply;
+    m->nodes[x].est = master_eval(m, ply);
+    if (ply >= plies || m->status != GTS_OK)
+        return;
+    const gts_game *g = m->game;
+    gts_move *moves = malloc(g->max_moves * sizeof *moves);
+    if (!moves) {
+        fail(m, GTS_ENOMEM, 0);
+        return;
+    }
+    int n = g->generate(m->state, moves, g->max_moves, g->user);
+    if (n < 0) {
+        fail(m, GTS_ECALLBACK, n);
+    } else if ((uint32_t)n > g->max_moves) {
+        fail(m, GTS_EMOVES, n);
+    } else if (n == 0) {
+        m->nodes[x].terminal = true;
+        m->nodes[x].term = m->nodes[x].est;
+    } else {
+        if (m->nkids + n > m->kids_cap) {
+            int32_t cap = (m->kids_cap + n) * 2;
+            int32_t *k = realloc(m->kids, (size_t)cap * sizeof *k);
+            if (!k) {
+                fail(m, GTS_ENOMEM, 0);
+                free(moves);
+                return;
+            }
+            m->kids = k;
+            m->kids_cap = cap;
+        }
+        int32_t first = m->nkids;
+        m->nkids += n;
+        m->nodes[x].first = first;
+        m->nodes[x].count = n;
+        for (int i = 0; i < n && m->status == GTS_OK; i++) {
+            int ext = 0;
+            if (g->extend) {
+                ext = g->extend(m->state, moves[i], g->user);
+                if (ext < 0) {
+                    fail(m, GTS_ECALLBACK, ext);
+                    break;
+                }
+                if (ext > GTS_MAX_PLY)
+                    ext = GTS_MAX_PLY;
+            }
+            int rc = g->apply(m->state, moves[i], g->user);
+            if (rc < 0) {
+                fail(m, GTS_ECALLBACK, rc);
+                break;
+            }
+            m->tree_nodes++;
+            int32_t c = node_add(m, moves[i], x, ply + 1, ext);
+            if (c < 0)
+                fail(m, GTS_ENOMEM, 0);
+            else {
+                m->kids[first + i] = c;
+                build(m, c, plies);
+            }
+            rc = g->undo(m->state, moves[i], g->user);
+            if (rc < 0)
+                fail(m, GTS_ECALLBACK, rc);
+        }
+    }
+    free(moves);
+}
+
+static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_score beta)
+{
+    if (m->nodes[x].inflight)
+        return;
+    if (m->nreq == m->req_cap) {
+        int32_t cap = m->req_cap ? m->req_cap * 2 : 64;
+        request *r = realloc(m->req, (size_t)cap * sizeof *r);
+        if (!r) {
+            fail(m, GTS_ENOMEM, 0);
+            return;
+        }
+        m->req = r;
+        m->req_cap = cap;
+    }
+    /* The window as the leaf sees it: undecided bounds as they are,
+     * decided ones widened to infinity (sound, see the top). */
+    request *r = &m->req[m->nreq++];
+    r->node = x;
+    r->depth = depth;
+    r->alpha = alpha > -UNDECIDED_MAX && alpha < UNDECIDED_MAX ? alpha : -GTS_SCORE_INF;
+    r->beta = beta > -UNDECIDED_MAX && beta < UNDECIDED_MAX ? beta : GTS_SCORE_INF;
+    if (r->alpha >= r->beta) {
+        r->alpha = -GTS_SCORE_INF;
+        r->beta = GTS_SCORE_INF;
+    }
+}
+
+/*
+ * One pass of fail-soft alpha-beta over the master's tree: node @p x with
+ * @p depth plies to go, window (alpha, beta). Uncertain leaves are
+ * requested and answered with a guess (m->uncertain is set).
+ */
+static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_score beta)
+{
+    mnode *n = &m->nodes[x];
+    if (n->terminal)
+        return n->term;
+    if (n->count == 0 || depth <= 1) {
+        /* Step 1. A leaf: its bounds, or a request and a guess. A leaf
+         * search cannot go deeper than GTS_MAX_DEPTH (extensions). */
+        if (depth > GTS_MAX_DEPTH)
+            depth = GTS_MAX_DEPTH;
+        n->best_kid = -1;
+        if (n->depth == depth) {
+            if (n->lo == n->hi || n->lo >= beta)
+                return n->lo;
+            if (n->hi <= alpha)
+                return n->hi;
+        }
+        m->uncertain = true;
+        request_leaf(m, x, depth, alpha, beta);
+        gts_score g = n->est;
+        if (n->depth == depth)
+            g = g < n->lo ? n->lo : g > n->hi ? n->hi : g;
+        return g;
+    }
+    /* Step 2. Order the children by their last value (best first). */
+    int32_t *k = &m->kids[n->first];
+    for (int i = 1; i < n->count; i++) {
+        int32_t v = k[i];
+        int j = i;
+        while (j > 0 && m->nodes[k[j - 1]].est > m->nodes[v].est) {
+            k[j] = k[j - 1];
+            j--;
+        }
+        k[j] = v;
+    }
+    /* Step 3. Alpha-beta over them. */
+    gts_score best = -GTS_SCORE_INF, a = alpha;
+    int32_t best_kid = -1;
+    for (int i = 0; i < n->count; i++) {
+        int32_t c = k[i];
+        gts_score v = -pass(m, c, depth - 1 + m->nodes[c].ext, -beta, -a);
+        m->nodes[c].est = -v;
+        if (v > best) {
+            best = v;
+            best_kid = c;
+        }
+        if (v > a)
+            a = v;
+        if (a >= beta)
+            break;
+    }
+    m->nodes[x].best_kid = best_kid;
+    return best;
+}
+
+/* The move path from the root to @p x, in order; returns its length. */
+static int path_of(const master *m, int32_t x, gts_move *path)
+{
+    int len = 0;
+    for (int32_t y = x; m->nodes[y].parent >= 0; y = m->nodes[y].parent)
+        len++;
+    int i = len;
+    for (int32_t y = x; m->nodes[y].parent >= 0; y = m->nodes[y].parent)
+        path[--i] = m->nodes[y].move;
+    return len;
+}
+
+/* Add a leaf search's table counts and selective depth to the totals. */
+static void tally(master *m, int32_t x, const leaf_out *o)
+{
+    m->tt_probes += (uint64_t)o->tt_probes;
+    m->tt_hits += (uint64_t)o->tt_hits;
+    m->tt_cutoffs += (uint64_t)o->tt_cutoffs;
+    int32_t sd = m->nodes[x].ply + (int32_t)o->seldepth;
+    if (sd > m->seldepth)
+        m->seldepth = sd;
+}
+
+/* Record a leaf result for node @p x (searched at @p depth). */
+static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_mpi_stats *s)
+{
+    mnode *n = &m->nodes[x];
+    if (o->status < 0) {
+        fail(m, (gts_status)o->status, (int32_t)o->callback_status);
+        return;
+    }
+    if (o->flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)) {
+        s->cancelled++;
+        return;
+    }
+    s->leaf_searches++;
+    if (n->searched_depth == depth)
+        s->leaf_researches++;
+    n->searched_depth = depth;
+    if (n->depth != depth) {
+        n->depth = depth;
+        n->lo = -GTS_SCORE_INF;
+        n->hi = GTS_SCORE_INF;
+    }
+    gts_score v = leaf_to_root((gts_score)o->score, n->ply);
+    if (o->flags & GTS_RESULT_LOWER_BOUND) {
+        if (v > n->lo)
+            n->lo = v;
+    } else if (o->flags & GTS_RESULT_UPPER_BOUND) {
+        if (v < n->hi)
+            n->hi = v;
+    } else {
+        n->lo = n->hi = v;
+    }
+    n->pv_length = o->pv_length;
+    memcpy(n->pv, o->pv, o->pv_length * sizeof o->pv[0]);
+    if (n->lo > n->hi) /* cannot happen with a consistent game; stay sound */
+        n->hi = n->lo;
+    n->est = v < n->lo ? n->lo : v > n->hi ? n->hi : v;
+}
+
+/* ---- master / slave drivers ------------------------------------------------------ */
+
+typedef struct run {
+    MPI_Comm comm;
+    int rank, size;
+    gts_engine *engine;
+    gts_algorithm alg;
+    wrap *w;
+    void *state;
+    gts_limits lim;
+    uint64_t my_nodes, messages;
+    uint64_t start_us;
+} run;
+
+typedef struct slave_slot {
+    int64_t seq; /* 0: idle */
+    int32_t node, depth;
+} slave_slot;
+
+static void decode_result(const int64_t *b, int count, leaf_out *o)
+{
+    memset(o, 0, sizeof *o);
+    o->status = b[1];
+    o->score = b[2];
+    o->flags = b[3];
+    o->nodes = b[4];
+    o->callback_status = b[5];
+    o->depth = b[6];
+    o->best = (gts_move)b[7];
+    o->seldepth = b[9];
+    o->tt_probes = b[10];
+    o->tt_hits = b[11];
+    o->tt_cutoffs = b[12];
+    int64_t pl = b[8];
+    if (pl < 0 || pl > GTS_MAX_PLY || RESULT_HDR + pl > count)
+        pl = 0;
+    o->pv_length = (uint32_t)pl;
+    for (int64_t i = 0; i < pl; i++)
+        o->pv[i] = (gts_move)b[RESULT_HDR + i];
+}
+
+/* Receive one result if any (blocking when @p wait), process it. Returns
+ * true when one was received. */
+static bool master_receive(run *R, master *m, slave_slot *slots, bool wait, gts_mpi_stats *s,
+                           uint64_t *leaf_nodes)
+{
+    /* A wait ends at the time limit too (the caller checks it). */
+    uint64_t deadline = wait && R->lim.time_ms ? R->start_us + R->lim.time_ms * 1000u : 0;
+    long ns = POLL_MIN_NS;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, R->comm, &flag, &st);
+        if (flag) {
+            int64_t buf[MSG_MAX];
+            int count = 0;
+            MPI_Recv(buf, MSG_MAX, MPI_INT64_T, st.MPI_SOURCE, TAG_RESULT, R->comm, &st);
+            MPI_Get_count(&st, MPI_INT64_T, &count);
+            leaf_out o;
+            decode_result(buf, count, &o);
+            *leaf_nodes += (uint64_t)o.nodes;
+            slave_slot *sl = &slots[st.MPI_SOURCE];
+            if (sl->seq)
+                tally(m, sl->node, &o);
+            if (sl->seq == buf[0]) {
+                mnode *n = &m->nodes[sl->node];
+                if (n->inflight == sl->seq) {
+                    n->inflight = 0;
+                    n->home = st.MPI_SOURCE;
+                    leaf_result(m, sl->node, sl->depth, &o, s);
+                } else if (o.status < 0) {
+                    fail(m, (gts_status)o.status, (int32_t)o.callback_status);
+                } else {
+                    s->cancelled++;
+                }
+                sl->seq = 0;
+            }
+            return true;
+        }
+        if (!wait || (deadline && now_us() >= deadline))
+            return false;
+        nap(&ns);
+    }
+}
+
+static bool any_busy(const slave_slot *slots, int size)
+{
+    for (int r = 1; r < size; r++)
+        if (slots[r].seq)
+            return true;
+    return false;
+}
+
+/* Cancel every search in flight and wait for their replies. */
+static void master_drain(run *R, master *m, slave_slot *slots, gts_mpi_stats *s,
+                         uint64_t *leaf_nodes)
+{
+    for (int r = 1; r < R->size; r++)
+        if (slots[r].seq) {
+            send_words(R->comm, &slots[r].seq, 1, r, TAG_CANCEL, &R->messages);
+            m->nodes[slots[r].node].inflight = 0;
+        }
+    while (any_busy(slots, R->size))
+        master_receive(R, m, slots, true, s, leaf_nodes);
+}
+
+/* Give the pass's requests to idle slaves (the leaf's last rank first). */
+static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
+{
+    gts_move path[GTS_MAX_PLY];
+    for (int i = 0; i < m->nreq; i++) {
+        request *q = &m->req[i];
+        mnode *n = &m->nodes[q->node];
+        if (n->inflight)
+            continue;
+        int to = 0;
+        if (n->home > 0 && !slots[n->home].seq)
+            to = n->home;
+        for (int r = 1; r < R->size && !to; r++)
+            if (!slots[r].seq)
+                to = r;
+        if (!to)
+            return;
+        int64_t buf[MSG_MAX];
+        int plen = path_of(m, q->node, path);
+        buf[0] = ++*seq;
+        buf[1] = q->node;
+        buf[2] = q->depth;
+        buf[3] = q->alpha;
+        buf[4] = q->beta;
+        buf[5] = plen;
+        for (int j = 0; j < plen; j++)
+            buf[WORK_HDR + j] = (int64_t)path[j];
+        send_words(R->comm, buf, WORK_HDR + plen, to, TAG_WORK, &R->messages);
+        slots[to] = (slave_slot){ *seq, q->node, q->depth };
+        n->inflight = *seq;
+    }
+}
+
+/* Fill @p r from the last complete pass at @p depth (score @p v). */
+static void master_fill(const master *m, const run *R, int depth, gts_score v, gts_result *r)
+{
+    r->score = v;
+    r->depth = depth;
+    r->flags &= ~(uint32_t)(GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND);
+    if (v <= R->lim.alpha)
+        r->flags |= GTS_RESULT_UPPER_BOUND;
+    else if (v >= R->lim.beta)
+        r->flags |= GTS_RESULT_LOWER_BOUND;
+    const mnode *root = &m->nodes[0];
+    if (root->terminal)
+        return;
+    uint32_t len = 0;
+    int32_t x = 0;
+    while (m->nodes[x].best_kid >= 0 && len < GTS_MAX_PLY) {
+        x = m->nodes[x].best_kid;
+        r->pv[len++] = m->nodes[x].move;
+    }
+    const mnode *leaf = &m->nodes[x];
+    if (!leaf->terminal) /* certain in the last pass: searched at this depth */
+        for (uint32_t i = 0; i < leaf->pv_length && len < GTS_MAX_PLY; i++)
+            r->pv[len++] = leaf->pv[i];
+    if (len > 0) {
+        r->pv_length = len;
+        r->best_move = r->pv[0];
+        r->flags |= GTS_RESULT_HAS_MOVE;
+    }
+}
+
+static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res,
+                             gts_mpi_stats *s)
+{
+    master m;
+    memset(&m, 0, sizeof m);
+    m.game = &R->w->orig;
+    m.state = R->state;
+    int depth_max = R->lim.depth;
+    int plies = opt->master_plies;
+    if (plies > depth_max - 1)
+        plies = depth_max - 1;
+    slave_slot *slots = calloc((size_t)R->size, sizeof *slots);
+    if (!slots || node_add(&m, 0, -1, 0, 0) < 0)
+        fail(&m, GTS_ENOMEM, 0);
+    m.tree_nodes = 1;
+    /* Step 1. The master's tree, and the fallback result (as gts_search:
+     * the first legal move and the static value). */
+    if (m.status == GTS_OK)
+        build(&m, 0, plies);
+    /* Nodes of every leaf search (the limits), and of this rank's own. */
+    uint64_t leaf_nodes = 0, own_nodes = 0;
+    if (m.status == GTS_OK) {
+        res->score = m.nodes[0].est;
+        if (m.nodes[0].count > 0) {
+            res->best_move = m.nodes[m.kids[0]].move;
+            res->pv[0] = res->best_move;
+            res->pv_length = 1;
+            res->flags |= GTS_RESULT_HAS_MOVE;
+        }
+    }
+    int64_t iterative = 1;
+    gts_engine_get(R->engine, GTS_OPT_ITERATIVE, &iterative);
+    int64_t seq = 0;
+    bool stop = m.nodes == NULL || m.nodes[0].terminal;
+    s->leaves = 0;
+    for (int depth = iterative ? 1 : depth_max; depth <= depth_max && !stop
+         && m.status == GTS_OK; depth++) {
+        gts_score v = 0;
+        /* Step 2. Passes until one needs no guess. */
+        for (;;) {
+            m.nreq = 0;
+            m.uncertain = false;
+            v = pass(&m, 0, depth, R->lim.alpha, R->lim.beta);
+            s->passes++;
+            if (!m.uncertain || m.status != GTS_OK)
+                break;
+            if (R->size == 1) {
+                /* No slave: search the most urgent leaf here. */
+                request *q = &m.req[0];
+                gts_move path[GTS_MAX_PLY];
+                int plen = path_of(&m, q->node, path);
+                leaf_out o;
+                search_leaf(R->w, R->alg, R->state, path, plen, q->depth, q->alpha, q->beta, &o);
+                leaf_nodes += (uint64_t)o.nodes;
+                own_nodes += (uint64_t)o.nodes;
+                tally(&m, q->node, &o);
+                leaf_result(&m, q->node, q->depth, &o, s);
+            } else {
+                master_dispatch(R, &m, slots, &seq);
+                if (!any_busy(slots, R->size)) {
+                    fail(&m, GTS_ENOMEM, 0); /* a request could not be recorded */
+                    break;
+                }
+                /* Step 3. Wait for one result, take all that arrived. */
+                master_receive(R, &m, slots, true, s, &leaf_nodes);
+                while (master_receive(R, &m, slots, false, s, &leaf_nodes))
+                    ;
+            }
+            if (m.status != GTS_OK)
+                break;
+            uint64_t total = m.tree_nodes + leaf_nodes;
+            if (R->lim.nodes && total >= R->lim.nodes) {
+                res->flags |= GTS_RESULT_NODE_LIMIT;
+                stop = true;
+                break;
+            }
+            if (R->lim.time_ms && now_us() - R->start_us >= R->lim.time_ms * 1000u) {
+                res->flags |= GTS_RESULT_TIME_LIMIT;
+                stop = true;
+                break;
+            }
+        }
+        if (stop || m.status != GTS_OK)
+            break;
+        /* Step 4. A complete iteration: its result; the work still in
+         * flight was for this depth and is cancelled. */
+        master_fill(&m, R, depth, v, res);
+        s->leaves = 0;
+        for (int32_t i = 0; i < m.nnodes; i++)
+            s->leaves += m.nodes[i].count == 0 && !m.nodes[i].terminal;
+        master_drain(R, &m, slots, s, &leaf_nodes);
+        if (R->lim.on_iteration) {
+            res->nodes = m.tree_nodes + leaf_nodes;
+            res->time_us = now_us() - R->start_us;
+            if (R->lim.on_iteration(res, R->lim.on_iteration_user) != 0) {
+                res->flags |= GTS_RESULT_STOPPED;
+                break;
+            }
+        }
+    }
+    if (m.nodes && m.nodes[0].terminal) {
+        res->score = m.nodes[0].term;
+        res->flags &= ~(uint32_t)GTS_RESULT_HAS_MOVE;
+    }
+    /* Step 5. Cancel and drain, then tell every rank how it ended. */
+    if (slots)
+        master_drain(R, &m, slots, s, &leaf_nodes);
+    R->my_nodes = m.tree_nodes + own_nodes;
+    res->tt_probes = m.tt_probes;
+    res->tt_hits = m.tt_hits;
+    res->tt_cutoffs = m.tt_cutoffs;
+    res->seldepth = m.seldepth > res->depth ? m.seldepth : res->depth;
+    int64_t done[DONE_HDR + GTS_MAX_PLY];
+    done[0] = m.status;
+    done[1] = res->score;
+    done[2] = (int64_t)res->best_move;
+    done[3] = res->flags;
+    done[4] = res->depth;
+    done[5] = m.callback_status;
+    done[6] = res->pv_length;
+    done[7] = 0;
+    for (uint32_t i = 0; i < res->pv_length; i++)
+        done[DONE_HDR + i] = (int64_t)res->pv[i];
+    for (int r = 1; r < R->size; r++)
+        send_words(R->comm, done, DONE_HDR + (int)res->pv_length, r, TAG_DONE, &R->messages);
+    res->callback_status = m.callback_status;
+    free(slots);
+    free(m.nodes);
+    free(m.kids);
+    free(m.req);
+    return m.status;
+}
+
+static gts_status slave_run(run *R, gts_result *res)
+{
+    int64_t buf[MSG_MAX];
+    gts_move path[GTS_MAX_PLY];
+    for (;;) {
+        long ns = POLL_MIN_NS;
+        MPI_Status st;
+        int flag = 0;
+        for (;;) {
+            MPI_Iprobe(0, MPI_ANY_TAG, R->comm, &flag, &st);
+            if (flag)
+                break;
+            nap(&ns);
+        }
+        int count = 0;
+        MPI_Recv(buf, MSG_MAX, MPI_INT64_T, 0, st.MPI_TAG, R->comm, &st);
+        MPI_Get_count(&st, MPI_INT64_T, &count);
+        if (st.MPI_TAG == TAG_CANCEL)
+            continue; /* for a search that had already ended */
+        if (st.MPI_TAG == TAG_DONE) {
+            res->score = (gts_score)buf[1];
+            res->best_move = (gts_move)buf[2];
+            res->flags = (uint32_t)buf[3];
+            res->depth = (int32_t)buf[4];
+            res->callback_status = (int32_t)buf[5];
+            int64_t pl = buf[6];
+            if (pl < 0 || pl > GTS_MAX_PLY || DONE_HDR + pl > count)
+                pl = 0;
+            res->pv_length = (uint32_t)pl;
+            for (int64_t i = 0; i < pl; i++)
+                res->pv[i] = (gts_move)buf[DONE_HDR + i];
+            return (gts_status)buf[0];
+        }
+        /* TAG_WORK */
+        int plen = (int)buf[5];
+        if (plen < 0 || plen > GTS_MAX_PLY || WORK_HDR + plen > count)
+            plen = 0;
+        for (int i = 0; i < plen; i++)
+            path[i] = (gts_move)buf[WORK_HDR + i];
+        R->w->seq = buf[0];
+        R->w->cancelled = false;
+        leaf_out o;
+        search_leaf(R->w, R->alg, R->state, path, plen, (int)buf[2], (gts_score)buf[3],
+                    (gts_score)buf[4], &o);
+        R->my_nodes += (uint64_t)o.nodes;
+        int64_t out[MSG_MAX];
+        out[0] = buf[0];
+        out[1] = o.status;
+        out[2] = o.score;
+        out[3] = o.flags;
+        out[4] = o.nodes;
+        out[5] = o.callback_status;
+        out[6] = o.depth;
+        out[7] = (int64_t)o.best;
+        out[8] = o.pv_length;
+        out[9] = o.seldepth;
+        out[10] = o.tt_probes;
+        out[11] = o.tt_hits;
+        out[12] = o.tt_cutoffs;
+        for (uint32_t i = 0; i < o.pv_length; i++)
+            out[RESULT_HDR + i] = (int64_t)o.pv[i];
+        send_words(R->comm, out, RESULT_HDR + (int)o.pv_length, 0, TAG_RESULT, &R->messages);
+    }
+}
+
+/* ---- gts_mpi_search ------------------------------------------------------------ */
+
+/* Copy a caller struct of @p size bytes (its first field) into @p dst. */
+static gts_status struct_in(void *dst, size_t dst_size, const void *src, size_t min_size)
+{
+    size_t size;
+    memcpy(&size, src, sizeof size);
+    if (size < min_size || size > dst_size)
+        return GTS_ESTRUCT;
+    memcpy(dst, src, size);
+    return GTS_OK;
+}
+
+/* Check this rank's arguments. */
+static gts_status check_args(gts_engine *engine, const gts_game *game, void *state,
+                             const gts_limits *limits, const gts_mpi_options *options,
+                             gts_result *result, wrap *w, gts_limits *lim, gts_mpi_options *opt,
+                             gts_mpi_stats *stats)
+{
+    if (!engine || !game || !state || !result)
+        return GTS_EINVAL;
+    if (result->struct_size < GTS_RESULT_SIZE_V0_1 || result->struct_size > sizeof(gts_result))
+        return GTS_ESTRUCT;
+    if (stats && (stats->struct_size < sizeof *stats || stats->struct_size > sizeof *stats))
+        return GTS_ESTRUCT;
+    memset(&w->orig, 0, sizeof w->orig);
+    gts_status rc = struct_in(&w->orig, sizeof w->orig, game, GTS_GAME_SIZE_V0_1);
+    if (rc != GTS_OK)
+        return rc;
+    if (!w->orig.generate || !w->orig.apply || !w->orig.undo || !w->orig.evaluate)
+        return GTS_EINVAL;
+    if (w->orig.max_moves == 0 || w->orig.max_moves > MAX_MOVES_LIMIT)
+        return GTS_ERANGE;
+    memset(lim, 0, sizeof *lim);
+    lim->struct_size = sizeof *lim;
+    if (limits && (rc = struct_in(lim, sizeof *lim, limits, GTS_LIMITS_SIZE_V0_1)) != GTS_OK)
+        return rc;
+    if (lim->depth == 0)
+        lim->depth = GTS_MAX_DEPTH;
+    if (lim->depth < 0 || lim->depth > GTS_MAX_DEPTH)
+        return GTS_ERANGE;
+    if (lim->alpha == 0 && lim->beta == 0) {
+        lim->alpha = -GTS_SCORE_INF;
+        lim->beta = GTS_SCORE_INF;
+    } else if (lim->alpha < -GTS_SCORE_INF || lim->beta > GTS_SCORE_INF) {
+        return GTS_ERANGE;
+    } else if (lim->alpha >= lim->beta) {
+        return GTS_EINVAL;
+    }
+    memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
+    if (options && (rc = struct_in(opt, sizeof *opt, options, sizeof *opt)) != GTS_OK)
+        return rc;
+    if (opt->algorithm == 0)
+        opt->algorithm = DEFAULT_ALGORITHM;
+    if (!gts_algorithm_name(opt->algorithm))
+        return GTS_EALGORITHM;
+    if (!gts_algorithm_is_exact(opt->algorithm))
+        return GTS_EINVAL;
+    if (opt->master_plies == 0)
+        opt->master_plies = DEFAULT_MASTER_PLIES;
+    if (opt->master_plies < 0 || opt->master_plies > MAX_MASTER_PLIES)
+        return GTS_ERANGE;
+    return GTS_OK;
+}
+
+gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *game, void *state,
+                          const gts_limits *limits, const gts_mpi_options *options,
+                          gts_result *result, gts_mpi_stats *stats)
+{
+    /* Step 1. Without a communicator the ranks cannot agree: fail alone. */
+    int inited = 0, finalized = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    if (!inited || finalized)
+        return GTS_ENOTSUP;
+    if (comm == MPI_COMM_NULL)
+        return GTS_EINVAL;
+
+    run R;
+    memset(&R, 0, sizeof R);
+    R.start_us = now_us();
+    wrap *w = calloc(1, sizeof *w);
+    gts_mpi_options opt;
+    gts_status st = w ? check_args(engine, game, state, limits, options, result, w, &R.lim, &opt,
+                                   stats)
+                      : GTS_ENOMEM;
+    if (st == GTS_OK && stats) {
+        uint64_t *rn = stats->rank_nodes;
+        uint32_t rc = stats->rank_nodes_capacity;
+        memset(stats, 0, sizeof *stats);
+        stats->struct_size = sizeof *stats;
+        stats->rank_nodes = rn;
+        stats->rank_nodes_capacity = rc;
+    }
+    gts_result res;
+    memset(&res, 0, sizeof res);
+    res.struct_size = sizeof res;
+
+    /* Step 2. Agree on the arguments (and on the root, when it has a key). */
+    MPI_Comm_dup(comm, &R.comm);
+    MPI_Comm_rank(R.comm, &R.rank);
+    MPI_Comm_size(R.comm, &R.size);
+    uint64_t key[2] = { 0, 0 };
+    if (st == GTS_OK && w->orig.hash) {
+        key[0] = w->orig.hash(state, w->orig.user);
+        key[1] = ~key[0];
+    }
+    uint64_t key_max[2];
+    MPI_Allreduce(key, key_max, 2, MPI_UINT64_T, MPI_MAX, R.comm);
+    if (st == GTS_OK && w->orig.hash && (key_max[0] != key[0] || key_max[1] != key[1]))
+        st = GTS_EINVAL; /* the ranks do not hold the same root */
+    int mine = st, worst = 0;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, R.comm);
+    if (worst < 0 && st == GTS_OK)
+        st = (gts_status)worst;
+
+    if (st == GTS_OK) {
+        R.engine = engine;
+        R.alg = opt.algorithm;
+        R.state = state;
+        R.w = w;
+        w->engine = engine;
+        w->comm = R.comm;
+        w->poll = R.rank != 0;
+        wrap_init(w);
+        /* Step 3. The search. */
+        st = R.rank == 0 ? master_run(&R, &opt, &res, stats ? stats : &(gts_mpi_stats){ 0 })
+                         : slave_run(&R, &res);
+    }
+
+    /* Step 4. Totals on rank 0. */
+    if (worst == 0) {
+        uint64_t mineinfo[2] = { R.my_nodes, R.messages };
+        uint64_t *all = R.rank == 0 ? calloc((size_t)R.size * 2, sizeof *all) : NULL;
+        uint64_t dummy[2];
+        MPI_Gather(mineinfo, 2, MPI_UINT64_T, all ? all : dummy, 2, MPI_UINT64_T, 0, R.comm);
+        uint64_t nodes = R.my_nodes;
+        if (R.rank == 0 && all) {
+            nodes = 0;
+            uint64_t msgs = 0;
+            for (int r = 0; r < R.size; r++) {
+                nodes += all[2 * r];
+                msgs += all[2 * r + 1];
+                if (stats && stats->rank_nodes && (uint32_t)r < stats->rank_nodes_capacity)
+                    stats->rank_nodes[r] = all[2 * r];
+            }
+            if (stats) {
+                stats->messages = msgs;
+                stats->nodes = nodes;
+            }
+        }
+        free(all);
+        res.nodes = nodes;
+    }
+    if (stats && stats->struct_size == sizeof *stats)
+        stats->ranks = R.size;
+    res.threads = (uint32_t)R.size;
+    res.time_us = now_us() - R.start_us;
+    if (result && result->struct_size >= GTS_RESULT_SIZE_V0_1
+        && result->struct_size <= sizeof res) {
+        res.struct_size = result->struct_size;
+        res.thread_nodes = result->thread_nodes;
+        res.thread_nodes_capacity = result->thread_nodes_capacity;
+        memcpy(result, &res, result->struct_size);
+    }
+    MPI_Comm_free(&R.comm);
+    free(w);
+    return st;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""gts-mpi against gts: the same output under mpirun -np 1..4.
+
+  test_gts_mpi.py MPIRUN GTS GTS_MPI POSITIONS
+
+* `gts-mpi solve connect4` prints exactly what `gts solve connect4` prints
+  on stdout, with the same exit status, for positions of the benchmark
+  file POSITIONS (those with 19 or more stones, to stay cheap) followed
+  by malformed lines; also with --check and --root bisect.
+* `gts-mpi search` reports the same score, bound and depth (and the same
+  score for every iteration) as `gts search` on Connect-4, Othello and a
+  random tree; the node counts and times differ by nature.
+"""
+import os
+import subprocess
+import sys
+
+MPIRUN, GTS, GTS_MPI, POSITIONS = sys.argv[1:5]
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL: " + msg)
+
+
+def run(cmd, stdin=""):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=ENV, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def mpi(np, args, stdin=""):
+    return run([MPIRUN, "--oversubscribe", "-np", str(np), GTS_MPI] + args, stdin)
+
+
+with open(POSITIONS) as f:
+    lines = [ln.split() for ln in f if ln.strip()]
+solve_in = "".join(ln[0] + "\n" for ln in lines if len(ln[0]) >= 19)
+bad = "4x4\n\n1111111\n"
+# gts's own answers are the --check input (the file holds positions only).
+check_in = run([GTS, "solve", "connect4"], solve_in)[1]
+
+for args, stdin, nps in ((["solve", "connect4"], solve_in + bad, (1, 2, 3, 4)),
+                         (["solve", "connect4", "--check"], check_in, (3,)),
+                         (["solve", "connect4", "--root", "bisect"], solve_in, (2,))):
+    want = run([GTS] + args, stdin)
+    if not want[1].strip():
+        fail("gts %s printed nothing: %r" % (" ".join(args), want[2]))
+    for np in nps:
+        got = mpi(np, args, stdin)
+        if got[1] != want[1]:
+            fail("np %d %s: stdout differs:\n--- gts\n%s--- gts-mpi\n%s%s" %
+                 (np, " ".join(args), want[1], got[1], got[2]))
+        if got[0] != want[0]:
+            fail("np %d %s: exit status %d, gts %d" % (np, " ".join(args), got[0], want[0]))
+
+
+def fields(out):
+    """The key/value lines of `gts search`, and the score of each info line."""
+    kv, infos = {}, []
+    for ln in out.splitlines():
+        parts = ln.split()
+        if not parts:
+            continue
+        if parts[0] == "info":
+            infos.append((parts[2], parts[4]))
+        else:
+            kv[parts[0]] = " ".join(parts[1:])
+    return kv, infos
+
+
+for args, nps in ((["connect4h", "4453", "--depth", "7"], (1, 3)),
+                  (["othello", "f5d6", "--depth", "5"], (4,)),
+                  (["randtree", "--seed", "5", "--branching", "5", "--tree-depth", "8",
+                    "--depth", "6"], (2,))):
+    want = run([GTS, "search"] + args)
+    wkv, winfo = fields(want[1])
+    for np in nps:
+        got = mpi(np, ["search"] + args)
+        gkv, ginfo = fields(got[1])
+        for key in ("game", "position", "algorithm", "score", "bound", "depth"):
+            if key not in wkv or gkv.get(key) != wkv[key]:
+                fail("np %d search %s: %s %r, gts %r (%s)" %
+                     (np, " ".join(args), key, gkv.get(key), wkv.get(key), got[2]))
+        if ginfo != winfo:
+            fail("np %d search %s: iterations %r, gts %r" % (np, " ".join(args), ginfo, winfo))
+        if got[0] != 0:
+            fail("np %d search %s: exit status %d" % (np, " ".join(args), got[0]))
+
+print("gts-mpi: %s" % ("FAILED" if failures else "ok"))
+sys.exit(1 if failures else 0)
