@@ -1,0 +1,1109 @@
+/*
+ * chess.c - chess adapter for libgts: the full rules, a material +
+ * piece-square evaluation, and every optional callback a searching engine
+ * uses (quiescence moves, ordering hints, check extension, Zobrist keys).
+ *
+ * It is meant to be read by engine authors as a model of an adapter, so it
+ * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
+ * generation filtered by "is my king attacked after the move", and a history
+ * stack that makes undo() exact.
+ *
+ * Representation: squares 0..63 with a1 = 0, h1 = 7, a8 = 56, h8 = 63. A
+ * piece is its type (CH_PAWN..CH_KING, 1..6) plus 8 for black; 0 is empty.
+ * A move (gts_move) is from | to << 6 | promotion type << 12: the same move
+ * value means the same from/to/promotion in every position, which is what
+ * the library's killer and history tables compare. Castling is the king's
+ * two-square move (e1g1), as in UCI; en passant is the pawn's diagonal move
+ * to the empty en-passant square. Move text is UCI long algebraic: "e2e4",
+ * "e7e8q".
+ *
+ * Rules: castling (not out of, through or into check; rights lost when the
+ * king or rook moves or the rook is captured), en passant, promotion to
+ * queen, rook, bishop or knight, checkmate and stalemate. The game ends
+ * (generate() returns 0) at checkmate, at stalemate, once the 50-move rule
+ * applies (100 plies without a capture or a pawn move) and at the third
+ * occurrence of a position (same placement, side to move, castling rights
+ * and en-passant capture) since the state was built: what an arbiter rules
+ * on a claim, and what an engine must see to steer towards or away from a
+ * draw. Checkmate on the 100th ply is a checkmate. Positions without mating
+ * material (K v K, K+minor v K) are not ended, but evaluate to 0.
+ *
+ * Because of those draws, perft from a position counts the standard numbers
+ * unless its 50-move counter reaches 100 or a position repeats three times
+ * within the depth (never below 8 plies from a FEN without history).
+ *
+ * Scores (negamax, centipawns of the side to move): a checkmated side to
+ * move scores GTS_SCORE_LOSS (the library subtracts the distance from the
+ * root, so "mate in n" comes out as GTS_SCORE_WIN - plies); a draw scores
+ * 0; otherwise material + piece-square tables (the "simplified evaluation
+ * function" values of Tomasz Michniewski), the king's table tapered from
+ * middle game to endgame by the non-pawn material left. The magnitude stays
+ * below 10,000, far from the decided range.
+ *
+ * Optional callbacks and why:
+ *   generate_noisy  captures (en passant included) and queen promotions:
+ *                   what quiescence search must resolve before standing pat.
+ *   move_score /    MVV-LVA (most valuable victim, least valuable attacker)
+ *   generate_keyed  for captures, queen promotions above them, quiet moves
+ *                   0 (so the library's killers and history order them,
+ *                   see lib/order.c), under-promotions last. generate_keyed
+ *                   computes the keys in the generation loop for free.
+ *   extend          one ply for a move that gives check (check extension).
+ *   hash            Zobrist keys, updated incrementally by apply() and
+ *                   restored by undo(); the en-passant file is keyed only
+ *                   when a capture there is possible, so equal positions
+ *                   get equal keys.
+ *   clone / free    parallel algorithms.
+ *
+ * Invariants: exactly one king per side (king[] tracks them); the side not
+ * to move is never in check; hist[0..ply) records every applied move with
+ * what undo() needs (captured piece, castling rights, en-passant square,
+ * 50-move counter, key), and undo() accepts only the move on top of it. At
+ * most CH_MAX_PLIES moves can be applied to one state (a game plus the
+ * search's depth); apply() fails beyond that. apply() trusts the library's
+ * contract (the move comes from generate()) and only checks that a piece
+ * of the side to move stands on the from-square: a full legality test
+ * would cost a generate() per node. parse_move() is the checked way in for
+ * moves from outside.
+ *
+ * Concurrency: the Zobrist and move tables are built once (pthread_once),
+ * then only read; every callback touches only its own state.
+ */
+#include "gts_games.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CH_WHITE = 0, CH_BLACK = 1 };
+enum { CH_EMPTY = 0, CH_PAWN = 1, CH_KNIGHT, CH_BISHOP, CH_ROOK, CH_QUEEN, CH_KING };
+enum { CH_WK = 1, CH_WQ = 2, CH_BK = 4, CH_BQ = 8 }; /* castling rights */
+enum { CH_NO_SQ = 64, CH_MAX_PLIES = 2048 };
+enum { CH_SPECIAL_EP = 1, CH_SPECIAL_CASTLE = 2 };
+
+/* The most legal moves of any chess position is 218; a round margin. */
+enum { CH_MAX_MOVES = 256 };
+
+static const char CH_START_FEN[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/* ---- evaluation tables ----------------------------------------------------
+ * Centipawns, from white's side, printed rank 8 first: a white piece on
+ * square sq reads entry sq ^ 56, a black one entry sq. */
+static const int CH_VALUE[7] = { 0, 100, 320, 330, 500, 900, 0 };
+/* Game phase: what each piece type adds (a full board is CH_PHASE_MAX). */
+static const int CH_PHASE_WEIGHT[7] = { 0, 0, 1, 1, 2, 4, 0 };
+enum { CH_PHASE_MAX = 24 };
+
+static const int8_t CH_PST[7][64] = {
+    [CH_PAWN] = {
+         0,  0,  0,  0,  0,  0,  0,  0,
+        50, 50, 50, 50, 50, 50, 50, 50,
+        10, 10, 20, 30, 30, 20, 10, 10,
+         5,  5, 10, 25, 25, 10,  5,  5,
+         0,  0,  0, 20, 20,  0,  0,  0,
+         5, -5,-10,  0,  0,-10, -5,  5,
+         5, 10, 10,-20,-20, 10, 10,  5,
+         0,  0,  0,  0,  0,  0,  0,  0 },
+    [CH_KNIGHT] = {
+       -50,-40,-30,-30,-30,-30,-40,-50,
+       -40,-20,  0,  0,  0,  0,-20,-40,
+       -30,  0, 10, 15, 15, 10,  0,-30,
+       -30,  5, 15, 20, 20, 15,  5,-30,
+       -30,  0, 15, 20, 20, 15,  0,-30,
+       -30,  5, 10, 15, 15, 10,  5,-30,
+       -40,-20,  0,  5,  5,  0,-20,-40,
+       -50,-40,-30,-30,-30,-30,-40,-50 },
+    [CH_BISHOP] = {
+       -20,-10,-10,-10,-10,-10,-10,-20,
+       -10,  0,  0,  0,  0,  0,  0,-10,
+       -10,  0,  5, 10, 10,  5,  0,-10,
+       -10,  5,  5, 10, 10,  5,  5,-10,
+       -10,  0, 10, 10, 10, 10,  0,-10,
+       -10, 10, 10, 10, 10, 10, 10,-10,
+       -10,  5,  0,  0,  0,  0,  5,-10,
+       -20,-10,-10,-10,-10,-10,-10,-20 },
+    [CH_ROOK] = {
+         0,  0,  0,  0,  0,  0,  0,  0,
+         5, 10, 10, 10, 10, 10, 10,  5,
+        -5,  0,  0,  0,  0,  0,  0, -5,
+        -5,  0,  0,  0,  0,  0,  0, -5,
+        -5,  0,  0,  0,  0,  0,  0, -5,
+        -5,  0,  0,  0,  0,  0,  0, -5,
+        -5,  0,  0,  0,  0,  0,  0, -5,
+         0,  0,  0,  5,  5,  0,  0,  0 },
+    [CH_QUEEN] = {
+       -20,-10,-10, -5, -5,-10,-10,-20,
+       -10,  0,  0,  0,  0,  0,  0,-10,
+       -10,  0,  5,  5,  5,  5,  0,-10,
+        -5,  0,  5,  5,  5,  5,  0, -5,
+         0,  0,  5,  5,  5,  5,  0, -5,
+       -10,  5,  5,  5,  5,  5,  0,-10,
+       -10,  0,  5,  0,  0,  0,  0,-10,
+       -20,-10,-10, -5, -5,-10,-10,-20 },
+    [CH_KING] = { /* middle game */
+       -30,-40,-40,-50,-50,-40,-40,-30,
+       -30,-40,-40,-50,-50,-40,-40,-30,
+       -30,-40,-40,-50,-50,-40,-40,-30,
+       -30,-40,-40,-50,-50,-40,-40,-30,
+       -20,-30,-30,-40,-40,-30,-30,-20,
+       -10,-20,-20,-20,-20,-20,-20,-10,
+        20, 20,  0,  0,  0,  0, 20, 20,
+        20, 30, 10,  0,  0, 10, 30, 20 },
+};
+static const int8_t CH_KING_ENDGAME[64] = {
+       -50,-40,-30,-20,-20,-30,-40,-50,
+       -30,-20,-10,  0,  0,-10,-20,-30,
+       -30,-10, 20, 30, 30, 20,-10,-30,
+       -30,-10, 30, 40, 40, 30,-10,-30,
+       -30,-10, 30, 40, 40, 30,-10,-30,
+       -30,-10, 20, 30, 30, 20,-10,-30,
+       -30,-30,  0,  0,  0,  0,-30,-30,
+       -50,-30,-30,-30,-30,-30,-30,-50 };
+
+/* Move-ordering keys (see move_score above). */
+static const int32_t CH_KEY_CAPTURE = 1000;     /* + 10 * victim - attacker */
+static const int32_t CH_KEY_PROMOTE_QUEEN = 2000;
+static const int32_t CH_KEY_UNDERPROMOTE = -1;
+static const int32_t CH_KEY_ILLEGAL = INT32_MIN / 2;
+
+/* Zobrist generator seed: any fixed constant. */
+static const uint64_t CH_ZOBRIST_SEED = 0x636865737321656eull;
+
+/* ---- state ----------------------------------------------------------------- */
+
+typedef struct ch_record {
+    uint64_t key;      /* key before the move */
+    uint16_t move;     /* the move (its low 16 bits) */
+    uint16_t rule50;   /* 50-move counter before the move */
+    uint8_t captured;  /* captured piece (0: none) */
+    uint8_t castling;  /* rights before the move */
+    uint8_t ep;        /* en-passant square before the move, CH_NO_SQ if none */
+    uint8_t special;   /* CH_SPECIAL_* */
+} ch_record;
+
+typedef struct ch_state {
+    uint8_t board[64];
+    uint8_t king[2];     /* squares of the kings */
+    uint8_t side;        /* colour to move */
+    uint8_t castling;    /* CH_WK | CH_WQ | CH_BK | CH_BQ */
+    uint8_t ep;          /* capturable en-passant square, or CH_NO_SQ */
+    uint16_t rule50;     /* plies since the last capture or pawn move */
+    uint16_t fullmove;   /* from the FEN; informative only */
+    int32_t mg, eg;      /* material + tables, white minus black */
+    int32_t phase;       /* sum of CH_PHASE_WEIGHT over the board */
+    uint8_t count[16];   /* pieces on the board, by piece code */
+    uint64_t key;
+    uint32_t ply;        /* entries used in hist */
+    ch_record hist[CH_MAX_PLIES];
+} ch_state;
+
+/* ---- tables built once ------------------------------------------------------ */
+
+static uint64_t ch_zobrist_piece[16][64];
+static uint64_t ch_zobrist_castling[16];
+static uint64_t ch_zobrist_ep[8];
+static uint64_t ch_zobrist_side;
+/* Knight and king targets, and the squares along each of 8 rays (rook
+ * directions 0..3, bishop directions 4..7), nearest first. */
+static uint8_t ch_knight_to[64][8], ch_knight_n[64];
+static uint8_t ch_king_to[64][8], ch_king_n[64];
+static uint8_t ch_ray[64][8][7], ch_ray_n[64][8];
+/* Castling rights kept after a move from or to each square. */
+static uint8_t ch_castle_keep[64];
+static pthread_once_t ch_init_once = PTHREAD_ONCE_INIT;
+
+static uint64_t ch_splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void ch_init(void)
+{
+    uint64_t seed = CH_ZOBRIST_SEED;
+    for (int p = 0; p < 16; p++)
+        for (int sq = 0; sq < 64; sq++)
+            ch_zobrist_piece[p][sq] = ch_splitmix64(&seed);
+    for (int c = 0; c < 16; c++)
+        ch_zobrist_castling[c] = c ? ch_splitmix64(&seed) : 0;
+    for (int f = 0; f < 8; f++)
+        ch_zobrist_ep[f] = ch_splitmix64(&seed);
+    ch_zobrist_side = ch_splitmix64(&seed);
+
+    static const int knight_df[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
+    static const int knight_dr[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
+    static const int ray_df[8] = { 1, -1, 0, 0, 1, 1, -1, -1 };
+    static const int ray_dr[8] = { 0, 0, 1, -1, 1, -1, 1, -1 };
+    for (int sq = 0; sq < 64; sq++) {
+        int f = sq % 8, r = sq / 8;
+        for (int i = 0; i < 8; i++) {
+            int nf = f + knight_df[i], nr = r + knight_dr[i];
+            if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8)
+                ch_knight_to[sq][ch_knight_n[sq]++] = (uint8_t)(nr * 8 + nf);
+            nf = f + ray_df[i];
+            nr = r + ray_dr[i];
+            if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8)
+                ch_king_to[sq][ch_king_n[sq]++] = (uint8_t)(nr * 8 + nf);
+            for (int k = 1; k < 8; k++) {
+                nf = f + k * ray_df[i];
+                nr = r + k * ray_dr[i];
+                if (nf < 0 || nf >= 8 || nr < 0 || nr >= 8)
+                    break;
+                ch_ray[sq][i][ch_ray_n[sq][i]++] = (uint8_t)(nr * 8 + nf);
+            }
+        }
+        ch_castle_keep[sq] = CH_WK | CH_WQ | CH_BK | CH_BQ;
+    }
+    ch_castle_keep[0] &= (uint8_t)~CH_WQ;  /* a1 */
+    ch_castle_keep[7] &= (uint8_t)~CH_WK;  /* h1 */
+    ch_castle_keep[4] &= (uint8_t)~(CH_WK | CH_WQ);  /* e1 */
+    ch_castle_keep[56] &= (uint8_t)~CH_BQ; /* a8 */
+    ch_castle_keep[63] &= (uint8_t)~CH_BK; /* h8 */
+    ch_castle_keep[60] &= (uint8_t)~(CH_BK | CH_BQ); /* e8 */
+}
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static int ch_type(int piece) { return piece & 7; }
+static int ch_colour(int piece) { return piece >> 3; }
+static int ch_piece(int colour, int type) { return type | colour << 3; }
+static int ch_file(int sq) { return sq & 7; }
+static int ch_rank(int sq) { return sq >> 3; }
+
+static int ch_move_from(gts_move m) { return (int)(m & 63); }
+static int ch_move_to(gts_move m) { return (int)((m >> 6) & 63); }
+static int ch_move_promo(gts_move m) { return (int)((m >> 12) & 7); }
+static gts_move ch_make_move(int from, int to, int promo)
+{
+    return (gts_move)(from | to << 6 | promo << 12);
+}
+
+/* Place or lift a piece, keeping the key, the evaluation sums, the phase
+ * and the counts up to date. */
+static void ch_put(ch_state *s, int sq, int piece)
+{
+    int t = ch_type(piece), c = ch_colour(piece), idx = c == CH_WHITE ? sq ^ 56 : sq;
+    int sign = c == CH_WHITE ? 1 : -1;
+    s->board[sq] = (uint8_t)piece;
+    s->key ^= ch_zobrist_piece[piece][sq];
+    s->mg += sign * (CH_VALUE[t] + CH_PST[t][idx]);
+    s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->phase += CH_PHASE_WEIGHT[t];
+    s->count[piece]++;
+    if (t == CH_KING)
+        s->king[c] = (uint8_t)sq;
+}
+
+static void ch_remove(ch_state *s, int sq)
+{
+    int piece = s->board[sq], t = ch_type(piece), c = ch_colour(piece);
+    int idx = c == CH_WHITE ? sq ^ 56 : sq, sign = c == CH_WHITE ? 1 : -1;
+    s->board[sq] = CH_EMPTY;
+    s->key ^= ch_zobrist_piece[piece][sq];
+    s->mg -= sign * (CH_VALUE[t] + CH_PST[t][idx]);
+    s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->phase -= CH_PHASE_WEIGHT[t];
+    s->count[piece]--;
+}
+
+/* Whether @p sq is attacked by a piece of colour @p by (board only). */
+static bool ch_attacked(const uint8_t *board, int sq, int by)
+{
+    int f = ch_file(sq);
+    if (by == CH_WHITE) {
+        if (f > 0 && sq >= 9 && board[sq - 9] == ch_piece(CH_WHITE, CH_PAWN))
+            return true;
+        if (f < 7 && sq >= 7 && board[sq - 7] == ch_piece(CH_WHITE, CH_PAWN))
+            return true;
+    } else {
+        if (f > 0 && sq + 7 < 64 && board[sq + 7] == ch_piece(CH_BLACK, CH_PAWN))
+            return true;
+        if (f < 7 && sq + 9 < 64 && board[sq + 9] == ch_piece(CH_BLACK, CH_PAWN))
+            return true;
+    }
+    int knight = ch_piece(by, CH_KNIGHT), king = ch_piece(by, CH_KING);
+    for (int i = 0; i < ch_knight_n[sq]; i++)
+        if (board[ch_knight_to[sq][i]] == knight)
+            return true;
+    for (int i = 0; i < ch_king_n[sq]; i++)
+        if (board[ch_king_to[sq][i]] == king)
+            return true;
+    int queen = ch_piece(by, CH_QUEEN);
+    for (int d = 0; d < 8; d++) {
+        int slider = ch_piece(by, d < 4 ? CH_ROOK : CH_BISHOP);
+        for (int k = 0; k < ch_ray_n[sq][d]; k++) {
+            int p = board[ch_ray[sq][d][k]];
+            if (p == CH_EMPTY)
+                continue;
+            if (p == slider || p == queen)
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
+static bool ch_in_check(const ch_state *s)
+{
+    return ch_attacked(s->board, s->king[s->side], s->side ^ 1);
+}
+
+/* Whether the side to move could capture en passant on @p ep (pseudo-legally). */
+static bool ch_ep_capturable(const ch_state *s, int ep)
+{
+    int us = s->side, pawn = ch_piece(us, CH_PAWN);
+    int from_rank_sq = us == CH_WHITE ? ep - 8 : ep + 8; /* the square beside the capturer */
+    int f = ch_file(ep);
+    return (f > 0 && s->board[from_rank_sq - 1] == pawn) ||
+           (f < 7 && s->board[from_rank_sq + 1] == pawn);
+}
+
+/* ---- move generation ---------------------------------------------------------- */
+
+typedef struct ch_list {
+    int n;
+    gts_move move[CH_MAX_MOVES];
+    int32_t key[CH_MAX_MOVES];
+} ch_list;
+
+/* The ordering key of a move (see move_score in the header comment). */
+static int32_t ch_key(const ch_state *s, int from, int to, int promo)
+{
+    int32_t key = 0;
+    int victim = ch_type(s->board[to]);
+    if (victim == CH_EMPTY && ch_type(s->board[from]) == CH_PAWN && ch_file(from) != ch_file(to))
+        victim = CH_PAWN; /* en passant */
+    if (victim != CH_EMPTY)
+        key = CH_KEY_CAPTURE + 10 * victim - ch_type(s->board[from]);
+    if (promo == CH_QUEEN)
+        key += CH_KEY_PROMOTE_QUEEN;
+    else if (promo != 0)
+        key = victim != CH_EMPTY ? key : CH_KEY_UNDERPROMOTE;
+    return key;
+}
+
+static void ch_add(ch_list *l, const ch_state *s, int from, int to, int promo)
+{
+    l->move[l->n] = ch_make_move(from, to, promo);
+    l->key[l->n] = ch_key(s, from, to, promo);
+    l->n++;
+}
+
+/* A pawn move to @p to: the four promotions on the last rank. */
+static void ch_add_pawn(ch_list *l, const ch_state *s, int from, int to, bool noisy)
+{
+    if (ch_rank(to) == 0 || ch_rank(to) == 7) {
+        ch_add(l, s, from, to, CH_QUEEN);
+        if (noisy && s->board[to] == CH_EMPTY)
+            return; /* quiet under-promotions are not noisy */
+        ch_add(l, s, from, to, CH_ROOK);
+        ch_add(l, s, from, to, CH_BISHOP);
+        ch_add(l, s, from, to, CH_KNIGHT);
+    } else {
+        ch_add(l, s, from, to, 0);
+    }
+}
+
+/* Pseudo-legal moves of the side to move (all of them, or only the noisy
+ * ones: captures and queen promotions), in a fixed order: by square a1..h8,
+ * then by direction. */
+static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
+{
+    int us = s->side, them = us ^ 1;
+    int up = us == CH_WHITE ? 8 : -8;
+    int start_rank = us == CH_WHITE ? 1 : 6, last_rank = us == CH_WHITE ? 7 : 0;
+    l->n = 0;
+    for (int from = 0; from < 64; from++) {
+        int p = s->board[from];
+        if (p == CH_EMPTY || ch_colour(p) != us)
+            continue;
+        int t = ch_type(p);
+        if (t == CH_PAWN) {
+            int to = from + up;
+            if (s->board[to] == CH_EMPTY) {
+                if (!noisy || ch_rank(to) == last_rank)
+                    ch_add_pawn(l, s, from, to, noisy);
+                if (!noisy && ch_rank(from) == start_rank && s->board[to + up] == CH_EMPTY)
+                    ch_add(l, s, from, to + up, 0);
+            }
+            for (int df = -1; df <= 1; df += 2) {
+                if (ch_file(from) + df < 0 || ch_file(from) + df > 7)
+                    continue;
+                int cap = to + df, victim = s->board[cap];
+                if ((victim != CH_EMPTY && ch_colour(victim) == them) || cap == s->ep)
+                    ch_add_pawn(l, s, from, cap, noisy);
+            }
+        } else if (t == CH_KNIGHT || t == CH_KING) {
+            const uint8_t *to = t == CH_KNIGHT ? ch_knight_to[from] : ch_king_to[from];
+            int n = t == CH_KNIGHT ? ch_knight_n[from] : ch_king_n[from];
+            for (int i = 0; i < n; i++) {
+                int q = s->board[to[i]];
+                if (q == CH_EMPTY ? !noisy : ch_colour(q) == them)
+                    ch_add(l, s, from, to[i], 0);
+            }
+        } else {
+            int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+            for (int d = d0; d < d1; d++) {
+                for (int k = 0; k < ch_ray_n[from][d]; k++) {
+                    int to = ch_ray[from][d][k], q = s->board[to];
+                    if (q == CH_EMPTY) {
+                        if (!noisy)
+                            ch_add(l, s, from, to, 0);
+                        continue;
+                    }
+                    if (ch_colour(q) == them)
+                        ch_add(l, s, from, to, 0);
+                    break;
+                }
+            }
+        }
+    }
+    /* Castling: rights, empty squares between king and rook, and the
+     * king's start, passing and arrival squares not attacked. */
+    if (noisy)
+        return;
+    int base = us == CH_WHITE ? 0 : 56; /* a1 or a8 */
+    int king_side = us == CH_WHITE ? CH_WK : CH_BK, queen_side = us == CH_WHITE ? CH_WQ : CH_BQ;
+    const uint8_t *b = s->board;
+    if ((s->castling & king_side) && b[base + 5] == CH_EMPTY && b[base + 6] == CH_EMPTY &&
+        !ch_attacked(b, base + 4, them) && !ch_attacked(b, base + 5, them) &&
+        !ch_attacked(b, base + 6, them))
+        ch_add(l, s, base + 4, base + 6, 0);
+    if ((s->castling & queen_side) && b[base + 3] == CH_EMPTY && b[base + 2] == CH_EMPTY &&
+        b[base + 1] == CH_EMPTY && !ch_attacked(b, base + 4, them) &&
+        !ch_attacked(b, base + 3, them) && !ch_attacked(b, base + 2, them))
+        ch_add(l, s, base + 4, base + 2, 0);
+}
+
+/* Whether the pseudo-legal move @p m leaves the mover's king safe: play it
+ * on a copy of the board (the rook of a castling move does not matter: the
+ * king's squares were checked when it was generated). */
+static bool ch_legal_after(const ch_state *s, gts_move m)
+{
+    uint8_t b[64];
+    memcpy(b, s->board, sizeof b);
+    int from = ch_move_from(m), to = ch_move_to(m), p = b[from];
+    if (ch_type(p) == CH_PAWN && to == s->ep && ch_file(from) != ch_file(to))
+        b[s->side == CH_WHITE ? to - 8 : to + 8] = CH_EMPTY;
+    b[to] = (uint8_t)p;
+    b[from] = CH_EMPTY;
+    int king = ch_type(p) == CH_KING ? to : s->king[s->side];
+    return !ch_attacked(b, king, s->side ^ 1);
+}
+
+/* The legal moves (all, or the noisy ones), keys alongside. */
+static void ch_generate_legal(const ch_state *s, ch_list *l, bool noisy)
+{
+    ch_generate_pseudo(s, l, noisy);
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        if (ch_legal_after(s, l->move[i])) {
+            l->move[n] = l->move[i];
+            l->key[n] = l->key[i];
+            n++;
+        }
+    }
+    l->n = n;
+}
+
+static bool ch_has_legal_move(const ch_state *s)
+{
+    /* Quick answer first: a king step (the usual case), then everything. */
+    int k = s->king[s->side];
+    for (int i = 0; i < ch_king_n[k]; i++) {
+        int to = ch_king_to[k][i], q = s->board[to];
+        if ((q == CH_EMPTY || ch_colour(q) != s->side) && ch_legal_after(s, ch_make_move(k, to, 0)))
+            return true;
+    }
+    ch_list l;
+    ch_generate_pseudo(s, &l, false);
+    for (int i = 0; i < l.n; i++)
+        if (ch_legal_after(s, l.move[i]))
+            return true;
+    return false;
+}
+
+/* Drawn by the 50-move rule or by threefold repetition (the game may still
+ * be a checkmate: the caller looks at that first). The current position
+ * occurs again only an even number of plies back, and never before the last
+ * capture or pawn move. */
+static bool ch_rule_draw(const ch_state *s)
+{
+    if (s->rule50 >= 100)
+        return true;
+    int seen = 0;
+    int oldest = (int)s->ply - (int)s->rule50;
+    for (int i = (int)s->ply - 2; i >= 0 && i >= oldest; i -= 2)
+        if (s->hist[i].key == s->key && ++seen == 2)
+            return true;
+    return false;
+}
+
+/* No mating material for either side: kings, plus at most one minor piece. */
+static bool ch_insufficient_material(const ch_state *s)
+{
+    int minors = 0;
+    for (int c = 0; c < 2; c++) {
+        if (s->count[ch_piece(c, CH_PAWN)] || s->count[ch_piece(c, CH_ROOK)] ||
+            s->count[ch_piece(c, CH_QUEEN)])
+            return false;
+        minors += s->count[ch_piece(c, CH_KNIGHT)] + s->count[ch_piece(c, CH_BISHOP)];
+    }
+    return minors <= 1;
+}
+
+/* ---- the vtable ------------------------------------------------------------- */
+
+static int ch_emit(const ch_list *l, gts_move *moves, int32_t *keys, uint32_t capacity)
+{
+    if ((uint32_t)l->n > capacity)
+        return l->n; /* the library reports GTS_EMOVES; nothing written */
+    for (int i = 0; i < l->n; i++) {
+        moves[i] = l->move[i];
+        if (keys)
+            keys[i] = l->key[i];
+    }
+    return l->n;
+}
+
+static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t capacity,
+                           bool noisy)
+{
+    if (!s || !moves)
+        return GTS_EINVAL;
+    if (ch_rule_draw(s))
+        return 0;
+    ch_list l;
+    ch_generate_legal(s, &l, noisy);
+    return ch_emit(&l, moves, keys, capacity);
+}
+
+static int ch_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    return ch_generate_any(state, moves, NULL, capacity, false);
+}
+
+static int ch_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
+                             void *user)
+{
+    (void)user;
+    if (!keys)
+        return GTS_EINVAL;
+    return ch_generate_any(state, moves, keys, capacity, false);
+}
+
+static int ch_generate_noisy(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    return ch_generate_any(state, moves, NULL, capacity, true);
+}
+
+/* Play @p m, assumed legal (apply() checks that first). */
+static void ch_do_move(ch_state *s, gts_move m)
+{
+    int us = s->side, them = us ^ 1;
+    int from = ch_move_from(m), to = ch_move_to(m), promo = ch_move_promo(m);
+    int p = s->board[from], t = ch_type(p);
+    ch_record *u = &s->hist[s->ply++];
+    u->key = s->key;
+    u->move = (uint16_t)m;
+    u->rule50 = s->rule50;
+    u->castling = s->castling;
+    u->ep = s->ep;
+    u->captured = s->board[to];
+    u->special = 0;
+
+    if (s->ep != CH_NO_SQ)
+        s->key ^= ch_zobrist_ep[ch_file(s->ep)];
+    s->key ^= ch_zobrist_castling[s->castling];
+    s->rule50++;
+    if (t == CH_PAWN || u->captured != CH_EMPTY)
+        s->rule50 = 0;
+
+    if (t == CH_PAWN && to == s->ep) {
+        int victim = us == CH_WHITE ? to - 8 : to + 8;
+        u->captured = s->board[victim];
+        u->special = CH_SPECIAL_EP;
+        ch_remove(s, victim);
+    } else if (u->captured != CH_EMPTY) {
+        ch_remove(s, to);
+    }
+    ch_remove(s, from);
+    ch_put(s, to, promo ? ch_piece(us, promo) : p);
+    if (t == CH_KING && (to - from == 2 || from - to == 2)) {
+        int rook_from = to > from ? to + 1 : to - 2, rook_to = to > from ? to - 1 : to + 1;
+        ch_remove(s, rook_from);
+        ch_put(s, rook_to, ch_piece(us, CH_ROOK));
+        u->special = CH_SPECIAL_CASTLE;
+    }
+
+    s->castling &= ch_castle_keep[from] & ch_castle_keep[to];
+    s->key ^= ch_zobrist_castling[s->castling];
+    s->side = (uint8_t)them;
+    s->key ^= ch_zobrist_side;
+    s->ep = CH_NO_SQ;
+    if (t == CH_PAWN && (to - from == 16 || from - to == 16)) {
+        int ep = (from + to) / 2;
+        if (ch_ep_capturable(s, ep)) {
+            s->ep = (uint8_t)ep;
+            s->key ^= ch_zobrist_ep[ch_file(ep)];
+        }
+    }
+}
+
+static void ch_undo_move(ch_state *s)
+{
+    const ch_record *u = &s->hist[--s->ply];
+    int them = s->side, us = them ^ 1;
+    int from = ch_move_from(u->move), to = ch_move_to(u->move), promo = ch_move_promo(u->move);
+    int p = promo ? ch_piece(us, CH_PAWN) : s->board[to];
+    s->side = (uint8_t)us;
+    ch_remove(s, to);
+    ch_put(s, from, p);
+    if (u->special == CH_SPECIAL_CASTLE) {
+        int rook_from = to > from ? to + 1 : to - 2, rook_to = to > from ? to - 1 : to + 1;
+        ch_remove(s, rook_to);
+        ch_put(s, rook_from, ch_piece(us, CH_ROOK));
+    }
+    if (u->special == CH_SPECIAL_EP)
+        ch_put(s, us == CH_WHITE ? to - 8 : to + 8, u->captured);
+    else if (u->captured != CH_EMPTY)
+        ch_put(s, to, u->captured);
+    s->castling = u->castling;
+    s->ep = u->ep;
+    s->rule50 = u->rule50;
+    s->key = u->key;
+}
+
+/* Whether @p m is a legal move of @p s by the laws of chess (generate()
+ * returns it unless the game is drawn by the 50-move rule or repetition, a
+ * draw that a game between people only ends on a claim). */
+static bool ch_is_legal(const ch_state *s, gts_move m)
+{
+    if (m >= (1u << 15))
+        return false;
+    ch_list l;
+    ch_generate_legal(s, &l, false);
+    for (int i = 0; i < l.n; i++)
+        if (l.move[i] == m)
+            return true;
+    return false;
+}
+
+/* Play a move generate() returned. Only a cheap sanity check: a full
+ * legality test would cost a generate() per node; parse_move() is the
+ * checked way in for moves from outside. */
+static int ch_apply(void *state, gts_move move, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply >= CH_MAX_PLIES || move >= (1u << 15))
+        return GTS_EINVAL;
+    int p = s->board[ch_move_from(move)], promo = ch_move_promo(move);
+    if (p == CH_EMPTY || ch_colour(p) != s->side || ch_move_from(move) == ch_move_to(move) ||
+        (promo != 0 && (ch_type(p) != CH_PAWN || promo < CH_KNIGHT || promo > CH_QUEEN)))
+        return GTS_EINVAL;
+    ch_do_move(s, move);
+    return 0;
+}
+
+static int ch_undo(void *state, gts_move move, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply == 0 || s->hist[s->ply - 1].move != move)
+        return GTS_EINVAL;
+    ch_undo_move(s);
+    return 0;
+}
+
+static gts_score ch_evaluate(void *state, void *user)
+{
+    (void)user;
+    const ch_state *s = state;
+    if (!s)
+        return GTS_SCORE_INVALID;
+    if (!ch_has_legal_move(s))
+        return ch_in_check(s) ? GTS_SCORE_LOSS : 0;
+    if (ch_rule_draw(s) || ch_insufficient_material(s))
+        return 0;
+    int phase = s->phase < CH_PHASE_MAX ? s->phase : CH_PHASE_MAX;
+    int white = (s->mg * phase + s->eg * (CH_PHASE_MAX - phase)) / CH_PHASE_MAX;
+    return s->side == CH_WHITE ? white : -white;
+}
+
+static uint64_t ch_hash(void *state, void *user)
+{
+    (void)user;
+    const ch_state *s = state;
+    return s ? s->key : 0;
+}
+
+static void *ch_clone(void *state, void *user)
+{
+    (void)user;
+    const ch_state *s = state;
+    if (!s)
+        return NULL;
+    ch_state *copy = malloc(sizeof *copy);
+    if (!copy)
+        return NULL;
+    /* The history beyond ply is never read: copy only what is used. */
+    memcpy(copy, s, offsetof(ch_state, hist) + s->ply * sizeof s->hist[0]);
+    return copy;
+}
+
+static void ch_free(void *state, void *user)
+{
+    (void)user;
+    free(state);
+}
+
+static int32_t ch_move_score(void *state, gts_move move, void *user)
+{
+    (void)user;
+    const ch_state *s = state;
+    if (!s || move >= (1u << 15))
+        return CH_KEY_ILLEGAL;
+    int from = ch_move_from(move), to = ch_move_to(move);
+    if (s->board[from] == CH_EMPTY || ch_colour(s->board[from]) != s->side)
+        return CH_KEY_ILLEGAL;
+    return ch_key(s, from, to, ch_move_promo(move));
+}
+
+static int ch_extend(void *state, gts_move move, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply >= CH_MAX_PLIES)
+        return GTS_EINVAL;
+    ch_do_move(s, move);
+    bool check = ch_in_check(s);
+    ch_undo_move(s);
+    return check ? 1 : 0;
+}
+
+static int ch_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
+{
+    (void)state;
+    (void)user;
+    static const char promo_char[7] = { 0, 0, 'n', 'b', 'r', 'q', 0 };
+    if (!buf || size < 6 || move >= (1u << 15))
+        return GTS_EINVAL;
+    int from = ch_move_from(move), to = ch_move_to(move), promo = ch_move_promo(move);
+    if (promo == 1 || promo == 6 || promo == 7)
+        return GTS_EINVAL;
+    int n = 0;
+    buf[n++] = (char)('a' + ch_file(from));
+    buf[n++] = (char)('1' + ch_rank(from));
+    buf[n++] = (char)('a' + ch_file(to));
+    buf[n++] = (char)('1' + ch_rank(to));
+    if (promo)
+        buf[n++] = promo_char[promo];
+    buf[n] = '\0';
+    return n;
+}
+
+/* Parse "e2e4" / "e7e8q" (the promotion letter in either case) into a move,
+ * legal or not; false for bad syntax. */
+static bool ch_parse_text(const char *t, gts_move *move)
+{
+    size_t len = strlen(t);
+    if (len != 4 && len != 5)
+        return false;
+    for (int i = 0; i < 4; i += 2)
+        if (t[i] < 'a' || t[i] > 'h' || t[i + 1] < '1' || t[i + 1] > '8')
+            return false;
+    int promo = 0;
+    if (len == 5) {
+        switch (tolower((unsigned char)t[4])) {
+        case 'n': promo = CH_KNIGHT; break;
+        case 'b': promo = CH_BISHOP; break;
+        case 'r': promo = CH_ROOK; break;
+        case 'q': promo = CH_QUEEN; break;
+        default: return false;
+        }
+    }
+    int from = (t[1] - '1') * 8 + (t[0] - 'a'), to = (t[3] - '1') * 8 + (t[2] - 'a');
+    *move = ch_make_move(from, to, promo);
+    return true;
+}
+
+static int ch_parse_move(void *state, const char *text, gts_move *move, void *user)
+{
+    (void)user;
+    const ch_state *s = state;
+    gts_move m;
+    if (!s || !text || !move)
+        return GTS_EINVAL;
+    if (!ch_parse_text(text, &m) || !ch_is_legal(s, m))
+        return GTS_EPARSE;
+    *move = m;
+    return 0;
+}
+
+static const gts_game CH_GAME = {
+    .struct_size = sizeof(gts_game),
+    .max_moves = CH_MAX_MOVES,
+    .generate = ch_generate,
+    .apply = ch_apply,
+    .undo = ch_undo,
+    .evaluate = ch_evaluate,
+    .hash = ch_hash,
+    .clone = ch_clone,
+    .free = ch_free,
+    .generate_noisy = ch_generate_noisy,
+    .move_score = ch_move_score,
+    .extend = ch_extend,
+    .format_move = ch_format_move,
+    .parse_move = ch_parse_move,
+    .user = NULL,
+    .bounds = NULL,
+    .generate_keyed = ch_generate_keyed,
+};
+
+const gts_game *gts_game_chess(void)
+{
+    pthread_once(&ch_init_once, ch_init);
+    return &CH_GAME;
+}
+
+/* ---- perft ----------------------------------------------------------------------
+ * The chess convention, which differs from gts_games_perft()'s in two ways:
+ * a position without moves before the target depth (a checkmate, a
+ * stalemate) adds no leaf, and the 50-move and repetition draws do not end
+ * the game (the published counts ignore them). Bulk counting at depth 1. */
+
+static uint64_t ch_perft(ch_state *s, int depth)
+{
+    ch_list l;
+    ch_generate_legal(s, &l, false);
+    if (depth == 1)
+        return (uint64_t)l.n;
+    uint64_t n = 0;
+    for (int i = 0; i < l.n; i++) {
+        ch_do_move(s, l.move[i]);
+        n += ch_perft(s, depth - 1);
+        ch_undo_move(s);
+    }
+    return n;
+}
+
+gts_status gts_chess_perft(void *state, int depth, uint64_t *count)
+{
+    ch_state *s = state;
+    if (!s || !count || depth < 0 || depth > GTS_MAX_DEPTH)
+        return GTS_EINVAL;
+    if (s->ply + (uint32_t)depth > CH_MAX_PLIES)
+        return GTS_ERANGE;
+    *count = depth == 0 ? 1 : ch_perft(s, depth);
+    return GTS_OK;
+}
+
+/* ---- FEN --------------------------------------------------------------------- */
+
+/* Parse a square "e3" into 0..63; -1 if it is not one. */
+static int ch_parse_square(const char *t)
+{
+    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8' || t[2] != '\0')
+        return -1;
+    return (t[1] - '1') * 8 + (t[0] - 'a');
+}
+
+/* Split @p text (modified) into at most @p max whitespace-separated fields. */
+static int ch_split(char *text, char **fields, int max)
+{
+    int n = 0;
+    char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        if (n == max)
+            return max + 1;
+        fields[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            p++;
+    }
+    return n;
+}
+
+static bool ch_parse_number(const char *t, long lo, long hi, long *out)
+{
+    char *end;
+    if (!*t || !isdigit((unsigned char)t[0]))
+        return false;
+    long v = strtol(t, &end, 10);
+    if (*end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Load the FEN fields (placement, side, castling, en passant, and the two
+ * optional counters) into @p s, rejecting positions that cannot occur. */
+static bool ch_load_fen(ch_state *s, char **f, int nf)
+{
+    if (nf < 4 || nf > 6)
+        return false;
+    memset(s, 0, offsetof(ch_state, hist));
+    /* Placement: ranks 8 to 1, '/' between them. */
+    int rank = 7, file = 0;
+    for (const char *p = f[0]; *p; p++) {
+        if (*p == '/') {
+            if (file != 8 || rank == 0)
+                return false;
+            rank--;
+            file = 0;
+        } else if (*p >= '1' && *p <= '8') {
+            file += *p - '0';
+            if (file > 8)
+                return false;
+        } else {
+            const char *types = "pnbrqk", *hit = strchr(types, tolower((unsigned char)*p));
+            if (!hit || file >= 8)
+                return false;
+            int colour = isupper((unsigned char)*p) ? CH_WHITE : CH_BLACK;
+            int t = (int)(hit - types) + CH_PAWN;
+            if (t == CH_PAWN && (rank == 0 || rank == 7))
+                return false; /* pawns never stand on the first or last rank */
+            ch_put(s, rank * 8 + file, ch_piece(colour, t));
+            file++;
+        }
+    }
+    if (rank != 0 || file != 8)
+        return false;
+    for (int c = 0; c < 2; c++) {
+        if (s->count[ch_piece(c, CH_KING)] != 1)
+            return false;
+        /* Promoted pieces come from pawns: at most 8 pawns plus extras. */
+        int extra = s->count[ch_piece(c, CH_PAWN)];
+        static const int originals[7] = { 0, 8, 2, 2, 2, 1, 1 };
+        for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
+            if (s->count[ch_piece(c, t)] > originals[t])
+                extra += s->count[ch_piece(c, t)] - originals[t];
+        if (extra > 8)
+            return false;
+    }
+    /* Side to move. */
+    if (strcmp(f[1], "w") == 0)
+        s->side = CH_WHITE;
+    else if (strcmp(f[1], "b") == 0)
+        s->side = CH_BLACK;
+    else
+        return false;
+    if (ch_attacked(s->board, s->king[s->side ^ 1], s->side))
+        return false; /* the side that just moved left its king in check */
+    /* Castling: each right needs its king and rook at home. */
+    if (strcmp(f[2], "-") != 0) {
+        for (const char *p = f[2]; *p; p++) {
+            int right, king_sq, rook_sq, colour;
+            switch (*p) {
+            case 'K': right = CH_WK; king_sq = 4; rook_sq = 7; colour = CH_WHITE; break;
+            case 'Q': right = CH_WQ; king_sq = 4; rook_sq = 0; colour = CH_WHITE; break;
+            case 'k': right = CH_BK; king_sq = 60; rook_sq = 63; colour = CH_BLACK; break;
+            case 'q': right = CH_BQ; king_sq = 60; rook_sq = 56; colour = CH_BLACK; break;
+            default: return false;
+            }
+            if ((s->castling & right) || s->board[king_sq] != ch_piece(colour, CH_KING) ||
+                s->board[rook_sq] != ch_piece(colour, CH_ROOK))
+                return false;
+            s->castling |= (uint8_t)right;
+        }
+    }
+    /* En passant: the square a pawn of the side not to move just crossed. */
+    s->ep = CH_NO_SQ;
+    if (strcmp(f[3], "-") != 0) {
+        int ep = ch_parse_square(f[3]);
+        if (ep < 0)
+            return false;
+        int them = s->side ^ 1;
+        int want_rank = s->side == CH_WHITE ? 5 : 2;
+        int pawn_sq = s->side == CH_WHITE ? ep - 8 : ep + 8;
+        int start_sq = s->side == CH_WHITE ? ep + 8 : ep - 8;
+        if (ch_rank(ep) != want_rank || s->board[pawn_sq] != ch_piece(them, CH_PAWN) ||
+            s->board[ep] != CH_EMPTY || s->board[start_sq] != CH_EMPTY)
+            return false;
+        if (ch_ep_capturable(s, ep))
+            s->ep = (uint8_t)ep;
+    }
+    long halfmove = 0, fullmove = 1;
+    if (nf >= 5 && !ch_parse_number(f[4], 0, 9999, &halfmove))
+        return false;
+    if (nf >= 6 && !ch_parse_number(f[5], 1, 9999, &fullmove))
+        return false;
+    s->rule50 = (uint16_t)halfmove;
+    s->fullmove = (uint16_t)fullmove;
+    s->key ^= ch_zobrist_castling[s->castling];
+    if (s->ep != CH_NO_SQ)
+        s->key ^= ch_zobrist_ep[ch_file(s->ep)];
+    if (s->side == CH_BLACK)
+        s->key ^= ch_zobrist_side;
+    return true;
+}
+
+enum { CH_MAX_FIELDS = CH_MAX_PLIES + 16 };
+
+/*
+ * Position text: NULL, "" or "startpos" for the start position, or a FEN
+ * (4 to 6 fields: the two move counters may be left out); either may be
+ * followed by "moves" and UCI moves, as in a UCI position command:
+ * "startpos moves e2e4 e7e5".
+ */
+gts_status gts_chess_new(const char *position, void **state)
+{
+    if (!state)
+        return GTS_EINVAL;
+    *state = NULL;
+    pthread_once(&ch_init_once, ch_init);
+    const char *text = position ? position : "";
+    size_t len = strlen(text);
+    char *copy = malloc(len + sizeof CH_START_FEN + 1);
+    char **fields = malloc(CH_MAX_FIELDS * sizeof *fields);
+    ch_state *s = malloc(sizeof *s);
+    if (!copy || !fields || !s) {
+        free(copy);
+        free(fields);
+        free(s);
+        return GTS_ENOMEM;
+    }
+    memcpy(copy, text, len + 1);
+    gts_status rc = GTS_EPARSE;
+    int nf = ch_split(copy, fields, CH_MAX_FIELDS);
+    int moves_at = nf;
+    if (nf > CH_MAX_FIELDS)
+        goto out;
+    for (int i = 0; i < nf; i++) {
+        if (strcmp(fields[i], "moves") == 0) {
+            moves_at = i;
+            break;
+        }
+    }
+    if (nf == 0 || (moves_at == 1 && strcmp(fields[0], "startpos") == 0)) {
+        char start[sizeof CH_START_FEN];
+        char *sf[6];
+        memcpy(start, CH_START_FEN, sizeof CH_START_FEN);
+        if (!ch_load_fen(s, sf, ch_split(start, sf, 6)))
+            goto out;
+    } else if (!ch_load_fen(s, fields, moves_at)) {
+        goto out;
+    }
+    for (int i = moves_at + 1; i < nf; i++) {
+        gts_move m;
+        if (ch_parse_move(s, fields[i], &m, NULL) != 0 || ch_apply(s, m, NULL) != 0)
+            goto out;
+    }
+    *state = s;
+    s = NULL;
+    rc = GTS_OK;
+out:
+    free(copy);
+    free(fields);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,469 @@
+/*
+ * test_chess.c - Criterion suite for the chess adapter (examples/games/chess.c).
+ *
+ * References independent of the adapter's code: the published perft counts
+ * (Chess Programming Wiki, "Perft Results": the start position, "Kiwipete"
+ * and positions 3 to 6) at depths cheap enough for meson test (the deeper
+ * published depths are the chess_perft benchmark); positions whose rules
+ * outcome is known by hand (mates, stalemate, castling through check, a
+ * pinned en-passant capture, repetitions, the 50-move rule); FENs that
+ * cannot occur; and libgts' own adapter checker (gts_game_check), which
+ * compares every exact algorithm with minimax on the adapter. Stockfish's
+ * per-move perft on 200+ positions from games is tests/test_chess_oracle.py.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gts/check.h>
+#include "gts_games.h"
+
+static const char *const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+static const char *const KIWIPETE =
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+static const char *const POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+static const char *const POS4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+static const char *const POS4_MIRRORED =
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1";
+static const char *const POS5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+static const char *const POS6 =
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+
+static void *chess(const char *position)
+{
+    void *s = NULL;
+    gts_status rc = gts_chess_new(position, &s);
+    cr_assert_eq(rc, GTS_OK, "gts_chess_new(\"%s\") failed: %s", position, gts_strerror(rc));
+    return s;
+}
+
+static int moves_of(void *s, gts_move *mv)
+{
+    const gts_game *g = gts_game_chess();
+    int n = g->generate(s, mv, g->max_moves, g->user);
+    cr_assert(n >= 0 && (uint32_t)n <= g->max_moves, "generate returned %d", n);
+    return n;
+}
+
+static bool has_move(void *s, const char *text)
+{
+    const gts_game *g = gts_game_chess();
+    gts_move m;
+    return g->parse_move(s, text, &m, g->user) == 0;
+}
+
+/* ---- perft: the published counts ---------------------------------------- */
+
+static void check_perft(const char *fen, const uint64_t *expected, int depths)
+{
+    void *s = chess(fen);
+    for (int d = 1; d <= depths; d++) {
+        uint64_t n = 0;
+        cr_assert_eq(gts_chess_perft(s, d, &n), GTS_OK);
+        cr_expect_eq(n, expected[d - 1], "%s: perft(%d) = %llu, published %llu", fen, d,
+                     (unsigned long long)n, (unsigned long long)expected[d - 1]);
+    }
+    gts_games_free(gts_game_chess(), s);
+}
+
+Test(chess, perft_start)
+{
+    static const uint64_t want[] = { 20, 400, 8902, 197281 };
+    check_perft(START, want, 4);
+    check_perft(NULL, want, 3);
+    check_perft("startpos", want, 3);
+}
+
+Test(chess, perft_kiwipete)
+{
+    static const uint64_t want[] = { 48, 2039, 97862 };
+    check_perft(KIWIPETE, want, 3);
+}
+
+Test(chess, perft_position3)
+{
+    static const uint64_t want[] = { 14, 191, 2812, 43238, 674624 };
+    check_perft(POS3, want, 5);
+}
+
+Test(chess, perft_position4_and_mirror)
+{
+    static const uint64_t want[] = { 6, 264, 9467, 422333 };
+    check_perft(POS4, want, 3);
+    check_perft(POS4_MIRRORED, want, 3);
+}
+
+Test(chess, perft_position5)
+{
+    static const uint64_t want[] = { 44, 1486, 62379 };
+    check_perft(POS5, want, 3);
+}
+
+Test(chess, perft_position6)
+{
+    static const uint64_t want[] = { 46, 2079, 89890 };
+    check_perft(POS6, want, 3);
+}
+
+/* gts_games_perft counts a position without moves as one leaf; chess
+ * perft counts none. The two agree where no game ends early (the start
+ * position to depth 3) and differ by one at a checkmate. */
+Test(chess, perft_conventions)
+{
+    void *s = chess("startpos moves f2f3 e7e5 g2g4 d8h4");
+    uint64_t a = 1, b = 1;
+    cr_assert_eq(gts_chess_perft(s, 1, &a), GTS_OK);
+    cr_assert_eq(gts_games_perft(gts_game_chess(), s, 1, &b), 0);
+    cr_expect_eq(a, 0, "a checkmated position has no leaf at depth 1 in chess perft");
+    cr_expect_eq(b, 1, "gts_games_perft counts the finished game as one leaf");
+    gts_games_free(gts_game_chess(), s);
+    s = chess(START);
+    cr_assert_eq(gts_games_perft(gts_game_chess(), s, 3, &b), 0);
+    cr_expect_eq(b, 8902);
+    gts_games_free(gts_game_chess(), s);
+}
+
+/* ---- the adapter checker ------------------------------------------------- */
+
+/* @p compare: also compare every exact algorithm with minimax (depth 2).
+ * Minimax has no pruning in quiescence either, so its capture trees explode
+ * in middle-game positions: only quiet endgames afford it. */
+static void check_adapter(const char *fen, uint64_t seed, bool compare)
+{
+    void *s = chess(fen);
+    gts_check_options opt = {
+        .struct_size = sizeof opt, .seed = seed, .walks = 8, .walk_length = 40, .depth = 2,
+        .algorithm_positions = compare ? 2 : -1,
+    };
+    gts_check_report report = { .struct_size = sizeof report };
+    cr_assert_eq(gts_game_check(gts_game_chess(), s, &opt, &report), GTS_OK);
+    cr_expect_eq(report.violation, GTS_CHECK_OK, "%s: %s after %u moves: %s", fen,
+                 gts_check_violation_name(report.violation), report.path_length,
+                 report.message);
+    gts_games_free(gts_game_chess(), s);
+}
+
+Test(chess, adapter_check)
+{
+    check_adapter(START, 1, false);
+    check_adapter(KIWIPETE, 2, false);
+    check_adapter(POS4, 4, false);
+    check_adapter(POS5, 5, false);
+    check_adapter(POS3, 3, true);
+    check_adapter("8/8/4k3/8/2p5/8/B2P4/4K3 w - - 0 1", 6, true);
+}
+
+/* ---- rules ----------------------------------------------------------------- */
+
+Test(chess, checkmate_and_stalemate)
+{
+    const gts_game *g = gts_game_chess();
+    gts_move mv[256];
+    void *s = chess("startpos moves f2f3 e7e5 g2g4 d8h4"); /* fool's mate */
+    cr_expect_eq(moves_of(s, mv), 0);
+    cr_expect_eq(g->evaluate(s, NULL), GTS_SCORE_LOSS, "the mated side scores a loss");
+    gts_games_free(g, s);
+    s = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); /* stalemate */
+    cr_expect_eq(moves_of(s, mv), 0);
+    cr_expect_eq(g->evaluate(s, NULL), 0, "stalemate is a draw");
+    gts_games_free(g, s);
+}
+
+Test(chess, castling_rules)
+{
+    void *s = chess("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    cr_expect(has_move(s, "e1g1") && has_move(s, "e1c1"));
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"); /* f1 attacked: no O-O */
+    cr_expect(!has_move(s, "e1g1"), "castling through an attacked square");
+    cr_expect(has_move(s, "e1c1"));
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1"); /* g1 attacked */
+    cr_expect(!has_move(s, "e1g1"), "castling into check");
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1"); /* in check */
+    cr_expect(!has_move(s, "e1g1") && !has_move(s, "e1c1"), "castling out of check");
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1"); /* b1 attacked: O-O-O still legal */
+    cr_expect(has_move(s, "e1c1"), "only the king's squares must be safe");
+    gts_games_free(gts_game_chess(), s);
+    s = chess("r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1 moves a1a8"); /* rook captured */
+    cr_expect(!has_move(s, "e8c8"), "the right goes with the captured rook");
+    gts_games_free(gts_game_chess(), s);
+}
+
+Test(chess, en_passant)
+{
+    void *s = chess("4k3/2p5/8/1P6/8/8/8/4K3 b - - 0 1 moves c7c5");
+    cr_expect(has_move(s, "b5c6"), "en passant right after the double step");
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/2p5/8/1P6/8/8/8/4K3 b - - 0 1 moves c7c5 e1d1 e8d8");
+    cr_expect(!has_move(s, "b5c6"), "en passant only on the next move");
+    gts_games_free(gts_game_chess(), s);
+    s = chess("8/8/8/KPp4r/8/8/8/7k w - c6 0 1"); /* both pawns leave the rank */
+    cr_expect(!has_move(s, "b5c6"), "en passant that exposes the king");
+    gts_games_free(gts_game_chess(), s);
+}
+
+Test(chess, promotion)
+{
+    void *s = chess("8/P7/8/8/8/8/8/k6K w - - 0 1");
+    const char *const want[] = { "a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7a8Q" };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect(has_move(s, want[i]), "%s", want[i]);
+    cr_expect(!has_move(s, "a7a8"), "a promotion names its piece");
+    cr_expect(!has_move(s, "a7a8k"));
+    gts_move mv[256];
+    cr_expect_eq(moves_of(s, mv), 7, "4 promotions and 3 king moves");
+    const gts_game *g = gts_game_chess();
+    int noisy = g->generate_noisy(s, mv, g->max_moves, NULL);
+    cr_expect_eq(noisy, 1, "only the queen promotion is noisy");
+    gts_games_free(g, s);
+}
+
+Test(chess, repetition_and_fifty_moves)
+{
+    gts_move mv[256];
+    const char *knights = "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1";
+    void *s = chess(knights);
+    cr_expect_gt(moves_of(s, mv), 0, "the start position occurred twice: play on");
+    const gts_game *g = gts_game_chess();
+    gts_move back;
+    cr_assert_eq(g->parse_move(s, "f6g8", &back, NULL), 0);
+    cr_assert_eq(g->apply(s, back, NULL), 0);
+    cr_expect_eq(moves_of(s, mv), 0, "third occurrence: drawn");
+    cr_expect_eq(g->evaluate(s, NULL), 0);
+    cr_assert_eq(g->undo(s, back, NULL), 0);
+    cr_expect_gt(moves_of(s, mv), 0);
+    gts_games_free(g, s);
+
+    s = chess("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    cr_expect_gt(moves_of(s, mv), 0);
+    cr_assert_eq(g->parse_move(s, "a1a2", &back, NULL), 0);
+    cr_assert_eq(g->apply(s, back, NULL), 0);
+    cr_expect_eq(moves_of(s, mv), 0, "100 plies without capture or pawn move");
+    cr_expect_eq(g->evaluate(s, NULL), 0);
+    gts_games_free(g, s);
+
+    s = chess("4k3/R7/4K3/8/8/8/8/8 w - - 99 80 moves a7a8"); /* mate on ply 100 */
+    cr_expect_eq(g->evaluate(s, NULL), GTS_SCORE_LOSS, "checkmate beats the 50-move rule");
+    gts_games_free(g, s);
+}
+
+Test(chess, insufficient_material_scores_zero)
+{
+    void *s = chess("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    cr_expect_eq(gts_game_chess()->evaluate(s, NULL), 0);
+    gts_games_free(gts_game_chess(), s);
+    s = chess("4k3/8/8/8/8/8/8/2R1K3 w - - 0 1");
+    cr_expect_gt(gts_game_chess()->evaluate(s, NULL), 300);
+    gts_games_free(gts_game_chess(), s);
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+Test(chess, zobrist_is_incremental_and_positional)
+{
+    const gts_game *g = gts_game_chess();
+    void *a = chess("startpos moves g1f3 g8f6 b1c3");
+    void *b = chess("startpos moves b1c3 g8f6 g1f3");
+    void *c = chess("rnbqkb1r/pppppppp/5n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R b KQkq - 3 2");
+    cr_expect_eq(g->hash(a, NULL), g->hash(b, NULL), "two move orders, one position");
+    cr_expect_eq(g->hash(a, NULL), g->hash(c, NULL), "incremental key == key from the FEN");
+    gts_games_free(g, a);
+    gts_games_free(g, b);
+    gts_games_free(g, c);
+    /* e3 is no en-passant square that matters: no black pawn can take. */
+    a = chess("startpos moves e2e4");
+    b = chess("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    c = chess("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_expect_eq(g->hash(a, NULL), g->hash(b, NULL));
+    cr_expect_eq(g->hash(a, NULL), g->hash(c, NULL));
+    gts_games_free(g, a);
+    gts_games_free(g, b);
+    gts_games_free(g, c);
+    /* ...but one that can be taken is part of the position. */
+    a = chess("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1 moves e2e4");
+    b = chess("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1");
+    cr_expect_neq(g->hash(a, NULL), g->hash(b, NULL));
+    cr_expect(has_move(a, "d4e3") && !has_move(b, "d4e3"));
+    gts_games_free(g, a);
+    gts_games_free(g, b);
+    /* castling rights are part of the position */
+    a = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    b = chess("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1");
+    cr_expect_neq(g->hash(a, NULL), g->hash(b, NULL));
+    gts_games_free(g, a);
+    gts_games_free(g, b);
+}
+
+/* ---- position text --------------------------------------------------------- */
+
+Test(chess, bad_positions_refused)
+{
+    static const char *const bad[] = {
+        "xyz",
+        "8/8/8/8/8/8/8/8 w - - 0 1",                                   /* no kings */
+        "4k3/8/8/8/8/8/8/4KK2 w - - 0 1",                              /* two white kings */
+        "4k3/8/8/8/8/8/8/8 w - - 0 1",                                 /* no white king */
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",                              /* pawn on rank 8 */
+        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",                              /* pawn on rank 1 */
+        "4k3/8/8/8/8/8/8/4K2R b K - 0 1 extra",                        /* 7 fields */
+        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",                               /* side */
+        "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",                             /* black in check, white to move */
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",                               /* castling without rook */
+        "4k3/8/8/8/8/8/8/3K3R w K - 0 1",                              /* castling without king at home */
+        "4k3/8/8/8/8/8/8/4K2R w KK - 0 1",                             /* repeated right */
+        "4k3/8/8/8/8/8/8/4K2R w X - 0 1",                              /* bad letter */
+        "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",                              /* e.p. with white to move on rank 3 */
+        "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",                              /* e.p. without the pawn */
+        "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",                              /* not a square */
+        "4k3/8/8/8/8/8/8/4K3 w - - -1 1",                              /* halfmove */
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 0",                               /* fullmove */
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+        "4k3/8/8/8/8/8/8/4K4 w - - 0 1",                               /* 9 files */
+        "4k3/8/8/8/8/8/8/4K2 w - - 0 1",                               /* 7 files */
+        "4k3/8/8/8/8/8/8 w - - 0 1",                                   /* 7 ranks */
+        "4k3/8/8/8/8/8/8/8/4K3 w - - 0 1",                             /* 9 ranks */
+        "QQQQQQQQ/QQk5/8/8/8/8/8/4K3 w - - 0 1",                       /* 9 queens */
+        "startpos moves e2e5",                                         /* illegal move */
+        "startpos moves e2e4 e2e4",
+        "startpos moves e7e5",                                         /* black's move first */
+        "startpos moves e2e4 x",
+        "startpos e2e4",
+        "moves e2e4",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        void *s = (void *)1;
+        cr_expect_eq(gts_chess_new(bad[i], &s), GTS_EPARSE, "refuse \"%s\"", bad[i]);
+        cr_expect_null(s, "no state for \"%s\"", bad[i]);
+    }
+    cr_expect_eq(gts_chess_new(START, NULL), GTS_EINVAL);
+}
+
+Test(chess, good_positions_accepted)
+{
+    static const char *const good[] = {
+        "", "startpos", "startpos moves", "startpos moves e2e4 e7e5 g1f3",
+        "4k3/8/8/8/8/8/8/4K3 w - -",                                   /* counters omitted */
+        "4k3/8/8/8/8/8/8/4K3 b - - 12",
+        "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1  ",
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", /* e.p. */
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        void *s = NULL;
+        cr_expect_eq(gts_chess_new(good[i], &s), GTS_OK, "accept \"%s\"", good[i]);
+        gts_games_free(gts_game_chess(), s);
+    }
+}
+
+/* A byte-level fuzz of the FEN parser: random mutations of real FENs never
+ * crash (ASan and UBSan builds run this too), and whatever is accepted
+ * generates moves whose text parses back. */
+Test(chess, fen_fuzz)
+{
+    static const char *const seeds[] = { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                                         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" };
+    static const char alphabet[] = "pnbrqkPNBRQK12345678/ -wbKQkqabcdefgh0moves\t";
+    uint64_t x = 42;
+    const gts_game *g = gts_game_chess();
+    for (int iter = 0; iter < 5000; iter++) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", seeds[iter % 3]);
+        size_t len = strlen(buf);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int edits = 1 + (int)((x >> 33) % 3);
+        for (int e = 0; e < edits; e++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            size_t at = (size_t)((x >> 20) % len);
+            char c = alphabet[(x >> 40) % (sizeof alphabet - 1)];
+            if ((x >> 60) & 1)
+                buf[at] = c;
+            else if ((x >> 61) & 1 && len > 1)
+                memmove(buf + at, buf + at + 1, len - at), len--;
+            else if (len + 1 < sizeof buf)
+                memmove(buf + at + 1, buf + at, len - at + 1), buf[at] = c, len++;
+        }
+        void *s = NULL;
+        if (gts_chess_new(buf, &s) != GTS_OK)
+            continue;
+        gts_move mv[256];
+        int n = g->generate(s, mv, g->max_moves, NULL);
+        cr_assert(n >= 0 && n <= 256, "\"%s\": generate returned %d", buf, n);
+        for (int i = 0; i < n; i++) {
+            char text[8];
+            gts_move back;
+            cr_assert_gt(g->format_move(s, mv[i], text, sizeof text, NULL), 0);
+            cr_assert_eq(g->parse_move(s, text, &back, NULL), 0, "\"%s\": %s", buf, text);
+            cr_assert_eq(back, mv[i]);
+        }
+        gts_games_free(g, s);
+    }
+}
+
+/* ---- search ------------------------------------------------------------- */
+
+static gts_result search(const char *fen, gts_algorithm alg, int depth, int threads)
+{
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+    void *s = chess(fen);
+    gts_limits lim = { .struct_size = sizeof lim, .depth = depth };
+    gts_result r = { .struct_size = sizeof r };
+    cr_assert_eq(gts_search(e, alg, gts_game_chess(), s, &lim, &r), GTS_OK);
+    gts_games_free(gts_game_chess(), s);
+    gts_engine_free(e);
+    return r;
+}
+
+static void expect_best(const char *fen, const gts_result *r, const char *want)
+{
+    char text[8];
+    void *s = chess(fen);
+    gts_game_chess()->format_move(s, r->best_move, text, sizeof text, NULL);
+    cr_expect_str_eq(text, want, "%s: best move", fen);
+    gts_games_free(gts_game_chess(), s);
+}
+
+Test(chess, finds_mates)
+{
+    /* Mate in 1 (scholar's mate): WIN - 1 for the side to move. */
+    const char *m1 = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    gts_result r = search(m1, GTS_ALG_PVS, 3, 1);
+    cr_expect_eq(r.score, GTS_SCORE_WIN - 1, "mate in 1 scores WIN - 1, got %d", r.score);
+    expect_best(m1, &r, "h5f7");
+    /* Mate in 2 (back rank after a queen sacrifice): WIN - 3. */
+    const char *m2 = "6k1/5ppp/8/8/8/8/1Q3PPP/3R2K1 w - - 0 1";
+    r = search(m2, GTS_ALG_PVS, 4, 1);
+    cr_expect(r.score >= GTS_SCORE_WIN - 3, "mate in 2 or faster, got %d", r.score);
+    /* A mated root: no move, the loss itself. */
+    r = search("startpos moves f2f3 e7e5 g2g4 d8h4", GTS_ALG_ALPHABETA, 2, 1);
+    cr_expect_eq(r.flags & GTS_RESULT_HAS_MOVE, 0, "a mated root has no move");
+    cr_expect_eq(r.score, GTS_SCORE_LOSS);
+    /* Being mated in 1: LOSS + 2 (the opponent mates on the second ply). */
+    r = search("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 moves a2a3 a7a6",
+               GTS_ALG_PVS, 3, 1);
+    cr_expect_eq(r.score, GTS_SCORE_WIN - 1);
+}
+
+Test(chess, parallel_agrees_with_serial)
+{
+    gts_result a = search(POS3, GTS_ALG_PVS, 4, 1);
+    gts_result b = search(POS3, GTS_ALG_YBWC, 4, 2);
+    gts_result c = search(POS3, GTS_ALG_MINIMAX, 4, 1);
+    cr_expect_eq(a.score, c.score, "pvs %d, minimax %d", a.score, c.score);
+    cr_expect_eq(b.score, c.score, "ybwc/2 %d, minimax %d", b.score, c.score);
+}
+
+Test(chess, wins_material)
+{
+    /* A hanging queen: take it. */
+    const char *fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1";
+    gts_result r = search(fen, GTS_ALG_PVS, 3, 1);
+    expect_best(fen, &r, "d2d5");
+    cr_expect_gt(r.score, 300);
+}

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Tests of gts-uci (tools/gts-uci.c): the UCI protocol driven through a pipe.
+
+The binary comes from $GTS_UCI. Every exchange waits for its reply with a
+generous deadline (UCI_TIMEOUT): the deadline only turns a hang into a
+failure, it measures nothing. Legality of the engine's moves is checked by
+Stockfish when it is installed (an independent move generator), else by
+the move's syntax.
+"""
+import os
+import queue
+import re
+import shutil
+import subprocess
+import threading
+import unittest
+
+UCI_TIMEOUT = 60.0
+MOVE_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
+MATE_IN_1 = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+STOCKFISH = shutil.which("stockfish") or (
+    "/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK) else None)
+
+
+class Engine:
+    """gts-uci on a pipe; lines read by a thread into a queue."""
+
+    def __init__(self, path):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, bufsize=0)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for raw in self.p.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, text):
+        data = text.encode() if isinstance(text, str) else text
+        self.p.stdin.write(data + b"\n")
+        self.p.stdin.flush()
+
+    def expect(self, pattern, timeout=UCI_TIMEOUT):
+        """Lines up to and including the first matching @p pattern."""
+        seen = []
+        while True:
+            try:
+                line = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"no line matching {pattern!r} within {timeout} s; "
+                                     f"got {seen[-5:]}")
+            if line is None:
+                raise AssertionError(f"engine exited before {pattern!r}; got {seen[-5:]}")
+            seen.append(line)
+            if re.search(pattern, line):
+                return seen
+
+    def no_line(self, pattern, wait):
+        """No line matching @p pattern arrives within @p wait seconds."""
+        try:
+            while True:
+                line = self.lines.get(timeout=wait)
+                if line is None or re.search(pattern, line):
+                    return line
+        except queue.Empty:
+            return None
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            rc = self.p.wait(timeout=UCI_TIMEOUT)
+        finally:
+            if self.p.poll() is None:
+                self.p.kill()
+                self.p.wait()
+            self.p.stdout.close()
+            self.p.stderr.close()
+        return rc
+
+
+def stockfish_legal(position_cmd, move):
+    """Whether Stockfish's perft 1 split lists @p move (None without it)."""
+    if not STOCKFISH:
+        return None
+    out = subprocess.run([STOCKFISH], input=f"{position_cmd}\ngo perft 1\nquit\n",
+                         capture_output=True, text=True, timeout=UCI_TIMEOUT).stdout
+    return any(line.startswith(move + ":") for line in out.splitlines())
+
+
+class UciTest(unittest.TestCase):
+    def setUp(self):
+        self.e = Engine(os.environ.get("GTS_UCI", "gts-uci"))
+
+    def tearDown(self):
+        rc = self.e.close()
+        self.assertEqual(rc, 0, "gts-uci must exit 0 at end of input or quit")
+
+    def bestmove(self, lines):
+        m = re.match(r"^bestmove (\S+)", lines[-1])
+        self.assertIsNotNone(m, lines[-1])
+        return m.group(1)
+
+    def assert_legal(self, position_cmd, move):
+        self.assertRegex(move, MOVE_RE)
+        legal = stockfish_legal(position_cmd, move)
+        if legal is not None:
+            self.assertTrue(legal, f"{move} is not legal after '{position_cmd}' (Stockfish)")
+
+    def test_handshake(self):
+        self.e.send("uci")
+        lines = self.e.expect(r"^uciok$")
+        text = "\n".join(lines)
+        self.assertRegex(text, r"(?m)^id name gts-uci")
+        self.assertRegex(text, r"(?m)^option name Hash type spin default \d+ min 1 max \d+")
+        self.assertRegex(text, r"(?m)^option name Threads type spin")
+        self.assertRegex(text, r"(?m)^option name Algorithm type combo default pvs .*var ybwc")
+        self.assertNotIn("var minimax", text)
+        self.assertNotIn("var mcts", text)
+        self.e.send("isready")
+        self.e.expect(r"^readyok$")
+
+    def test_go_depth_reports_iterations(self):
+        pos = "position startpos moves e2e4 e7e5 g1f3"
+        self.e.send("ucinewgame")
+        self.e.send(pos)
+        self.e.send("go depth 4")
+        lines = self.e.expect(r"^bestmove")
+        infos = [l for l in lines if l.startswith("info depth")]
+        self.assertEqual([int(l.split()[2]) for l in infos], [1, 2, 3, 4])
+        for l in infos:
+            self.assertRegex(l, r"^info depth \d+ seldepth \d+ score (cp -?\d+|mate -?\d+) "
+                                r"nodes \d+ nps \d+ hashfull \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$")
+        best = self.bestmove(lines)
+        self.assertEqual(best, infos[-1].split(" pv ")[1].split()[0], "bestmove is the PV's first")
+        self.assert_legal(pos, best)
+
+    def test_mate_in_one(self):
+        self.e.send(f"position fen {MATE_IN_1}")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertEqual(self.bestmove(lines), "h5f7")
+        self.assertIn("score mate 1 ", [l for l in lines if l.startswith("info depth")][-1])
+
+    def test_mated_and_mating_scores(self):
+        # Black's only move is Kb8, then Rh8 mates: mate -1.
+        self.e.send("position fen k7/8/1K6/8/8/8/8/7R b - - 0 1")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        info = [l for l in lines if l.startswith("info depth")][-1]
+        self.assertIn("score mate -1 ", info)
+        # Checkmated already: no move to play.
+        self.e.send("position startpos moves f2f3 e7e5 g2g4 d8h4")
+        self.e.send("go depth 2")
+        self.assertEqual(self.bestmove(self.e.expect(r"^bestmove")), "0000")
+
+    def test_nodes_movetime_and_clock(self):
+        pos = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        self.e.send(pos)
+        for go in ("go nodes 20000", "go movetime 100", "go wtime 2000 btime 2000 winc 10 binc 10",
+                   "go wtime 300 btime 300 movestogo 1", "go wtime 0 btime 0"):
+            self.e.send(go)
+            self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+
+    def test_infinite_waits_for_stop(self):
+        self.e.send("position startpos")
+        self.e.send("go infinite")
+        self.e.expect(r"^info depth 1 ")
+        self.e.send("isready")
+        lines = self.e.expect(r"^readyok$")
+        self.assertFalse(any(l.startswith("bestmove") for l in lines),
+                         "isready is answered during the search, before bestmove")
+        self.e.send("position startpos moves e2e4")  # refused while searching
+        self.e.expect(r"^info string position ignored: a search is running")
+        self.e.send("stop")
+        best = self.bestmove(self.e.expect(r"^bestmove"))
+        self.assert_legal("position startpos", best)
+        # After stop the engine is idle again.
+        self.e.send("go depth 1")
+        self.e.expect(r"^bestmove")
+
+    def test_infinite_holds_bestmove_after_a_finished_search(self):
+        # depth 2 finishes at once, but "infinite" keeps bestmove until stop.
+        self.e.send("position startpos")
+        self.e.send("go depth 2 infinite")
+        self.assertIsNone(self.e.no_line(r"^bestmove", 0.5))
+        self.e.send("stop")
+        self.e.expect(r"^bestmove")
+
+    def test_quit_and_eof_during_search(self):
+        self.e.send("position startpos")
+        self.e.send("go infinite")
+        self.e.expect(r"^info depth 2 ")
+        self.e.send("quit")
+        self.e.expect(r"^bestmove")
+        self.assertIsNone(self.e.no_line(r".", 0.2))
+        # A second engine: end of input in the middle of a search.
+        e2 = Engine(os.environ.get("GTS_UCI", "gts-uci"))
+        e2.send("go infinite")
+        e2.expect(r"^info depth 1 ")
+        self.assertEqual(e2.close(), 0)
+
+    def test_options(self):
+        self.e.send("setoption name Hash value 8")
+        self.e.send("setoption name Threads value 2")
+        self.e.send("setoption name Algorithm value ybwc")
+        self.e.send("isready")
+        lines = self.e.expect(r"^readyok$")
+        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        pos = "position startpos moves d2d4"
+        self.e.send(pos)
+        self.e.send("go depth 4")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        for bad, why in (("setoption name Hash value 0", "Hash: expected 1"),
+                         ("setoption name Hash value lots", "Hash: expected 1"),
+                         ("setoption name Threads value 100000", "Threads: expected 1"),
+                         ("setoption name Algorithm value mcts", "not an exact depth-first"),
+                         ("setoption name Algorithm value minimax", "not an exact depth-first"),
+                         ("setoption name Bogus value 1", "unknown option 'Bogus'"),
+                         ("setoption Hash 8", "expected 'setoption name")):
+            self.e.send(bad)
+            self.e.expect(r"^info string setoption.*" + re.escape(why))
+
+    def test_bad_positions(self):
+        cases = (
+            ("position", "expected 'position startpos|fen"),
+            ("position fen", "a FEN has 4 to 6 fields"),
+            ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "bad or impossible FEN"),
+            ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
+             "a FEN has 4 to 6 fields"),
+            ("position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "bad or impossible FEN"),
+            ("position fen 4k3/8/8/8/8/8/8/4K3 w K - 0 1", "bad or impossible FEN"),
+            ("position startpos moves e2e4 e7e5 e1e3", "illegal move 'e1e3' (move 3"),
+            ("position startpos moves e2e4 \x01\xff", "illegal move '\\x01\\xff'"),
+            ("position startpos junk", "unexpected text after startpos"),
+        )
+        self.e.send("position startpos moves g1f3")
+        for cmd, why in cases:
+            self.e.send(cmd.encode("latin-1"))
+            self.e.expect(r"^info string position: " + re.escape(why))
+        # The position before the bad commands is kept.
+        self.e.send("go depth 2")
+        self.assert_legal("position startpos moves g1f3", self.bestmove(self.e.expect(r"^bestmove")))
+
+    def test_bad_commands(self):
+        self.e.send("bogus command")
+        self.e.expect(r"^info string unknown command 'bogus'")
+        self.e.send(b"\x00\x01\x02 \xfe\xff")
+        self.e.expect(r"^info string unknown command")
+        self.e.send("go depth x")
+        self.e.expect(r"^info string go: depth expects a number")
+        self.e.expect(r"^bestmove 0000")
+        self.e.send("go depth 0")
+        self.e.expect(r"^info string go: depth expects")
+        self.e.send("go frobnicate 3 depth 1")
+        self.e.expect(r"^info string go: unknown parameter 'frobnicate'")
+        self.e.expect(r"^bestmove")
+        self.e.send("x" * 200000)
+        self.e.expect(r"^info string line too long")
+        self.e.send(" ".join(["e2e4"] * 5000))
+        self.e.expect(r"^info string too many words")
+        moves = " ".join(["g1f3 g8f6 f3g1 f6g8"] * 500)
+        self.e.send("position startpos moves " + moves)
+        self.e.expect(r"^info string position: too many moves")
+        self.e.send("stop")  # nothing to stop: no reply, no harm
+        self.e.send("isready")
+        self.e.expect(r"^readyok$")
+
+    def test_draw_root_still_plays(self):
+        # Threefold repetition is reached, the game goes on (a GUI that does
+        # not adjudicate it): the engine must still name a legal move.
+        pos = "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"
+        self.e.send(pos)
+        self.e.send("go depth 3")
+        best = self.bestmove(self.e.expect(r"^bestmove"))
+        self.assertNotEqual(best, "0000")
+        self.assert_legal(pos, best)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
