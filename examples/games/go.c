@@ -1,0 +1,954 @@
+/*
+ * go.c - Go adapter for libgts: any board from 2x2 to 19x19 (9x9 by
+ * default), captures, suicide forbidden, positional superko, passes,
+ * Tromp-Taylor area scoring with komi.
+ *
+ * Representation. The board is padded with a one-point border: point
+ * (x, y) lives at index (y + 1) * W + (x + 1), W = size + 2. Every stone
+ * belongs to a string: `head` names its representative, `next` links its
+ * stones in a circular list; at the head, `libs` counts its pseudo-
+ * liberties (pairs stone/empty neighbour, an empty point counted once per
+ * adjacent stone) and `size` its stones. A string is captured exactly when
+ * its pseudo-liberties reach 0; a move at p leaves an adjacent string S
+ * another liberty exactly when libs(S) > the number of p's neighbours in S
+ * (the pairs that p itself accounts for). That gives exact capture and
+ * suicide tests without real liberty sets.
+ *
+ * Undo by copy-make: the state keeps one snapshot (go_pos) per ply of the
+ * game; apply() copies the current one to the next slot and plays there,
+ * undo() steps back. A 9x9 snapshot is about 1.2 KB, cheaper to copy than
+ * an undo log is to replay, and undo() cannot get anything wrong.
+ *
+ * Moves (gts_move): point y * size + x (x = 0 is column A, y = 0 is row 1)
+ * or GTS_GO_PASS. Equal values are the same action in every position of a
+ * game (GTS_TRAIT_MOVE_IDENTITY, for RAVE). Text: GTP vertices "D4"
+ * (columns A..T skipping I, case-insensitive) and "pass".
+ *
+ * Rules. Black moves first; colours alternate. A play is legal on an empty
+ * point unless it is suicide (a string left without liberties after
+ * captures) or recreates a board position of the game so far (positional
+ * superko; it contains the simple ko rule). Superko rather than simple ko
+ * because it is what area-scoring computer Go uses (Tromp-Taylor, CGOS,
+ * Chinese rules as engines implement them) and because it makes every game
+ * finite: with simple ko alone, triple ko and other cycles let a random
+ * playout loop until the move cap. A pass is always legal. The game is
+ * over after two consecutive passes or when `max_game` moves (passes
+ * included) have been played; the move cap makes every game end, also in
+ * playouts.
+ *
+ * Scoring (Tromp-Taylor area): a colour's score is its stones plus the
+ * empty points that reach only its stones; Black's margin is that
+ * difference less komi. evaluate() gives the margin from the side to move
+ * in GO_UNIT (100) per point, clamped inside the undecided range
+ * +-(GTS_SCORE_DECIDED - 1) (307 points: only near-empty 19x19 boards
+ * reach it). A finished game evaluates to its exact margin (positive: the
+ * side to move won, 0: a jigo with integer komi); an unfinished position
+ * to the same count of the board as it stands: a cheap area estimate that
+ * is accurate at the end of a capped playout, where the eye rule of the
+ * policy has left only eyes empty.
+ *
+ * Superko history. hist[k] is the board key (Zobrist over the stones only,
+ * positional) after k moves; a counting filter indexed by the key's top
+ * bits answers "never seen" for nearly every candidate in O(1), and only
+ * on a filter hit is the history scanned. The key the search sees (hash())
+ * mixes the board key with the side to move, the pass count, the ply and a
+ * sum over the earlier board keys: legality depends on the history, so
+ * positions with different histories must not share a key.
+ *
+ * Playout policy (playout_move). In 14 moves of 16, the tactics around
+ * the opponent's last stone L first: capture L's string when it is in
+ * atari (one real liberty), else save a string of the mover next to L
+ * that is in atari, by capturing an adjacent string in atari or by
+ * extending (liberties counted by a walk over the string, only for the
+ * few strings next to L). Otherwise a uniformly random legal point, visited
+ * in a random order (random start, random stride coprime with the board),
+ * that does not fill one of the mover's own eyes (an empty point whose
+ * neighbours are all the mover's stones, with at most one diagonal of the
+ * opponent in the centre and none on the edge) and is not a self-atari of
+ * two or more stones (go_self_atari), else a pass.
+ *
+ * Concurrency: no global mutable state (Zobrist keys are computed from the
+ * point by a mixing function); callbacks only touch their own state.
+ */
+#include "gts_games.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    GO_MIN_SIZE = 2,
+    GO_MAX_SIZE = 19,
+    GO_MAX_W = GO_MAX_SIZE + 2,
+    GO_DEFAULT_SIZE = 9,
+    GO_EMPTY = 0,
+    GO_BLACK = 1,
+    GO_WHITE = 2,
+    GO_BORDER = 3,
+    GO_FILTER_BITS = 12,
+    GO_FILTER = 1 << GO_FILTER_BITS,
+};
+
+/* Evaluation unit: one point of area is worth GO_UNIT. */
+static const int GO_UNIT = 100;
+/* Default komi in half points (7.5: the usual area-scoring komi). */
+static const int GO_DEFAULT_KOMI2 = 15;
+/* Largest |komi| accepted, in half points. */
+static const int GO_MAX_KOMI2 = 2 * 150;
+/* Default move cap: this many moves per board point (passes included). */
+static const uint32_t GO_CAP_PER_POINT = 3;
+/* Largest move cap accepted. */
+static const uint32_t GO_MAX_CAP = 100000;
+/* Playout policy: the tactical rules (captures, atari escapes) are tried
+ * in this many of 16 moves. */
+static const uint64_t GO_TACTICAL_OF_16 = 14;
+/* Zobrist seed (any constant). */
+static const uint64_t GO_ZOBRIST_SEED = 0x676f2d7a6f627269ull; /* "go-zobri" */
+static const uint64_t GO_KEY_WHITE = 0x9e3779b97f4a7c15ull;
+
+typedef struct go_pt {
+    uint8_t color;
+    uint8_t unused;
+    uint16_t next; /* next stone of the string (circular) */
+    uint16_t head; /* the string's representative */
+    uint16_t libs; /* at the head: pseudo-liberties */
+    uint16_t size; /* at the head: stones */
+} go_pt;
+
+typedef struct go_pos {
+    uint64_t board_key; /* Zobrist of the stones */
+    uint64_t hist_sum;  /* sum of mixes of the board keys before this ply */
+    uint8_t to_move;
+    uint8_t passes;     /* consecutive passes that led here */
+    uint16_t stones[3]; /* per colour */
+    go_pt pt[];         /* W * W points */
+} go_pos;
+
+typedef struct go_state {
+    int size, w, npoints;
+    int komi2;          /* komi in half points */
+    uint32_t max_game;  /* move cap */
+    uint32_t ply;       /* moves played */
+    size_t stride;      /* bytes of one snapshot */
+    unsigned char *stack; /* (max_game + 1) snapshots */
+    uint64_t *hist;     /* board key after k moves, k = 0..ply */
+    gts_move *played;   /* moves played */
+    uint16_t filter[GO_FILTER]; /* counts of hist[0..ply] by top bits */
+} go_state;
+
+static uint64_t go_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t go_zobrist(int color, int p)
+{
+    return go_mix(GO_ZOBRIST_SEED + (uint64_t)(p * 4 + color) * 0x9e3779b97f4a7c15ull);
+}
+
+static go_pos *go_at(const go_state *s, uint32_t ply)
+{
+    return (go_pos *)(void *)(s->stack + (size_t)ply * s->stride);
+}
+
+static go_pos *go_cur(const go_state *s) { return go_at(s, s->ply); }
+
+static unsigned go_filter_slot(uint64_t key) { return (unsigned)(key >> (64 - GO_FILTER_BITS)); }
+
+/* Board index of move @p m (not a pass). */
+static int go_index(const go_state *s, gts_move m)
+{
+    return ((int)m / s->size + 1) * s->w + (int)m % s->size + 1;
+}
+
+static bool go_over(const go_state *s)
+{
+    return go_cur(s)->passes >= 2 || s->ply >= s->max_game;
+}
+
+/* The four neighbours of @p p. */
+#define GO_NEIGHBOURS(s, p) { (p) - 1, (p) + 1, (p) - (s)->w, (p) + (s)->w }
+
+/* Whether the board key @p key occurred in the game so far. */
+static bool go_seen(const go_state *s, uint64_t key)
+{
+    if (s->filter[go_filter_slot(key)] == 0)
+        return false;
+    for (uint32_t k = 0; k <= s->ply; k++)
+        if (s->hist[k] == key)
+            return true;
+    return false;
+}
+
+/*
+ * Legality of a play at empty point @p p for colour @p c in @p b; on
+ * success writes the board key after the move. Suicide and superko are
+ * illegal. The hot path of generate(): a neighbour string with more than 4
+ * pseudo-liberties has another liberty whatever p takes, so only strings
+ * with at most 4 count their pairs with p, and captured strings' keys are
+ * only gathered when there are any.
+ */
+static bool go_legal_at(const go_state *s, const go_pos *b, int p, int c, uint64_t *key_out)
+{
+    const go_pt *pt = b->pt;
+    if (pt[p].color != GO_EMPTY)
+        return false;
+    const int nb[4] = GO_NEIGHBOURS(s, p);
+    bool alive = false, capture = false;
+    for (int i = 0; i < 4; i++) {
+        int qc = pt[nb[i]].color;
+        if (qc == GO_EMPTY) {
+            alive = true;
+            continue;
+        }
+        if (qc == GO_BORDER)
+            continue;
+        int h = pt[nb[i]].head, libs = pt[h].libs;
+        if (libs > 4) {
+            alive |= qc == c;
+            continue;
+        }
+        int adj = 0;
+        for (int j = 0; j < 4; j++)
+            adj += pt[nb[j]].head == h && pt[nb[j]].color == qc;
+        if (qc == c)
+            alive |= libs > adj;
+        else if (libs == adj)
+            capture = true;
+    }
+    if (!alive && !capture)
+        return false;
+    uint64_t key = b->board_key ^ go_zobrist(c, p);
+    if (capture) { /* the captured strings' stones leave the key (each once) */
+        int opp = GO_BLACK + GO_WHITE - c, done[4], ndone = 0;
+        for (int i = 0; i < 4; i++) {
+            if (pt[nb[i]].color != opp)
+                continue;
+            int h = pt[nb[i]].head, adj = 0;
+            bool seen = false;
+            for (int j = 0; j < ndone; j++)
+                seen |= done[j] == h;
+            if (seen)
+                continue;
+            done[ndone++] = h;
+            for (int j = 0; j < 4; j++)
+                adj += pt[nb[j]].head == h && pt[nb[j]].color == opp;
+            if (pt[h].libs != adj)
+                continue;
+            int r = h;
+            do {
+                key ^= go_zobrist(opp, r);
+                r = pt[r].next;
+            } while (r != h);
+        }
+    }
+    if (go_seen(s, key))
+        return false;
+    if (key_out)
+        *key_out = key;
+    return true;
+}
+
+static bool go_legal(const go_state *s, gts_move m)
+{
+    if (go_over(s))
+        return false;
+    if (m == GTS_GO_PASS)
+        return true;
+    if (m >= (gts_move)s->npoints)
+        return false;
+    const go_pos *b = go_cur(s);
+    return go_legal_at(s, b, go_index(s, m), b->to_move, NULL);
+}
+
+/* Remove the string of @p h (captured) from @p b. */
+static void go_remove(const go_state *s, go_pos *b, int h)
+{
+    int c = b->pt[h].color;
+    int r = h;
+    do { /* first empty every stone, so no liberty is given back to it */
+        b->pt[r].color = GO_EMPTY;
+        b->board_key ^= go_zobrist(c, r);
+        r = b->pt[r].next;
+    } while (r != h);
+    b->stones[c] = (uint16_t)(b->stones[c] - b->pt[h].size);
+    r = h;
+    do {
+        int next = b->pt[r].next;
+        const int nb[4] = GO_NEIGHBOURS(s, r);
+        for (int i = 0; i < 4; i++) {
+            int qc = b->pt[nb[i]].color;
+            if (qc == GO_BLACK || qc == GO_WHITE)
+                b->pt[b->pt[nb[i]].head].libs++;
+        }
+        b->pt[r].next = (uint16_t)r;
+        b->pt[r].head = (uint16_t)r;
+        r = next;
+    } while (r != h);
+}
+
+/* Join the string of @p from into the string headed by @p into. */
+static void go_join(go_pos *b, int into, int from)
+{
+    int r = from;
+    do {
+        b->pt[r].head = (uint16_t)into;
+        r = b->pt[r].next;
+    } while (r != from);
+    uint16_t t = b->pt[into].next;
+    b->pt[into].next = b->pt[from].next;
+    b->pt[from].next = t;
+    b->pt[into].libs = (uint16_t)(b->pt[into].libs + b->pt[from].libs);
+    b->pt[into].size = (uint16_t)(b->pt[into].size + b->pt[from].size);
+}
+
+/* Play a legal stone of colour @p c at @p p on @p b (no checks). */
+static void go_place(const go_state *s, go_pos *b, int p, int c)
+{
+    const int nb[4] = GO_NEIGHBOURS(s, p);
+    go_pt *pp = &b->pt[p];
+    pp->color = (uint8_t)c;
+    pp->next = pp->head = (uint16_t)p;
+    pp->libs = 0;
+    pp->size = 1;
+    b->board_key ^= go_zobrist(c, p);
+    b->stones[c]++;
+    for (int i = 0; i < 4; i++) {
+        int qc = b->pt[nb[i]].color;
+        if (qc == GO_EMPTY)
+            pp->libs++;
+        else if (qc != GO_BORDER)
+            b->pt[b->pt[nb[i]].head].libs--;
+    }
+    int head = p;
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i];
+        if (b->pt[q].color != c || b->pt[q].head == head)
+            continue;
+        int h = b->pt[q].head;
+        if (b->pt[h].size > b->pt[head].size) {
+            go_join(b, h, head);
+            head = h;
+        } else {
+            go_join(b, head, h);
+        }
+    }
+    int opp = GO_BLACK + GO_WHITE - c;
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i];
+        if (b->pt[q].color == opp && b->pt[b->pt[q].head].libs == 0)
+            go_remove(s, b, b->pt[q].head);
+    }
+}
+
+static int go_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s || !moves)
+        return GTS_EINVAL;
+    if (go_over(s))
+        return 0;
+    const go_pos *b = go_cur(s);
+    uint32_t n = 0;
+    for (int m = 0; m < s->npoints; m++) {
+        if (!go_legal_at(s, b, go_index(s, (gts_move)m), b->to_move, NULL))
+            continue;
+        if (n >= capacity)
+            return GTS_EINVAL;
+        moves[n++] = (gts_move)m;
+    }
+    if (n >= capacity)
+        return GTS_EINVAL;
+    moves[n++] = GTS_GO_PASS;
+    return (int)n;
+}
+
+static int go_apply(void *state, gts_move move, void *user)
+{
+    (void)user;
+    go_state *s = state;
+    if (!s || go_over(s))
+        return GTS_EINVAL;
+    const go_pos *b = go_cur(s);
+    uint64_t key = b->board_key;
+    int p = 0;
+    if (move != GTS_GO_PASS) {
+        if (move >= (gts_move)s->npoints)
+            return GTS_EINVAL;
+        p = go_index(s, move);
+        if (!go_legal_at(s, b, p, b->to_move, &key))
+            return GTS_EINVAL;
+    }
+    go_pos *nb = go_at(s, s->ply + 1);
+    memcpy(nb, b, s->stride);
+    nb->hist_sum = b->hist_sum + go_mix(b->board_key);
+    nb->to_move = (uint8_t)(GO_BLACK + GO_WHITE - b->to_move);
+    if (move == GTS_GO_PASS) {
+        nb->passes = (uint8_t)(b->passes + 1);
+    } else {
+        nb->passes = 0;
+        go_place(s, nb, p, b->to_move);
+    }
+    s->played[s->ply] = move;
+    s->ply++;
+    s->hist[s->ply] = nb->board_key;
+    s->filter[go_filter_slot(nb->board_key)]++;
+    return 0;
+}
+
+static int go_undo(void *state, gts_move move, void *user)
+{
+    (void)user;
+    go_state *s = state;
+    if (!s || s->ply == 0 || s->played[s->ply - 1] != move)
+        return GTS_EINVAL;
+    s->filter[go_filter_slot(s->hist[s->ply])]--;
+    s->ply--;
+    return 0;
+}
+
+/* Tromp-Taylor area: Black's stones and territory less White's, in points. */
+static int go_area(const go_state *s)
+{
+    const go_pos *b = go_cur(s);
+    uint8_t mark[GO_MAX_W * GO_MAX_W];
+    uint16_t queue[GO_MAX_W * GO_MAX_W];
+    memset(mark, 0, (size_t)(s->w * s->w));
+    int score = (int)b->stones[GO_BLACK] - (int)b->stones[GO_WHITE];
+    for (int y = 0; y < s->size; y++) {
+        for (int x = 0; x < s->size; x++) {
+            int p = (y + 1) * s->w + x + 1;
+            if (b->pt[p].color != GO_EMPTY || mark[p])
+                continue;
+            int n = 0, count = 0, reach = 0;
+            queue[n++] = (uint16_t)p;
+            mark[p] = 1;
+            while (n > 0) {
+                int q = queue[--n];
+                count++;
+                const int nb[4] = GO_NEIGHBOURS(s, q);
+                for (int i = 0; i < 4; i++) {
+                    int qc = b->pt[nb[i]].color;
+                    if (qc == GO_EMPTY && !mark[nb[i]]) {
+                        mark[nb[i]] = 1;
+                        queue[n++] = (uint16_t)nb[i];
+                    } else if (qc == GO_BLACK || qc == GO_WHITE) {
+                        reach |= qc;
+                    }
+                }
+            }
+            if (reach == GO_BLACK)
+                score += count;
+            else if (reach == GO_WHITE)
+                score -= count;
+        }
+    }
+    return score;
+}
+
+static gts_score go_evaluate(void *state, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s)
+        return GTS_SCORE_INVALID;
+    long v = ((long)go_area(s) * 2 - s->komi2) * GO_UNIT / 2;
+    if (go_cur(s)->to_move == GO_WHITE)
+        v = -v;
+    const long lim = GTS_SCORE_DECIDED - 1;
+    if (v > lim)
+        v = lim;
+    if (v < -lim)
+        v = -lim;
+    return (gts_score)v;
+}
+
+static uint64_t go_hash(void *state, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s)
+        return 0;
+    const go_pos *b = go_cur(s);
+    uint64_t k = b->board_key ^ go_mix(b->hist_sum + (uint64_t)s->ply * 0x632be59bd9b4e019ull +
+                                       (uint64_t)b->passes * 0x85157af5ull);
+    return b->to_move == GO_WHITE ? k ^ GO_KEY_WHITE : k;
+}
+
+static void go_free(void *state, void *user)
+{
+    (void)user;
+    go_state *s = state;
+    if (!s)
+        return;
+    free(s->stack);
+    free(s->hist);
+    free(s->played);
+    free(s);
+}
+
+/* A state with an empty board (black to move), or NULL. */
+static go_state *go_alloc(int size, int komi2, uint32_t max_game)
+{
+    go_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->size = size;
+    s->w = size + 2;
+    s->npoints = size * size;
+    s->komi2 = komi2;
+    s->max_game = max_game;
+    s->stride = (sizeof(go_pos) + (size_t)(s->w * s->w) * sizeof(go_pt) + 7) & ~(size_t)7;
+    s->stack = malloc(s->stride * (max_game + 1));
+    s->hist = malloc(sizeof *s->hist * (max_game + 1));
+    s->played = malloc(sizeof *s->played * (max_game + 1));
+    if (!s->stack || !s->hist || !s->played) {
+        go_free(s, NULL);
+        return NULL;
+    }
+    go_pos *b = go_at(s, 0);
+    memset(b, 0, s->stride);
+    b->to_move = GO_BLACK;
+    for (int p = 0; p < s->w * s->w; p++) {
+        int x = p % s->w, y = p / s->w;
+        bool border = x == 0 || y == 0 || x == s->w - 1 || y == s->w - 1;
+        b->pt[p].color = border ? GO_BORDER : GO_EMPTY;
+        b->pt[p].next = b->pt[p].head = (uint16_t)p;
+    }
+    s->hist[0] = 0;
+    s->filter[go_filter_slot(0)] = 1;
+    return s;
+}
+
+static void *go_clone(void *state, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s)
+        return NULL;
+    go_state *c = go_alloc(s->size, s->komi2, s->max_game);
+    if (!c)
+        return NULL;
+    memcpy(c->stack, s->stack, s->stride * (s->ply + 1));
+    memcpy(c->hist, s->hist, sizeof *s->hist * (s->ply + 1));
+    memcpy(c->played, s->played, sizeof *s->played * (s->ply + 1));
+    memcpy(c->filter, s->filter, sizeof s->filter);
+    c->ply = s->ply;
+    return c;
+}
+
+/* Whether empty point @p p is an eye of colour @p c (see the file comment). */
+static bool go_is_eye(const go_state *s, const go_pos *b, int p, int c)
+{
+    const int nb[4] = GO_NEIGHBOURS(s, p);
+    for (int i = 0; i < 4; i++) {
+        int qc = b->pt[nb[i]].color;
+        if (qc != c && qc != GO_BORDER)
+            return false;
+    }
+    const int dg[4] = { p - s->w - 1, p - s->w + 1, p + s->w - 1, p + s->w + 1 };
+    int opp = GO_BLACK + GO_WHITE - c, bad = 0, edge = 0;
+    for (int i = 0; i < 4; i++) {
+        int qc = b->pt[dg[i]].color;
+        bad += qc == opp;
+        edge |= qc == GO_BORDER;
+    }
+    return bad + edge < 2;
+}
+
+static unsigned go_gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Real liberties of the string headed by @p h, counted up to 2; the first
+ * one found goes to @p lib. */
+static int go_liberties2(const go_state *s, const go_pos *b, int h, int *lib)
+{
+    int first = 0, r = h;
+    do {
+        const int nb[4] = GO_NEIGHBOURS(s, r);
+        for (int i = 0; i < 4; i++) {
+            if (b->pt[nb[i]].color != GO_EMPTY)
+                continue;
+            if (first == 0)
+                first = nb[i];
+            else if (nb[i] != first)
+                return 2;
+        }
+        r = b->pt[r].next;
+    } while (r != h);
+    *lib = first;
+    return first ? 1 : 0;
+}
+
+/*
+ * The tactical part of the policy, around the last move L (a stone of the
+ * opponent): capture the string at L when it is in atari; else save a
+ * string of the mover next to L that is in atari (capture a string in
+ * atari next to it, or extend at its liberty). Returns the board index of
+ * the move, 0 when no rule applies with a legal move.
+ */
+static int go_tactical(const go_state *s, const go_pos *b, int c, uint64_t random)
+{
+    if (s->ply == 0 || s->played[s->ply - 1] == GTS_GO_PASS)
+        return 0;
+    int last = go_index(s, s->played[s->ply - 1]);
+    if (b->pt[last].color != GO_BLACK + GO_WHITE - c)
+        return 0;
+    int lib;
+    int h = b->pt[last].head;
+    if (b->pt[h].libs <= 4 && go_liberties2(s, b, h, &lib) == 1 &&
+        go_legal_at(s, b, lib, c, NULL))
+        return lib;
+    const int nb[4] = GO_NEIGHBOURS(s, last);
+    int start = (int)(random & 3);
+    for (int k = 0; k < 4; k++) {
+        int q = nb[(start + k) & 3];
+        if (b->pt[q].color != c)
+            continue;
+        int qh = b->pt[q].head;
+        if (b->pt[qh].libs > 4 || go_liberties2(s, b, qh, &lib) != 1)
+            continue;
+        /* in atari: capture an adjacent opponent string in atari, or extend */
+        int r = qh;
+        do {
+            const int rn[4] = GO_NEIGHBOURS(s, r);
+            for (int i = 0; i < 4; i++) {
+                int oc = b->pt[rn[i]].color, ol;
+                if (oc == GO_BLACK + GO_WHITE - c &&
+                    go_liberties2(s, b, b->pt[rn[i]].head, &ol) == 1 &&
+                    go_legal_at(s, b, ol, c, NULL))
+                    return ol;
+            }
+            r = b->pt[r].next;
+        } while (r != qh);
+        if (go_legal_at(s, b, lib, c, NULL) && !go_is_eye(s, b, lib, c))
+            return lib;
+    }
+    return 0;
+}
+
+/*
+ * Whether a legal play at @p p by @p c joins an own string and leaves it in
+ * atari without capturing anything (self-atari of two or more stones; a
+ * single stone may still be thrown in). Quick exits: two empty neighbours,
+ * or an adjacent opponent string in atari (the move captures).
+ */
+static bool go_self_atari(const go_state *s, const go_pos *b, int p, int c)
+{
+    const int nb[4] = GO_NEIGHBOURS(s, p);
+    int lib = 0, opp = GO_BLACK + GO_WHITE - c, lib2;
+    bool own = false;
+    for (int i = 0; i < 4; i++) {
+        int qc = b->pt[nb[i]].color;
+        if (qc == GO_EMPTY) {
+            if (lib && lib != nb[i])
+                return false;
+            lib = nb[i];
+        } else if (qc == c) {
+            own = true;
+        } else if (qc == opp && b->pt[b->pt[nb[i]].head].libs <= 4 &&
+                   go_liberties2(s, b, b->pt[nb[i]].head, &lib2) == 1) {
+            return false;
+        }
+    }
+    if (!own)
+        return false;
+    int done[4], ndone = 0;
+    for (int i = 0; i < 4; i++) {
+        if (b->pt[nb[i]].color != c)
+            continue;
+        int h = b->pt[nb[i]].head;
+        bool seen = false;
+        for (int j = 0; j < ndone; j++)
+            seen |= done[j] == h;
+        if (seen)
+            continue;
+        done[ndone++] = h;
+        int r = h;
+        do {
+            const int rn[4] = GO_NEIGHBOURS(s, r);
+            for (int k = 0; k < 4; k++) {
+                int e = rn[k];
+                if (e == p || b->pt[e].color != GO_EMPTY || e == lib)
+                    continue;
+                if (lib)
+                    return false;
+                lib = e;
+            }
+            r = b->pt[r].next;
+        } while (r != h);
+    }
+    return true;
+}
+
+static int go_playout_move(void *state, uint64_t random, gts_move *move, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s || !move)
+        return GTS_EINVAL;
+    if (go_over(s))
+        return 0;
+    const go_pos *b = go_cur(s);
+    int tp = (random >> 60) < GO_TACTICAL_OF_16 ? go_tactical(s, b, b->to_move, random >> 56) : 0;
+    if (tp) {
+        *move = (gts_move)((tp / s->w - 1) * s->size + tp % s->w - 1);
+        return 1;
+    }
+    unsigned n = (unsigned)s->npoints;
+    unsigned start = (unsigned)(random % n);
+    unsigned stride = 1;
+    if (n > 2) {
+        stride = 1 + (unsigned)((random >> 32) % (n - 1));
+        while (go_gcd(stride, n) != 1)
+            stride = stride % (n - 1) + 1;
+    }
+    int c = b->to_move;
+    unsigned m = start;
+    for (unsigned i = 0; i < n; i++, m = (m + stride) % n) {
+        int p = go_index(s, (gts_move)m);
+        if (b->pt[p].color != GO_EMPTY || go_is_eye(s, b, p, c))
+            continue;
+        if (go_legal_at(s, b, p, c, NULL) && !go_self_atari(s, b, p, c)) {
+            *move = (gts_move)m;
+            return 1;
+        }
+    }
+    *move = GTS_GO_PASS;
+    return 1;
+}
+
+/* Column letters of GTP: A..T without I. */
+static const char GO_COLUMNS[] = "ABCDEFGHJKLMNOPQRST";
+
+static int go_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    if (!s || !buf)
+        return GTS_EINVAL;
+    if (move == GTS_GO_PASS) {
+        if (size < 5)
+            return GTS_EINVAL;
+        memcpy(buf, "pass", 5);
+        return 4;
+    }
+    if (move >= (gts_move)s->npoints)
+        return GTS_EINVAL;
+    int n = snprintf(buf, size, "%c%d", GO_COLUMNS[move % (gts_move)s->size],
+                     (int)(move / (gts_move)s->size) + 1);
+    if (n < 0 || (size_t)n >= size)
+        return GTS_EINVAL;
+    return n;
+}
+
+/* Parse a vertex of a @p size board ("D4", "pass"; case-insensitive) into
+ * @p move; false for anything else. Does not check legality. */
+static bool go_parse_vertex(int size, const char *t, size_t len, gts_move *move)
+{
+    if (len == 4 && (t[0] | 32) == 'p' && (t[1] | 32) == 'a' && (t[2] | 32) == 's' &&
+        (t[3] | 32) == 's') {
+        *move = GTS_GO_PASS;
+        return true;
+    }
+    if (len < 2 || len > 3)
+        return false;
+    char col = (char)(t[0] & ~32);
+    const char *at = memchr(GO_COLUMNS, col, sizeof GO_COLUMNS - 1);
+    if (!at || col == '\0')
+        return false;
+    int x = (int)(at - GO_COLUMNS), y = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+        y = y * 10 + (t[i] - '0');
+    }
+    if (t[1] == '0' || x >= size || y < 1 || y > size)
+        return false;
+    *move = (gts_move)((y - 1) * size + x);
+    return true;
+}
+
+static int go_parse_move(void *state, const char *text, gts_move *move, void *user)
+{
+    (void)user;
+    const go_state *s = state;
+    gts_move m;
+    if (!s || !text || !move)
+        return GTS_EINVAL;
+    if (!go_parse_vertex(s->size, text, strlen(text), &m) || !go_legal(s, m))
+        return GTS_EPARSE;
+    *move = m;
+    return 0;
+}
+
+static const gts_game GO_GAME = {
+    .struct_size = sizeof(gts_game),
+    .max_moves = GTS_GO_PASS + 1,
+    .generate = go_generate,
+    .apply = go_apply,
+    .undo = go_undo,
+    .evaluate = go_evaluate,
+    .hash = go_hash,
+    .clone = go_clone,
+    .free = go_free,
+    .format_move = go_format_move,
+    .parse_move = go_parse_move,
+    .user = NULL,
+    .playout_move = go_playout_move,
+    .traits = GTS_TRAIT_MOVE_IDENTITY,
+};
+
+const gts_game *gts_game_go(void)
+{
+    return &GO_GAME;
+}
+
+/* Parse komi text ("7.5", "-3", "0.5") into half points. */
+static bool go_parse_komi(const char *t, size_t len, int *komi2)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, t, len);
+    buf[len] = '\0';
+    char *end = NULL;
+    double k = strtod(buf, &end);
+    if (end != buf + len || !(k * 2 >= -GO_MAX_KOMI2 && k * 2 <= GO_MAX_KOMI2))
+        return false;
+    double h = k * 2;
+    if (h != (double)(int)h)
+        return false;
+    *komi2 = (int)h;
+    return true;
+}
+
+static bool go_parse_uint(const char *t, size_t len, uint32_t max, uint32_t *out)
+{
+    uint32_t v = 0;
+    if (len == 0 || len > 9)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+        v = v * 10 + (uint32_t)(t[i] - '0');
+    }
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/*
+ * Position text: "[SIZE] [komi=K] [maxmoves=N] [moves=V,V,...]", tokens
+ * separated by blanks, in any order. See gts_games.h.
+ */
+gts_status gts_go_new(const char *position, void **state)
+{
+    if (!state)
+        return GTS_EINVAL;
+    *state = NULL;
+    uint32_t size = GO_DEFAULT_SIZE, cap = 0;
+    int komi2 = GO_DEFAULT_KOMI2;
+    const char *moves = NULL;
+    size_t moves_len = 0;
+    bool have_size = false;
+    const char *p = position ? position : "";
+    while (*p) {
+        if (*p == ' ' || *p == '\t') {
+            p++;
+            continue;
+        }
+        size_t len = strcspn(p, " \t");
+        const char *eq = memchr(p, '=', len);
+        if (!eq) {
+            if (have_size || !go_parse_uint(p, len, GO_MAX_SIZE, &size) || size < GO_MIN_SIZE)
+                return GTS_EPARSE;
+            have_size = true;
+        } else {
+            size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
+            if (klen == 4 && memcmp(p, "komi", 4) == 0) {
+                if (!go_parse_komi(eq + 1, vlen, &komi2))
+                    return GTS_EPARSE;
+            } else if (klen == 8 && memcmp(p, "maxmoves", 8) == 0) {
+                if (!go_parse_uint(eq + 1, vlen, GO_MAX_CAP, &cap) || cap < 1)
+                    return GTS_EPARSE;
+            } else if (klen == 5 && memcmp(p, "moves", 5) == 0) {
+                moves = eq + 1;
+                moves_len = vlen;
+            } else {
+                return GTS_EPARSE;
+            }
+        }
+        p += len;
+    }
+    if (cap == 0)
+        cap = GO_CAP_PER_POINT * size * size;
+    go_state *s = go_alloc((int)size, komi2, cap);
+    if (!s)
+        return GTS_ENOMEM;
+    for (size_t i = 0; i < moves_len;) {
+        size_t len = 0;
+        while (i + len < moves_len && moves[i + len] != ',')
+            len++;
+        gts_move m;
+        if (!go_parse_vertex((int)size, moves + i, len, &m) || go_apply(s, m, NULL) != 0) {
+            go_free(s, NULL);
+            return GTS_EPARSE;
+        }
+        i += len + 1;
+        if (i == moves_len && moves[moves_len - 1] == ',') { /* a trailing comma */
+            go_free(s, NULL);
+            return GTS_EPARSE;
+        }
+    }
+    *state = s;
+    return GTS_OK;
+}
+
+int gts_go_area(const void *state)
+{
+    const go_state *s = state;
+    if (!s)
+        return 0;
+    return go_area(s) * 2 - s->komi2;
+}
+
+gts_status gts_go_board(const void *state, char *buf, size_t size)
+{
+    const go_state *s = state;
+    if (!s || !buf)
+        return GTS_EINVAL;
+    size_t need = (size_t)(s->size * (s->size + 1)) + 1;
+    if (size < need)
+        return GTS_EINVAL;
+    const go_pos *b = go_cur(s);
+    char *o = buf;
+    for (int y = s->size - 1; y >= 0; y--) {
+        for (int x = 0; x < s->size; x++) {
+            int c = b->pt[(y + 1) * s->w + x + 1].color;
+            *o++ = c == GO_BLACK ? 'X' : c == GO_WHITE ? 'O' : '.';
+        }
+        *o++ = '\n';
+    }
+    *o = '\0';
+    return GTS_OK;
+}
+
+int gts_go_to_move(const void *state)
+{
+    const go_state *s = state;
+    if (!s)
+        return GTS_EINVAL;
+    return go_cur(s)->to_move == GO_BLACK ? 0 : 1;
+}

@@ -1,0 +1,540 @@
+/* The Go adapter (examples/games/go.c): position text, captures, suicide,
+ * ko and positional superko, Tromp-Taylor scoring against hand counts, the
+ * move cap, vertex text, the playout policy, gts_game_check(), and random
+ * games replayed move by move against a naive reference implementation
+ * written here (flood fills and whole-board comparisons, no incremental
+ * structure). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gts/gts.h>
+#include "gts_games.h"
+
+static const gts_game *G(void) { return gts_game_go(); }
+
+static void *go_new(const char *text)
+{
+    void *s = NULL;
+    gts_status rc = gts_go_new(text, &s);
+    cr_assert_eq(rc, GTS_OK, "gts_go_new(\"%s\"): %s", text, gts_status_name(rc));
+    return s;
+}
+
+static gts_move mv(void *s, const char *text)
+{
+    gts_move m = 0;
+    int rc = G()->parse_move(s, text, &m, NULL);
+    cr_assert_eq(rc, 0, "parse_move(%s) is legal", text);
+    return m;
+}
+
+static void play(void *s, const char *text)
+{
+    cr_assert_eq(G()->apply(s, mv(s, text), NULL), 0, "apply(%s)", text);
+}
+
+static bool legal(void *s, const char *text)
+{
+    gts_move m;
+    return G()->parse_move(s, text, &m, NULL) == 0;
+}
+
+static void board_is(void *s, const char *expect)
+{
+    char buf[512];
+    cr_assert_eq(gts_go_board(s, buf, sizeof buf), GTS_OK);
+    cr_assert_str_eq(buf, expect);
+}
+
+Test(go, position_text)
+{
+    static const char *bad[] = {
+        "1", "20", "9 9", "x", "9 komi=7.25", "9 komi=", "9 komi=abc", "9 komi=200",
+        "9 moves=Z1", "9 moves=I1", "9 moves=A0", "9 moves=A10", "9 moves=E5,E5",
+        "9 moves=E5,", "9 moves=,E5", "9 foo=1", "9 maxmoves=0", "5 moves=A6", "9 komi=1e400",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        void *s = (void *)1;
+        cr_expect_eq(gts_go_new(bad[i], &s), GTS_EPARSE, "\"%s\" is refused", bad[i]);
+        cr_expect_null(s, "\"%s\": no state", bad[i]);
+    }
+    cr_expect_eq(gts_go_new("9", NULL), GTS_EINVAL);
+    void *s = go_new(NULL);
+    cr_expect_eq(gts_go_to_move(s), 0);
+    cr_expect_eq(gts_go_area(s), -15, "empty 9x9, komi 7.5: -7.5 in half points");
+    gts_games_free(G(), s);
+    s = go_new("  komi=-3   moves=e5,D4,pass  19 ");
+    cr_expect_eq(gts_go_to_move(s), 1);
+    gts_move m[400];
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 19 * 19 - 2 + 1);
+    gts_games_free(G(), s);
+}
+
+Test(go, vertex_text)
+{
+    void *s = go_new("19");
+    char buf[16];
+    gts_move m;
+    for (gts_move i = 0; i < 361; i++) {
+        cr_assert_gt(G()->format_move(s, i, buf, sizeof buf, NULL), 0);
+        cr_assert_eq(G()->parse_move(s, buf, &m, NULL), 0, "%s", buf);
+        cr_assert_eq(m, i, "%s round-trips", buf);
+    }
+    G()->format_move(s, 0, buf, sizeof buf, NULL);
+    cr_expect_str_eq(buf, "A1");
+    G()->format_move(s, 360, buf, sizeof buf, NULL);
+    cr_expect_str_eq(buf, "T19");
+    G()->format_move(s, 8, buf, sizeof buf, NULL);
+    cr_expect_str_eq(buf, "J1", "I is skipped");
+    cr_expect_eq(G()->format_move(s, GTS_GO_PASS, buf, sizeof buf, NULL), 4);
+    cr_expect_str_eq(buf, "pass");
+    cr_expect_eq(G()->parse_move(s, "PASS", &m, NULL), 0);
+    cr_expect_eq(m, GTS_GO_PASS);
+    cr_expect_eq(G()->parse_move(s, "t19", &m, NULL), 0);
+    cr_expect_eq(m, 360u);
+    static const char *bad[] = { "", "I5", "U1", "A20", "A0", "A", "pas", "A1x", "11", "A-1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_lt(G()->parse_move(s, bad[i], &m, NULL), 0, "\"%s\" is refused", bad[i]);
+    cr_expect_lt(G()->format_move(s, 361 + 1, buf, sizeof buf, NULL), 0);
+    cr_expect_lt(G()->format_move(s, 0, buf, 2, NULL), 0, "no room");
+    gts_games_free(G(), s);
+}
+
+Test(go, captures_and_suicide)
+{
+    /* 5x5: white C3 surrounded by B3 C4 D3 C2. */
+    void *s = go_new("5 moves=B3,C3,C4,pass,D3");
+    cr_expect(!legal(s, "B3"), "occupied");
+    play(s, "pass");
+    board_is(s, ".....\n..X..\n.XOX.\n.....\n.....\n");
+    play(s, "C2");
+    board_is(s, ".....\n..X..\n.X.X.\n..X..\n.....\n");
+    cr_expect(!legal(s, "C3"), "white C3 is suicide");
+    /* A corner: a white stone at A1 with black A2 and B1 is captured. */
+    gts_games_free(G(), s);
+    s = go_new("5 moves=A2,A1");
+    cr_expect(legal(s, "B1"));
+    play(s, "B1");
+    board_is(s, ".....\n.....\n.....\nX....\n.X...\n");
+    cr_expect(!legal(s, "A1"), "white A1 would be suicide");
+    /* Playing into no liberties is legal when it captures: black A1 takes
+     * the white string A2-B2? Build it: white A2 B1, black A3 B2 C1. */
+    gts_games_free(G(), s);
+    s = go_new("5 moves=A3,A2,B2,B1,C1");
+    cr_expect(legal(s, "A1") == false, "white A1: suicide of the whole string");
+    play(s, "pass");
+    cr_expect(legal(s, "A1"), "black A1 captures A2 and B1");
+    play(s, "A1");
+    board_is(s, ".....\n.....\nX....\n.X...\nX.X..\n");
+    /* White may not play back in (suicide); black may fill the points the
+     * capture emptied. */
+    cr_expect(!legal(s, "A2") && !legal(s, "B1"), "white A2, B1: suicide");
+    play(s, "pass");
+    cr_expect(legal(s, "A2") && legal(s, "B1"));
+    gts_games_free(G(), s);
+}
+
+Test(go, ko_and_superko)
+{
+    /* A ko on 5x5: black B3 C4 C2 D3? Classic shape: black A2 B3 B1,
+     * white A3? Use columns B..E:
+     *   row 3: . X O . .
+     *   row 2: X O . O .
+     *   row 1: . X O . .
+     * Black plays C2 capturing B2; white cannot retake at B2 at once. */
+    void *s = go_new("5 komi=0 moves=B3,C3,A2,D2,B1,C1,pass,B2");
+    board_is(s, ".....\n.....\n.XO..\nXO.O.\n.XO..\n");
+    play(s, "C2");
+    board_is(s, ".....\n.....\n.XO..\nX.XO.\n.XO..\n");
+    cr_expect(!legal(s, "B2"), "immediate recapture repeats the board");
+    play(s, "E5"); /* a threat elsewhere */
+    play(s, "E4");
+    cr_expect(legal(s, "B2"), "after an exchange the board differs: retake");
+    /* Two consecutive passes end the game. */
+    play(s, "pass");
+    cr_expect(legal(s, "A5"), "one pass does not end it");
+    play(s, "pass");
+    gts_move m[64];
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 0, "two passes: over");
+    cr_expect(!legal(s, "pass"));
+    gts_games_free(G(), s);
+}
+
+Test(go, superko_beyond_simple_ko)
+{
+    /* 2x2 (found by a breadth-first search of the naive rules): B A1,
+     * W B1, B A2, W B2 (takes A1 A2), B A1, W A2 (takes A1). Black A1 would
+     * take the three white stones and leave {A1}: the board after move 1,
+     * not the board before White's last move, so simple ko allows it and
+     * positional superko does not. */
+    void *s = go_new("2 komi=0 moves=A1,B1,A2,B2,A1,A2");
+    board_is(s, "OO\n.O\n");
+    cr_expect(!legal(s, "A1"), "black A1 recreates the board after move 1");
+    gts_move m[8];
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 1, "only the pass is left");
+    cr_expect_eq(m[0], GTS_GO_PASS);
+    gts_games_free(G(), s);
+}
+
+Test(go, scoring_hand_counted)
+{
+    /* 5x5, black owns columns A-B, white D-E, C is shared. Black stones
+     * A..B column B (5), white column D (5); A: black territory (5), E:
+     * white (5), C: neutral (reaches both). Black 10, white 10. */
+    void *s = go_new("5 komi=0.5 moves=B1,D1,B2,D2,B3,D3,B4,D4,B5,D5,pass,pass");
+    gts_move m[64];
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 0, "finished");
+    cr_expect_eq(gts_go_area(s), -1, "10 - 10 - 0.5");
+    cr_expect_eq(G()->evaluate(s, NULL), -50, "black to move loses by 0.5 (100 per point)");
+    gts_games_free(G(), s);
+    /* Black wall on column C plus white dead stone E5 inside black's area
+     * under Tromp-Taylor rules counts as white: E5 white (1), D5 empty region
+     * touches black and white -> neutral. Black: column C 5 stones + A,B
+     * territory 10 + D1..D4/E1..E4 region (8, reaches only black? it touches
+     * E5? E4 neighbours E5 white -> neutral). */
+    s = go_new("5 komi=0 moves=C1,E5,C2,pass,C3,pass,C4,pass,C5,pass");
+    /* regions: A-B columns (10 points, black only) -> black; D1..E4 + D5
+     * region (9 points) touches E5 (white) and column C -> neutral. */
+    cr_expect_eq(gts_go_area(s), 2 * (5 + 10 - 1), "black 15, white 1");
+    cr_expect_eq(G()->evaluate(s, NULL), 1400, "black to move: +14 points");
+    cr_expect(legal(s, "D4"), "one pass so far");
+    play(s, "pass");
+    cr_expect(!legal(s, "D4"), "two passes: over");
+    cr_expect_eq(G()->evaluate(s, NULL), -1400, "finished, white to move: -14 points");
+    gts_games_free(G(), s);
+    s = go_new("3 komi=9 moves=B2");
+    cr_expect_eq(gts_go_area(s), 0, "9 - 9: a jigo");
+    cr_expect_eq(G()->evaluate(s, NULL), 0);
+    gts_games_free(G(), s);
+}
+
+Test(go, move_cap_ends_the_game)
+{
+    void *s = go_new("5 maxmoves=3 moves=A1,B1");
+    gts_move m[64];
+    cr_expect_gt(G()->generate(s, m, G()->max_moves, NULL), 0);
+    play(s, "C1");
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 0, "cap reached");
+    cr_expect_lt(G()->apply(s, GTS_GO_PASS, NULL), 0, "no move after the end");
+    cr_expect_eq(G()->undo(s, 2 /* C1 */, NULL), 0);
+    cr_expect_lt(G()->undo(s, 0, NULL), 0, "undo only takes back the last move");
+    gts_games_free(G(), s);
+}
+
+Test(go, playout_policy_keeps_eyes)
+{
+    /* 5x5: black owns everything but two eyes A1 and C1? Black stones
+     * everywhere except A1, C1 and white nothing: the only empty points
+     * are black's eyes; black must pass, white may play neither (suicide). */
+    char text[256] = "5 komi=0 moves=";
+    const char *cols = "ABCDE";
+    bool first = true;
+    for (int y = 1; y <= 5; y++)
+        for (int x = 0; x < 5; x++) {
+            if (y == 1 && (x == 0 || x == 2))
+                continue;
+            char v[16];
+            snprintf(v, sizeof v, "%s%c%d,pass", first ? "" : ",", cols[x], y);
+            strcat(text, v);
+            first = false;
+        }
+    void *s = go_new(text);
+    /* the last token was white's pass: black to move */
+    cr_assert_eq(gts_go_to_move(s), 0);
+    gts_move m;
+    for (uint64_t r = 0; r < 50; r++) {
+        cr_assert_eq(G()->playout_move(s, r * 0x9e3779b97f4a7c15ull, &m, NULL), 1);
+        cr_expect_eq(m, GTS_GO_PASS, "black does not fill its own eyes");
+    }
+    gts_games_free(G(), s);
+    /* From the empty board every policy move is legal and not a pass. */
+    s = go_new("9");
+    gts_move list[400];
+    int n = G()->generate(s, list, G()->max_moves, NULL);
+    cr_assert_eq(n, 82);
+    for (uint64_t r = 1; r < 200; r++) {
+        cr_assert_eq(G()->playout_move(s, r * 0x2545f4914f6cdd1dull, &m, NULL), 1);
+        cr_expect_lt(m, 81u);
+    }
+    gts_games_free(G(), s);
+}
+
+Test(go, check_passes)
+{
+    static const char *positions[] = { "5 komi=0.5 moves=C3,B3,C2,B2,D4", "4 komi=1",
+                                       "3 komi=0 moves=B2" };
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+        void *s = go_new(positions[i]);
+        uint64_t key = G()->hash(s, NULL);
+        gts_check_options o = {.struct_size = sizeof o, .seed = 11 + i, .walks = 8,
+                               .walk_length = 30, .depth = 2, .algorithm_positions = 2};
+        gts_check_report r = {.struct_size = sizeof r};
+        cr_assert_eq(gts_game_check(G(), s, &o, &r), GTS_OK);
+        cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s: %s", positions[i],
+                     gts_check_violation_name(r.violation), r.message);
+        cr_expect_gt(r.positions, 8u);
+        cr_expect_eq(G()->hash(s, NULL), key, "restored");
+        gts_games_free(G(), s);
+    }
+}
+
+Test(go, hash_sees_history)
+{
+    /* Same board, different histories: different keys (legality differs
+     * under superko). */
+    void *a = go_new("5 moves=A1,B1,C1,D1");
+    void *b = go_new("5 moves=C1,D1,A1,B1");
+    cr_expect_neq(G()->hash(a, NULL), G()->hash(b, NULL));
+    void *c = go_new("5 moves=A1,B1,C1,D1");
+    cr_expect_eq(G()->hash(a, NULL), G()->hash(c, NULL));
+    void *d = G()->clone(a, NULL);
+    cr_assert_not_null(d);
+    cr_expect_eq(G()->hash(a, NULL), G()->hash(d, NULL));
+    play(d, "E1");
+    cr_expect_neq(G()->hash(a, NULL), G()->hash(d, NULL));
+    gts_games_free(G(), a);
+    gts_games_free(G(), b);
+    gts_games_free(G(), c);
+    gts_games_free(G(), d);
+}
+
+/* ---- the reference: naive rules ------------------------------------------ */
+
+enum { R_MAX = 7 * 7, R_HIST = 600 };
+
+typedef struct ref_go {
+    int n;
+    char b[R_MAX]; /* 0 empty, 1 black, 2 white */
+    char hist[R_HIST][R_MAX];
+    int nhist;
+    int to_move, passes, moves;
+} ref_go;
+
+static int ref_nbrs(const ref_go *r, int p, int *out)
+{
+    int k = 0, x = p % r->n, y = p / r->n;
+    if (x > 0) out[k++] = p - 1;
+    if (x < r->n - 1) out[k++] = p + 1;
+    if (y > 0) out[k++] = p - r->n;
+    if (y < r->n - 1) out[k++] = p + r->n;
+    return k;
+}
+
+/* Liberties of the string at p on board b (flood fill). */
+static int ref_libs(const ref_go *r, const char *b, int p, char *in_string)
+{
+    char seen[R_MAX] = {0}, lib[R_MAX] = {0};
+    int stack[R_MAX], sp = 0, libs = 0;
+    stack[sp++] = p;
+    seen[p] = 1;
+    while (sp) {
+        int q = stack[--sp];
+        int nb[4], k = ref_nbrs(r, q, nb);
+        for (int i = 0; i < k; i++) {
+            if (b[nb[i]] == 0 && !lib[nb[i]]) {
+                lib[nb[i]] = 1;
+                libs++;
+            } else if (b[nb[i]] == b[p] && !seen[nb[i]]) {
+                seen[nb[i]] = 1;
+                stack[sp++] = nb[i];
+            }
+        }
+    }
+    if (in_string)
+        memcpy(in_string, seen, R_MAX);
+    return libs;
+}
+
+/* Board after colour c plays p, or false when illegal. */
+static bool ref_try(const ref_go *r, int p, char *out, int hist_from)
+{
+    int c = r->to_move;
+    if (r->b[p])
+        return false;
+    memcpy(out, r->b, R_MAX);
+    out[p] = (char)c;
+    int nb[4], k = ref_nbrs(r, p, nb);
+    for (int i = 0; i < k; i++) {
+        char str[R_MAX];
+        if (out[nb[i]] == 3 - c && ref_libs(r, out, nb[i], str) == 0)
+            for (int q = 0; q < r->n * r->n; q++)
+                if (str[q])
+                    out[q] = 0;
+    }
+    if (ref_libs(r, out, p, NULL) == 0)
+        return false;
+    for (int h = hist_from; h < r->nhist; h++)
+        if (memcmp(r->hist[h], out, R_MAX) == 0)
+            return false;
+    return true;
+}
+
+static int ref_score(const ref_go *r) /* black minus white, points */
+{
+    int score = 0;
+    for (int p = 0; p < r->n * r->n; p++) {
+        if (r->b[p]) {
+            score += r->b[p] == 1 ? 1 : -1;
+            continue;
+        }
+        /* an empty point counts for the colours its region reaches */
+        char seen[R_MAX] = {0};
+        int stack[R_MAX], sp = 0, reach = 0;
+        stack[sp++] = p;
+        seen[p] = 1;
+        while (sp) {
+            int q = stack[--sp];
+            int nb[4], k = ref_nbrs(r, q, nb);
+            for (int i = 0; i < k; i++) {
+                if (r->b[nb[i]])
+                    reach |= r->b[nb[i]];
+                else if (!seen[nb[i]]) {
+                    seen[nb[i]] = 1;
+                    stack[sp++] = nb[i];
+                }
+            }
+        }
+        score += reach == 1 ? 1 : reach == 2 ? -1 : 0;
+    }
+    return score;
+}
+
+static long random_games(int n, int games, uint64_t seed)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%d komi=0.5 maxmoves=%d", n, R_HIST - 2);
+    uint64_t x = seed;
+    long compared = 0, superko_moves = 0;
+    for (int g = 0; g < games; g++) {
+        void *s = go_new(text);
+        ref_go *r = calloc(1, sizeof *r);
+        cr_assert_not_null(r);
+        r->n = n;
+        r->to_move = 1;
+        r->nhist = 1;
+        gts_move moves[400];
+        for (;;) {
+            int cnt = G()->generate(s, moves, G()->max_moves, NULL);
+            bool over = r->passes >= 2 || r->moves >= R_HIST - 2;
+            cr_assert_eq(cnt == 0, over, "game %d move %d: end of game", g, r->moves);
+            int e = G()->evaluate(s, NULL);
+            int want = (ref_score(r) * 2 - 1) * 50 * (r->to_move == 1 ? 1 : -1);
+            cr_assert_eq(e, want, "game %d move %d: evaluate", g, r->moves);
+            if (over)
+                break;
+            /* the same legal moves, in point order, then pass */
+            int k = 0;
+            char out[R_MAX];
+            for (int p = 0; p < n * n; p++) {
+                bool ok = ref_try(r, p, out, 0);
+                if (!ok && !r->b[p] && r->nhist >= 2) { /* simple ko would allow it */
+                    char tmp[R_MAX];
+                    superko_moves += ref_try(r, p, tmp, r->nhist - 2);
+                }
+                if (ok) {
+                    cr_assert_lt(k, cnt);
+                    cr_assert_eq(moves[k], (gts_move)p, "game %d move %d: legal point %d", g,
+                                 r->moves, p);
+                    k++;
+                }
+            }
+            cr_assert_eq(k + 1, cnt, "game %d move %d: move count", g, r->moves);
+            cr_assert_eq(moves[k], GTS_GO_PASS);
+            compared++;
+            /* pick: the policy's move half the time, else uniform */
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            gts_move m;
+            if (x >> 63)
+                cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
+            else
+                m = moves[(x >> 33) % (uint64_t)cnt];
+            /* keep games short of the cap: pass a little more often late */
+            cr_assert_eq(G()->apply(s, m, NULL), 0);
+            if (m == GTS_GO_PASS) {
+                r->passes++;
+            } else {
+                cr_assert(ref_try(r, (int)m, out, 0), "policy move %u legal in the reference", m);
+                memcpy(r->b, out, R_MAX);
+                r->passes = 0;
+            }
+            memcpy(r->hist[r->nhist++], r->b, R_MAX);
+            r->to_move = 3 - r->to_move;
+            r->moves++;
+        }
+        free(r);
+        gts_games_free(G(), s);
+    }
+    cr_log_info("%dx%d: %ld positions compared, %ld superko refusals", n, n, compared,
+                superko_moves);
+    cr_expect_gt(compared, (long)games, "the games were played");
+    return superko_moves;
+}
+
+Test(go, random_games_match_the_reference)
+{
+    long superko = random_games(2, 40, 1);
+    superko += random_games(3, 40, 2);
+    cr_expect_gt(superko, 0, "the small boards met moves only superko forbids");
+    random_games(4, 15, 3);
+    random_games(5, 8, 4);
+    random_games(7, 3, 5);
+}
+
+Test(go, undo_restores_every_position)
+{
+    void *s = go_new("5 komi=0.5");
+    gts_move played[200], moves[64];
+    uint64_t keys[200];
+    int n = 0;
+    uint64_t x = 7;
+    while (n < 150) {
+        keys[n] = G()->hash(s, NULL);
+        int cnt = G()->generate(s, moves, G()->max_moves, NULL);
+        if (cnt == 0)
+            break;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        gts_move m;
+        cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
+        cr_assert_eq(G()->apply(s, m, NULL), 0);
+        played[n++] = m;
+    }
+    cr_expect_gt(n, 10);
+    while (n > 0) {
+        n--;
+        cr_assert_eq(G()->undo(s, played[n], NULL), 0);
+        cr_assert_eq(G()->hash(s, NULL), keys[n], "key after undo at ply %d", n);
+    }
+    gts_games_free(G(), s);
+}
+
+Test(go, mcts_captures_the_big_string)
+{
+    /* 5x5, black to move: white's five-stone string on row 2 has one
+     * liberty (E2); taking it wins the game outright. */
+    void *s = go_new("5 komi=0.5 moves=A1,A2,B1,B2,C1,C2,D1,D2,A3,pass,B3,pass,C3,pass,D3,pass,"
+                     "E3,A5");
+    cr_assert_eq(gts_go_to_move(s), 0);
+    /* Black to move: E2 takes the white string (one liberty); anything else
+     * lets white take black's row 1 at E1 or E2. (White's last move was not
+     * a pass, so passing does not end the game.) */
+    board_is(s, "O....\n.....\nXXXXX\nOOOO.\nXXXX.\n");
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 3000), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_SEED, 1), GTS_OK);
+    gts_result res = {.struct_size = sizeof res};
+    cr_assert_eq(gts_mcts(e, G(), s, NULL, &res), GTS_OK);
+    char buf[8];
+    G()->format_move(s, res.best_move, buf, sizeof buf, NULL);
+    cr_expect_str_eq(buf, "E2", "MCTS takes the string (score %d)", res.score);
+    gts_mcts_move_stats st[32];
+    st[0].struct_size = sizeof st[0];
+    int n = gts_mcts_root_stats(e, st, 32);
+    for (int i = 0; i < n && i < 32; i++) {
+        G()->format_move(s, st[i].move, buf, sizeof buf, NULL);
+        cr_log_info("%s: %lu visits, mean %.3f", buf, (unsigned long)st[i].visits, st[i].mean);
+    }
+    gts_engine_free(e);
+    gts_games_free(G(), s);
+}
