@@ -1,0 +1,931 @@
+/*
+ * cmd_match.c - `gts match`: two engine set-ups play a game of
+ * libgts-games from a list of openings, each opening twice with the colours
+ * swapped, and the tool counts wins, losses and draws per set-up and per
+ * colour (doc/cli.md, "match"; the experiments of doc/results.md).
+ *
+ * A set-up is an algorithm, a budget per move (depth, nodes = move
+ * applications, time) and engine options, written "alg=mma,nodes=2000".
+ * Each set-up has its own engine, cleared before every game, so a game's
+ * result depends only on its opening, its colours, the set-ups and the
+ * seed: with depth and node budgets at one thread a match is reproducible
+ * (MCTS draws its seed from --seed and the game number unless the set-up
+ * fixes mcts_seed). Time budgets are wall-clock and are not. An MCTS
+ * set-up follows the game loop of gts_mcts_advance(): the moves played
+ * since its last search move its kept tree's root (tree reuse).
+ *
+ * A game ends when generate() returns no move; the sign of evaluate() of
+ * the final position, from its side to move, decides it.
+ */
+#include "cli.h"
+#include "cmds.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char MATCH_USAGE[] =
+    "Usage: gts match GAME --a SETUP --b SETUP [--openings SPEC] [--opening POS]\n"
+    "                 [--seed S] [--format text|csv|json] [--record FILE] [--quiet]\n"
+    "\n"
+    "Two engine set-ups play GAME (tictactoe, connect4, connect4h, othello,\n"
+    "randtree) from every opening twice, once with each set-up moving first\n"
+    "after the opening, and the tool prints wins, losses and draws per set-up\n"
+    "and per colour. A progress bar goes to stderr when it is a terminal.\n"
+    "\n"
+    "SETUP is a comma-separated list of KEY=VALUE:\n"
+    "  alg=NAME       algorithm (required; see 'gts algorithms')\n"
+    "  depth=D        depth per move, 1..127\n"
+    "  nodes=N        move applications per move (gts_limits.nodes), >= 1\n"
+    "  time_ms=T      wall-clock milliseconds per move, >= 1\n"
+    "  OPTION=V       any engine option by its library name (tt_mb, threads,\n"
+    "                 mma_p, mcts_playouts, mcts_exploration, ...; see doc/cli.md)\n"
+    "  name=LABEL     the set-up's label in the output (default A, B)\n"
+    "At least one budget is required: depth, nodes, time_ms (or mcts_playouts).\n"
+    "\n"
+    "Options:\n"
+    "  --a SETUP, --b SETUP  the two set-ups (required)\n"
+    "  --openings SPEC  all:N      every opening of N plies (0..8) not ending the game\n"
+    "                   random:K:N K distinct random N-ply openings (--seed)\n"
+    "                   FILE       one position per line ('#' comments); '-' = stdin\n"
+    "                   (default all:0: the start position only)\n"
+    "  --opening POS    one opening (repeatable; added after --openings)\n"
+    "  --seed S         seed of random openings and of MCTS (default 1)\n"
+    "  --format F       text (default), csv or json\n"
+    "  --record FILE    also write one row per game (opening, colours, result,\n"
+    "                   moves) to FILE in the same format ('-' = stdout)\n"
+    "  --quiet          no progress bar\n"
+    "  -h, --help       this help\n";
+
+static const char MATCH_GAME_NAMES[] = "tictactoe, connect4, connect4h, othello, randtree";
+
+enum { MATCH_MAX_OPTS = 32, MATCH_MAX_OPENING_PLIES = 8, MATCH_MAX_PLIES = 4096 };
+static const uint64_t MATCH_MAX_OPENINGS = 1000000;
+
+/* ---- set-ups ------------------------------------------------------------ */
+
+typedef struct setup {
+    char label[64];
+    char spec[512];
+    gts_algorithm alg;
+    int64_t depth;
+    uint64_t nodes, time_ms;
+    int nopts;
+    gts_option opt[MATCH_MAX_OPTS];
+    int64_t val[MATCH_MAX_OPTS];
+    bool has_seed;
+    gts_engine *e;
+    /* results */
+    uint64_t win[2], loss[2], draw[2]; /* [0] moving first from the start, [1] second */
+    uint64_t moves, total_nodes, total_us;
+} setup;
+
+/* "gts match: --a: BEFORE'ARG'AFTER" (ARG escaped; none when NULL). */
+static bool setup_bad(const char *which, const char *before, const char *arg, const char *after)
+{
+    char *esc = cli_escaped(arg ? arg : "");
+    cli_usage_error("match", "%s: %s%s%s%s%s", which, before, arg ? "'" : "", esc,
+                    arg ? "'" : "", after);
+    free(esc);
+    return false;
+}
+
+/* Parse "alg=mma,nodes=1000,mma_p=100" into @p s. */
+static bool setup_parse(const char *which, const char *text, setup *s)
+{
+    memset(s, 0, sizeof *s);
+    s->depth = 0;
+    snprintf(s->spec, sizeof s->spec, "%s", text);
+    snprintf(s->label, sizeof s->label, "%s", which[2] == 'a' ? "A" : "B");
+    char *copy = strdup(text);
+    if (!copy)
+        cli_oom();
+    bool have_alg = false, ok = true, playouts = false;
+    char *save = NULL;
+    if (!*text) {
+        free(copy);
+        return setup_bad(which, "empty set-up (expected alg=NAME,...)", NULL, "");
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq || eq == tok) {
+            ok = setup_bad(which, "expected KEY=VALUE, got ", tok, "");
+            break;
+        }
+        *eq = '\0';
+        const char *key = tok, *v = eq + 1;
+        int64_t x;
+        uint64_t u;
+        if (strcmp(key, "alg") == 0) {
+            if (!cli_algorithm("match", v, &s->alg)) {
+                ok = false;
+                break;
+            }
+            have_alg = true;
+        } else if (strcmp(key, "name") == 0) {
+            if (!*v || strlen(v) >= sizeof s->label) {
+                ok = setup_bad(which, "name: expected 1..63 characters, got ", v, "");
+                break;
+            }
+            snprintf(s->label, sizeof s->label, "%s", v);
+        } else if (strcmp(key, "depth") == 0) {
+            if (!cli_parse_i64(v, 1, GTS_MAX_DEPTH, &x)) {
+                ok = setup_bad(which, "depth: expected 1..127, got ", v, "");
+                break;
+            }
+            s->depth = x;
+        } else if (strcmp(key, "nodes") == 0 || strcmp(key, "time_ms") == 0) {
+            if (!cli_parse_u64(v, UINT64_MAX, &u) || u == 0) {
+                ok = setup_bad(which,
+                               key[0] == 'n' ? "nodes: expected 1..18446744073709551615, got "
+                                             : "time_ms: expected 1..18446744073709551615, got ",
+                               v, "");
+                break;
+            }
+            if (key[0] == 'n')
+                s->nodes = u;
+            else
+                s->time_ms = u;
+        } else {
+            gts_option o;
+            if (gts_option_from_name(key, &o) != GTS_OK) {
+                ok = setup_bad(which, "unknown key ", key,
+                               " (expected alg, name, depth, nodes, time_ms or an engine "
+                               "option)");
+                break;
+            }
+            int64_t lo, hi, def;
+            gts_option_bounds(o, &lo, &hi, &def);
+            if (!cli_parse_i64(v, lo, hi, &x)) {
+                char before[160];
+                snprintf(before, sizeof before, "%s: expected %" PRId64 "..%" PRId64 ", got ",
+                         gts_option_name(o), lo, hi);
+                ok = setup_bad(which, before, v, "");
+                break;
+            }
+            int i;
+            for (i = 0; i < s->nopts && s->opt[i] != o; i++)
+                ;
+            if (i == MATCH_MAX_OPTS) {
+                ok = setup_bad(which, "too many options", NULL, "");
+                break;
+            }
+            if (i == s->nopts)
+                s->nopts++;
+            s->opt[i] = o;
+            s->val[i] = x;
+            if (o == GTS_OPT_MCTS_SEED)
+                s->has_seed = true;
+            if (o == GTS_OPT_MCTS_PLAYOUTS && x > 0)
+                playouts = true;
+        }
+    }
+    free(copy);
+    if (!ok)
+        return false;
+    if (!have_alg)
+        return setup_bad(which, "missing alg=NAME in ", text, "");
+    if (!s->depth && !s->nodes && !s->time_ms && !playouts)
+        return setup_bad(which, "no budget in ", text,
+                         " (give depth=D, nodes=N, time_ms=T or, for mcts, mcts_playouts=N)");
+    return true;
+}
+
+static bool setup_engine(setup *s)
+{
+    s->e = cli_engine_new("match", -1, -1);
+    if (!s->e)
+        return false;
+    for (int i = 0; i < s->nopts; i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%.63s %s", s->label, gts_option_name(s->opt[i]));
+        if (!cli_engine_set("match", s->e, s->opt[i], s->val[i], what))
+            return false;
+    }
+    return true;
+}
+
+/* ---- openings ---------------------------------------------------------- */
+
+typedef struct opening {
+    char *text;   /* the position text, as the game's positions are written */
+    char *origin; /* where it came from, for messages ("FILE:3") */
+} opening;
+
+typedef struct openings {
+    opening *v;
+    size_t n, cap;
+} openings;
+
+static void openings_add(openings *o, const char *text, const char *origin)
+{
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 64;
+        o->v = realloc(o->v, o->cap * sizeof *o->v);
+        if (!o->v)
+            cli_oom();
+    }
+    o->v[o->n].text = strdup(text);
+    o->v[o->n].origin = strdup(origin);
+    if (!o->v[o->n].text || !o->v[o->n].origin)
+        cli_oom();
+    o->n++;
+}
+
+static void openings_free(openings *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->v[i].text);
+        free(o->v[i].origin);
+    }
+    free(o->v);
+}
+
+typedef struct match_game {
+    const char *name;     /* as given */
+    const char *pos_name; /* the positions' game for cli_position_new */
+    const gts_game *g;
+    cli_game_opts go;     /* randtree parameters (the defaults) */
+    bool commas;          /* moves of a position text are comma-separated */
+} match_game;
+
+/* The position @p text, or NULL with the reason in @p why; a finished
+ * position is refused too. */
+static void *opening_state(const match_game *m, const char *text, char *why, size_t size)
+{
+    void *state = cli_position_new(m->pos_name, &m->go.tree, text, why, size);
+    if (!state)
+        return NULL;
+    gts_move *mv = malloc(((size_t)m->g->max_moves + 1) * sizeof *mv);
+    if (!mv)
+        cli_oom();
+    int n = m->g->generate(state, mv, m->g->max_moves, m->g->user);
+    free(mv);
+    if (n <= 0) {
+        snprintf(why, size, n == 0 ? "the game is over after it" : "the game cannot move here");
+        gts_games_free(m->g, state);
+        return NULL;
+    }
+    return state;
+}
+
+/* Append the text of @p move to @p buf (position-text form). */
+static void text_append(const match_game *m, void *state, gts_move move, char *buf, size_t size)
+{
+    char mv[64];
+    cli_format_move(m->g, state, move, mv, sizeof mv);
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", m->commas && used ? "," : "", mv);
+}
+
+/* Every opening of @p plies plies below @p state that leaves a move. */
+static void enumerate(const match_game *m, void *state, int plies, char *prefix, size_t size,
+                      openings *out, int *rc)
+{
+    const gts_game *g = m->g;
+    gts_move mv[512];
+    if (g->max_moves > 512) {
+        *rc = cli_usage_error("match", "--openings all:N: the game has too many moves");
+        return;
+    }
+    int n = g->generate(state, mv, g->max_moves, g->user);
+    if (n < 0) {
+        cli_error("match: --openings: the game cannot generate moves: %s", gts_strerror(n));
+        *rc = CLI_FAIL;
+        return;
+    }
+    if (n == 0) /* ends the game: not an opening */
+        return;
+    if (plies == 0) {
+        openings_add(out, prefix, "all");
+        return;
+    }
+    size_t len = strlen(prefix);
+    for (int i = 0; i < n && !*rc; i++) {
+        text_append(m, state, mv[i], prefix, size);
+        if (g->apply(state, mv[i], g->user) != 0) {
+            cli_error("match: --openings: cannot play a generated move");
+            *rc = CLI_FAIL;
+            return;
+        }
+        enumerate(m, state, plies - 1, prefix, size, out, rc);
+        g->undo(state, mv[i], g->user);
+        prefix[len] = '\0';
+        if (out->n > MATCH_MAX_OPENINGS) {
+            *rc = cli_usage_error("match", "--openings: more than %" PRIu64 " openings",
+                                  MATCH_MAX_OPENINGS);
+            return;
+        }
+    }
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* K distinct random openings of @p plies plies (uniform move at each ply),
+ * drawn from @p seed; fewer when the game has fewer. */
+static int random_openings(const match_game *m, void *start, uint64_t k, int plies, uint64_t seed,
+                           openings *out)
+{
+    const gts_game *g = m->g;
+    gts_move mv[512], line[MATCH_MAX_OPENING_PLIES];
+    if (g->max_moves > 512)
+        return cli_usage_error("match", "--openings random: the game has too many moves");
+    uint64_t rng = seed, tries = 0, found = 0;
+    size_t first = out->n;
+    while (found < k && tries < 64 * k + 1000) {
+        tries++;
+        char text[1024] = "";
+        int applied = 0;
+        bool ok = true;
+        for (int p = 0; p < plies; p++) {
+            int n = g->generate(start, mv, g->max_moves, g->user);
+            if (n <= 0) {
+                ok = false;
+                break;
+            }
+            rng = mix64(rng);
+            gts_move x = mv[rng % (uint64_t)n];
+            text_append(m, start, x, text, sizeof text);
+            if (g->apply(start, x, g->user) != 0) {
+                ok = false;
+                break;
+            }
+            line[applied++] = x;
+        }
+        if (ok && g->generate(start, mv, g->max_moves, g->user) <= 0)
+            ok = false;
+        while (applied > 0) {
+            applied--;
+            g->undo(start, line[applied], g->user);
+        }
+        if (!ok)
+            continue;
+        bool dup = false;
+        for (size_t i = first; i < out->n && !dup; i++)
+            dup = strcmp(out->v[i].text, text) == 0;
+        if (dup)
+            continue;
+        openings_add(out, text, "random");
+        found++;
+    }
+    if (found < k)
+        cli_warn("match: --openings random:%" PRIu64 ":%d: only %" PRIu64
+                 " distinct openings found",
+                 k, plies, found);
+    return CLI_OK;
+}
+
+/* Lines of @p path ('-' = stdin); each checked. Returns the exit status. */
+static int file_openings(const match_game *m, const char *path, openings *out)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        char *esc = cli_escaped(path);
+        cli_error("match: cannot open '%s': %s", esc, strerror(errno));
+        free(esc);
+        return CLI_FAIL;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = CLI_OK;
+    while (rc == CLI_OK && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+                           line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (!*t || *t == '#')
+            continue;
+        char origin[4200], why[512];
+        snprintf(origin, sizeof origin, "%s:%d", strcmp(path, "-") == 0 ? "stdin" : path,
+                 lineno);
+        void *s = opening_state(m, t, why, sizeof why);
+        if (!s) {
+            char *esc = cli_escaped(t), *eo = cli_escaped(origin);
+            cli_error("match: %s: bad %s opening '%s': %s", eo, m->name, esc, why);
+            free(esc);
+            free(eo);
+            rc = CLI_FAIL;
+            break;
+        }
+        gts_games_free(m->g, s);
+        openings_add(out, t, origin);
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    if (rc == CLI_OK && out->n == 0) {
+        char *esc = cli_escaped(path);
+        cli_error("match: '%s' holds no opening", esc);
+        free(esc);
+        rc = CLI_FAIL;
+    }
+    return rc;
+}
+
+/* ---- playing ----------------------------------------------------------------- */
+
+typedef struct game_record {
+    size_t opening;
+    int first;       /* set-up (0 = A, 1 = B) to move after the opening */
+    int winner;      /* 0 A, 1 B, -1 draw */
+    int winner_side; /* 0 the player who moved first from the start, 1 second, -1 none */
+    int plies;       /* moves played after the opening */
+    char *moves;
+    uint64_t nodes[2], us[2];
+} game_record;
+
+/* Play opening @p k with set-up @p first to move after it. Returns the exit
+ * status (CLI_OK, CLI_FAIL, or CLI_INTERRUPTED when stopped). */
+static int play(const match_game *m, setup *su, const opening *op, int first, uint64_t seed,
+                uint64_t game_no, game_record *rec)
+{
+    const gts_game *g = m->g;
+    char why[512];
+    void *state = opening_state(m, op->text, why, sizeof why);
+    if (!state) {
+        cli_error("match: opening '%s': %s", op->text, why);
+        return CLI_FAIL;
+    }
+    /* The colour to move after the opening from the moves of its text
+     * (an Othello pass counts when written: "ps"). */
+    int opening_plies = 0;
+    size_t len = strlen(op->text);
+    if (m->commas)
+        for (size_t i = 0; i <= len; i++)
+            opening_plies += i == len ? (len > 0) : op->text[i] == ',';
+    else if (strcmp(m->pos_name, "othello") == 0)
+        opening_plies = (int)(len / 2);
+    else
+        opening_plies = (int)len;
+    for (int i = 0; i < 2; i++) {
+        gts_engine_clear(su[i].e);
+        if (!su[i].has_seed)
+            gts_engine_set(su[i].e, GTS_OPT_MCTS_SEED,
+                           (int64_t)(mix64(seed ^ mix64(game_no * 2 + (uint64_t)i)) >> 2));
+    }
+    size_t cap = 256, used = 0;
+    char *moves = malloc(cap);
+    if (!moves)
+        cli_oom();
+    moves[0] = '\0';
+    memset(rec, 0, sizeof *rec);
+    rec->first = first;
+    gts_move mv[1];
+    int status = CLI_OK, toplay = first;
+    gts_result r;
+    /* MCTS tree reuse: the moves played since each set-up's last search,
+     * handed to gts_mcts_advance() before its next one (a set-up with
+     * mcts_reuse=0 keeps no tree and starts afresh anyway). */
+    gts_move since[2][2];
+    int nsince[2] = { -1, -1 }; /* -1: no search yet in this game */
+    for (;;) {
+        gts_move *buf = malloc(((size_t)g->max_moves + 1) * sizeof *buf);
+        if (!buf)
+            cli_oom();
+        int n = g->generate(state, buf, g->max_moves, g->user);
+        free(buf);
+        if (n < 0) {
+            cli_error("match: the game cannot generate moves: %s", gts_strerror(n));
+            status = CLI_FAIL;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (rec->plies >= MATCH_MAX_PLIES) {
+            cli_error("match: a game of opening '%s' is longer than %d plies", op->text,
+                      MATCH_MAX_PLIES);
+            status = CLI_FAIL;
+            break;
+        }
+        setup *s = &su[toplay];
+        gts_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.struct_size = sizeof lim;
+        lim.depth = (int32_t)s->depth;
+        lim.nodes = s->nodes;
+        lim.time_ms = s->time_ms;
+        memset(&r, 0, sizeof r);
+        r.struct_size = sizeof r;
+        if (s->alg == GTS_ALG_MCTS && nsince[toplay] >= 0)
+            gts_mcts_advance(s->e, since[toplay], nsince[toplay], NULL);
+        nsince[toplay] = 0;
+        cli_sigint_search_begin(s->e);
+        gts_status st = gts_search(s->e, s->alg, g, state, &lim, &r);
+        cli_sigint_search_end();
+        if (cli_interrupted()) {
+            status = CLI_INTERRUPTED;
+            break;
+        }
+        if (st != GTS_OK) {
+            cli_error("match: set-up %s: search failed: %s (%s)", s->label, gts_strerror(st),
+                      gts_status_name(st) ? gts_status_name(st) : "?");
+            status = CLI_FAIL;
+            break;
+        }
+        if (!(r.flags & GTS_RESULT_HAS_MOVE)) {
+            cli_error("match: set-up %s: the search returned no move (budget too small?)",
+                      s->label);
+            status = CLI_FAIL;
+            break;
+        }
+        rec->nodes[toplay] += r.nodes;
+        rec->us[toplay] += r.time_us;
+        s->moves++;
+        s->total_nodes += r.nodes;
+        s->total_us += r.time_us;
+        mv[0] = r.best_move;
+        char text[64];
+        cli_format_move(g, state, mv[0], text, sizeof text);
+        size_t tl = strlen(text);
+        if (used + tl + 2 > cap) {
+            cap = 2 * cap + tl;
+            moves = realloc(moves, cap);
+            if (!moves)
+                cli_oom();
+        }
+        used += (size_t)snprintf(moves + used, cap - used, "%s%s", used ? " " : "", text);
+        if (g->apply(state, mv[0], g->user) != 0) {
+            cli_error("match: set-up %s: its move %s cannot be played", s->label, text);
+            status = CLI_FAIL;
+            break;
+        }
+        rec->plies++;
+        for (int i = 0; i < 2; i++)
+            if (nsince[i] >= 0 && nsince[i] < 2)
+                since[i][nsince[i]++] = mv[0];
+        toplay ^= 1;
+    }
+    rec->moves = moves;
+    if (status == CLI_OK) {
+        gts_score v = g->evaluate(state, g->user);
+        if (v == GTS_SCORE_INVALID) {
+            cli_error("match: evaluate() failed on a finished game");
+            status = CLI_FAIL;
+        } else {
+            /* toplay is the set-up to move in the final position */
+            rec->winner = v > 0 ? toplay : v < 0 ? (toplay ^ 1) : -1;
+            /* colour of the set-up that moved first after the opening */
+            int first_side = opening_plies % 2;
+            if (rec->winner < 0)
+                rec->winner_side = -1;
+            else
+                rec->winner_side = rec->winner == first ? first_side : first_side ^ 1;
+            for (int i = 0; i < 2; i++) {
+                int side = i == first ? first_side : first_side ^ 1;
+                if (rec->winner < 0)
+                    su[i].draw[side]++;
+                else if (rec->winner == i)
+                    su[i].win[side]++;
+                else
+                    su[i].loss[side]++;
+            }
+        }
+    }
+    gts_games_free(g, state);
+    return status;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void print_summary(FILE *f, cli_format fmt, const match_game *m, setup *su,
+                          const char *openings_spec, size_t nopenings, uint64_t games,
+                          uint64_t seed)
+{
+    static const char *const cols[] = {
+        "setup", "spec", "games", "wins", "losses", "draws", "score",
+        "first_wins", "first_losses", "first_draws", "second_wins", "second_losses",
+        "second_draws", "moves", "nodes_per_move", "ms_per_move",
+    };
+    char title[256];
+    snprintf(title, sizeof title, "match %s: %s vs %s, %" PRIu64 " games", m->name, su[0].label,
+             su[1].label, games);
+    cli_table *t = cli_table_new(title, 16, cols);
+    for (int i = 0; i < 2; i++) {
+        setup *s = &su[i];
+        uint64_t w = s->win[0] + s->win[1], l = s->loss[0] + s->loss[1],
+                 d = s->draw[0] + s->draw[1], n = w + l + d;
+        cli_table_str(t, s->label);
+        cli_table_str(t, s->spec);
+        cli_table_uint(t, n);
+        cli_table_uint(t, w);
+        cli_table_uint(t, l);
+        cli_table_uint(t, d);
+        if (n)
+            cli_table_num(t, ((double)w + 0.5 * (double)d) / (double)n, 3);
+        else
+            cli_table_null(t);
+        for (int side = 0; side < 2; side++) {
+            cli_table_uint(t, s->win[side]);
+            cli_table_uint(t, s->loss[side]);
+            cli_table_uint(t, s->draw[side]);
+        }
+        cli_table_uint(t, s->moves);
+        if (s->moves) {
+            cli_table_num(t, (double)s->total_nodes / (double)s->moves, 0);
+            cli_table_num(t, (double)s->total_us / 1000.0 / (double)s->moves, 3);
+        } else {
+            cli_table_null(t);
+            cli_table_null(t);
+        }
+    }
+    cli_table_note(t, "openings: %s (%zu), each played twice with the colours swapped; seed %" PRIu64,
+                   openings_spec, nopenings, seed);
+    cli_table_note(t, "first/second: the player who moves first / second from the start "
+                      "position; score = (wins + draws/2) / games");
+    cli_table_print(t, f, fmt, "match");
+    cli_table_free(t);
+}
+
+static int print_record(const char *path, cli_format fmt, const match_game *m, setup *su,
+                        const openings *ops, const game_record *rec, uint64_t ngames)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f) {
+        char *esc = cli_escaped(path);
+        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
+        free(esc);
+        return CLI_FAIL;
+    }
+    static const char *const cols[] = {
+        "game", "opening", "first", "second", "winner", "winner_colour", "plies", "moves",
+        "first_nodes", "second_nodes", "first_ms", "second_ms",
+    };
+    char title[128];
+    snprintf(title, sizeof title, "match %s: games", m->name);
+    cli_table *t = cli_table_new(title, 12, cols);
+    for (uint64_t i = 0; i < ngames; i++) {
+        const game_record *g = &rec[i];
+        int a = g->first, b = g->first ^ 1;
+        cli_table_uint(t, i + 1);
+        cli_table_str(t, ops->v[g->opening].text);
+        cli_table_str(t, su[a].label);
+        cli_table_str(t, su[b].label);
+        cli_table_str(t, g->winner < 0 ? "draw" : su[g->winner].label);
+        cli_table_str(t, g->winner_side < 0 ? "none" : g->winner_side == 0 ? "first" : "second");
+        cli_table_int(t, g->plies);
+        cli_table_str(t, g->moves ? g->moves : "");
+        cli_table_uint(t, g->nodes[a]);
+        cli_table_uint(t, g->nodes[b]);
+        cli_table_num(t, (double)g->us[a] / 1000.0, 3);
+        cli_table_num(t, (double)g->us[b] / 1000.0, 3);
+    }
+    cli_table_note(t, "first/second here: the set-up to move first / second after the "
+                      "opening; winner_colour: first or second player from the start");
+    cli_table_print(t, f, fmt, "match");
+    cli_table_free(t);
+    if (f != stdout && fclose(f) != 0) {
+        char *esc = cli_escaped(path);
+        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
+        free(esc);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+int cmd_match(int argc, char **argv)
+{
+    enum {
+        OPT_A = OPT_FIRST_FREE, OPT_B, OPT_OPENINGS, OPT_OPENING, OPT_MSEED, OPT_FORMAT,
+        OPT_RECORD, OPT_QUIET
+    };
+    static const struct option opts[] = {
+        { "a", required_argument, NULL, OPT_A },
+        { "b", required_argument, NULL, OPT_B },
+        { "openings", required_argument, NULL, OPT_OPENINGS },
+        { "opening", required_argument, NULL, OPT_OPENING },
+        { "seed", required_argument, NULL, OPT_MSEED },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "record", required_argument, NULL, OPT_RECORD },
+        { "quiet", no_argument, NULL, OPT_QUIET },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    const char *spec[2] = { NULL, NULL }, *openings_spec = NULL, *record = NULL;
+    const char **extra = calloc((size_t)argc + 1, sizeof *extra);
+    if (!extra)
+        cli_oom();
+    int nextra = 0;
+    uint64_t seed = 1;
+    cli_format fmt = CLI_FMT_TEXT;
+    bool quiet = false;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(MATCH_USAGE, stdout);
+            free(extra);
+            return CLI_OK;
+        case OPT_A:
+        case OPT_B:
+            spec[c - OPT_A] = optarg;
+            break;
+        case OPT_OPENINGS:
+            openings_spec = optarg;
+            break;
+        case OPT_OPENING:
+            extra[nextra++] = optarg;
+            break;
+        case OPT_MSEED:
+            if (!cli_parse_u64_option("match", "--seed", optarg, &seed)) {
+                free(extra);
+                return CLI_USAGE;
+            }
+            break;
+        case OPT_FORMAT:
+            if (!cli_parse_format(optarg, &fmt)) {
+                char *esc = cli_escaped(optarg);
+                cli_usage_error("match", "--format: expected text, csv or json, got '%s'", esc);
+                free(esc);
+                free(extra);
+                return CLI_USAGE;
+            }
+            break;
+        case OPT_RECORD:
+            record = optarg;
+            break;
+        case OPT_QUIET:
+            quiet = true;
+            break;
+        default:
+            free(extra);
+            return cli_bad_option("match", c, argv);
+        }
+    }
+    int rc = CLI_OK;
+    if (optind >= argc) {
+        free(extra);
+        return cli_usage_error("match", "missing GAME (%s)", MATCH_GAME_NAMES);
+    }
+    match_game m;
+    memset(&m, 0, sizeof m);
+    cli_game_opts_init(&m.go);
+    m.name = argv[optind++];
+    if (optind < argc) {
+        char *esc = cli_escaped(argv[optind]);
+        cli_usage_error("match", "unexpected argument '%s'", esc);
+        free(esc);
+        free(extra);
+        return CLI_USAGE;
+    }
+    m.pos_name = m.name;
+    if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
+        strcmp(m.name, "othello") && strcmp(m.name, "randtree")) {
+        char *esc = cli_escaped(m.name);
+        cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
+        free(esc);
+        free(extra);
+        return CLI_USAGE;
+    }
+    m.g = gts_games_find(m.name);
+    m.commas = strcmp(m.name, "randtree") == 0;
+    if (!m.g) {
+        free(extra);
+        return cli_usage_error("match", "game '%s' is not in libgts-games", m.name);
+    }
+    setup su[2];
+    memset(su, 0, sizeof su);
+    for (int i = 0; i < 2; i++) {
+        if (!spec[i]) {
+            free(extra);
+            return cli_usage_error("match", "missing --%c SETUP (e.g. --%c alg=alphabeta,depth=6)",
+                                   'a' + i, 'a' + i);
+        }
+        if (!setup_parse(i ? "--b" : "--a", spec[i], &su[i])) {
+            free(extra);
+            return CLI_USAGE;
+        }
+    }
+    if (strcmp(su[0].label, su[1].label) == 0) {
+        free(extra);
+        return cli_usage_error("match", "the two set-ups have the same name '%s'", su[0].label);
+    }
+
+    /* Openings: the spec (usage errors), then --opening (usage errors). */
+    openings ops = { NULL, 0, 0 };
+    char why[512];
+    void *start = cli_position_new(m.pos_name, &m.go.tree, "", why, sizeof why);
+    if (!start) {
+        cli_error("match: cannot build the start position: %s", why);
+        free(extra);
+        return CLI_FAIL;
+    }
+    const char *spec_text = openings_spec ? openings_spec : (nextra ? "" : "all:0");
+    if (strncmp(spec_text, "all:", 4) == 0) {
+        int64_t plies;
+        if (!cli_parse_i64(spec_text + 4, 0, MATCH_MAX_OPENING_PLIES, &plies)) {
+            char *esc = cli_escaped(spec_text);
+            rc = cli_usage_error("match", "--openings: expected all:N with N 0..%d, got '%s'",
+                                 MATCH_MAX_OPENING_PLIES, esc);
+            free(esc);
+        } else {
+            char prefix[4096] = "";
+            enumerate(&m, start, (int)plies, prefix, sizeof prefix, &ops, &rc);
+        }
+    } else if (strncmp(spec_text, "random:", 7) == 0) {
+        char *copy = strdup(spec_text + 7);
+        if (!copy)
+            cli_oom();
+        char *colon = strchr(copy, ':');
+        int64_t k = 0, plies = 0;
+        if (colon)
+            *colon = '\0';
+        if (!colon || !cli_parse_i64(copy, 1, (int64_t)MATCH_MAX_OPENINGS, &k) ||
+            !cli_parse_i64(colon + 1, 1, MATCH_MAX_OPENING_PLIES, &plies)) {
+            char *esc = cli_escaped(spec_text);
+            rc = cli_usage_error("match",
+                                 "--openings: expected random:K:N with K 1..%" PRIu64
+                                 " and N 1..%d, got '%s'",
+                                 MATCH_MAX_OPENINGS, MATCH_MAX_OPENING_PLIES, esc);
+            free(esc);
+        } else {
+            rc = random_openings(&m, start, (uint64_t)k, (int)plies, seed, &ops);
+        }
+        free(copy);
+    } else if (spec_text[0]) {
+        rc = file_openings(&m, spec_text, &ops);
+    }
+    for (int i = 0; i < nextra && rc == CLI_OK; i++) {
+        void *s = opening_state(&m, extra[i], why, sizeof why);
+        if (!s) {
+            char *esc = cli_escaped(extra[i]);
+            rc = cli_usage_error("match", "--opening: bad %s opening '%s': %s", m.name, esc, why);
+            free(esc);
+            break;
+        }
+        gts_games_free(m.g, s);
+        openings_add(&ops, extra[i], "--opening");
+    }
+    gts_games_free(m.g, start);
+    free(extra);
+    if (rc == CLI_OK && ops.n == 0) {
+        cli_error("match: no opening to play");
+        rc = CLI_FAIL;
+    }
+    for (int i = 0; i < 2 && rc == CLI_OK; i++)
+        if (!setup_engine(&su[i]))
+            rc = CLI_FAIL;
+    for (int i = 0; i < 2 && rc == CLI_OK; i++) {
+        int64_t threads = 1;
+        gts_engine_get(su[i].e, GTS_OPT_THREADS, &threads);
+        if (threads > 1 && !gts_algorithm_is_parallel(su[i].alg))
+            cli_warn("match: warning: set-up %s: threads=%" PRId64
+                     " has no effect: '%s' is a serial algorithm",
+                     su[i].label, threads, gts_algorithm_name(su[i].alg));
+    }
+
+    uint64_t ngames = 2 * (uint64_t)ops.n, done = 0;
+    game_record *rec = rc == CLI_OK ? calloc(ngames, sizeof *rec) : NULL;
+    if (rc == CLI_OK && !rec)
+        cli_oom();
+    cli_progress *bar = quiet || rc != CLI_OK ? NULL : cli_progress_start("match", ngames);
+    for (uint64_t k = 0; k < ngames && rc == CLI_OK; k++) {
+        size_t o = (size_t)(k / 2);
+        int first = (int)(k % 2);
+        rc = play(&m, su, &ops.v[o], first, seed, k, &rec[k]);
+        rec[k].opening = o;
+        if (rc == CLI_OK)
+            done++;
+        char label[160];
+        uint64_t aw = su[0].win[0] + su[0].win[1], bw = su[1].win[0] + su[1].win[1];
+        snprintf(label, sizeof label, "%s %" PRIu64 " : %" PRIu64 " %s, %" PRIu64 " draws",
+                 su[0].label, aw, bw, su[1].label, done - aw - bw);
+        cli_progress_set(bar, done, label);
+    }
+    cli_progress_end(bar);
+    if (rc == CLI_OK || rc == CLI_INTERRUPTED) {
+        char what[600];
+        snprintf(what, sizeof what, "%.500s%s%s", openings_spec ? openings_spec : "",
+                 openings_spec && nextra ? " + " : "",
+                 nextra ? "--opening" : openings_spec ? "" : spec_text);
+        print_summary(stdout, fmt, &m, su, what, ops.n, done, seed);
+        if (record && print_record(record, fmt, &m, su, &ops, rec, done) != CLI_OK &&
+            rc == CLI_OK)
+            rc = CLI_FAIL;
+    }
+    fflush(stdout);
+    for (uint64_t k = 0; rec && k < ngames; k++)
+        free(rec[k].moves);
+    free(rec);
+    for (int i = 0; i < 2; i++)
+        gts_engine_free(su[i].e);
+    openings_free(&ops);
+    if (rc == CLI_INTERRUPTED)
+        return cli_interrupt_exit("match");
+    return rc;
+}
