@@ -286,6 +286,15 @@ static void vp_idle_tick(gts__worker *w)
     gts__pool_vp_tick();
 }
 
+bool gts__pool_vp_wait(void)
+{
+    gts__worker *w = vp_self;
+    if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
+        return false;
+    vp_idle_tick(w);
+    return true;
+}
+
 void gts__pool_set_virtual(gts__pool *pool, bool on)
 {
     gts__atomic_store_release_32(&pool->vp_wanted, on ? 1u : 0u);

@@ -123,6 +123,8 @@ void gts__pool_virtual_reset(gts__pool *pool);
 /* A tick point: inside a virtual run, hand the baton on and wait for it
  * (true); otherwise nothing (false). Any thread may call it. */
 bool gts__pool_vp_tick(void);
+/* The same for a turn spent waiting (counted as idle). */
+bool gts__pool_vp_wait(void);
 
 int gts__worker_id(const gts__worker *w);          /* 0..threads-1 */
 gts__pool *gts__worker_pool(const gts__worker *w);

@@ -354,10 +354,12 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         dts_skip skip = {NULL, 0};
         unsigned idle = 0;
         while (gts__atomic_load_acquire_64(&nd->word) & DTS_COUNT) {
-            if (!gts__aborted(c) && dts_help_subtree(pw, nd, &skip))
+            if (!gts__aborted(c) && dts_help_subtree(pw, nd, &skip)) {
                 idle = 0;
-            else
+                gts__pool_vp_tick(); /* virtual processors: a help is a turn */
+            } else {
                 gts__backoff(idle++);
+            }
         }
         c->abort = nd->abort.parent;
     }
@@ -397,6 +399,7 @@ static void dts_idle_task(gts__task *task, gts__worker *w)
         if (nd && dts_join(nd, word)) {
             dts_help(pw, nd);
             idle = 0;
+            gts__pool_vp_tick(); /* virtual processors: a help is a turn */
         } else {
             gts__backoff(idle++);
         }
