@@ -94,15 +94,18 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
     OPT(GTS_OPT_VIRTUAL, 0, 1, 0, virtual_procs),
+    OPT(GTS_OPT_JAMBOREE_SERIAL, 0, 100, 0, jamboree_serial),
     OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
     OPT(GTS_OPT_MCTS_PLAYOUTS, 0, (int64_t)1 << 62, 0, mcts_playouts),
     OPT(GTS_OPT_MCTS_PLAYOUT_DEPTH, 0, GTS_MAX_PLY, GTS_MAX_PLY, mcts_playout_depth),
     OPT(GTS_OPT_MCTS_EVAL_SCALE, 1, GTS_SCORE_WIN, 200, mcts_eval_scale),
-    OPT(GTS_OPT_MCTS_TREE_MB, 1, 1 << 20, 64, mcts_tree_mb),
+    OPT(GTS_OPT_TREE_MB, 1, 1 << 20, 64, tree_mb),
     OPT(GTS_OPT_MCTS_SEED, 0, (int64_t)1 << 62, 0, mcts_seed),
     OPT(GTS_OPT_MCTS_PARALLEL, GTS_MCTS_TREE, GTS_MCTS_ROOT, GTS_MCTS_TREE, mcts_parallel),
     OPT(GTS_OPT_MCTS_VIRTUAL_LOSS, 0, 1000, 1, mcts_virtual_loss),
     OPT(GTS_OPT_MCTS_PRIOR, 0, 100000, 0, mcts_prior),
+    OPT(GTS_OPT_MCTS_RAVE, 0, (int64_t)1 << 40, 0, mcts_rave),
+    OPT(GTS_OPT_MCTS_REUSE, 0, 1, 1, mcts_reuse),
     OPT(GTS_OPT_BSTAR_MARGIN, 0, GTS_SCORE_WIN, 0, bstar_margin),
     OPT(GTS_OPT_MMA_P, 1, 1000, 100, mma_p),
 };
@@ -177,6 +180,8 @@ gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
     }
     if (rc == GTS_OK)
         *field = value;
+    if (option == GTS_OPT_MCTS_REUSE && value == 0)
+        gts__mcts_drop(engine); /* no tree is kept from now on */
     gts__engine_release(engine);
     return rc;
 }
@@ -245,6 +250,7 @@ void gts_engine_free(gts_engine *engine)
         return;
     gts__pool_free(engine->pool);
     free_contexts(engine);
+    gts__mcts_drop(engine);
     gts__free(&engine->alloc, engine->mcts_stats,
               (size_t)engine->mcts_stats_cap * sizeof *engine->mcts_stats);
     gts__tt_destroy(&engine->tt);
@@ -261,6 +267,7 @@ gts_status gts_engine_clear(gts_engine *engine)
     gts__tt_clear(&engine->tt);
     for (int i = 0; i < engine->nctx; i++)
         gts__ctx_clear_tables(engine->ctx[i]);
+    gts__mcts_drop(engine);
     gts__engine_release(engine);
     return GTS_OK;
 }

@@ -58,6 +58,7 @@ struct gts_engine {
     int64_t nbest_depth;
     int64_t threads;
     int64_t virtual_procs;   /* GTS_OPT_VIRTUAL */
+    int64_t jamboree_serial;  /* GTS_OPT_JAMBOREE_SERIAL */
 
     gts_allocator alloc;    /* every allocation of the engine goes here */
     gts__tt tt;
@@ -75,18 +76,26 @@ struct gts_engine {
     int64_t mcts_playouts;
     int64_t mcts_playout_depth;
     int64_t mcts_eval_scale;
-    int64_t mcts_tree_mb;
+    int64_t tree_mb;
     int64_t mcts_seed;
     int64_t mcts_parallel;
     int64_t mcts_virtual_loss;
     int64_t mcts_prior;
+    int64_t mcts_rave;       /* RAVE equivalence parameter k (0: off) */
+    int64_t mcts_reuse;      /* keep the tree for gts_mcts_advance() */
     int64_t bstar_margin;    /* B* without bounds() */
     int64_t mma_p;           /* MMA's p, tenths */
     /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
      * the library's layout; mcts_nstats is 0 after any other search. */
     gts_mcts_move_stats *mcts_stats;
     uint32_t mcts_nstats, mcts_stats_cap;
+    /* The tree of the last MCTS search, kept for gts_mcts_advance()
+     * (mcts.c; NULL: none). */
+    struct gts__mcts_kept *mcts_kept;
 };
+
+/* Free the kept MCTS tree, if any (mcts.c). Not thread-safe. */
+void gts__mcts_drop(gts_engine *e);
 
 /* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);

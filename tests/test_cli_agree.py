@@ -168,6 +168,8 @@ SEARCHES = [
     ["othello", "f5d6", "--depth", "4"],
     ["othello", "e6f4e3f6g5d6e7f5c5"],              # a finished game
     ["othello", "F5D6C3", "--depth", "3", "--alg", "sssstar"],
+    ["chess", "--depth", "3"],
+    ["chess", "startpos moves f2f3 e7e5 g2g4", "--depth", "3"],   # mate in 1
     ["randtree", "--seed", "3", "--branching", "5", "--tree-depth", "6", "--alg", "alphabeta"],
     ["randtree", "0,2", "--seed", "7", "--branching", "4", "--tree-depth", "8",
      "--transpositions", "--ordered", "50", "--jitter", "2", "--terminal", "10",
@@ -178,6 +180,9 @@ SEARCHES = [
     ["tictactoe", "--alg", "nosuch", "--alg", "pvs", "--depth=2"],   # the last one wins
     ["tictactoe", "--", "1"],
     ["tictactoe", "--depth", "3", "--threads", "2"],   # warning: serial algorithm
+    ["tictactoe", "--alg", "mcts", "--playouts", "2000"],
+    ["connect4", "4453", "--alg", "mcts", "--playouts", "1500", "--tt-mb", "0"],
+    ["tictactoe", "--depth", "3", "--playouts", "10"],  # warning: not MCTS
 ]
 
 
@@ -214,6 +219,9 @@ class TestSearch(Agree):
         d = self.check(["randtree", "--seed=18446744073709551615", "--tree-depth=5",
                         "--dep", "4"])
         self.assertEqual(d["depth"], 4)
+        d = self.check(["tictactoe", "--alg", "mcts", "--playouts", "2000"])
+        self.assertEqual((d["algorithm"], d["stop"]), ("mcts", "none"))
+        self.assertGreater(d["nodes"], 2000, "2000 playouts, each at least one move")
 
     def test_every_algorithm(self):
         rc, out, _ = run("c", ["algorithms", "--format", "json"])
@@ -266,6 +274,8 @@ class TestPerft(Agree):
                      ["tictactoe", "2", "14253"], ["connect4", "1-6"],
                      ["connect4", "4", "4453", "--divide"], ["othello", "1-5"],
                      ["othello", "2", "f5d6", "--divide"], ["othello", "3", "e6f4e3f6g5d6e7f5c5"],
+                     ["chess", "1-3"], ["chess", "2", "startpos moves f2f3 e7e5 g2g4", "--divide"],
+                     ["chess", "2", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"],
                      ["randtree", "3", "--seed", "7", "--branching", "5", "--depth", "3"],
                      ["randtree", "2", "0,1", "--divide", "--tree-depth", "4",
                       "--jitter", "3", "--terminal", "20"]):
@@ -373,6 +383,8 @@ USAGE_ERRORS = [
     "search tictactoe --aspiration 32000", "search tictactoe --aspiration -1",
     "search tictactoe --time-ms 18446744073709551616", "search tictactoe --time-ms -1",
     "search tictactoe --nodes x", "search tictactoe --format xml",
+    "search tictactoe --playouts 0", "search tictactoe --playouts -1",
+    "search tictactoe --playouts x", "search tictactoe --playouts 4611686018427387905",
     "search tictactoe --format csv", "search tictactoe --quiet=1", "search tictactoe --t 3",
     "search tictactoe --alg nosuch", "search tictactoe --alg", "search nosuchgame",
     "search tictactoe 519 extra", "search tictactoe --seed -1", "search tictactoe --seed x",
@@ -385,6 +397,7 @@ USAGE_ERRORS = [
     "search tictactoe 5195", "search tictactoe 12345678", "search tictactoe 0",
     "search othello f5f5", "search othello f5a1", "search othello ps", "search othello f5z9",
     "search othello f5d", "search othello e6f4e3f6g5d6e7f5c5a1",
+    "search chess e2e4", "perft chess 1 8/8",
     "search randtree 0,9", "search randtree 0,,1", "search randtree a", "search randtree 01",
     "search randtree 0,1,2,3,4,5,6,7,0", "search randtree ,", "search randtree 0,",
     # perft

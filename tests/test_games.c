@@ -178,7 +178,8 @@ Test(games, find_by_name)
     cr_assert_eq(gts_games_find("connect4"), gts_game_connect4(), "connect4 is found");
     cr_assert_eq(gts_games_find("othello"), gts_game_othello(), "othello is found");
     cr_assert_eq(gts_games_find("randtree"), gts_game_randtree(), "randtree is found");
-    cr_assert_null(gts_games_find("chess"), "unknown names give NULL");
+    cr_assert_eq(gts_games_find("chess"), gts_game_chess(), "chess is found");
+    cr_assert_null(gts_games_find("checkers"), "unknown names give NULL");
     cr_assert_null(gts_games_find(""), "empty name gives NULL");
     cr_assert_null(gts_games_find(NULL), "NULL name gives NULL");
     gts_games_free(NULL, NULL);

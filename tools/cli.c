@@ -227,7 +227,7 @@ bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
 
 /* ---- games ------------------------------------------------------------------- */
 
-const char cli_game_names[] = "tictactoe, connect4, othello, randtree";
+const char cli_game_names[] = "tictactoe, connect4, othello, chess, randtree";
 
 const char cli_game_options_help[] =
     "Random-tree options (GAME randtree):\n"
@@ -600,14 +600,34 @@ void *cli_position_new(const char *name, const gts_randtree_params *tree, const 
                        char *why, size_t size)
 {
     enum pos_kind kind;
+    if (strcmp(name, "chess") == 0) {
+        /* A FEN (or "startpos"), optionally with "moves ...": the adapter
+         * parses it whole (gts_chess_new). */
+        void *state = NULL;
+        gts_status rc = gts_chess_new(text, &state);
+        if (rc == GTS_OK)
+            return state;
+        if (rc == GTS_EPARSE)
+            snprintf(why, size,
+                     "not a legal position (expected startpos or a FEN, optionally followed by "
+                     "moves and UCI moves such as e2e4)");
+        else
+            snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+        return NULL;
+    }
     if (strcmp(name, "tictactoe") == 0)
         kind = POS_TICTACTOE;
-    else if (strcmp(name, "connect4") == 0)
-        kind = POS_CONNECT4;
+    else if (strcmp(name, "connect4") == 0 || strcmp(name, "connect4h") == 0)
+        kind = POS_CONNECT4; /* connect4h: connect4's states (gts_games.h) */
     else if (strcmp(name, "othello") == 0)
         kind = POS_OTHELLO;
-    else
+    else if (strcmp(name, "randtree") == 0)
         kind = POS_RANDTREE;
+    else {
+        /* a game of libgts-games whose positions this tool cannot build */
+        snprintf(why, size, "unknown game");
+        return NULL;
+    }
     const gts_game *g = gts_games_find(name);
     if (!g) {
         snprintf(why, size, "unknown game");

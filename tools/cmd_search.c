@@ -20,6 +20,8 @@ static int default_depth(const cli_game_opts *g)
         return 12;
     if (strcmp(g->name, "othello") == 0)
         return 8;
+    if (strcmp(g->name, "chess") == 0)
+        return 6;
     return (int)g->tree.depth;
 }
 
@@ -33,7 +35,7 @@ static void print_usage_common(FILE *f)
 static const char SEARCH_USAGE[] =
     "Usage: gts search GAME [POSITION] [--alg NAME] [--depth D] [--threads N]\n"
     "                  [--tt-mb M] [--time-ms T] [--nodes N] [--aspiration W]\n"
-    "                  [--format text|json] [--quiet]\n"
+    "                  [--playouts N] [--format text|json] [--quiet]\n"
     "\n"
     "Search POSITION (default: the start) of GAME (tictactoe, connect4,\n"
     "connect4_solver, othello, randtree) and print the best move, the score, the\n"
@@ -50,6 +52,8 @@ static const char SEARCH_USAGE[] =
     "  --time-ms T      stop after T milliseconds (default 0 = no limit)\n"
     "  --nodes N        stop after about N nodes (default 0 = no limit)\n"
     "  --aspiration W   aspiration window half-width (default 0 = full window)\n"
+    "  --playouts N     mcts: stop after N playouts (1..2^62; the depth is then\n"
+    "                   unlimited)\n"
     "  --format F       text (default) or json\n"
     "  --quiet          no progress lines\n"
     "  -h, --help       this help\n"
@@ -58,7 +62,8 @@ static const char SEARCH_USAGE[] =
     "columns (\"4453\"); othello squares (\"f5d6c3\", \"ps\" = pass).\n";
 
 /* Games of search and nodes: the built-in ones and connect4_solver. */
-static const char SEARCH_GAME_NAMES[] = "tictactoe, connect4, connect4_solver, othello, randtree";
+static const char SEARCH_GAME_NAMES[] =
+    "tictactoe, connect4, connect4_solver, othello, chess, randtree";
 
 /* Width of the key column of the text output (the longest key). */
 enum { KEY_WIDTH = 17 };
@@ -290,6 +295,7 @@ int cmd_search(int argc, char **argv)
 {
     enum {
         OPT_ALG = OPT_FIRST_FREE, OPT_DEPTH, OPT_THREADS, OPT_TT, OPT_TIME, OPT_NODES, OPT_ASP,
+        OPT_PLAYOUTS,
         OPT_FORMAT, OPT_QUIET
     };
     static const struct option opts[] = {
@@ -300,6 +306,7 @@ int cmd_search(int argc, char **argv)
         { "time-ms", required_argument, NULL, OPT_TIME },
         { "nodes", required_argument, NULL, OPT_NODES },
         { "aspiration", required_argument, NULL, OPT_ASP },
+        { "playouts", required_argument, NULL, OPT_PLAYOUTS },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "help", no_argument, NULL, 'h' },
@@ -309,7 +316,7 @@ int cmd_search(int argc, char **argv)
     cli_game_opts go;
     cli_game_opts_init(&go);
     const char *alg_name = "pvs";
-    int64_t depth = -1, threads = 1, tt_mb = -1, asp = -1;
+    int64_t depth = -1, threads = 1, tt_mb = -1, asp = -1, playouts = 0;
     uint64_t time_ms = 0, nodes = 0;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
@@ -355,6 +362,11 @@ int cmd_search(int argc, char **argv)
                                          &asp))
                 return CLI_USAGE;
             break;
+        case OPT_PLAYOUTS: /* 0 would mean no budget: not a number of playouts */
+            if (!cli_parse_int_option("search", "--playouts", optarg, 1, (int64_t)1 << 62,
+                                      &playouts))
+                return CLI_USAGE;
+            break;
         case OPT_FORMAT:
             if (!cli_parse_format(optarg, &fmt) || fmt == CLI_FMT_CSV) {
                 char *esc = cli_escaped(optarg);
@@ -390,14 +402,21 @@ int cmd_search(int argc, char **argv)
     if (!g)
         return CLI_USAGE;
     if (depth < 0)
-        depth = (time_ms || nodes) ? 0 : default_depth(&go);
+        depth = (time_ms || nodes || playouts) ? 0 : default_depth(&go);
     if (threads > 1 && !gts_algorithm_is_parallel(alg))
         fprintf(stderr,
                 "%s search: warning: --threads %" PRId64
                 " has no effect: '%s' is a serial algorithm\n",
                 cli_prog, threads, gts_algorithm_name(alg));
+    if (playouts > 0 && alg != GTS_ALG_MCTS)
+        fprintf(stderr,
+                "%s search: warning: --playouts %" PRId64
+                " has no effect: '%s' is not a Monte-Carlo search\n",
+                cli_prog, playouts, gts_algorithm_name(alg));
     gts_engine *e = cli_engine_new("search", tt_mb, threads);
-    if (!e || (asp >= 0 && !cli_engine_set("search", e, GTS_OPT_ASPIRATION, asp, "--aspiration"))) {
+    if (!e || (asp >= 0 && !cli_engine_set("search", e, GTS_OPT_ASPIRATION, asp, "--aspiration"))
+        || (playouts > 0
+            && !cli_engine_set("search", e, GTS_OPT_MCTS_PLAYOUTS, playouts, "--playouts"))) {
         gts_engine_free(e);
         gts_games_free(g, state);
         return CLI_FAIL;
@@ -439,12 +458,24 @@ int cmd_search(int argc, char **argv)
 
 /* ---- perft ------------------------------------------------------------------------ */
 
+/* gts_games_perft, or chess's own count (gts_chess_perft): the published
+ * chess numbers give a mate no leaf and ignore the rule draws. */
+static int game_perft(const cli_game_opts *go, const gts_game *g, void *state, int depth,
+                      uint64_t *count)
+{
+    if (strcmp(go->name, "chess") == 0)
+        return gts_chess_perft(state, depth, count);
+    return gts_games_perft(g, state, depth, count);
+}
+
 static const char PERFT_USAGE[] =
     "Usage: gts perft GAME DEPTH [POSITION] [--divide]\n"
     "\n"
     "Count the leaf paths DEPTH plies below POSITION (default: the start) of GAME\n"
-    "(tictactoe, connect4, othello, randtree) with the game's generate/apply/undo;\n"
-    "a finished game before DEPTH counts as one leaf. DEPTH may be a list or range\n"
+    "(tictactoe, connect4, othello, chess, randtree) with the game's\n"
+    "generate/apply/undo; a finished game before DEPTH counts as one leaf (chess:\n"
+    "none, and the 50-move and repetition draws do not end it, as in the published\n"
+    "counts). DEPTH may be a list or range\n"
     "(\"1-9\", \"2,4\"): one line per depth. Prints \"perft(DEPTH) = COUNT\" with the\n"
     "time taken.\n"
     "\n"
@@ -531,7 +562,7 @@ int cmd_perft(int argc, char **argv)
                     status = CLI_FAIL;
                     break;
                 }
-                int prc = gts_games_perft(g, state, d - 1, &cnt);
+                int prc = game_perft(&go, g, state, d - 1, &cnt);
                 g->undo(state, moves[i], g->user);
                 if (prc != 0) {
                     fprintf(stderr, "%s perft: perft(%d) failed: %s (%s)\n", cli_prog, d - 1,
@@ -546,7 +577,7 @@ int cmd_perft(int argc, char **argv)
                 break;
         }
         uint64_t count = 0, t0 = cli_now_us();
-        int prc = gts_games_perft(g, state, d, &count);
+        int prc = game_perft(&go, g, state, d, &count);
         double s = (double)(cli_now_us() - t0) / 1e6;
         if (prc != 0) {
             fprintf(stderr, "%s perft: perft(%d) failed: %s (%s)\n", cli_prog, d,

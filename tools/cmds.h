@@ -12,5 +12,6 @@ int cmd_nodes(int argc, char **argv);      /* cmd_search.c */
 int cmd_bench(int argc, char **argv);      /* cmd_bench.c */
 int cmd_speedup(int argc, char **argv);    /* cmd_bench.c */
 int cmd_algorithms(int argc, char **argv); /* gts.c */
+int cmd_match(int argc, char **argv);      /* cmd_match.c */
 
 #endif

@@ -28,6 +28,7 @@ static const gts_command COMMANDS[] = {
     { "speedup", cmd_speedup, "parallel speedup and search overhead per thread count" },
     { "nodes", cmd_nodes, "nodes and time per depth for several algorithms" },
     { "algorithms", cmd_algorithms, "list the search algorithms and their properties" },
+    { "match", cmd_match, "two engine set-ups play a game from openings, colours swapped" },
 };
 static const int NCOMMANDS = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);
 

@@ -31,6 +31,7 @@
  * Concurrency: no shared mutable state; callbacks only touch their state.
  */
 #include "gts_games.h"
+#include "connect4_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,7 @@ static const gts_game C4_GAME = {
     .bounds = c4_bounds,
     .generate_keyed = c4_generate_keyed,
     .hash_after = c4_hash_after,
+    .traits = GTS_TRAIT_MOVE_IDENTITY, /* RAVE: a move is the same column anywhere */
 };
 
 static const gts_game C4_SOLVER_GAME = {
@@ -485,6 +487,15 @@ const gts_game *gts_game_connect4(void)
 const gts_game *gts_game_connect4_solver(void)
 {
     return &C4_SOLVER_GAME;
+}
+
+/* The bitboards, for connect4h.c (connect4_internal.h). */
+void gts__connect4_bits(const void *state, uint64_t *position, uint64_t *mask, uint32_t *moves)
+{
+    const c4_state *s = state;
+    *position = s->position;
+    *mask = s->mask;
+    *moves = s->moves;
 }
 
 /*

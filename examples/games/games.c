@@ -20,6 +20,9 @@ static const struct {
 } GAMES_TABLE[] = {
     { "tictactoe", gts_game_tictactoe },
     { "connect4", gts_game_connect4 },
+    { "connect4h", gts_game_connect4h },
+    { "chess", gts_game_chess },
+    { "go", gts_game_go },
     { "othello", gts_game_othello },
     { "randtree", gts_game_randtree },
 };

@@ -46,6 +46,13 @@ GTS_GAMES_API gts_status gts_tictactoe_new(const char *position, void **state);
 GTS_GAMES_API const gts_game *gts_game_connect4(void);
 GTS_GAMES_API const gts_game *gts_game_connect4_solver(void);
 GTS_GAMES_API gts_status gts_connect4_new(const char *position, void **state);
+/** Connect-4 for playing, not solving (connect4h.c): the same rules,
+ *  states (gts_connect4_new()), moves and hash as gts_game_connect4(), but
+ *  evaluate() scores unfinished positions by the lines of four still open
+ *  to each side and the centre column (|value| <= 20000); a finished game
+ *  is GTS_SCORE_LOSS / 0; no bounds(). Found by name as "connect4h".
+ *  @since 0.2 */
+GTS_GAMES_API const gts_game *gts_game_connect4h(void);
 
 /* ---- Othello (8x8) -------------------------------------------------------
  * Moves are squares 0..63 (a1 = 0, h8 = 63) and GTS_OTHELLO_PASS.
@@ -85,12 +92,79 @@ typedef struct gts_randtree_params {
 GTS_GAMES_API const gts_game *gts_game_randtree(void);
 GTS_GAMES_API gts_status gts_randtree_new(const gts_randtree_params *params, void **state);
 
+/* ---- Go (since 0.2) ------------------------------------------------------
+ * Any board from 2x2 to 19x19 (go.c). Moves are points y * size + x (x = 0
+ * is column A, y = 0 is row 1) and GTS_GO_PASS; text: GTP vertices ("D4",
+ * columns A..T without I, case-insensitive) and "pass". Rules: Black first,
+ * captures, suicide illegal, positional superko (a play may not recreate an
+ * earlier board of the game), two consecutive passes end the game, and so
+ * does a move cap (maxmoves, passes included; default 3 * size * size).
+ * Scoring: Tromp-Taylor area with komi. evaluate() is Black's area margin
+ * (stones + empty regions reaching only one colour, less komi) from the
+ * side to move, 100 per point, clamped to +-(GTS_SCORE_DECIDED - 1): exact
+ * for a finished game, the same count of the board as it stands otherwise.
+ * Has hash (history included: superko makes legality depend on it),
+ * clone/free, format_move/parse_move, playout_move (random legal move that
+ * does not fill an own eye, else pass) and traits GTS_TRAIT_MOVE_IDENTITY.
+ * Position text: blank-separated tokens in any order, all optional:
+ * "SIZE" (default 9), "komi=K" (a multiple of 0.5 within +-150, default
+ * 7.5), "maxmoves=N" (1..100000) and "moves=V,V,..." (vertices or "pass",
+ * colours alternating from Black), e.g. "9 komi=7 moves=E5,D4,pass".
+ * Found by name as "go".
+ */
+#define GTS_GO_PASS 361u
+/** The Go vtable. @since 0.2 */
+GTS_GAMES_API const gts_game *gts_game_go(void);
+/** A Go state from position text (see above); GTS_EPARSE for bad text or an
+ *  illegal move in it. @since 0.2 */
+GTS_GAMES_API gts_status gts_go_new(const char *position, void **state);
+/** Black's Tromp-Taylor area margin of @p state's board in half points, komi
+ *  included (positive: Black leads); 0 for NULL. @since 0.2 */
+GTS_GAMES_API int gts_go_area(const void *state);
+/** The board as text, top row (the highest row number) first: one line of
+ *  size characters per row, 'X' Black, 'O' White, '.' empty. @p size must
+ *  be at least size * (size + 1) + 1 bytes, else GTS_EINVAL. @since 0.2 */
+GTS_GAMES_API gts_status gts_go_board(const void *state, char *buf, size_t size);
+/** The side to move: 0 Black, 1 White, GTS_EINVAL for NULL. @since 0.2 */
+GTS_GAMES_API int gts_go_to_move(const void *state);
+
+/* ---- chess (since 0.2) ---------------------------------------------------
+ * The full rules (chess.c): castling, en passant, promotion, checkmate and
+ * stalemate; the game also ends (generate() returns 0) on a draw by the
+ * 50-move rule or threefold repetition. Squares a1 = 0 .. h8 = 63; a move is
+ * from | to << 6 | promotion << 12 (2 knight, 3 bishop, 4 rook, 5 queen);
+ * text: UCI long algebraic ("e2e4", "e7e8q", castling "e1g1"). evaluate():
+ * GTS_SCORE_LOSS when checkmated, 0 for a draw, else material and
+ * piece-square tables in centipawns. Has hash (Zobrist), clone/free,
+ * generate_noisy (captures, queen promotions), move_score and
+ * generate_keyed (MVV-LVA), extend (check extension), format_move and
+ * parse_move. Found by name as "chess".
+ */
+/** The chess vtable. @since 0.2 */
+GTS_GAMES_API const gts_game *gts_game_chess(void);
+/** A chess state from position text: NULL, "" or "startpos" for the start
+ *  position, or a FEN (4 to 6 fields), optionally followed by "moves" and
+ *  UCI moves ("startpos moves e2e4 e7e5"). GTS_EPARSE for bad text, an
+ *  impossible position (no king, pawns on the first or last rank, the side
+ *  not to move in check, castling rights without their king and rook, a
+ *  bad en-passant square) or an illegal move. @since 0.2 */
+GTS_GAMES_API gts_status gts_chess_new(const char *position, void **state);
+/** Perft as chess programmers count it, to compare with the published
+ *  numbers: the leaves exactly @p depth plies below @p state (a checkmate
+ *  or stalemate before that adds none, unlike gts_games_perft()), and the
+ *  50-move and repetition draws do not end the game. @p state must come
+ *  from gts_chess_new() and is restored. GTS_EINVAL for a NULL argument or
+ *  a depth outside 0..GTS_MAX_DEPTH; GTS_ERANGE when the state, with the
+ *  moves already played on it, has no room for @p depth more (a state
+ *  holds 2048 plies). @since 0.2 */
+GTS_GAMES_API gts_status gts_chess_perft(void *state, int depth, uint64_t *count);
+
 /* ---- common -------------------------------------------------------------- */
 
 /** Free a state made by a constructor above (NULL accepted). */
 GTS_GAMES_API void gts_games_free(const gts_game *game, void *state);
 
-/** Game by name: "tictactoe", "connect4", "othello", "randtree"; NULL if unknown. */
+/** Game by name: "tictactoe", "connect4", "connect4h", "chess", "go", "othello", "randtree"; NULL if unknown. */
 GTS_GAMES_API const gts_game *gts_games_find(const char *name);
 
 /**

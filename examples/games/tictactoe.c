@@ -306,6 +306,7 @@ static const gts_game TTT_GAME = {
     .parse_move = ttt_parse_move,
     .user = NULL,
     .bounds = ttt_bounds,
+    .traits = GTS_TRAIT_MOVE_IDENTITY, /* RAVE: a move is the same cell anywhere */
 };
 
 const gts_game *gts_game_tictactoe(void)

@@ -103,6 +103,17 @@ typedef enum gts_option {
      */
     GTS_OPT_VIRTUAL = 301,
 
+    /**
+     * @brief #GTS_ALG_JAMBOREE's sequential prefix, in percent of a node's
+     * moves (0..100): that share of the moves (rounded up, the eldest
+     * always included) is searched one after the other, each by a
+     * null-window test re-searched when it fails high, before the rest are
+     * tested in parallel (the MIT lecture notes' Jamboree, with 50). 0 =
+     * Kuszmaul's Jamboree: only the eldest is serial. Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_JAMBOREE_SERIAL = 310,
+
     /* 400s: Monte-Carlo tree search (gts_mcts(), mcts.h) */
     /**
      * @brief UCB1 exploration constant c in hundredths (141 = 1.41, about
@@ -136,13 +147,17 @@ typedef enum gts_option {
      */
     GTS_OPT_MCTS_EVAL_SCALE = 403,
     /**
-     * @brief Memory budget of the MCTS tree in MiB (1..1048576), allocated
-     * through the engine's allocator as the tree grows and freed when the
-     * search ends. When it is used up the search stops growing the tree,
-     * keeps sampling, and sets #GTS_RESULT_MEMORY_LIMIT. Default 64.
+     * @brief Memory budget in MiB (1..1048576) of the explicit trees of the
+     * best-first algorithms: MCTS, B* and MMA. Allocated through the
+     * engine's allocator as the tree grows and freed when the search ends
+     * (an MCTS tree kept for gts_mcts_advance() stays until the next search
+     * and counts against the budget there, see #GTS_OPT_MCTS_REUSE). When
+     * it is used up the search stops growing the tree (MCTS keeps
+     * sampling) and sets #GTS_RESULT_MEMORY_LIMIT. Default 64. (Named
+     * GTS_OPT_MCTS_TREE_MB before 0.2 was released.)
      * @since 0.2
      */
-    GTS_OPT_MCTS_TREE_MB = 404,
+    GTS_OPT_TREE_MB = 404,
     /**
      * @brief Seed of the playouts' random numbers (0..2^62): at one thread
      * the same seed gives the same search. Default 0.
@@ -171,6 +186,26 @@ typedef enum gts_option {
      * @since 0.2
      */
     GTS_OPT_MCTS_PRIOR = 408,
+    /**
+     * @brief RAVE (rapid action value estimation, Gelly & Silver 2007):
+     * the equivalence parameter k of the schedule
+     * beta = sqrt(k / (3n + k)) that mixes a child's all-moves-as-first
+     * (AMAF) mean into its UCT mean, (1 - beta) * mean + beta * amaf, for a
+     * child with n visits; k is the visit count where both weigh alike
+     * (0..2^40). 0 = off. Used only when the game declares
+     * #GTS_TRAIT_MOVE_IDENTITY; ignored otherwise. Default 0.
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_RAVE = 409,
+    /**
+     * @brief 1 (the default): keep the tree of an MCTS search in the engine
+     * after it returns, so that gts_mcts_advance() can move its root to
+     * the position after the moves played and the next search continues
+     * from that subtree; 0: free the tree when the search returns
+     * (setting 0 also frees a tree kept now).
+     * @since 0.2
+     */
+    GTS_OPT_MCTS_REUSE = 410,
     /**
      * @brief B* without gts_game::bounds: 0 (the default) gives a new node
      * the sound range of mate distance alone, so B* stays exact; a margin
@@ -235,7 +270,7 @@ GTS_API gts_status gts_engine_new(gts_engine **out);
  * the memory, with nothing leaked and the engine still usable; a parallel
  * search whose work queue cannot grow runs the task on the spawning thread
  * instead and completes normally. (An MCTS tree that reaches its own
- * budget, #GTS_OPT_MCTS_TREE_MB, is not a failure: it stops growing.) Not covered: the game's own allocations
+ * budget, #GTS_OPT_TREE_MB, is not a failure: it stops growing.) Not covered: the game's own allocations
  * (its @c clone callback) and the stacks of the worker threads.
  *
  * @since 0.1

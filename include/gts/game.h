@@ -273,9 +273,13 @@ typedef struct gts_game {
      * Without it a playout plays uniformly random moves from generate().
      * A game-specific policy (Go: do not fill your own eyes, answer
      * ataris; Connect-4: take an immediate win) makes playouts both faster
-     * and more informative. The move must be one generate() would return.
-     * Only gts_mcts() calls it; it is called concurrently on distinct
-     * states by parallel MCTS.
+     * and more informative. The move must be one generate() would return
+     * (gts_mcts() checks it against the list it has just generated and
+     * ends the search with #GTS_ECALLBACK otherwise; gts_game_check()
+     * reports #GTS_CHECK_PLAYOUT_MOVE), and the call must leave @p state
+     * as it found it. Only gts_mcts() calls it, once per playout move,
+     * after generate() on the same position; it is called concurrently on
+     * distinct states by parallel MCTS.
      *
      * @param state     the position (not a finished game: the search has
      *                  seen generate() return moves).
@@ -287,7 +291,8 @@ typedef struct gts_game {
      * @param user      gts_game::user.
      * @return 1 when @p move was written, 0 to end the playout here
      *         (scored with evaluate() as a capped playout), or a negative
-     *         value on failure (#GTS_ECALLBACK).
+     *         value on failure (#GTS_ECALLBACK, the search unwinds and
+     *         restores the state).
      * @since 0.2
      */
     int (*playout_move)(void *state, uint64_t random, gts_move *move, void *user);

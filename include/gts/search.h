@@ -56,7 +56,11 @@ typedef enum gts_algorithm {
      * @since 0.1
      */
     GTS_ALG_DUALSTAR = 7,
-    /** @brief Serial Evaluate-and-Refute (Steinberg & Solomon). Exact. @since 0.1 */
+    /**
+     * @brief Serial Evaluate-and-Refute (Steinberg & Solomon) with the
+     *        paper's refute procedure (refuteRest, corrected). Exact.
+     * @since 0.1
+     */
     GTS_ALG_ER = 8,
     /** @brief Buro's (Multi-)ProbCut: selective, not exact. @since 0.1 */
     GTS_ALG_PROBCUT = 9,
@@ -263,7 +267,7 @@ enum {
     GTS_RESULT_UPPER_BOUND = 1u << 5,
     /**
      * @brief A best-first search's tree reached its memory budget
-     * (#GTS_OPT_MCTS_TREE_MB): it stopped growing the tree and went on
+     * (#GTS_OPT_TREE_MB): it stopped growing the tree and went on
      * searching the tree it had. @since 0.2
      */
     GTS_RESULT_MEMORY_LIMIT = 1u << 6
@@ -533,7 +537,7 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * ranges and no limit the move and score are the minimax ones; at a limit
  * the score is the chosen move's pessimistic value, with
  * #GTS_RESULT_LOWER_BOUND unless it is exact. The tree takes at most
- * #GTS_OPT_MCTS_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
+ * #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
  * @param state  the root position (restored before return).
@@ -555,7 +559,7 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * with no limit the whole tree to gts_limits::depth is explored and they
  * are the minimax ones. gts_limits::nodes counts the children created (the
  * moves applied for evaluation); the tree takes at most
- * #GTS_OPT_MCTS_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
+ * #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
  * @param state  the root position (restored before return).

@@ -69,6 +69,7 @@ RESULT_NODE_LIMIT = 1 << 2
 RESULT_TIME_LIMIT = 1 << 3
 RESULT_LOWER_BOUND = 1 << 4
 RESULT_UPPER_BOUND = 1 << 5
+RESULT_MEMORY_LIMIT = 1 << 6
 
 #: Flag bits of gts_result.flags reported by name in Result.flags.
 RESULT_FLAG_NAMES = (
@@ -77,6 +78,7 @@ RESULT_FLAG_NAMES = (
     (RESULT_TIME_LIMIT, "time_limit"),
     (RESULT_LOWER_BOUND, "lower_bound"),
     (RESULT_UPPER_BOUND, "upper_bound"),
+    (RESULT_MEMORY_LIMIT, "memory_limit"),
 )
 
 #: gts_option values (engine.h), by the lowercase name used in Python.
@@ -438,6 +440,8 @@ class MctsMoveStatsStruct(Structure):
         ("score", c_int32),
         ("lower", c_int32),
         ("upper", c_int32),
+        ("amaf_visits", c_uint64),
+        ("amaf_mean", ctypes.c_double),
     ]
 
 
@@ -521,6 +525,9 @@ def _declare_games(g: ctypes.CDLL) -> None:
         "gts_connect4_new": (c_int, [c_char_p, POINTER(c_void_p)]),
         "gts_game_othello": (GP, []),
         "gts_othello_new": (c_int, [c_char_p, POINTER(c_void_p)]),
+        "gts_game_chess": (GP, []),
+        "gts_chess_new": (c_int, [c_char_p, POINTER(c_void_p)]),
+        "gts_chess_perft": (c_int, [c_void_p, c_int, POINTER(c_uint64)]),
         "gts_game_randtree": (GP, []),
         "gts_randtree_new": (c_int, [POINTER(RandTreeParamsStruct), POINTER(c_void_p)]),
         "gts_games_free": (None, [GP, c_void_p]),

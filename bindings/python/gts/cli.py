@@ -37,9 +37,10 @@ from gts import games
 PROG = "python3 -m gts"
 CLI_OK, CLI_FAIL, CLI_USAGE, CLI_INTERRUPTED = 0, 1, 2, 130
 
-GAME_NAMES = "tictactoe, connect4, othello, randtree"
-SEARCH_GAME_NAMES = "tictactoe, connect4, connect4_solver, othello, randtree"
-DEFAULT_DEPTH = {"tictactoe": 9, "connect4": 12, "connect4_solver": 12, "othello": 8}
+GAME_NAMES = "tictactoe, connect4, othello, chess, randtree"
+SEARCH_GAME_NAMES = "tictactoe, connect4, connect4_solver, othello, chess, randtree"
+DEFAULT_DEPTH = {"tictactoe": 9, "connect4": 12, "connect4_solver": 12, "othello": 8,
+                 "chess": 6}
 KEY_WIDTH = 17                 # the key column of the search text output
 SOLVE_DEFAULT_ALG = "pvs"
 SOLVE_DEFAULT_TT_MB = 64
@@ -74,7 +75,7 @@ Random-tree options (GAME randtree):
 _SEARCH_USAGE = """\
 Usage: gts search GAME [POSITION] [--alg NAME] [--depth D] [--threads N]
                   [--tt-mb M] [--time-ms T] [--nodes N] [--aspiration W]
-                  [--format text|json] [--quiet]
+                  [--playouts N] [--format text|json] [--quiet]
 
 Search POSITION (default: the start) of GAME (tictactoe, connect4,
 connect4_solver, othello, randtree) and print the best move, the score, the
@@ -91,6 +92,8 @@ Options:
   --time-ms T      stop after T milliseconds (default 0 = no limit)
   --nodes N        stop after about N nodes (default 0 = no limit)
   --aspiration W   aspiration window half-width (default 0 = full window)
+  --playouts N     mcts: stop after N playouts (1..2^62; the depth is then
+                   unlimited)
   --format F       text (default) or json
   --quiet          no progress lines
   -h, --help       this help
@@ -104,8 +107,10 @@ _PERFT_USAGE = """\
 Usage: gts perft GAME DEPTH [POSITION] [--divide]
 
 Count the leaf paths DEPTH plies below POSITION (default: the start) of GAME
-(tictactoe, connect4, othello, randtree) with the game's generate/apply/undo;
-a finished game before DEPTH counts as one leaf. DEPTH may be a list or range
+(tictactoe, connect4, othello, chess, randtree) with the game's
+generate/apply/undo; a finished game before DEPTH counts as one leaf (chess:
+none, and the 50-move and repetition draws do not end it, as in the published
+counts). DEPTH may be a list or range
 ("1-9", "2,4"): one line per depth. Prints "perft(DEPTH) = COUNT" with the
 time taken.
 
@@ -491,6 +496,7 @@ def _engine_set(command: str, engine: gts.Engine, option: str, value: int, what:
 # the start position and the first one that cannot be played is explained.
 
 _TTT, _C4, _OTH, _RT = "tictactoe", "connect4", "othello", "randtree"
+_CHESS = "chess"
 
 
 class BadPosition(Exception):
@@ -639,6 +645,17 @@ def position_new(name: str, tree: Dict[str, Any], text: str,
                  solver: bool = False) -> games.BuiltinGame:
     """The game ``name`` ("tictactoe", "connect4", "othello", "randtree") at
     ``text``; BadPosition says which move is wrong and why."""
+    if name == _CHESS:
+        # A FEN (or "startpos"), optionally with "moves ...": the adapter
+        # parses it whole (gts_chess_new), as cli_position_new does.
+        try:
+            return games.Chess(text)
+        except gts.GtsError as e:
+            if getattr(e, "name", "") == "EPARSE":
+                raise BadPosition("not a legal position (expected startpos or a FEN, "
+                                  "optionally followed by moves and UCI moves such as e2e4)"
+                                  ) from None
+            raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
     data = os.fsencode(text)
     _check_syntax(name, data)
     text = data.decode("ascii")          # the syntax admits ASCII only
@@ -662,7 +679,7 @@ def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
     """cli_game_new (and search_game for connect4_solver)."""
     solver = name == "connect4_solver" and known == SEARCH_GAME_NAMES
     base = "connect4" if solver else name
-    if base not in (_TTT, _C4, _OTH, _RT):
+    if base not in (_TTT, _C4, _OTH, _RT, _CHESS):
         raise UsageError(command, f"unknown game '{_esc(name)}' (known: {known})")
     if base == _RT:
         if tree["min_value"] > tree["max_value"]:
@@ -797,14 +814,15 @@ def _result_text(fmt: str, game_name: str, position: str, alg: str, g: games.Bui
 SEARCH_OPTS = [Opt("alg", True, "alg"), Opt("depth", True, "depth"),
                Opt("threads", True, "threads"), Opt("tt-mb", True, "tt_mb"),
                Opt("time-ms", True, "time_ms"), Opt("nodes", True, "nodes"),
-               Opt("aspiration", True, "aspiration"), Opt("format", True, "format"),
-               Opt("quiet", False, "quiet"), HELP_OPT] + GAME_OPTS
+               Opt("aspiration", True, "aspiration"), Opt("playouts", True, "playouts"),
+               Opt("format", True, "format"), Opt("quiet", False, "quiet"),
+               HELP_OPT] + GAME_OPTS
 
 
 def cmd_search(argv: List[str]) -> int:
     tree = _tree_defaults()
     alg_name, depth, threads, tt_mb, asp = "pvs", None, 1, None, None
-    time_ms = nodes = 0
+    time_ms = nodes = playouts = 0
     fmt, quiet = "text", False
     operands: List[str] = []
     for key, value in _getopt("search", argv, SEARCH_OPTS, operands):
@@ -826,6 +844,8 @@ def cmd_search(argv: List[str]) -> int:
             nodes = _u64_option("search", "--nodes", value)
         elif key == "aspiration":
             asp = _engine_option("search", "--aspiration", "aspiration", value)
+        elif key == "playouts":  # 0 would mean no budget: not a number of playouts
+            playouts = _int_option("search", "--playouts", value, 1, 1 << 62)
         elif key == "format":
             if value not in ("text", "json"):
                 raise UsageError("search", f"--format: expected text or json, got '{_esc(value)}'")
@@ -842,15 +862,20 @@ def cmd_search(argv: List[str]) -> int:
     game = _game_new("search", game_name, tree, position, SEARCH_GAME_NAMES)
     with game:
         if depth is None:
-            depth = None if (time_ms or nodes) else DEFAULT_DEPTH.get(game_name,
+            depth = None if (time_ms or nodes or playouts) else DEFAULT_DEPTH.get(game_name,
                                                                       tree["tree_depth"])
         if threads > 1 and not info.parallel:
             _warn("search", f"--threads {threads} has no effect: '{alg}' is a serial "
                             "algorithm")
+        if playouts and alg != "mcts":
+            _warn("search", f"--playouts {playouts} has no effect: '{alg}' is not a "
+                            "Monte-Carlo search")
         engine = _engine_new("search", tt_mb, threads)
         try:
             if asp is not None:
                 _engine_set("search", engine, "aspiration", asp, "--aspiration")
+            if playouts:
+                _engine_set("search", engine, "mcts_playouts", playouts, "--playouts")
 
             def progress(r: Any) -> None:
                 tus = _time_us(r)

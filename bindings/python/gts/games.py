@@ -330,6 +330,34 @@ class Othello(BuiltinGame):
         self._start = position
 
 
+class Chess(BuiltinGame):
+    """Chess (examples/games/chess.c). Moves are from | to << 6 | promotion
+    << 12 (squares a1 = 0 .. h8 = 63), text in UCI long algebraic ("e2e4",
+    "e7e8q"); ``position`` is "startpos" or a FEN, optionally followed by
+    "moves" and UCI moves. :meth:`perft` counts as chess programmers do
+    (gts_chess_perft: a mate adds no leaf, no rule draws)."""
+
+    name = "chess"
+
+    def __init__(self, position: str = "") -> None:
+        super().__init__()
+        out = ctypes.c_void_p()
+        rc = _g().gts_chess_new(_text(position, "chess position"), ctypes.byref(out))
+        self._adopt(_g().gts_game_chess(), rc, out, f"chess position {position!r}")
+        self._start = position
+
+    def perft(self, depth: int) -> int:
+        """Leaf paths of exactly ``depth`` plies (the published chess counts)."""
+        d = check_int(depth, "perft depth")
+        if not 0 <= d <= _lib.MAX_DEPTH:
+            raise error("EINVAL", f"perft({d}): depth must be in 0..{_lib.MAX_DEPTH}")
+        count = ctypes.c_uint64()
+        rc = _g().gts_chess_perft(self._open(), d, ctypes.byref(count))
+        if rc < 0:
+            raise make_error(rc, f"perft({depth})")
+        return count.value
+
+
 class RandomTree(BuiltinGame):
     """A deterministic random game tree (see gts_games.h): ``depth`` levels,
     ``branching`` children per node (minus up to ``branching_jitter``),
@@ -422,6 +450,7 @@ GAMES: Dict[str, Type[BuiltinGame]] = {
     "tictactoe": TicTacToe,
     "connect4": Connect4,
     "othello": Othello,
+    "chess": Chess,
     "randtree": RandomTree,
 }
 

@@ -147,7 +147,7 @@ class TestCli(unittest.TestCase):
         p = gts_cli("search", "connect4", "8")
         self.assertEqual(p.returncode, 2)
         self.assertIn("bad connect4 position '8'", p.stderr)
-        p = gts_cli("search", "chess")
+        p = gts_cli("search", "checkers")
         self.assertEqual(p.returncode, 2)
         self.assertIn("unknown game", p.stderr)
         p = gts_cli("search", "tictactoe", "--depth", "0")
@@ -264,7 +264,7 @@ class TestCli(unittest.TestCase):
         stdin = f"{NEAR_END}\n{NEAR_END[:-2]}\n"
         self.assertEqual(run_c("solve", "connect4", stdin=stdin).stdout,
                          gts_cli("solve", "connect4", stdin=stdin).stdout)
-        for bad in ("search chess", "search tictactoe --alg nosuch", "search connect4 8",
+        for bad in ("search checkers", "search tictactoe --alg nosuch", "search connect4 8",
                     "perft connect4 x", "search tictactoe --tt-mb 2000000"):
             with self.subTest(bad=bad):
                 c, py = run_c(*bad.split()), gts_cli(*bad.split())

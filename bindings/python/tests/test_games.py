@@ -33,13 +33,13 @@ def run(game, alg, **kw):
 
 class TestConstruction(unittest.TestCase):
     def test_names(self):
-        self.assertEqual(games.names(), ["tictactoe", "connect4", "othello", "randtree"])
+        self.assertEqual(games.names(), ["tictactoe", "connect4", "othello", "chess", "randtree"])
         for name in games.names():
             with games.new(name) as g:
                 self.assertEqual(g.name, name)
                 self.assertGreater(len(g.moves()), 0)
         with self.assertRaises(gts.InvalidArgument):
-            games.new("chess")
+            games.new("checkers")
 
     def test_bad_positions(self):
         for cls, pos in ((games.Connect4, "8"), (games.Connect4, "1111111"),
