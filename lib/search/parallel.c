@@ -392,9 +392,14 @@ static uint32_t sp_help(gts__pw *pw, gts__sp *sp)
         for (;;) {
             if (gts__aborted(pw->c))
                 break;
-            /* Mandatory work elsewhere comes before a speculative job. */
-            if (sp->spec && gts__board_busy(pw))
+            /* Mandatory work elsewhere comes before a speculative job. A
+             * failure on the way there or back leaves the state off this
+             * split point's path: stop before running a job on it. */
+            if (sp->spec && gts__board_busy(pw)) {
                 gts__pw_help_mandatory(pw);
+                if (gts__aborted(pw->c))
+                    break;
+            }
             uint32_t j = gts__sp_claim(sp);
             if (j >= sp->njobs)
                 break;
@@ -452,8 +457,11 @@ void gts__sp_work(gts__pw *pw, gts__sp *sp)
     for (;;) {
         if (gts__aborted(pw->c))
             break;
-        if (sp->spec && gts__board_busy(pw))
+        if (sp->spec && gts__board_busy(pw)) {
             gts__pw_help_mandatory(pw);
+            if (gts__aborted(pw->c)) /* see sp_help */
+                break;
+        }
         uint32_t j = gts__sp_claim(sp);
         if (j >= sp->njobs)
             break;
