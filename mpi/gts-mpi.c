@@ -343,20 +343,3 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return rc;
 }
-
-/* The `gts` tool defines this in gts.c, which holds its main(). */
-int cli_bad_option(const char *command, int c, char **argv)
-{
-    char *arg = cli_escaped(argv[optind - 1]);
-    if (c == ':')
-        cli_usage_error(command, "option '%s' needs an argument", arg);
-    else if (optopt && optopt < 256 && optopt != '?') {
-        char opt[2] = { (char)optopt, '\0' };
-        char *esc = cli_escaped(opt);
-        cli_usage_error(command, "unknown option '-%s'", esc);
-        free(esc);
-    } else
-        cli_usage_error(command, "unknown option '%s'", arg);
-    free(arg);
-    return CLI_USAGE;
-}

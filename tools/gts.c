@@ -119,24 +119,6 @@ int cmd_algorithms(int argc, char **argv)
     return CLI_OK;
 }
 
-/* ---- shared option error ---------------------------------------------------- */
-
-int cli_bad_option(const char *command, int c, char **argv)
-{
-    char *arg = cli_escaped(argv[optind - 1]);
-    if (c == ':')
-        cli_usage_error(command, "option '%s' needs an argument", arg);
-    else if (optopt && optopt < 256 && optopt != '?') {
-        char opt[2] = { (char)optopt, '\0' };
-        char *esc = cli_escaped(opt);
-        cli_usage_error(command, "unknown option '-%s'", esc);
-        free(esc);
-    } else
-        cli_usage_error(command, "unknown option '%s'", arg);
-    free(arg);
-    return CLI_USAGE;
-}
-
 /* ---- main ---------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
