@@ -223,27 +223,51 @@ store:
     return best;
 }
 
+/* The steps every ER node (e-node or refuted node) takes before its moves:
+ * stop, limits and horizon; window and table (no cut at the root); the
+ * moves, ordered (c->order[ply] filled, *sort as gts__order_moves). True
+ * with *v when the node is decided there (a value, or 0 after a stop or a
+ * failure); otherwise *n > 0 moves at @ply and the narrowed window. */
+static inline bool er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
+                            uint64_t *key, int *n, bool *sort, gts_score *v)
+{
+    *v = 0;
+    if (gts__enter(c, ply))
+        return true;
+    if (ply >= GTS_MAX_PLY) {
+        *v = gts__evaluate(c, ply);
+        return true;
+    }
+    if (depth <= 0) {
+        *v = gts__leaf(c, ply, *alpha, *beta);
+        return true;
+    }
+    uint32_t tt_move;
+    if (gts__node_probe(c, depth, ply, alpha, beta, key, &tt_move, v))
+        return true;
+    *n = gts__generate(c, ply, false);
+    if (*n < 0) {
+        *v = 0;
+        return true;
+    }
+    if (*n == 0) {
+        *v = gts__terminal(c, *key, ply);
+        return true;
+    }
+    *sort = gts__order_moves(c, ply, *n, tt_move < (uint32_t)*n ? tt_move : GTS__TT_NO_MOVE);
+    return false;
+}
+
 /* evalFirst followed by refuteRest at one node (a child of a node being
  * refuted): its first child as an e-node, the others refuted the same way. */
 static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-    if (depth <= 0)
-        return gts__leaf(c, ply, alpha, beta);
     uint64_t key;
-    uint32_t tt_move;
-    gts_score cut;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
-        return cut;
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0)
-        return gts__terminal(c, key, ply);
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    int n;
+    bool sort;
+    gts_score v;
+    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
+        return v;
     const gts_move *moves = gts__moves(c, ply);
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -269,28 +293,13 @@ static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
 /* er: the e-node. */
 static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-    if (depth <= 0)
-        return gts__leaf(c, ply, alpha, beta);
-
-    /* Steps 2-3. Window and transposition table (no cut at the root) */
+    /* Steps 1-4. Stop, limits, horizon; window and table; the moves */
     uint64_t key;
-    uint32_t tt_move;
-    gts_score cut;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
-        return cut;
-
-    /* Step 4. Moves in heuristic order; none: a finished game */
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0)
-        return gts__terminal(c, key, ply);
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    int n;
+    bool sort;
+    gts_score v;
+    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
+        return v;
     gts__mv *o = c->order[ply];
     for (int k = 0; k < n; k++) {
         if (sort)
