@@ -12,6 +12,12 @@
  * moved owns position ^ mask, and `won` says whether it has four in a line
  * (set by apply(), cleared by undo()). The game is over when it has four in
  * a line or the board is full: generate() returns 0 and apply() refuses.
+ * `cells[moves]` holds both sides' winning cells (the empty cells that
+ * would complete four in a line) for the current position, kept by apply()
+ * and undo() as a stack, so that bounds(), generate() and the ordering
+ * keys read them instead of recomputing them at every node; entries above
+ * `moves` are zero (undo() clears what apply() pushed), so apply + undo
+ * restores the state byte for byte.
  *
  * Scores follow the published benchmark convention (Pons' test sets): a win
  * for the side to move with its stone number n+1 scores (43 - n) / 2. So a
@@ -40,6 +46,12 @@ enum { C4_WIDTH = 7, C4_HEIGHT = 6, C4_H1 = C4_HEIGHT + 1, C4_CELLS = C4_WIDTH *
 
 /* Columns in centre-first order: the order generate() returns moves in. */
 static const int C4_ORDER[C4_WIDTH] = { 3, 2, 4, 1, 5, 0, 6 };
+/* The cells of those columns, in the same order. */
+#define C4_COL(c) (0x3Full << ((c) * 7))
+static const uint64_t C4_ORDER_MASK[7] = {
+    C4_COL(3), C4_COL(2), C4_COL(4), C4_COL(1), C4_COL(5), C4_COL(0), C4_COL(6),
+};
+#undef C4_COL
 
 /* move_score tuning: an immediate win, then a forced block, then threats. */
 static const int32_t C4_SCORE_WIN = 1000000;
@@ -52,11 +64,18 @@ static const int32_t C4_SCORE_ILLEGAL = INT32_MIN / 2;
 static const uint64_t C4_BOTTOM = 0x0000040810204081ull;              /* bit 7c, c = 0..6 */
 static const uint64_t C4_BOARD = 0x0000040810204081ull * 0x3Full;     /* the 42 playable bits */
 
+/* Both sides' winning cells in one position (see c4_winning_cells). */
+typedef struct c4_cells {
+    uint64_t mine;   /* of the side to move */
+    uint64_t theirs; /* of the player who just moved */
+} c4_cells;
+
 typedef struct c4_state {
     uint64_t position; /* stones of the side to move */
     uint64_t mask;     /* all stones */
     uint32_t moves;    /* stones on the board */
     uint32_t won;      /* the player who just moved has four in a line */
+    c4_cells cells[C4_CELLS + 1]; /* [moves]: this position's; above: zero */
 } c4_state;
 
 /* SWAR population count: without -mpopcnt, __builtin_popcountll is a call
@@ -78,22 +97,6 @@ static uint64_t c4_mix(uint64_t z)
 
 static uint64_t c4_column_mask(int c) { return 0x3Full << (c * C4_H1); }
 static uint64_t c4_top_bit(int c) { return 1ull << (C4_HEIGHT - 1 + c * C4_H1); }
-
-/* Four in a line along direction @p d (a bit shift: 1 vertical, 7
- * horizontal, 6 and 8 the diagonals). Inlined with a constant @p d, the
- * shifts are immediates. */
-static inline __attribute__((always_inline)) bool c4_aligned_dir(uint64_t pos, int d)
-{
-    uint64_t m = pos & (pos >> d);
-    return (m & (m >> (2 * d))) != 0;
-}
-
-/* True when @p pos contains four in a line. */
-static bool c4_alignment(uint64_t pos)
-{
-    return c4_aligned_dir(pos, C4_H1) || c4_aligned_dir(pos, C4_HEIGHT)
-           || c4_aligned_dir(pos, C4_HEIGHT + 2) || c4_aligned_dir(pos, 1);
-}
 
 /* Cells that complete four in a line for @p pos along direction @p d (not
  * vertical): three stones on one side, or two and one around the cell. */
@@ -121,6 +124,8 @@ static uint64_t c4_winning_cells(uint64_t pos, uint64_t mask)
 
 static uint64_t c4_playable(const c4_state *s) { return (s->mask + C4_BOTTOM) & C4_BOARD; }
 
+static const c4_cells *c4_cur(const c4_state *s) { return &s->cells[s->moves]; }
+
 static bool c4_over(const c4_state *s)
 {
     return s->moves >= C4_CELLS || s->won;
@@ -137,13 +142,19 @@ static bool c4_legal(const c4_state *s, gts_move m)
 static int c4_emit(uint64_t cols, gts_move *moves, uint32_t capacity)
 {
     uint32_t n = 0;
+    if (capacity >= C4_WIDTH) { /* the usual case: no test per move, no branch */
+        for (int i = 0; i < C4_WIDTH; i++) {
+            moves[n] = (gts_move)C4_ORDER[i];
+            n += (cols & C4_ORDER_MASK[i]) != 0;
+        }
+        return (int)n;
+    }
     for (int i = 0; i < C4_WIDTH; i++) {
-        int c = C4_ORDER[i];
-        if (!(cols & c4_column_mask(c)))
+        if (!(cols & C4_ORDER_MASK[i]))
             continue;
         if (n >= capacity)
             return GTS_EINVAL;
-        moves[n++] = (gts_move)c;
+        moves[n++] = (gts_move)C4_ORDER[i];
     }
     return (int)n;
 }
@@ -152,7 +163,7 @@ static int c4_emit(uint64_t cols, gts_move *moves, uint32_t capacity)
 static uint64_t c4_centre_most(uint64_t cells)
 {
     for (int i = 0; i < C4_WIDTH; i++) {
-        uint64_t b = cells & c4_column_mask(C4_ORDER[i]);
+        uint64_t b = cells & C4_ORDER_MASK[i];
         if (b)
             return b;
     }
@@ -222,13 +233,14 @@ static int c4_solver_moves(const c4_state *s, gts_move *moves, int32_t *keys, ui
     if (c4_over(s))
         return 0;
     uint64_t playable = c4_playable(s);
-    uint64_t wins = c4_winning_cells(s->position, s->mask);
+    const c4_cells *cells = c4_cur(s);
+    uint64_t wins = cells->mine;
     uint64_t mine = wins & playable;
     int n;
     if (mine) { /* step 1 */
         n = c4_emit(c4_centre_most(mine), moves, capacity);
     } else {
-        uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+        uint64_t theirs = cells->theirs;
         uint64_t forced = theirs & playable;
         uint64_t safe = playable & ~(theirs >> 1);
         if (forced) /* step 2 (one block, or one move of a lost position) */
@@ -280,11 +292,12 @@ static int c4_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
         return 0;
     }
     uint64_t playable = c4_playable(s);
-    if (c4_winning_cells(s->position, s->mask) & playable) {
+    const c4_cells *cells = c4_cur(s);
+    if (cells->mine & playable) {
         *lo = *hi = (gts_score)((C4_CELLS + 1 - n) / 2);
         return 0;
     }
-    uint64_t theirs = c4_winning_cells(s->position ^ s->mask, s->mask);
+    uint64_t theirs = cells->theirs;
     uint64_t forced = theirs & playable;
     int h = n <= C4_CELLS - 1 ? (C4_CELLS - 1 - n) / 2 : 0;
     int l = n <= C4_CELLS ? -((C4_CELLS - n) / 2) : 0;
@@ -305,8 +318,7 @@ static int c4_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32
     const c4_state *s = state;
     int n = c4_generate(state, moves, capacity, user);
     if (n > 0)
-        c4_keys(s, moves, n, c4_winning_cells(s->position, s->mask),
-                c4_winning_cells(s->position ^ s->mask, s->mask), keys);
+        c4_keys(s, moves, n, c4_cur(s)->mine, c4_cur(s)->theirs, keys);
     return n;
 }
 
@@ -325,10 +337,22 @@ static int c4_apply(void *state, gts_move move, void *user)
     c4_state *s = state;
     if (!s || !c4_legal(s, move))
         return GTS_EINVAL;
-    s->position ^= s->mask;
-    s->mask |= s->mask + (C4_BOTTOM & c4_column_mask((int)move));
+    /* The stone completes four in a line exactly when its cell is one of
+     * the mover's winning cells (the mover had no four before: apply()
+     * refuses finished games). The child's side to move keeps its winning
+     * cells but the one just filled; the mover's are recomputed with the
+     * new stone (not needed once the game is won). */
+    const c4_cells *cur = c4_cur(s);
+    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask((int)move);
+    uint32_t won = (cur->mine & bit) != 0;
+    uint64_t mover = s->position | bit;
+    c4_cells *next = &s->cells[s->moves + 1];
+    next->mine = cur->theirs & ~bit;
+    next->theirs = won ? 0 : c4_winning_cells(mover, s->mask | bit);
+    s->position = mover ^ (s->mask | bit);
+    s->mask |= bit;
     s->moves++;
-    s->won = c4_alignment(s->position ^ s->mask);
+    s->won = won;
     return 0;
 }
 
@@ -346,6 +370,7 @@ static int c4_undo(void *state, gts_move move, void *user)
         return GTS_EINVAL;
     s->mask ^= top;
     s->position ^= s->mask;
+    s->cells[s->moves].mine = s->cells[s->moves].theirs = 0;
     s->moves--;
     s->won = 0; /* apply() refuses finished games: the position before was not one */
     return 0;
@@ -406,8 +431,7 @@ static int32_t c4_move_score(void *state, gts_move move, void *user)
     const c4_state *s = state;
     if (!s || !c4_legal(s, move))
         return C4_SCORE_ILLEGAL;
-    return c4_hint(s, (int)move, c4_winning_cells(s->position, s->mask),
-                   c4_winning_cells(s->position ^ s->mask, s->mask));
+    return c4_hint(s, (int)move, c4_cur(s)->mine, c4_cur(s)->theirs);
 }
 
 static int c4_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
