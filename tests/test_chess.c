@@ -252,6 +252,73 @@ Test(chess, repetition_and_fifty_moves)
     gts_games_free(g, s);
 }
 
+/* Play the UCI moves of @p line (space-separated) on @p s with @p g. */
+static int play_line(const gts_game *g, void *s, const char *line, gts_move *played)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", line);
+    int n = 0;
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+        cr_assert_eq(g->parse_move(s, t, &played[n], NULL), 0, "%s is legal", t);
+        cr_assert_eq(g->apply(s, played[n], NULL), 0);
+        n++;
+    }
+    return n;
+}
+
+static void undo_line(const gts_game *g, void *s, const gts_move *played, int n)
+{
+    while (n > 0)
+        cr_assert_eq(g->undo(s, played[--n], NULL), 0);
+}
+
+/* gts_game_chess_engine(): a position that occurred at or after the root is
+ * a draw at once; one seen only before the root needs its third occurrence
+ * (as in the rules' vtable); the rules' vtable is unchanged. */
+Test(chess, engine_draws_on_repetition_since_the_root)
+{
+    const gts_game *e = gts_game_chess_engine(), *g = gts_game_chess();
+    gts_move mv[256], played[16];
+    void *s = chess("startpos moves e2e4 e7e5");
+    int n = play_line(e, s, "g1f3 b8c6 f3g1 c6b8", played); /* back to the root */
+    cr_expect_eq(e->generate(s, mv, e->max_moves, NULL), 0, "the root repeated: a draw");
+    cr_expect_eq(e->evaluate(s, NULL), 0);
+    gts_move k[256];
+    int32_t keys[256];
+    cr_expect_eq(e->generate_keyed(s, k, keys, e->max_moves, NULL), 0);
+    cr_expect_eq(e->generate_noisy(s, k, e->max_moves, NULL), 0);
+    cr_expect_gt(g->generate(s, mv, g->max_moves, NULL), 0, "the rules: only twice, play on");
+    undo_line(e, s, played, n);
+    cr_expect_gt(e->generate(s, mv, e->max_moves, NULL), 0, "the root itself is not a draw");
+
+    /* A repetition of a position inside the search, not the root. */
+    n = play_line(e, s, "g1f3 b8c6 f3g1 c6b8 g1f3", played);
+    cr_expect_eq(e->generate(s, mv, e->max_moves, NULL), 0, "after Nf3 again: a draw");
+    undo_line(e, s, played, n);
+    gts_games_free(e, s);
+
+    /* The start position occurred once before the root (ply 0): going back
+     * to it is its second occurrence, not a draw; a third one is. */
+    s = chess("startpos moves g1f3");
+    n = play_line(e, s, "g8f6 f3g1 f6g8", played);
+    cr_expect_gt(e->generate(s, mv, e->max_moves, NULL), 0, "seen once before the root");
+    undo_line(e, s, played, n);
+    gts_games_free(e, s);
+    s = chess("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3");
+    n = play_line(e, s, "g8f6 f3g1 f6g8", played);
+    cr_expect_eq(e->generate(s, mv, e->max_moves, NULL), 0, "third occurrence");
+    undo_line(e, s, played, n);
+
+    /* gts_chess_set_root moves the root to the current position. */
+    n = play_line(e, s, "g8f6 f3g1", played);
+    cr_assert_eq(gts_chess_set_root(s), GTS_OK);
+    int m = play_line(e, s, "f6g8 g1f3 g8f6 f3g1", played + n);
+    cr_expect_eq(e->generate(s, mv, e->max_moves, NULL), 0, "the new root repeated");
+    gts_games_free(e, s);
+    cr_expect_eq(gts_chess_set_root(NULL), GTS_EINVAL);
+    (void)m;
+}
+
 Test(chess, insufficient_material_scores_zero)
 {
     void *s = chess("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");

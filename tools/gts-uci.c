@@ -422,6 +422,7 @@ static void cmd_position(uci *u, char **tok, int n)
         }
         side ^= 1;
     }
+    gts_chess_set_root(s); /* repetitions from here on are draws in the search */
     u->game->free(u->position, NULL);
     u->position = s;
     u->side = side;
@@ -575,7 +576,7 @@ int main(int argc, char **argv)
         return 2;
     }
     static uci u;
-    u.game = gts_game_chess();
+    u.game = gts_game_chess_engine(); /* repetitions inside the search are draws */
     u.alg = GTS_ALG_PVS;
     pthread_mutex_init(&u.lock, NULL);
     pthread_cond_init(&u.cond, NULL);

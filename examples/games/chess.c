@@ -195,6 +195,7 @@ typedef struct ch_state {
     uint8_t count[16];   /* pieces on the board, by piece code */
     uint64_t key;
     uint32_t ply;        /* entries used in hist */
+    uint32_t root;       /* ply when gts_chess_new() returned: the search root */
     ch_record hist[CH_MAX_PLIES];
 } ch_state;
 
@@ -542,6 +543,24 @@ static bool ch_rule_draw(const ch_state *s)
     return false;
 }
 
+/* The engine's draw (gts_game_chess_engine()): the rules' draws, or a
+ * position that occurred before at or after the root (the ply the state was
+ * built at). Playing into a repetition inside the search is then a draw at
+ * once, as engines score it: waiting for the third occurrence hides the
+ * draw a few plies beyond the horizon. A repetition of a position that was
+ * only seen before the root still needs the third occurrence. */
+static bool ch_engine_draw(const ch_state *s)
+{
+    if (s->rule50 >= 100)
+        return true;
+    int seen = 0;
+    int oldest = (int)s->ply - (int)s->rule50;
+    for (int i = (int)s->ply - 2; i >= 0 && i >= oldest; i -= 2)
+        if (s->hist[i].key == s->key && (i >= (int)s->root || ++seen == 2))
+            return true;
+    return false;
+}
+
 /* No mating material for either side: kings, plus at most one minor piece. */
 static bool ch_insufficient_material(const ch_state *s)
 {
@@ -570,11 +589,11 @@ static int ch_emit(const ch_list *l, gts_move *moves, int32_t *keys, uint32_t ca
 }
 
 static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t capacity,
-                           bool noisy)
+                           bool noisy, bool engine)
 {
     if (!s || !moves)
         return GTS_EINVAL;
-    if (ch_rule_draw(s))
+    if (engine ? ch_engine_draw(s) : ch_rule_draw(s))
         return 0;
     ch_list l;
     ch_generate_legal(s, &l, noisy);
@@ -584,7 +603,7 @@ static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t
 static int ch_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
 {
     (void)user;
-    return ch_generate_any(state, moves, NULL, capacity, false);
+    return ch_generate_any(state, moves, NULL, capacity, false, false);
 }
 
 static int ch_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32_t capacity,
@@ -593,13 +612,35 @@ static int ch_generate_keyed(void *state, gts_move *moves, int32_t *keys, uint32
     (void)user;
     if (!keys)
         return GTS_EINVAL;
-    return ch_generate_any(state, moves, keys, capacity, false);
+    return ch_generate_any(state, moves, keys, capacity, false, false);
 }
 
 static int ch_generate_noisy(void *state, gts_move *moves, uint32_t capacity, void *user)
 {
     (void)user;
-    return ch_generate_any(state, moves, NULL, capacity, true);
+    return ch_generate_any(state, moves, NULL, capacity, true, false);
+}
+
+/* The same three for gts_game_chess_engine(). */
+static int ch_generate_engine(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    return ch_generate_any(state, moves, NULL, capacity, false, true);
+}
+
+static int ch_generate_keyed_engine(void *state, gts_move *moves, int32_t *keys,
+                                    uint32_t capacity, void *user)
+{
+    (void)user;
+    if (!keys)
+        return GTS_EINVAL;
+    return ch_generate_any(state, moves, keys, capacity, false, true);
+}
+
+static int ch_generate_noisy_engine(void *state, gts_move *moves, uint32_t capacity, void *user)
+{
+    (void)user;
+    return ch_generate_any(state, moves, NULL, capacity, true, true);
 }
 
 /* Play @p m, assumed legal (apply() checks that first). */
@@ -721,19 +762,29 @@ static int ch_undo(void *state, gts_move move, void *user)
     return 0;
 }
 
-static gts_score ch_evaluate(void *state, void *user)
+static gts_score ch_evaluate_any(const ch_state *s, bool engine)
 {
-    (void)user;
-    const ch_state *s = state;
     if (!s)
         return GTS_SCORE_INVALID;
     if (!ch_has_legal_move(s))
         return ch_in_check(s) ? GTS_SCORE_LOSS : 0;
-    if (ch_rule_draw(s) || ch_insufficient_material(s))
+    if ((engine ? ch_engine_draw(s) : ch_rule_draw(s)) || ch_insufficient_material(s))
         return 0;
     int phase = s->phase < CH_PHASE_MAX ? s->phase : CH_PHASE_MAX;
     int white = (s->mg * phase + s->eg * (CH_PHASE_MAX - phase)) / CH_PHASE_MAX;
     return s->side == CH_WHITE ? white : -white;
+}
+
+static gts_score ch_evaluate(void *state, void *user)
+{
+    (void)user;
+    return ch_evaluate_any(state, false);
+}
+
+static gts_score ch_evaluate_engine(void *state, void *user)
+{
+    (void)user;
+    return ch_evaluate_any(state, true);
 }
 
 static uint64_t ch_hash(void *state, void *user)
@@ -866,10 +917,38 @@ static const gts_game CH_GAME = {
     .generate_keyed = ch_generate_keyed,
 };
 
+/* The rules of CH_GAME with the engine's draw (ch_engine_draw): the same
+ * callbacks but the three generators and evaluate(). */
+static const gts_game CH_ENGINE_GAME = {
+    .struct_size = sizeof(gts_game),
+    .max_moves = CH_MAX_MOVES,
+    .generate = ch_generate_engine,
+    .apply = ch_apply,
+    .undo = ch_undo,
+    .evaluate = ch_evaluate_engine,
+    .hash = ch_hash,
+    .clone = ch_clone,
+    .free = ch_free,
+    .generate_noisy = ch_generate_noisy_engine,
+    .move_score = ch_move_score,
+    .extend = ch_extend,
+    .format_move = ch_format_move,
+    .parse_move = ch_parse_move,
+    .user = NULL,
+    .bounds = NULL,
+    .generate_keyed = ch_generate_keyed_engine,
+};
+
 const gts_game *gts_game_chess(void)
 {
     pthread_once(&ch_init_once, ch_init);
     return &CH_GAME;
+}
+
+const gts_game *gts_game_chess_engine(void)
+{
+    pthread_once(&ch_init_once, ch_init);
+    return &CH_ENGINE_GAME;
 }
 
 /* ---- perft ----------------------------------------------------------------------
@@ -891,6 +970,15 @@ static uint64_t ch_perft(ch_state *s, int depth)
         ch_undo_move(s);
     }
     return n;
+}
+
+gts_status gts_chess_set_root(void *state)
+{
+    ch_state *s = state;
+    if (!s)
+        return GTS_EINVAL;
+    s->root = s->ply;
+    return GTS_OK;
 }
 
 gts_status gts_chess_perft(void *state, int depth, uint64_t *count)
@@ -1098,6 +1186,7 @@ gts_status gts_chess_new(const char *position, void **state)
         if (ch_parse_move(s, fields[i], &m, NULL) != 0 || ch_apply(s, m, NULL) != 0)
             goto out;
     }
+    s->root = s->ply;
     *state = s;
     s = NULL;
     rc = GTS_OK;

@@ -142,6 +142,18 @@ GTS_GAMES_API int gts_go_to_move(const void *state);
  */
 /** The chess vtable. @since 0.2 */
 GTS_GAMES_API const gts_game *gts_game_chess(void);
+/** The chess vtable an engine searches with: gts_game_chess() except that
+ *  a position that already occurred at or after the state's root (the
+ *  position gts_chess_new() built, after its "moves") is a draw at once
+ *  (generate() returns 0, evaluate() 0), as chess engines score a
+ *  repetition inside the search; a position seen only before the root
+ *  still needs its third occurrence. A value then depends on the path to a
+ *  node, not only on the node (graph history interaction): searches with a
+ *  transposition table may differ from plain minimax on it, so use
+ *  gts_game_chess() where exactness is checked. gts-uci plays with it
+ *  (not in gts_games_find()'s list: the CLIs keep the rules' version).
+ *  @since 0.2 */
+GTS_GAMES_API const gts_game *gts_game_chess_engine(void);
 /** A chess state from position text: NULL, "" or "startpos" for the start
  *  position, or a FEN (4 to 6 fields), optionally followed by "moves" and
  *  UCI moves ("startpos moves e2e4 e7e5"). GTS_EPARSE for bad text, an
@@ -149,6 +161,11 @@ GTS_GAMES_API const gts_game *gts_game_chess(void);
  *  not to move in check, castling rights without their king and rook, a
  *  bad en-passant square) or an illegal move. @since 0.2 */
 GTS_GAMES_API gts_status gts_chess_new(const char *position, void **state);
+/** Make the current position of @p state (from gts_chess_new()) the root
+ *  that gts_game_chess_engine() counts repetitions from, for a program that
+ *  applies a game's moves itself before it searches. gts_chess_new() sets
+ *  it after its "moves". GTS_EINVAL for NULL. @since 0.2 */
+GTS_GAMES_API gts_status gts_chess_set_root(void *state);
 /** Perft as chess programmers count it, to compare with the published
  *  numbers: the leaves exactly @p depth plies below @p state (a checkmate
  *  or stalemate before that adds none, unlike gts_games_perft()), and the
