@@ -62,6 +62,7 @@ typedef struct hostile {
     uint64_t policy_fail_at;    /* 1-based playout_move call that fails, 0 = never */
     uint64_t policy_illegal_at; /* 1-based playout_move call that returns no legal move */
     uint64_t policies;          /* playout_move calls */
+    bool strict;                /* apply() rejects moves generate() does not list */
     /* counters */
     uint64_t gens, applies, undos, evals, clones, frees;
     bool fired;                /* a fault was delivered */
@@ -127,6 +128,9 @@ static int h_apply(void *s, gts_move m, void *user)
         fire(h);
         return ILLEGAL_FAIL;
     }
+    const tgame *g = s;
+    if (h->strict && (m >= (gts_move)g->branching || g->ply >= g->depth))
+        return ILLEGAL_FAIL;
     return tgame_apply(s, m, NULL);
 }
 
@@ -780,6 +784,64 @@ Test(hostile, playout_move_fails_or_returns_an_illegal_move)
                     cr_assert(h.fired, "%s: MCTS called the policy", what);
             }
         check_usable(e, cf[i], SEED, B, D, "after a bad policy");
+        gts_engine_free(e);
+    }
+}
+
+/* The same policy, trusted (GTS_TRAIT_TRUSTED_PLAYOUT), over an apply()
+ * that rejects what generate() does not list: MCTS plays the policy's
+ * moves unchecked, so its illegal move ends the search at apply() (its
+ * ILLEGAL_FAIL); a failing policy, or apply() failing on the k-th call
+ * inside trusted playouts, ends it as without the trait. Every apply that
+ * succeeded is undone once, the state is restored, the engine stays
+ * usable; other algorithms ignore the trait and stay exact. */
+Test(hostile, trusted_playout_move_lies_or_fails)
+{
+    static const uint64_t at[] = {1, 2, 5, 17};
+    config cf[64];
+    int nc = configs(cf, 64);
+    gts_score exact = tree_value(SEED, B, D);
+    for (int i = 0; i < nc; i++) {
+        gts_engine *e = engine_for(cf[i].threads, 1);
+        for (int kind = 0; kind < 3; kind++)
+            for (size_t f = 0; f < sizeof at / sizeof at[0] + (kind == 2 ? 26 : 0); f++) {
+                hostile h;
+                h_reset(&h);
+                h.strict = true;
+                uint64_t k = f < sizeof at / sizeof at[0] ? at[f] : 3 * f;
+                if (kind == 0)
+                    h.policy_illegal_at = k;
+                else if (kind == 1)
+                    h.policy_fail_at = k;
+                else
+                    h.apply_fail_at = k;
+                tgame g, before;
+                tgame_init(&g, SEED, B, D);
+                before = g;
+                gts_game v = h_vtable(&h, B);
+                v.playout_move = h_policy;
+                v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+                gts_result r;
+                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                char what[80];
+                snprintf(what, sizeof what, "trusted: %s at call %llu",
+                         kind == 0 ? "illegal policy move" : kind == 1 ? "failing policy"
+                                                                      : "failing apply",
+                         (unsigned long long)k);
+                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
+                                      kind == 0 ? ILLEGAL_FAIL
+                                                : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
+                                      exact, what);
+                uint64_t failed = rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
+                cr_assert_eq(h.undos, h.applies - failed, "%s %s/%d: %llu undos, %llu applies",
+                             what, gts_algorithm_name(cf[i].alg), cf[i].threads,
+                             (unsigned long long)h.undos, (unsigned long long)h.applies);
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
+                cr_assert_eq(h.clones, h.frees);
+                if (cf[i].alg == GTS_ALG_MCTS && kind < 2 && k <= 2)
+                    cr_assert(h.fired, "%s: MCTS called the policy", what);
+            }
+        check_usable(e, cf[i], SEED, B, D, "after a bad trusted policy");
         gts_engine_free(e);
     }
 }

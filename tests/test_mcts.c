@@ -1421,3 +1421,128 @@ Test(mcts, rave_and_reuse_options)
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, -1), GTS_ERANGE);
     gts_engine_free(e);
 }
+
+/* ---- trusted playout policy (GTS_TRAIT_TRUSTED_PLAYOUT) ------------------------------- */
+
+/* One seeded 1-thread search; its root statistics into @st (at most @cap). */
+static gts_result trust_run(const gts_game *v, void *s, int64_t rave, int64_t playout_depth,
+                            int depth, gts_mcts_move_stats *st, int cap, int *n)
+{
+    gts_engine *e = engine(1, 400);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_SEED, 12345), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_RAVE, rave), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUT_DEPTH, playout_depth), GTS_OK);
+    gts_limits l = {.struct_size = sizeof l, .depth = depth};
+    gts_result r = mcts(e, v, s, depth ? &l : NULL);
+    memset(st, 0, (size_t)cap * sizeof *st);
+    *n = root_stats(e, st, cap);
+    gts_engine_free(e);
+    return r;
+}
+
+/* tgame's policy, honest: 0 at a finished game. */
+static int honest_policy(void *s, uint64_t random, gts_move *move, void *user)
+{
+    tgame *g = s;
+    if (g->ply >= g->depth)
+        return 0;
+    return tgame_playout_move(s, random, move, user);
+}
+
+/* apply() that rejects what generate() does not list (-5). */
+static int strict_apply(void *s, gts_move m, void *user)
+{
+    tgame *g = s;
+    if (m >= (gts_move)g->branching || g->ply >= g->depth)
+        return -5;
+    return tgame_apply(s, m, user);
+}
+
+/* The same with tgame, whose evaluate() at a finished game is a plain
+ * score: scored as a result (mc_sign) there, a logistic elsewhere. */
+Test(mcts, trusted_playout_same_playouts_on_tgame)
+{
+    for (int depth = 3; depth <= 40; depth += 37) {
+        gts_mcts_move_stats st[2][5];
+        gts_result r[2];
+        int n[2];
+        for (int t = 0; t < 2; t++) {
+            tgame g;
+            tgame_init(&g, 21, 5, depth);
+            gts_game v = tgame_vtable(&g, true);
+            v.apply = strict_apply;
+            v.playout_move = honest_policy;
+            v.traits = t == 0 ? GTS_TRAIT_TRUSTED_PLAYOUT : 0;
+            r[t] = trust_run(&v, &g, 0, GTS_MAX_PLY, 0, st[t], 5, &n[t]);
+            cr_assert_eq(g.ply, 0);
+        }
+        cr_assert_eq(n[0], 5);
+        cr_assert(memcmp(st[0], st[1], sizeof st[0]) == 0, "depth %d: same statistics", depth);
+        cr_assert_eq(r[0].nodes, r[1].nodes);
+        cr_assert_eq(r[0].score, r[1].score);
+    }
+}
+
+/* A trusted policy that lies. An illegal move, or a move at a finished
+ * game, reaches apply(): a strict apply() rejects it and the search ends
+ * with GTS_ECALLBACK (apply's code), the state restored and no tree kept;
+ * an apply() that accepts it plays on to the playout cap: the search ends
+ * normally. Failures of the policy itself end it as without the trait. */
+Test(mcts, trusted_playout_lies_fail_cleanly)
+{
+    for (int threads = 1; threads <= 2; threads++) {
+        gts_engine *e = engine(threads, 300);
+        int fired = 0;
+        for (int kind = 0; kind < 3; kind++)
+            for (uint64_t at = 1; at <= 300; at += 13) {
+                tgame g, before;
+                tgame_init(&g, 5, 3, 8);
+                tgame_faults f = {0};
+                g.f = &f;
+                if (kind == 0)
+                    f.illegal_policy_at = at;
+                else if (kind == 1)
+                    f.fail_policy_at = at;
+                before = g;
+                gts_game v = tgame_vtable(&g, false);
+                v.apply = strict_apply;
+                v.playout_move = kind == 2 ? tgame_playout_move : honest_policy;
+                v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+                gts_result r = {.struct_size = sizeof r};
+                int rc = gts_mcts(e, &v, &g, NULL, &r);
+                cr_assert(memcmp(&g, &before, sizeof g) == 0, "kind %d at %llu: state restored",
+                          kind, (unsigned long long)at);
+                if (kind < 2 && (kind == 0 ? f.illegal_policy_at : f.fail_policy_at) != 0) {
+                    cr_assert_eq(rc, GTS_OK);
+                    continue;
+                }
+                fired++;
+                cr_assert_eq(rc, GTS_ECALLBACK, "%d threads, kind %d at %llu: %s", threads, kind,
+                             (unsigned long long)at, gts_status_name(rc));
+                /* kind 2 never returns 0: its first move at a finished game
+                 * is rejected */
+                cr_assert_eq(r.callback_status, kind == 1 ? -9 : -5);
+                cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0, "a failed search keeps no tree");
+                if (kind == 2)
+                    break;
+            }
+        cr_assert(fired > 10, "faults delivered (%d)", fired);
+        /* An apply() that accepts anything: the liar plays past the end up
+         * to the playout cap, and the search still finishes. */
+        for (int64_t cap = 20; cap <= GTS_MAX_PLY; cap += GTS_MAX_PLY - 20) {
+            tgame g, before;
+            tgame_init(&g, 5, 3, 8);
+            before = g;
+            gts_game v = tgame_vtable(&g, false);
+            v.playout_move = tgame_playout_move;
+            v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUT_DEPTH, cap), GTS_OK);
+            gts_result r = mcts(e, &v, &g, NULL);
+            cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
+            cr_assert(r.best_move < 3);
+            cr_assert_leq(r.seldepth, GTS_MAX_PLY);
+            cr_assert(memcmp(&g, &before, sizeof g) == 0, "state restored");
+        }
+        gts_engine_free(e);
+    }
+}

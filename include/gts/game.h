@@ -277,12 +277,19 @@ typedef struct gts_game {
      * (gts_mcts() checks it against the list it has just generated and
      * ends the search with #GTS_ECALLBACK otherwise; gts_game_check()
      * reports #GTS_CHECK_PLAYOUT_MOVE), and the call must leave @p state
-     * as it found it. Only gts_mcts() calls it, once per playout move,
-     * after generate() on the same position; it is called concurrently on
-     * distinct states by parallel MCTS.
+     * as it found it. Only gts_mcts() calls it, once per playout move; it
+     * is called concurrently on distinct states by parallel MCTS.
      *
-     * @param state     the position (not a finished game: the search has
-     *                  seen generate() return moves).
+     * Without #GTS_TRAIT_TRUSTED_PLAYOUT the search calls generate() on
+     * the same position before every call (to check the move and to see
+     * the game end), so @p state is never a finished game. With the trait
+     * it does not: the policy's moves are played one after the other, the
+     * policy is also called at a finished game and must then return 0,
+     * and one generate() at the end of the playout tells a finished game
+     * from a playout the policy ended early.
+     *
+     * @param state     the position (not a finished game, unless the game
+     *                  declares #GTS_TRAIT_TRUSTED_PLAYOUT).
      * @param random    64 fresh random bits from the search's generator
      *                  (seeded by #GTS_OPT_MCTS_SEED, so a policy that
      *                  draws only from them keeps a 1-thread search
@@ -290,7 +297,8 @@ typedef struct gts_game {
      * @param[out] move receives the chosen move.
      * @param user      gts_game::user.
      * @return 1 when @p move was written, 0 to end the playout here
-     *         (scored with evaluate() as a capped playout), or a negative
+     *         (scored with evaluate() as a capped playout; at a finished
+     *         game, as a finished one), or a negative
      *         value on failure (#GTS_ECALLBACK, the search unwinds and
      *         restores the state).
      * @since 0.2
@@ -336,7 +344,29 @@ typedef enum gts_game_trait {
      * gathered anywhere in a playout say something about that move here:
      * what RAVE / all-moves-as-first statistics in gts_mcts() need. @since 0.2
      */
-    GTS_TRAIT_MOVE_IDENTITY = 1u << 0
+    GTS_TRAIT_MOVE_IDENTITY = 1u << 0,
+    /**
+     * @brief gts_game::playout_move keeps its contract without being
+     * checked: at a finished game (generate() returns 0) it returns 0,
+     * and otherwise every move it returns is one generate() would list
+     * at that position. gts_mcts() then plays the policy's moves without
+     * calling generate() between them, which for a game whose generate()
+     * tests the legality of every move (Go: suicide, superko) is most of
+     * a playout's time; one generate() at the end of each playout tells a
+     * finished game (scored as one) from a playout that the policy or a
+     * cap ended. The statistics mean the same as without the trait; with
+     * #GTS_OPT_MCTS_SEED at one thread, the playouts are the same ones.
+     *
+     * A policy that breaks the promise is not detected by the search: an
+     * illegal move reaches apply(), which should reject it (the search
+     * then ends with #GTS_ECALLBACK and restores the state, as after any
+     * failed apply()); a move that apply() accepts is played, and the
+     * playout goes on until the policy returns 0 or a cap
+     * (#GTS_OPT_MCTS_PLAYOUT_DEPTH, the depth limit, #GTS_MAX_PLY) ends
+     * it. gts_game_check() tests the promise (#GTS_CHECK_PLAYOUT_MOVE).
+     * Ignored without gts_game::playout_move. @since 0.2
+     */
+    GTS_TRAIT_TRUSTED_PLAYOUT = 1u << 1
 } gts_game_trait;
 
 /**

@@ -109,9 +109,13 @@ typedef struct gts_mcts_move_stats {
  * a win (1), 0 a draw (0.5), < 0 a loss (0), from the side to move there. A
  * playout cut by a cap scores 1 / (1 + exp(-evaluate() / s)) with
  * s = #GTS_OPT_MCTS_EVAL_SCALE (decided scores count as wins or losses),
- * and so does a playout that the policy ends (playout_move() returns 0).
- * A policy that fails, or returns a move generate() did not list in that
- * position, ends the search with #GTS_ECALLBACK (state restored).
+ * and so does a playout that the policy ends (playout_move() returns 0)
+ * at an unfinished game. A policy that fails, or returns a move generate()
+ * did not list in that position, ends the search with #GTS_ECALLBACK
+ * (state restored). A game that declares #GTS_TRAIT_TRUSTED_PLAYOUT is
+ * trusted instead: its policy's moves are played without a generate()
+ * between them, one generate() at the end of the playout sees whether the
+ * game is finished, and an illegal move is left to apply() to reject.
  *
  * **RAVE.** With #GTS_OPT_MCTS_RAVE = k > 0 and a game that declares
  * #GTS_TRAIT_MOVE_IDENTITY (otherwise the option is ignored: a move value

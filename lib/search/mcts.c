@@ -13,7 +13,11 @@
  *           game or a node at the horizon (limits.depth) is exact; else its
  *           children are created (if the memory budget allows) and one
  *           playout runs from it (the game's playout_move() or uniformly
- *           random moves; own move stack, undone).
+ *           random moves; own move stack, undone). Each playout move is
+ *           checked against generate(), which also sees the game end;
+ *           a game with GTS_TRAIT_TRUSTED_PLAYOUT is trusted instead, and
+ *           one generate() at the end of the playout tells a finished
+ *           game from a capped one (mc_playout_trusted).
  *   Step 3. Backpropagation: the reward (1 / 0.5 / 0 for a finished game,
  *           a logistic of evaluate() for a capped one, from the side to
  *           move at the playout's start) is added to every node of the
@@ -162,6 +166,7 @@ struct mc_search {
     bool rave;              /* RAVE: k > 0 and a game with move identity */
     bool hashed;            /* children arrays record their parent's hash */
     bool policy;            /* the game's playout_move() */
+    bool trusted;           /* ... played without generate() (GTS_TRAIT_TRUSTED_PLAYOUT) */
     bool horizon_active;    /* limits.depth < GTS_MAX_DEPTH */
     int horizon;            /* tree nodes at this ply are leaves */
     int playout_horizon;    /* playouts stop at this ply: limits.depth or GTS_MAX_PLY */
@@ -595,10 +600,37 @@ static int mc_policy(mc_worker *w, int n, gts_move *mv)
     return -1;
 }
 
+/* The end of a playout of @len moves (in w->line) from @ply: the reward
+ * for the side to move at its start from @v, the value where it ended
+ * (a game result when @terminal), seldepth and w->line_len, then every
+ * move undone. Returns @ok, false when evaluate() failed. */
+static bool mc_playout_end(mc_worker *w, int ply, uint32_t len, bool ok, bool terminal,
+                           gts_score v, double *reward)
+{
+    const mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    if (ok && gts__aborted(c))
+        ok = false; /* evaluate() failed */
+    if (ok) {
+        /* v is from the side to move at the end of the playout: after an
+         * odd number of moves, the other side than at its start */
+        double x = terminal ? mc_sign(v) : mc_heuristic(m, v);
+        *reward = (len & 1) ? 1.0 - x : x;
+    }
+    int reached = ply + (int)len;
+    if (reached > c->seldepth)
+        c->seldepth = reached;
+    w->line_len = len;
+    while (len > 0)
+        gts__undo(c, w->line[--len]);
+    return ok;
+}
+
 /* Step 2b. A playout from the current position (at @ply, its @n moves in
- * w->buf): the game's playout_move() or uniformly random moves. Sets
- * *reward for the side to move there and w->line_len; false when the
- * search must unwind (every move it applied is undone). */
+ * w->buf): the game's playout_move() or uniformly random moves, each one
+ * checked against generate() and followed by a generate() that sees the
+ * game end. Sets *reward for the side to move there and w->line_len;
+ * false when the search must unwind (every move it applied is undone). */
 static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
 {
     const mc_search *m = w->m;
@@ -645,21 +677,70 @@ static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
             break;
         }
     }
-    if (ok && gts__aborted(c))
-        ok = false; /* evaluate() failed */
-    if (ok) {
-        /* v is from the side to move at the end of the playout: after an
-         * odd number of moves, the other side than at its start */
-        double x = terminal ? mc_sign(v) : mc_heuristic(m, v);
-        *reward = (len & 1) ? 1.0 - x : x;
+    return mc_playout_end(w, ply, len, ok, terminal, v, reward);
+}
+
+/*
+ * Step 2b, trusted (GTS_TRAIT_TRUSTED_PLAYOUT). The same playout as
+ * mc_playout() with a policy, without a generate() between the policy's
+ * moves: the policy returns 0 at a finished game, and its moves are legal.
+ * Where the playout stops (the policy returned 0, or a cap) one generate()
+ * tells a finished game from an unfinished one; none is needed when no
+ * move was played (the caller saw moves there).
+ *
+ * The same playouts as mc_playout(): the same moves are applied, polled
+ * and undone in the same order, and the same random numbers are drawn.
+ * mc_playout() draws none at a finished game, where this loop has drawn
+ * one for the policy's call that saw the end: it is given back, so a
+ * seeded 1-thread search makes the same playouts with or without the
+ * trait. A lying policy can only make apply() fail (GTS_ECALLBACK, as
+ * anywhere) or play on past the end until a cap: never hang or crash.
+ */
+static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
+{
+    const mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    uint32_t len = 0;
+    bool ok = true, ended = false;
+    uint64_t rng_before = w->rng;
+    while (len < m->playout_depth && (int64_t)ply + len < m->playout_horizon) {
+        rng_before = w->rng;
+        w->rng += UINT64_C(0x9e3779b97f4a7c15);
+        gts_move mv = 0;
+        int rc = c->game->playout_move(c->state, mc_mix(w->rng), &mv, c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            ok = false;
+            break;
+        }
+        if (rc == 0) {
+            ended = true;
+            break;
+        }
+        if (!gts__apply(c, mv)) {
+            ok = false;
+            break;
+        }
+        w->line[len++] = mv;
+        if (gts__poll(c)) {
+            ok = false;
+            break;
+        }
     }
-    int reached = ply + (int)len;
-    if (reached > c->seldepth)
-        c->seldepth = reached;
-    w->line_len = len;
-    while (len > 0)
-        gts__undo(c, w->line[--len]);
-    return ok;
+    bool terminal = false;
+    gts_score v = 0;
+    if (ok && len > 0) {
+        int n = mc_generate(w, false);
+        ok = n >= 0;
+        terminal = n == 0;
+        if (terminal && ended)
+            w->rng = rng_before; /* mc_playout() would not have drawn it */
+    }
+    if (ok) {
+        int at = ply + (int)len;
+        v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+    }
+    return mc_playout_end(w, ply, len, ok, terminal, v, reward);
 }
 
 /* Step 2. A node reached for the first time (or again, while it could not
@@ -708,6 +789,8 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
     }
     if (expand && mc_expand(w, node, ply, (uint32_t)n) && mc_update_range(node))
         *changed = true;
+    if (m->trusted)
+        return mc_playout_trusted(w, ply, reward);
     return mc_playout(w, ply, n, reward);
 }
 
@@ -1252,6 +1335,7 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
     m->rave_k = (double)e->mcts_rave;
     m->rave = e->mcts_rave > 0 && (m->game->traits & GTS_TRAIT_MOVE_IDENTITY);
     m->policy = m->game->playout_move != NULL;
+    m->trusted = m->policy && (m->game->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
     m->hashed = e->mcts_reuse && m->game->hash && !m->horizon_active;
     m->budget = e->mcts_playouts > 0 ? (uint64_t)e->mcts_playouts : UINT64_MAX;
     m->mem_limit = (uint64_t)e->tree_mb << 20;
