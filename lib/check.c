@@ -49,6 +49,7 @@ typedef struct chk {
 /* ---- recording ----------------------------------------------------------- */
 
 static bool check_playout_move(chk *k, int lvl, const obs *o);
+static bool trusted_policy(const chk *k);
 
 static bool violation(chk *k, gts_check_violation v, int32_t status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -347,7 +348,7 @@ static bool check_position(chk *k, int lvl, obs *o)
     }
     if (k->g->bounds && o->n > 0 && !check_bounds(k, lvl + 1))
         return false;
-    if (k->g->playout_move && o->n > 0 && !check_playout_move(k, lvl, o))
+    if (k->g->playout_move && (o->n > 0 || trusted_policy(k)) && !check_playout_move(k, lvl, o))
         return false;
 
     /* Every move (up to MOVES_PER_POSITION, spread over the list); what
@@ -457,9 +458,35 @@ static bool in_list(const gts_move *m, int n, gts_move x)
     return false;
 }
 
-/* The playout policy (MCTS) at a position with moves, a few random draws:
- * each move it returns is one generate() returns, and the state is what
- * it was. Returning 0 (end the playout) is allowed. */
+static bool trusted_policy(const chk *k)
+{
+    return k->g->playout_move && (k->g->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
+}
+
+/* Move @m of the policy at a position whose @n moves are @moves: one of
+ * them, and none at a finished game. */
+static bool policy_move_ok(chk *k, const gts_move *moves, int n, gts_move m)
+{
+    if (n == 0)
+        return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
+                         "playout_move() returned %#llx at a finished game (generate() "
+                         "returns 0); with GTS_TRAIT_TRUSTED_PLAYOUT it must return 0 there",
+                         (unsigned long long)m);
+    if (!in_list(moves, n, m))
+        return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
+                         "playout_move() returned %#llx, which generate() does not%s",
+                         (unsigned long long)m,
+                         trusted_policy(k) ? " (the game declares GTS_TRAIT_TRUSTED_PLAYOUT: "
+                                             "gts_mcts() would play it unchecked)"
+                                           : "");
+    return true;
+}
+
+/* The playout policy (MCTS) at a position with moves (and, for a trusted
+ * policy, at a finished game too), a few random draws: each move it
+ * returns is one generate() returns, and the state is what it was.
+ * Returning 0 (end the playout) is allowed, and required at a finished
+ * game. */
 static bool check_playout_move(chk *k, int lvl, const obs *o)
 {
     static const int DRAWS = 4;
@@ -476,10 +503,34 @@ static bool check_playout_move(chk *k, int lvl, const obs *o)
         if (!same(o, &now))
             return violation(k, GTS_CHECK_NOT_RESTORED, 0, "playout_move() changed the state: %s",
                              diff(d, sizeof d, o, &now));
-        if (rc > 0 && !in_list(moves, o->n, m))
-            return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
-                             "playout_move() returned %#llx, which generate() does not",
-                             (unsigned long long)m);
+        if (rc > 0 && !policy_move_ok(k, moves, o->n, m))
+            return false;
+    }
+    return true;
+}
+
+/* Phase 1b (GTS_TRAIT_TRUSTED_PLAYOUT): from the end of a walk, the
+ * policy's own moves one after the other, as gts_mcts() plays them
+ * without checking, until the policy returns 0 or the path is
+ * GTS_MAX_PLY plies long (the longest path a report holds). Each move
+ * must be one of generate()'s, and the policy must return 0 at a finished
+ * game: the positions a trusted playout reaches, where random walks
+ * seldom go. The moves stay on the path (unwind() takes them back). */
+static bool check_trusted_playout(chk *k, int lvl)
+{
+    while (k->plen < GTS_MAX_PLY) {
+        int n = gen(k, k->s, lvl, false);
+        if (n < 0)
+            return false;
+        gts_move m = GTS_MOVE_NONE;
+        int rc = k->g->playout_move(k->s, rng_next(&k->rng), &m, k->user);
+        if (rc < 0)
+            return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "playout_move() failed (%d)", rc);
+        if (rc == 0)
+            return true;
+        if (!policy_move_ok(k, k->buf[lvl], n, m) || !apply_move(k, k->s, m))
+            return false;
+        k->path[k->plen++] = m;
     }
     return true;
 }
@@ -627,6 +678,8 @@ static void walk(chk *k)
         k->path[k->plen++] = m;
         len++;
     }
+    if (!k->done && trusted_policy(k))
+        check_trusted_playout(k, (int)len + 1);
     unwind(k);
 }
 

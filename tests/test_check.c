@@ -75,6 +75,9 @@ typedef enum breakage {
     POLICY_ILLEGAL,     /* playout_move() returns a move generate() does not, at ply 1 */
     POLICY_APPLIES,     /* playout_move() plays its move and leaves it on, at ply 2 */
     POLICY_FAILS,       /* playout_move() returns -3 at ply 1 */
+    /* with GTS_TRAIT_TRUSTED_PLAYOUT: */
+    TRUSTED_ILLEGAL,    /* playout_move() returns a move generate() does not, at ply 1 */
+    TRUSTED_PAST_END,   /* playout_move() returns a move at a finished game */
 } breakage;
 
 static breakage BROKEN;
@@ -197,9 +200,11 @@ static int b_policy(void *s, uint64_t random, gts_move *m, void *user)
 {
     tgame *g = s;
     *m = random % 3;
+    if (g->ply >= g->depth && BROKEN != TRUSTED_PAST_END)
+        return 0; /* a finished game */
     if (BROKEN == POLICY_FAILS && g->ply == 1)
         return -3;
-    if (BROKEN == POLICY_ILLEGAL && g->ply == 1)
+    if ((BROKEN == POLICY_ILLEGAL || BROKEN == TRUSTED_ILLEGAL) && g->ply == 1)
         *m = 3;
     if (BROKEN == POLICY_APPLIES && g->ply == 2)
         tgame_apply(s, *m, user);
@@ -226,6 +231,8 @@ static gts_game broken_game(tgame *g, breakage b)
     v.move_score = b_move_score;
     v.hash_after = b_hash_after;
     v.playout_move = b_policy;
+    if (b == TRUSTED_ILLEGAL || b == TRUSTED_PAST_END)
+        v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
     return v;
 }
 
@@ -282,7 +289,46 @@ Test(check, each_broken_promise_is_found)
     expect_violation(POLICY_ILLEGAL, GTS_CHECK_PLAYOUT_MOVE, 1);
     expect_violation(POLICY_APPLIES, GTS_CHECK_NOT_RESTORED, 2);
     expect_violation(POLICY_FAILS, GTS_CHECK_CALLBACK_FAILED, 1);
+    expect_violation(TRUSTED_ILLEGAL, GTS_CHECK_PLAYOUT_MOVE, 1);
+    expect_violation(TRUSTED_PAST_END, GTS_CHECK_PLAYOUT_MOVE, 6);
     cr_expect_str_eq(gts_check_violation_name(GTS_CHECK_PLAYOUT_MOVE), "PLAYOUT_MOVE");
+}
+
+/* A trusted policy: an honest one passes (its playouts from the walks'
+ * ends included); one that plays on at a finished game is caught by the
+ * playouts beyond walks too short to reach the end, with the path there
+ * and a message naming the trait; without the trait it is allowed. */
+Test(check, trusted_playout_promise)
+{
+    tgame g;
+    gts_game v = broken_game(&g, NONE);
+    v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+    gts_check_report r = run(&v, &g, NULL);
+    cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s", gts_check_violation_name(r.violation),
+                 r.message);
+    cr_expect_eq(g.ply, 0);
+
+    gts_check_options o = {.struct_size = sizeof o, .seed = 5, .walks = 3, .walk_length = 2};
+    v = broken_game(&g, TRUSTED_PAST_END);
+    r = run(&v, &g, &o);
+    cr_expect_eq(r.violation, GTS_CHECK_PLAYOUT_MOVE, "%s: %s",
+                 gts_check_violation_name(r.violation), r.message);
+    cr_expect_eq(r.path_length, 6u, "the path to the finished game");
+    cr_expect(strstr(r.message, "finished game") && strstr(r.message, "TRUSTED_PLAYOUT"), "%s",
+              r.message);
+    cr_expect_eq(g.ply, 0, "restored");
+
+    v = broken_game(&g, TRUSTED_ILLEGAL);
+    r = run(&v, &g, &o);
+    cr_expect_eq(r.violation, GTS_CHECK_PLAYOUT_MOVE);
+    cr_expect(strstr(r.message, "TRUSTED_PLAYOUT"), "%s", r.message);
+
+    v = broken_game(&g, TRUSTED_PAST_END);
+    v.traits = 0;
+    o.walk_length = 8;
+    r = run(&v, &g, &o);
+    cr_expect_eq(r.violation, GTS_CHECK_OK, "untrusted: %s", r.message);
+    BROKEN = NONE;
 }
 
 Test(check, failing_callbacks_are_reported)

@@ -22,6 +22,11 @@
  *  - bounds() is a valid range and contains the negamax value of the
  *    position at depths 1..depth;
  *  - format_move() and parse_move() round-trip every move;
+ *  - playout_move() leaves the state alone and returns only moves of
+ *    generate(); with #GTS_TRAIT_TRUSTED_PLAYOUT it also returns 0 at the
+ *    finished games the walks reach, and a playout of its own moves from
+ *    the end of every walk (up to #GTS_MAX_PLY plies from the caller's
+ *    state) keeps both promises at every position until it returns 0;
  *  - every exact algorithm (serial, and parallel at 2 threads when the game
  *    has clone and free) returns the minimax value at a few positions.
  *
@@ -78,7 +83,9 @@ typedef enum gts_check_violation {
     GTS_CHECK_HASH_AFTER = 13,          /**< @brief hash_after() differs from hash()
                                              after apply(). @since 0.2 */
     GTS_CHECK_PLAYOUT_MOVE = 14         /**< @brief playout_move() returned a move
-                                             generate() does not. @since 0.2 */
+                                             generate() does not, or (with
+                                             #GTS_TRAIT_TRUSTED_PLAYOUT) a move at a
+                                             finished game. @since 0.2 */
 } gts_check_violation;
 
 /**
