@@ -279,6 +279,64 @@ Test(go, check_passes)
     }
 }
 
+/* GTS_TRAIT_TRUSTED_PLAYOUT: playouts of the policy's own moves, as
+ * gts_mcts() plays them unchecked, on several boards and move caps: at
+ * every position each of a few draws (tactical ones included) is a move
+ * generate() lists, and the policy returns 0 exactly at finished games. */
+Test(go, trusted_policy_keeps_its_promise)
+{
+    static const char *positions[] = {"5 komi=0.5", "7", "9", "9 maxmoves=40",
+                                      "4 komi=0 maxmoves=1000", "13"};
+    cr_assert(G()->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
+    uint64_t x = 99;
+    long checked = 0, finished = 0;
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++)
+        for (int game = 0; game < 6; game++) {
+            void *s = go_new(positions[i]);
+            gts_move list[400], played[2000];
+            int n = 0;
+            for (;;) {
+                int cnt = G()->generate(s, list, G()->max_moves, NULL);
+                cr_assert_geq(cnt, 0);
+                gts_move m = GTS_MOVE_NONE;
+                for (int d = 0; d < 4; d++) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    int rc = G()->playout_move(s, x, &m, NULL);
+                    cr_assert_eq(rc, cnt > 0 ? 1 : 0, "%s ply %d: policy %d, %d moves",
+                                 positions[i], n, rc, cnt);
+                    bool listed = false;
+                    for (int k = 0; k < cnt && !listed; k++)
+                        listed = list[k] == m;
+                    cr_assert(cnt == 0 || listed, "%s ply %d: policy move %llu not generated",
+                              positions[i], n, (unsigned long long)m);
+                    checked++;
+                }
+                if (cnt == 0) {
+                    finished++;
+                    break;
+                }
+                cr_assert_lt(n, 2000);
+                cr_assert_eq(G()->apply(s, m, NULL), 0);
+                played[n++] = m;
+            }
+            while (n > 0)
+                cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
+            gts_games_free(G(), s);
+        }
+    cr_expect_eq(finished, 36, "every playout ended in a finished game");
+    cr_log_info("%ld policy calls checked", checked);
+    /* gts_game_check() tests the promise on 9x9 too (its playouts from the
+     * ends of the walks reach finished games). */
+    void *s = go_new("9");
+    gts_check_options o = {.struct_size = sizeof o, .seed = 3, .walks = 4, .walk_length = 10,
+                           .depth = 1, .algorithm_positions = -1};
+    gts_check_report r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_game_check(G(), s, &o, &r), GTS_OK);
+    cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s", gts_check_violation_name(r.violation),
+                 r.message);
+    gts_games_free(G(), s);
+}
+
 Test(go, hash_sees_history)
 {
     /* Same board, different histories: different keys (legality differs

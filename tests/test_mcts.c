@@ -1424,6 +1424,14 @@ Test(mcts, rave_and_reuse_options)
 
 /* ---- trusted playout policy (GTS_TRAIT_TRUSTED_PLAYOUT) ------------------------------- */
 
+static uint64_t TRUST_GENS; /* generate() calls of the wrapped games below */
+
+static int counting_go_generate(void *s, gts_move *moves, uint32_t cap, void *u)
+{
+    __atomic_add_fetch(&TRUST_GENS, 1, __ATOMIC_RELAXED);
+    return gts_game_go()->generate(s, moves, cap, u);
+}
+
 /* One seeded 1-thread search; its root statistics into @st (at most @cap). */
 static gts_result trust_run(const gts_game *v, void *s, int64_t rave, int64_t playout_depth,
                             int depth, gts_mcts_move_stats *st, int cap, int *n)
@@ -1438,6 +1446,69 @@ static gts_result trust_run(const gts_game *v, void *s, int64_t rave, int64_t pl
     *n = root_stats(e, st, cap);
     gts_engine_free(e);
     return r;
+}
+
+/* Go's policy keeps the promise, so trusting it changes nothing but the
+ * generate() calls: with a seed at one thread, the same playouts (root
+ * statistics, nodes, move, score) as the checked loop, with RAVE, with a
+ * playout cap, with a horizon, on boards whose playouts end in finished
+ * games (scored as results, not as capped playouts) or at the move cap. */
+Test(mcts, trusted_playout_makes_the_same_playouts)
+{
+    static const struct {
+        const char *pos;
+        int64_t rave, playout_depth;
+        int depth;
+    } cases[] = {
+        {"9", 0, GTS_MAX_PLY, 0},
+        {"9", 1000, GTS_MAX_PLY, 0},
+        {"7 komi=0.5 moves=D4,C3", 1000, GTS_MAX_PLY, 0},
+        {"5 komi=0", 0, GTS_MAX_PLY, 0},
+        {"5 komi=0 maxmoves=12", 300, GTS_MAX_PLY, 0},
+        {"9", 0, 12, 0},
+        {"9", 1000, 0, 0},
+        {"7", 1000, GTS_MAX_PLY, 5},
+    };
+    const gts_game *go = gts_game_go();
+    cr_assert(go->traits & GTS_TRAIT_TRUSTED_PLAYOUT, "Go declares a trusted policy");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *s;
+        cr_assert_eq(gts_go_new(cases[i].pos, &s), GTS_OK);
+        uint64_t key = go->hash(s, go->user);
+        gts_game v[2] = {*go, *go};
+        v[0].generate = v[1].generate = counting_go_generate;
+        v[1].traits &= ~(uint32_t)GTS_TRAIT_TRUSTED_PLAYOUT;
+        gts_mcts_move_stats st[2][82];
+        int n[2];
+        uint64_t gens[2];
+        gts_result r[2];
+        for (int t = 0; t < 2; t++) {
+            TRUST_GENS = 0;
+            r[t] = trust_run(&v[t], s, cases[i].rave, cases[i].playout_depth, cases[i].depth,
+                             st[t], 82, &n[t]);
+            gens[t] = TRUST_GENS;
+            cr_assert_eq(go->hash(s, go->user), key, "case %zu: state restored", i);
+        }
+        cr_assert_eq(n[0], n[1], "case %zu", i);
+        cr_assert(memcmp(st[0], st[1], (size_t)n[0] * sizeof st[0][0]) == 0,
+                  "case %zu (%s): the same root statistics", i, cases[i].pos);
+        cr_assert_eq(r[0].nodes, r[1].nodes, "case %zu: nodes %llu and %llu", i,
+                     (unsigned long long)r[0].nodes, (unsigned long long)r[1].nodes);
+        cr_assert_eq(r[0].best_move, r[1].best_move, "case %zu", i);
+        cr_assert_eq(r[0].score, r[1].score, "case %zu", i);
+        cr_assert_eq(r[0].seldepth, r[1].seldepth, "case %zu", i);
+        uint64_t playouts = 0;
+        for (int k = 0; k < n[0]; k++)
+            playouts += st[0][k].visits;
+        cr_assert_eq(playouts, 400, "case %zu", i);
+        /* at a leaf one generate(), at the end of a playout one more */
+        cr_assert(gens[0] <= 2 * playouts + 2, "case %zu: %llu generate() calls trusted", i,
+                  (unsigned long long)gens[0]);
+        if (cases[i].playout_depth > 2 && cases[i].depth == 0)
+            cr_assert(gens[1] > 2 * gens[0], "case %zu: %llu generate() calls checked, %llu "
+                      "trusted", i, (unsigned long long)gens[1], (unsigned long long)gens[0]);
+        gts_games_free(go, s);
+    }
 }
 
 /* tgame's policy, honest: 0 at a finished game. */

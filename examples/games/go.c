@@ -806,7 +806,9 @@ static const gts_game GO_GAME = {
     .parse_move = go_parse_move,
     .user = NULL,
     .playout_move = go_playout_move,
-    .traits = GTS_TRAIT_MOVE_IDENTITY,
+    /* playout_move() tests every move with go_legal_at(), as generate()
+     * does, and returns 0 once the game is over: it can be trusted. */
+    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_TRUSTED_PLAYOUT,
 };
 
 const gts_game *gts_game_go(void)
