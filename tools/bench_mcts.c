@@ -13,13 +13,21 @@
  * which load from other processes changes much less (at 2 threads they
  * show the cost of sharing, not the speedup).
  *
- * Usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] [GAME...]
- * (games: connect4, othello, tictactoe, connect4h; default connect4 othello)
+ * With --checked, every game whose policy is trusted
+ * (GTS_TRAIT_TRUSTED_PLAYOUT) also runs as "GAME/checked", the same vtable
+ * with the trait masked: the playout loop that checks every policy move
+ * with generate(), interleaved with the trusted one in the same process.
+ *
+ * Usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] [--rave K]
+ *                   [--checked] [GAME...]
+ * (games: connect4, othello, tictactoe, connect4h, go (9x9, komi 7.5);
+ * default connect4 othello)
  */
 #include <gts/gts.h>
 #include "gts_games.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +38,7 @@ enum { MAX_CONFIGS = 64, MAX_ROUNDS = 101, MAX_THREADS = 8 };
 typedef struct config {
     const char *game;
     int threads, root; /* root: root parallelisation */
+    bool checked;      /* GTS_TRAIT_TRUSTED_PLAYOUT masked */
     double rate[MAX_ROUNDS], cpu_rate[MAX_ROUNDS];
 } config;
 
@@ -45,13 +54,15 @@ static void *start_state(const char *name)
     void *s = NULL;
     gts_status rc = strcmp(name, "othello") == 0      ? gts_othello_new("", &s)
                     : strcmp(name, "tictactoe") == 0  ? gts_tictactoe_new("", &s)
+                    : strcmp(name, "go") == 0         ? gts_go_new("9", &s)
                                                       : gts_connect4_new("", &s);
     return rc == GTS_OK ? s : NULL;
 }
 
 /* Playouts per second of one search (and per CPU second in @p cpu_rate),
  * or a negative value on failure. */
-static double one(const config *c, int64_t time_ms, int64_t seed, double *cpu_rate)
+static double one(const config *c, int64_t time_ms, int64_t rave, int64_t seed,
+                  double *cpu_rate)
 {
     const gts_game *g = gts_games_find(c->game);
     void *state = start_state(c->game);
@@ -59,14 +70,18 @@ static double one(const config *c, int64_t time_ms, int64_t seed, double *cpu_ra
     double rate = -1;
     if (!g || !state || gts_engine_new(&e) != GTS_OK)
         goto out;
+    gts_game v = *g;
+    if (c->checked)
+        v.traits &= ~(uint32_t)GTS_TRAIT_TRUSTED_PLAYOUT;
     if (gts_engine_set(e, GTS_OPT_THREADS, c->threads) != GTS_OK ||
         gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, c->root) != GTS_OK ||
+        gts_engine_set(e, GTS_OPT_MCTS_RAVE, rave) != GTS_OK ||
         gts_engine_set(e, GTS_OPT_MCTS_SEED, seed) != GTS_OK)
         goto out;
     gts_limits lim = { .struct_size = sizeof lim, .time_ms = (uint64_t)time_ms };
     gts_result r = { .struct_size = sizeof r };
     double cpu0 = cpu_seconds();
-    gts_status st = gts_search(e, GTS_ALG_MCTS, g, state, &lim, &r);
+    gts_status st = gts_search(e, GTS_ALG_MCTS, &v, state, &lim, &r);
     double cpu = cpu_seconds() - cpu0;
     if (st != GTS_OK) {
         fprintf(stderr, "bench_mcts: %s: search failed: %s\n", c->game, gts_strerror(st));
@@ -102,7 +117,8 @@ static double median_sorted(const double *v, int n)
 int main(int argc, char **argv)
 {
     int rounds = 5, nthreads = 0, threads[MAX_THREADS];
-    int64_t time_ms = 1000;
+    int64_t time_ms = 1000, rave = 0;
+    bool checked = false;
     const char *games[16];
     int ngames = 0;
     for (int i = 1; i < argc; i++) {
@@ -110,6 +126,10 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--time-ms") == 0 && i + 1 < argc) {
             time_ms = atoll(argv[++i]);
+        } else if (strcmp(argv[i], "--rave") == 0 && i + 1 < argc) {
+            rave = atoll(argv[++i]);
+        } else if (strcmp(argv[i], "--checked") == 0) {
+            checked = true;
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             char *list = argv[++i], *save = NULL;
             for (char *t = strtok_r(list, ",", &save); t && nthreads < MAX_THREADS;
@@ -118,13 +138,14 @@ int main(int argc, char **argv)
         } else if (argv[i][0] != '-' && ngames < 16 && gts_games_find(argv[i])) {
             games[ngames++] = argv[i];
         } else {
-            fprintf(stderr,
-                    "usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] [GAME...]\n");
+            fprintf(stderr, "usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] "
+                            "[--rave K] [--checked] [GAME...]\n");
             return 2;
         }
     }
-    if (rounds < 1 || rounds > MAX_ROUNDS || time_ms < 1) {
-        fprintf(stderr, "bench_mcts: --rounds 1..%d, --time-ms >= 1\n", MAX_ROUNDS);
+    if (rounds < 1 || rounds > MAX_ROUNDS || time_ms < 1 || rave < 0) {
+        fprintf(stderr, "bench_mcts: --rounds 1..%d, --time-ms >= 1, --rave >= 0\n",
+                MAX_ROUNDS);
         return 2;
     }
     for (int i = 0; i < nthreads; i++)
@@ -144,13 +165,17 @@ int main(int argc, char **argv)
     }
     static config cfg[MAX_CONFIGS];
     int nc = 0;
-    for (int g = 0; g < ngames; g++)
+    for (int g = 0; g < ngames; g++) {
+        bool trusted = gts_games_find(games[g])->traits & GTS_TRAIT_TRUSTED_PLAYOUT;
         for (int t = 0; t < nthreads; t++)
-            for (int root = 0; root < (threads[t] > 1 ? 2 : 1) && nc < MAX_CONFIGS; root++)
-                cfg[nc++] = (config){ .game = games[g], .threads = threads[t], .root = root };
+            for (int root = 0; root < (threads[t] > 1 ? 2 : 1); root++)
+                for (int ch = 0; ch < (checked && trusted ? 2 : 1) && nc < MAX_CONFIGS; ch++)
+                    cfg[nc++] = (config){ .game = games[g], .threads = threads[t],
+                                          .root = root, .checked = ch == 1 };
+    }
     for (int r = 0; r < rounds; r++)
         for (int c = 0; c < nc; c++) {
-            cfg[c].rate[r] = one(&cfg[c], time_ms, r + 1, &cfg[c].cpu_rate[r]);
+            cfg[c].rate[r] = one(&cfg[c], time_ms, rave, r + 1, &cfg[c].cpu_rate[r]);
             if (cfg[c].rate[r] < 0)
                 return 1;
         }
@@ -159,7 +184,8 @@ int main(int argc, char **argv)
     for (int c = 0; c < nc; c++) {
         qsort(cfg[c].rate, (size_t)rounds, sizeof cfg[c].rate[0], cmp_double);
         qsort(cfg[c].cpu_rate, (size_t)rounds, sizeof cfg[c].cpu_rate[0], cmp_double);
-        printf("%s,%d,%s,%d,%" PRId64 ",%.0f,%.0f,%.0f,%.0f\n", cfg[c].game, cfg[c].threads,
+        printf("%s%s,%d,%s,%d,%" PRId64 ",%.0f,%.0f,%.0f,%.0f\n", cfg[c].game,
+               cfg[c].checked ? "/checked" : "", cfg[c].threads,
                cfg[c].root ? "root" : "tree", rounds, time_ms, cfg[c].rate[rounds - 1],
                median_sorted(cfg[c].rate, rounds), cfg[c].cpu_rate[rounds - 1],
                median_sorted(cfg[c].cpu_rate, rounds));
