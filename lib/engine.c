@@ -14,6 +14,7 @@
  */
 #include "engine_internal.h"
 #include "struct_internal.h"
+#include "hook_internal.h"
 #include "search/node.h"
 
 #include <stdlib.h>
@@ -272,10 +273,9 @@ gts_status gts_engine_clear(gts_engine *engine)
     return GTS_OK;
 }
 
-void gts_engine_stop(gts_engine *engine)
+/* Stop the holder's search, if one runs (gts_engine_stop, gts__engine_cancel). */
+static void stop_run(gts_engine *engine)
 {
-    if (!engine)
-        return;
     uint32_t *run = &engine->shared.run;
     /* Only while a holder runs; an idle engine's word stays 0. Lock-free,
      * so it is async-signal-safe. */
@@ -284,6 +284,50 @@ void gts_engine_stop(gts_engine *engine)
          w = gts__atomic_load_relaxed_32(run))
         if (gts__atomic_cas_32(run, w, w | GTS__RUN_STOP | GTS_RESULT_STOPPED))
             break;
+}
+
+void gts_engine_stop(gts_engine *engine)
+{
+    if (!engine)
+        return;
+    /* Recorded for the watch's holder first (hook_internal.h): it may be
+     * between two searches, where stop_run() has nothing to stop. */
+    uint32_t *watch = &engine->watch;
+    for (uint32_t w = gts__atomic_load_relaxed_32(watch);
+         (w & GTS__WATCH_OPEN) && (w & GTS__WATCH_STOPPED) == 0;
+         w = gts__atomic_load_relaxed_32(watch))
+        if (gts__atomic_cas_32(watch, w, w | GTS__WATCH_STOPPED))
+            break;
+    stop_run(engine);
+}
+
+/* ---- hooks of libgts-mpi (hook_internal.h) ------------------------------- */
+
+gts_status gts__engine_watch_begin(gts_engine *engine)
+{
+    if (!engine)
+        return GTS_EINVAL;
+    if (gts__atomic_load_relaxed_32(&engine->watch) & GTS__WATCH_OPEN)
+        return GTS_EBUSY;
+    gts__atomic_store_release_32(&engine->watch, GTS__WATCH_OPEN);
+    return GTS_OK;
+}
+
+bool gts__engine_watch_stopped(const gts_engine *engine)
+{
+    return engine && (gts__atomic_load_relaxed_32(&engine->watch) & GTS__WATCH_STOPPED) != 0;
+}
+
+void gts__engine_watch_end(gts_engine *engine)
+{
+    if (engine)
+        gts__atomic_store_release_32(&engine->watch, 0);
+}
+
+void gts__engine_cancel(gts_engine *engine)
+{
+    if (engine)
+        stop_run(engine);
 }
 
 int gts_engine_hashfull(const gts_engine *engine)

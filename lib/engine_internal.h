@@ -32,6 +32,13 @@ typedef struct gts__ctx gts__ctx;
 #define GTS__RUN_STOP (1u << 30)
 #define GTS__RUN_WHY (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)
 
+/* The engine's watch word (gts_engine::watch, hook_internal.h): OPEN while
+ * libgts-mpi holds the watch, STOPPED once gts_engine_stop() came meanwhile.
+ * gts_engine_stop() sets STOPPED only while OPEN (CAS), so a stop before the
+ * watch opened is dropped, as it is for a search. */
+#define GTS__WATCH_OPEN (1u << 0)
+#define GTS__WATCH_STOPPED (1u << 1)
+
 /* Search-wide state shared by every thread of one search. Fields written
  * during a search are accessed through atomic_internal.h only. */
 typedef struct gts__shared {
@@ -69,6 +76,7 @@ struct gts_engine {
     uint32_t max_moves;     /* move-buffer size of the contexts */
 
     gts__shared shared;     /* of the running search */
+    uint32_t watch;         /* GTS__WATCH_* (hook_internal.h), atomic */
     gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
 
     /* MCTS options (mcts.c) */

@@ -1,6 +1,7 @@
 /* Engine lifecycle and options. */
 #include <criterion/criterion.h>
 #include <gts/gts.h>
+#include "hook_internal.h"
 
 static const gts_option ALL[] = {
     GTS_OPT_TT_MB,     GTS_OPT_TT_PREFETCH, GTS_OPT_ASPIRATION,  GTS_OPT_KILLERS,
@@ -138,4 +139,31 @@ Test(engine, option_names_round_trip)
     cr_expect_eq(gts_option_from_name("nope", &o), GTS_EOPTION);
     cr_expect_eq(gts_option_from_name(NULL, &o), GTS_EINVAL);
     cr_expect_null(gts_option_name((gts_option)12345));
+}
+
+/* The watch of libgts-mpi (lib/hook_internal.h): a stop while it is open is
+ * recorded even with no search running; one before it opened, or a cancel,
+ * is not. */
+Test(engine, watch_records_stops_between_searches)
+{
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    gts_engine_stop(e);
+    cr_assert_eq(gts__engine_watch_begin(e), GTS_OK);
+    cr_assert(!gts__engine_watch_stopped(e), "a stop before the watch opened is dropped");
+    cr_assert_eq(gts__engine_watch_begin(e), GTS_EBUSY, "one watch at a time");
+    gts__engine_cancel(e);
+    cr_assert(!gts__engine_watch_stopped(e), "a cancel is not the user's stop");
+    gts_engine_stop(e);
+    cr_assert(gts__engine_watch_stopped(e), "a stop while the watch is open is recorded");
+    gts__engine_watch_end(e);
+    cr_assert(!gts__engine_watch_stopped(e), "closing the watch forgets the stop");
+    cr_assert_eq(gts__engine_watch_begin(e), GTS_OK);
+    cr_assert(!gts__engine_watch_stopped(e), "each watch starts unstopped");
+    gts__engine_watch_end(e);
+    cr_assert_eq(gts__engine_watch_begin(NULL), GTS_EINVAL);
+    cr_assert(!gts__engine_watch_stopped(NULL));
+    gts__engine_watch_end(NULL);
+    gts__engine_cancel(NULL);
+    gts_engine_free(e);
 }

@@ -11,6 +11,10 @@ any other: common.h expands GTS_API to __attribute__((visibility("default"))),
 and every declaration carrying that attribute in a line of a public header is
 collected. GTS_EXPERIMENTAL_API is defined so experimental functions count too.
 
+A node whose name ends in PRIVATE (GTS_PRIVATE: the hooks of libgts-mpi,
+lib/hook_internal.h) lists internal gts__* names: exported and in the map,
+but declared in no public header; they are left out of the third list.
+
 Also checked: each exported symbol carries the version of the map node that
 lists it, names are alphabetical within a node and listed once, and the
 headers meson installs (and tests) are exactly include/gts/*.h.
@@ -165,8 +169,16 @@ def main():
 
     lib_name = re.sub(r'(\.so)(\.[0-9]+)*$', r'\1', os.path.basename(a.lib))
     map_name = os.path.basename(a.map)
-    lists = [('exported by ' + lib_name, set(exported)),
-             ('listed in ' + map_name, set(mapped)),
+    private = {n for n, node in mapped.items() if node.endswith('PRIVATE')}
+    for name in sorted(private):
+        if not name.startswith('gts__'):
+            fail(problems, '%s: %s is in private node %s but is not a gts__ name'
+                 % (map_name, name, mapped[name]))
+        if name in declared:
+            fail(problems, '%s is in private node %s but a public header declares it'
+                 % (name, mapped[name]))
+    lists = [('exported by ' + lib_name, set(exported) - private),
+             ('listed in ' + map_name, set(mapped) - private),
              ('declared with default visibility in the headers', declared)]
     for i, (title_a, set_a) in enumerate(lists):
         for title_b, set_b in lists[i + 1:]:
@@ -177,6 +189,9 @@ def main():
                 if set_b - set_a:
                     show('%s only' % title_b, set_b - set_a)
 
+    for name in sorted(private - set(exported)):
+        fail(problems, '%s is in private node %s but %s does not export it'
+             % (name, mapped[name], lib_name))
     for name, version in sorted(exported.items()):
         if name in mapped and version is not None and version != mapped[name]:
             fail(problems, '%s has version %s but the map lists it under %s'
@@ -185,8 +200,9 @@ def main():
     if problems:
         print('%d problem(s)' % len(problems))
         return 1
-    print('%d functions: exported by %s == %s == declared in %d header(s)'
-          % (len(exported), lib_name, map_name, len(headers)))
+    print('%d functions: exported by %s == %s == declared in %d header(s)%s'
+          % (len(exported) - len(private), lib_name, map_name, len(headers),
+             ', and %d private hook(s)' % len(private) if private else ''))
     return 0
 
 

@@ -1,0 +1,37 @@
+/*
+ * hook_internal.h - the hooks libgts exports for libgts-mpi (internal).
+ *
+ * Not public API: no public header declares them, they live in the
+ * GTS_PRIVATE node of libgts.map and may change with any release (like
+ * glibc's GLIBC_PRIVATE). libgts-mpi is built from the same tree, so it
+ * always matches. Include only public headers here: mpi/ has no Concurrency
+ * Kit and must not see the engine's layout.
+ *
+ * The watch. gts_engine_stop() stops the engine's running search and is
+ * dropped when none runs (each search starts unstopped). A distributed
+ * search is one search made of many gts_search() calls and the waits
+ * between them, so a stop must not be lost in a wait: while a watch is
+ * open, gts_engine_stop() also records the stop in the watch, where the
+ * holder reads it whenever it likes. The stop of the running search, if
+ * any, happens as before.
+ */
+#ifndef GTS_HOOK_INTERNAL_H
+#define GTS_HOOK_INTERNAL_H
+
+#include <gts/gts.h>
+
+/* Open the watch of @p engine: from now on gts_engine_stop() is recorded.
+ * GTS_EBUSY when a watch is already open. Not thread-safe: the engine's
+ * owner thread, like gts_search(). */
+GTS_API gts_status gts__engine_watch_begin(gts_engine *engine);
+/* True once gts_engine_stop() was called on @p engine since its watch
+ * opened. Thread-safe (one atomic load). */
+GTS_API bool gts__engine_watch_stopped(const gts_engine *engine);
+/* Close the watch; a later stop is dropped again. Owner thread only. */
+GTS_API void gts__engine_watch_end(gts_engine *engine);
+/* Stop the running search as gts_engine_stop() does (GTS_RESULT_STOPPED),
+ * without recording it in the watch: the holder's own cancel of work it no
+ * longer needs, which is not the user's stop. Thread-safe, lock-free. */
+GTS_API void gts__engine_cancel(gts_engine *engine);
+
+#endif
