@@ -48,8 +48,24 @@
  * agreed on (MPI_Allreduce) before any search. A failure during the
  * search (a slave's callback, the master's) ends it: the master cancels
  * the work in flight, waits for it, and sends its status to every rank.
+ *
+ * Stops. gts_engine_stop() on any rank's engine stops the whole search,
+ * as it would stop that rank's gts_search(): every rank returns GTS_OK
+ * with the last completed iteration and GTS_RESULT_STOPPED. Each rank
+ * opens its engine's watch (lib/hook_internal.h) for the call, so a stop
+ * that falls between two leaf searches or in a wait is not lost. A stop
+ * during a leaf search stops it directly; one that fell just before a leaf
+ * search claimed the engine is seen by the poll in the game wrapper, which
+ * cancels it (gts__engine_cancel: the slaves' own cancels must not look
+ * like the user's stop). The master reads its watch between messages; a
+ * slave whose watch shows a stop sends TAG_STOP once (then answers any
+ * work with an empty, stopped result) and the master ends the search as
+ * for a limit. A TAG_STOP is unsolicited, so it may cross the master's
+ * DONE: the final gather tells rank 0 which slaves sent one, and it
+ * receives those it has not seen, so that no message outlives the call.
  */
 #include "gts_mpi.h"
+#include "hook_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +73,7 @@
 
 /* ---- constants ------------------------------------------------------------- */
 
-enum { TAG_WORK = 1, TAG_RESULT = 2, TAG_CANCEL = 3, TAG_DONE = 4 };
+enum { TAG_WORK = 1, TAG_RESULT = 2, TAG_CANCEL = 3, TAG_DONE = 4, TAG_STOP = 5 };
 
 /* Header words of the messages; each is followed by up to GTS_MAX_PLY moves. */
 enum { WORK_HDR = 6, RESULT_HDR = 13, DONE_HDR = 8, MSG_MAX = 13 + GTS_MAX_PLY };
@@ -93,9 +109,15 @@ static _Thread_local int tl_countdown;
 
 static void wrap_poll(wrap *w)
 {
-    if (!w->poll || w->cancelled || --tl_countdown > 0)
+    if (--tl_countdown > 0)
         return;
     tl_countdown = POLL_INTERVAL;
+    /* A user's stop that fell before this leaf search claimed the engine
+     * (any rank, any thread: one atomic load, one lock-free store). */
+    if (gts__engine_watch_stopped(w->engine))
+        gts__engine_cancel(w->engine);
+    if (!w->poll || w->cancelled)
+        return;
     int main_thread = 0;
     MPI_Is_thread_main(&main_thread);
     if (!main_thread)
@@ -109,7 +131,7 @@ static void wrap_poll(wrap *w)
     MPI_Recv(&seq, 1, MPI_INT64_T, 0, TAG_CANCEL, w->comm, MPI_STATUS_IGNORE);
     if (seq == w->seq) {
         w->cancelled = true;
-        gts_engine_stop(w->engine);
+        gts__engine_cancel(w->engine);
     }
 }
 
@@ -255,11 +277,16 @@ typedef struct leaf_out {
 } leaf_out;
 
 /* Replay @p path on @p state, search @p depth plies under [alpha, beta],
- * undo the path. */
+ * undo the path. A rank whose user stopped it searches nothing: the result
+ * is empty and stopped, as a cancelled one. */
 static void search_leaf(wrap *w, gts_algorithm alg, void *state, const gts_move *path, int plen,
                         int depth, gts_score alpha, gts_score beta, leaf_out *out)
 {
     memset(out, 0, sizeof *out);
+    if (gts__engine_watch_stopped(w->engine)) {
+        out->flags = GTS_RESULT_STOPPED;
+        return;
+    }
     int applied = 0;
     for (; applied < plen; applied++) {
         int rc = w->orig.apply(state, path[applied], w->orig.user);
@@ -628,7 +655,21 @@ typedef struct run {
     gts_limits lim;
     uint64_t my_nodes, messages;
     uint64_t start_us;
+    bool stop_sent;   /* a slave: its TAG_STOP went to the master */
+    bool stopped;     /* the master: a slave's TAG_STOP arrived */
+    uint8_t *stop_from; /* the master: ranks whose TAG_STOP it received */
 } run;
+
+/* The master: the user stopped this search, on its rank or another. */
+static bool stop_requested(const run *R)
+{
+    return R->stopped || gts__engine_watch_stopped(R->engine);
+}
+
+/* How master_receive() waits: not at all; until a message, the time limit
+ * or a stop (the search's own waits); until a message (a drain, which
+ * waits for the replies to its cancels whatever else happened). */
+enum recv_mode { RECV_POLL, RECV_WAIT, RECV_DRAIN };
 
 typedef struct slave_slot {
     int64_t seq; /* 0: idle */
@@ -657,18 +698,27 @@ static void decode_result(const int64_t *b, int count, leaf_out *o)
         o->pv[i] = (gts_move)b[RESULT_HDR + i];
 }
 
-/* Receive one result if any (blocking when @p wait), process it. Returns
- * true when one was received. */
-static bool master_receive(run *R, master *m, slave_slot *slots, bool wait, gts_mpi_stats *s,
-                           uint64_t *leaf_nodes)
+/* Receive one message of a slave if any (waiting as @p mode says), process
+ * it. Returns true when one was received. */
+static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode mode,
+                           gts_mpi_stats *s, uint64_t *leaf_nodes)
 {
-    /* A wait ends at the time limit too (the caller checks it). */
-    uint64_t deadline = wait && R->lim.time_ms ? R->start_us + R->lim.time_ms * 1000u : 0;
+    /* A search's wait ends at the time limit too (the caller checks it). */
+    uint64_t deadline = mode == RECV_WAIT && R->lim.time_ms
+                            ? R->start_us + R->lim.time_ms * 1000u : 0;
     long ns = POLL_MIN_NS;
     for (;;) {
         int flag = 0;
         MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, R->comm, &flag, &st);
+        /* Any tag: a slave's TAG_STOP and TAG_RESULT in the order sent. */
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, R->comm, &flag, &st);
+        if (flag && st.MPI_TAG == TAG_STOP) {
+            int64_t word = 0;
+            MPI_Recv(&word, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_STOP, R->comm, MPI_STATUS_IGNORE);
+            R->stopped = true;
+            R->stop_from[st.MPI_SOURCE] = 1;
+            return true;
+        }
         if (flag) {
             int64_t buf[MSG_MAX];
             int count = 0;
@@ -695,7 +745,9 @@ static bool master_receive(run *R, master *m, slave_slot *slots, bool wait, gts_
             }
             return true;
         }
-        if (!wait || (deadline && now_us() >= deadline))
+        if (mode == RECV_POLL || (deadline && now_us() >= deadline))
+            return false;
+        if (mode == RECV_WAIT && stop_requested(R))
             return false;
         nap(&ns);
     }
@@ -719,7 +771,7 @@ static void master_drain(run *R, master *m, slave_slot *slots, gts_mpi_stats *s,
             m->nodes[slots[r].node].inflight = 0;
         }
     while (any_busy(slots, R->size))
-        master_receive(R, m, slots, true, s, leaf_nodes);
+        master_receive(R, m, slots, RECV_DRAIN, s, leaf_nodes);
 }
 
 /* Give the pass's requests to idle slaves (the leaf's last rank first). */
@@ -849,12 +901,17 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                     break;
                 }
                 /* Step 3. Wait for one result, take all that arrived. */
-                master_receive(R, &m, slots, true, s, &leaf_nodes);
-                while (master_receive(R, &m, slots, false, s, &leaf_nodes))
+                master_receive(R, &m, slots, RECV_WAIT, s, &leaf_nodes);
+                while (master_receive(R, &m, slots, RECV_POLL, s, &leaf_nodes))
                     ;
             }
             if (m.status != GTS_OK)
                 break;
+            if (stop_requested(R)) {
+                res->flags |= GTS_RESULT_STOPPED;
+                stop = true;
+                break;
+            }
             uint64_t total = m.tree_nodes + leaf_nodes;
             if (R->lim.nodes && total >= R->lim.nodes) {
                 res->flags |= GTS_RESULT_NODE_LIMIT;
@@ -918,6 +975,16 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     return m.status;
 }
 
+/* A slave: tell the master, once, that this rank's user stopped it. */
+static void slave_report_stop(run *R)
+{
+    if (R->stop_sent || !gts__engine_watch_stopped(R->engine))
+        return;
+    int64_t word = R->rank;
+    send_words(R->comm, &word, 1, 0, TAG_STOP, &R->messages);
+    R->stop_sent = true;
+}
+
 static gts_status slave_run(run *R, gts_result *res)
 {
     int64_t buf[MSG_MAX];
@@ -927,6 +994,7 @@ static gts_status slave_run(run *R, gts_result *res)
         MPI_Status st;
         int flag = 0;
         for (;;) {
+            slave_report_stop(R);
             MPI_Iprobe(0, MPI_ANY_TAG, R->comm, &flag, &st);
             if (flag)
                 break;
@@ -963,6 +1031,7 @@ static gts_status slave_run(run *R, gts_result *res)
         search_leaf(R->w, R->alg, R->state, path, plen, (int)buf[2], (gts_score)buf[3],
                     (gts_score)buf[4], &o);
         R->my_nodes += (uint64_t)o.nodes;
+        slave_report_stop(R); /* before the result: it explains a stopped one */
         int64_t out[MSG_MAX];
         out[0] = buf[0];
         out[1] = o.status;
@@ -1070,6 +1139,13 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
     gts_status st = w ? check_args(engine, game, state, limits, options, result, w, &R.lim, &opt,
                                    stats)
                       : GTS_ENOMEM;
+    /* From here a gts_engine_stop() on this rank's engine is not lost, even
+     * between leaf searches (EBUSY: the engine is in another such search). */
+    bool watching = false;
+    if (st == GTS_OK) {
+        st = gts__engine_watch_begin(engine);
+        watching = st == GTS_OK;
+    }
     if (st == GTS_OK && stats) {
         uint64_t *rn = stats->rank_nodes;
         uint32_t rc = stats->rank_nodes_capacity;
@@ -1086,6 +1162,15 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
     MPI_Comm_dup(comm, &R.comm);
     MPI_Comm_rank(R.comm, &R.rank);
     MPI_Comm_size(R.comm, &R.size);
+    /* Rank 0's tables of the end (step 4), allocated before the agreement
+     * so that no rank is left alone in a collective. */
+    uint64_t *all = NULL;
+    if (st == GTS_OK && R.rank == 0) {
+        all = calloc((size_t)R.size * 3, sizeof *all);
+        R.stop_from = calloc((size_t)R.size, 1);
+        if (!all || !R.stop_from)
+            st = GTS_ENOMEM;
+    }
     uint64_t key[2] = { 0, 0 };
     if (st == GTS_OK && w->orig.hash) {
         key[0] = w->orig.hash(state, w->orig.user);
@@ -1114,30 +1199,38 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
                          : slave_run(&R, &res);
     }
 
-    /* Step 4. Totals on rank 0. */
+    /* Step 4. Totals on rank 0, and the TAG_STOPs that crossed its DONE
+     * (sent before the slave's gather, so this receive cannot block). */
     if (worst == 0) {
-        uint64_t mineinfo[2] = { R.my_nodes, R.messages };
-        uint64_t *all = R.rank == 0 ? calloc((size_t)R.size * 2, sizeof *all) : NULL;
-        uint64_t dummy[2];
-        MPI_Gather(mineinfo, 2, MPI_UINT64_T, all ? all : dummy, 2, MPI_UINT64_T, 0, R.comm);
+        uint64_t mineinfo[3] = { R.my_nodes, R.messages, R.stop_sent };
+        uint64_t dummy[3];
+        MPI_Gather(mineinfo, 3, MPI_UINT64_T, R.rank == 0 ? all : dummy, 3, MPI_UINT64_T, 0,
+                   R.comm);
         uint64_t nodes = R.my_nodes;
-        if (R.rank == 0 && all) {
+        if (R.rank == 0) {
             nodes = 0;
             uint64_t msgs = 0;
             for (int r = 0; r < R.size; r++) {
-                nodes += all[2 * r];
-                msgs += all[2 * r + 1];
+                nodes += all[3 * r];
+                msgs += all[3 * r + 1];
                 if (stats && stats->rank_nodes && (uint32_t)r < stats->rank_nodes_capacity)
-                    stats->rank_nodes[r] = all[2 * r];
+                    stats->rank_nodes[r] = all[3 * r];
+                if (r > 0 && all[3 * r + 2] && !R.stop_from[r]) {
+                    int64_t word;
+                    MPI_Recv(&word, 1, MPI_INT64_T, r, TAG_STOP, R.comm, MPI_STATUS_IGNORE);
+                }
             }
             if (stats) {
                 stats->messages = msgs;
                 stats->nodes = nodes;
             }
         }
-        free(all);
         res.nodes = nodes;
     }
+    free(all);
+    free(R.stop_from);
+    if (watching)
+        gts__engine_watch_end(engine);
     if (stats && stats->struct_size == sizeof *stats)
         stats->ranks = R.size;
     res.threads = (uint32_t)R.size;

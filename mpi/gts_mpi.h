@@ -105,7 +105,16 @@ typedef struct gts_mpi_stats {
  * alpha/beta, time_ms and nodes are honoured (time and nodes are checked by
  * the master between messages; the last completed iteration is reported);
  * on_iteration is called on rank 0 after each iteration of the master
- * (a non-zero return stops the search). gts_engine_stop() is not observed.
+ * (a non-zero return stops the search).
+ *
+ * gts_engine_stop() on the engine of any rank, from any thread (a signal
+ * handler, another thread, on_iteration), stops the whole search as it
+ * stops a gts_search(): that rank's leaf search unwinds, and every rank
+ * returns #GTS_OK with the result of the last completed iteration and
+ * #GTS_RESULT_STOPPED in gts_result::flags, its root restored. A stop is
+ * seen from the moment the rank has checked its arguments until it
+ * returns, also between its leaf searches; one before that is dropped,
+ * as for gts_search().
  *
  * @p result: on rank 0 as gts_search() fills it; nodes is the total of all
  * ranks, tt_probes/tt_hits/tt_cutoffs the totals of the leaf searches,
@@ -116,8 +125,9 @@ typedef struct gts_mpi_stats {
  * gts_result::callback_status), or any other error of one rank, ends the
  * search on every rank with that status. A rank that dies ends the whole
  * MPI job (the communicator's error handler, MPI_ERRORS_ARE_FATAL by
- * default). Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ERANGE) are
- * agreed on by all ranks before searching.
+ * default). Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ERANGE, and
+ * #GTS_EBUSY for an engine already in a gts_mpi_search()) are agreed on by
+ * all ranks before searching.
  *
  * Each rank searches on its own root, @p state: the game needs no clone()
  * (unless a parallel leaf algorithm does) and no state serialisation, only
@@ -126,7 +136,8 @@ typedef struct gts_mpi_stats {
  * distance as gts_search() does at that ply.
  *
  * Thread-safety: call from the thread that initialised MPI (with at least
- * MPI_THREAD_FUNNELED when the engines use threads); not thread-safe.
+ * MPI_THREAD_FUNNELED when the engines use threads); not thread-safe,
+ * except gts_engine_stop() on a rank's engine, from any thread.
  *
  * @param comm    the communicator (duplicated for the call).
  * @param engine  this rank's engine.

@@ -11,6 +11,15 @@
  *   test_mpi args     bad arguments on one rank: every rank gets the status;
  *                     then a caller window (fail-soft bounds on both sides)
  *                     and a node budget (last complete iteration, flag).
+ *   test_mpi stop     gts_engine_stop() during a search too long to end by
+ *                     itself: from another thread of rank 0, from rank 0's
+ *                     on_iteration (between leaf searches), and from the
+ *                     last rank's game callback (a slave's engine). Every
+ *                     rank returns GTS_OK with GTS_RESULT_STOPPED, the same
+ *                     result, the root restored, and the last completed
+ *                     iteration exact; a hang is caught by the meson
+ *                     timeout, never by a clock here. Then the same engines
+ *                     search to the end and equal serial alpha-beta.
  *   test_mpi die      the last rank exits in the middle of a search: the job
  *                     must end (the meson test expects a failure, under a
  *                     timeout), never hang.
@@ -23,6 +32,7 @@
 #include "gts_mpi.h"
 #include "gts_games.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +320,152 @@ static void test_die(void)
     gts_games_free(gts_game_randtree(), st);
 }
 
+/* ---- gts_engine_stop() during a distributed search ----------------------- */
+
+/* A tree far too big to search to the end in a test's time: only a stop
+ * ends the search. */
+static const gts_randtree_params STOP_TREE = { .struct_size = sizeof(gts_randtree_params),
+                                               .seed = 21, .branching = 5, .depth = 40,
+                                               .min_value = -100, .max_value = 100,
+                                               .ordered_percent = 50 };
+enum { STOP_DEPTH = 40 };
+
+/* Rank 0's stopper thread: it waits until on_iteration has seen
+ * `after` iterations, then stops the engine while the search goes on. */
+typedef struct stopper {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    gts_engine *engine;
+    int after, seen;  /* seen: iterations completed so far */
+    bool stop_in_callback; /* on_iteration stops it itself instead */
+} stopper;
+
+static void *stopper_main(void *arg)
+{
+    stopper *t = arg;
+    pthread_mutex_lock(&t->lock);
+    while (t->seen < t->after)
+        pthread_cond_wait(&t->cond, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    gts_engine_stop(t->engine);
+    return NULL;
+}
+
+static int stopper_iteration(const gts_result *r, void *user)
+{
+    (void)r;
+    stopper *t = user;
+    pthread_mutex_lock(&t->lock);
+    t->seen++;
+    pthread_cond_broadcast(&t->cond);
+    bool now = t->stop_in_callback && t->seen == t->after;
+    pthread_mutex_unlock(&t->lock);
+    if (now)
+        gts_engine_stop(t->engine); /* no leaf search runs on rank 0 now */
+    return 0;
+}
+
+/* The last rank's game: its generate() stops that rank's engine on its
+ * `stop_at`-th call (during one of its leaf searches). */
+typedef struct stopping_game {
+    gts_game g;
+    const gts_game *inner;
+    gts_engine *engine;
+    long calls, stop_at;
+} stopping_game;
+
+static stopping_game *stop_ctx;
+
+static int s_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)u;
+    if (stop_ctx->stop_at > 0 && ++stop_ctx->calls == stop_ctx->stop_at)
+        gts_engine_stop(stop_ctx->engine);
+    return stop_ctx->inner->generate(s, m, cap, stop_ctx->inner->user);
+}
+
+/* One stopped search: @p how is "thread", "callback" or "slave". */
+static void stop_one(const char *how, gts_engine *e, const gts_game *g, void *st)
+{
+    /* A warm table would hold deeper values than the serial reference's. */
+    gts_engine_clear(e);
+    uint64_t hash0 = g->hash(st, g->user);
+    stopper t = { .engine = e, .after = 2 };
+    pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.cond, NULL);
+    stopping_game sg = { .g = *g, .inner = g, .engine = e };
+    sg.g.generate = s_generate;
+    sg.g.generate_keyed = NULL;
+    stop_ctx = &sg;
+    gts_limits lim = limits_of(STOP_DEPTH);
+    pthread_t th;
+    bool thread = strcmp(how, "thread") == 0 && rank == 0;
+    if (rank == 0 && strcmp(how, "slave") != 0) {
+        t.stop_in_callback = strcmp(how, "callback") == 0;
+        lim.on_iteration = stopper_iteration;
+        lim.on_iteration_user = &t;
+    }
+    if (strcmp(how, "slave") == 0 && rank == size - 1)
+        sg.stop_at = 3000; /* past the first leaf searches, long before the end */
+    if (thread && pthread_create(&th, NULL, stopper_main, &t) != 0)
+        abort();
+    gts_result r = result_new();
+    gts_status s = gts_mpi_search(MPI_COMM_WORLD, e, &sg.g, st, &lim, NULL, &r, NULL);
+    if (thread)
+        pthread_join(th, NULL);
+    CHECK(s == GTS_OK, "stop (%s): %s", how, gts_strerror(s));
+    CHECK(r.flags & GTS_RESULT_STOPPED, "stop (%s): flags %#x lack GTS_RESULT_STOPPED", how,
+          (unsigned)r.flags);
+    CHECK(r.depth < STOP_DEPTH, "stop (%s): depth %d is the whole search", how, r.depth);
+    CHECK(g->hash(st, g->user) == hash0, "stop (%s): root not restored", how);
+    if (strcmp(how, "slave") != 0)
+        CHECK(r.depth >= t.after, "stop (%s): depth %d, but %d iterations had completed", how,
+              r.depth, t.after);
+    if (strcmp(how, "callback") == 0)
+        CHECK(r.depth == t.after, "stop (callback): depth %d, stopped after iteration %d",
+              r.depth, t.after);
+    /* Every rank has rank 0's result. */
+    int64_t mine[3] = { r.score, (int64_t)r.best_move, r.depth }, max[3], min[3];
+    MPI_Allreduce(mine, max, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(mine, min, 3, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    CHECK(memcmp(max, min, sizeof max) == 0, "stop (%s): the ranks' results differ", how);
+    /* The last completed iteration is exact. */
+    if (rank == 0 && r.depth > 0) {
+        gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, r.depth);
+        CHECK(r.score == ref, "stop (%s): depth %d score %d, serial alphabeta %d", how, r.depth,
+              r.score, ref);
+    }
+    stop_ctx = NULL;
+    pthread_cond_destroy(&t.cond);
+    pthread_mutex_destroy(&t.lock);
+}
+
+static void test_stop(void)
+{
+    void *st = NULL;
+    if (gts_randtree_new(&STOP_TREE, &st) != GTS_OK)
+        die_at(__LINE__);
+    const gts_game *g = gts_game_randtree();
+    gts_engine *e = engine_new(1);
+    stop_one("thread", e, g, st);
+    stop_one("callback", e, g, st);
+    stop_one("slave", e, g, st);
+    /* The same engines and tree without a stop: to the end, exact (no stop
+     * or message of the stopped searches is left over). */
+    gts_engine_clear(e);
+    gts_score ref = rank == 0 ? serial(GTS_ALG_ALPHABETA, g, st, 5) : 0;
+    gts_limits lim = limits_of(5);
+    gts_result r = result_new();
+    gts_status s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, NULL, &r, NULL);
+    CHECK(s == GTS_OK, "after the stops: %s", gts_strerror(s));
+    CHECK(!(r.flags & GTS_RESULT_STOPPED), "after the stops: still stopped");
+    CHECK(r.depth == 5, "after the stops: depth %d", r.depth);
+    if (rank == 0)
+        CHECK(r.score == ref, "after the stops: score %d, serial alphabeta %d", r.score, ref);
+    gts_engine_free(e);
+    gts_games_free(g, st);
+}
+
 static void test_args(void)
 {
     gts_randtree_params p = { .struct_size = sizeof p, .seed = 3, .branching = 3, .depth = 5,
@@ -486,12 +642,14 @@ int main(int argc, char **argv)
         test_fail();
     else if (strcmp(mode, "args") == 0)
         test_args();
+    else if (strcmp(mode, "stop") == 0)
+        test_stop();
     else if (strcmp(mode, "die") == 0)
         test_die();
     else if (strcmp(mode, "bench") == 0)
         test_bench();
     else {
-        fprintf(stderr, "usage: test_mpi exact|fail|args|die|bench\n");
+        fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench\n");
         failures++;
     }
     int total = 0;
