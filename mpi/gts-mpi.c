@@ -19,12 +19,24 @@
  *
  * An inexact algorithm (or a game the hook does not recognise) is
  * searched by rank 0 alone with gts_search(), after a warning.
+ *
+ * Ctrl-C. SIGINT and SIGTERM are blocked before MPI_Init, so that no
+ * thread of MPI's can take them (and die of them). Rank 0 handles both as
+ * `gts` handles SIGINT (tools/cli.c): the first stops the search with
+ * gts_engine_stop(), which gts_mpi_search() ends on every rank, and the
+ * command prints its last completed iteration and exits with 130. mpirun
+ * does not forward SIGINT: it sends SIGTERM to every rank (and SIGKILL a
+ * second later), hence SIGTERM. The other ranks stop their engine on
+ * either signal (the collective ends however the signals interleave) and
+ * otherwise go on until rank 0 tells them to quit.
  */
 #include "cli.h"
 #include "cmds.h"
 #include "gts_mpi.h"
 
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -249,13 +261,37 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
 
 /* ---- the other ranks -------------------------------------------------------------- */
 
-static int serve(void)
+static pthread_mutex_t serve_lock = PTHREAD_MUTEX_INITIALIZER;
+static gts_engine *serve_engine; /* stopped by a signal; NULL once freed */
+
+/* SIGINT and SIGTERM (blocked in every thread since main) stop the engine;
+ * the search ends on every rank and rank 0 decides what follows. */
+static void *serve_signals(void *arg)
+{
+    sigset_t *set = arg;
+    for (;;) {
+        if (sigwaitinfo(set, NULL) < 0)
+            continue;
+        pthread_mutex_lock(&serve_lock);
+        gts_engine_stop(serve_engine);
+        pthread_mutex_unlock(&serve_lock);
+    }
+    return NULL;
+}
+
+static int serve(sigset_t *signals)
 {
     gts_engine *e = NULL;
     if (gts_engine_new(&e) != GTS_OK) {
         cli_error("cannot create an engine");
         MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
     }
+    pthread_mutex_lock(&serve_lock);
+    serve_engine = e;
+    pthread_mutex_unlock(&serve_lock);
+    pthread_t t;
+    if (pthread_create(&t, NULL, serve_signals, signals) == 0)
+        pthread_detach(t);
     for (;;) {
         mpi_command c;
         bcast_words(&c, COMMAND_WORDS, MPI_INT64_T);
@@ -293,6 +329,9 @@ static int serve(void)
         free(name);
         free(text);
     }
+    pthread_mutex_lock(&serve_lock);
+    serve_engine = NULL;
+    pthread_mutex_unlock(&serve_lock);
     gts_engine_free(e);
     return CLI_OK;
 }
@@ -312,6 +351,13 @@ static const char USAGE[] =
 int main(int argc, char **argv)
 {
     int provided = 0, rank = 0;
+    /* Before MPI starts its threads: they inherit the mask (see the top). */
+    static sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
+    cli_sigint_also(SIGTERM);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     cli_prog = "gts-mpi";
@@ -338,7 +384,7 @@ int main(int argc, char **argv)
         c.cmd = CMD_QUIT;
         bcast_words(&c, COMMAND_WORDS, MPI_INT64_T);
     } else {
-        rc = serve();
+        rc = serve(&signals);
     }
     MPI_Finalize();
     return rc;

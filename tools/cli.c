@@ -1149,6 +1149,7 @@ static bool sigint_seen;
 static char sigint_msg[128];
 static size_t sigint_msg_len;
 static sigset_t sigint_set;
+static int sigint_other; /* handled as SIGINT (cli_sigint_also), 0: none */
 
 static void sigint_exit(bool flush) __attribute__((noreturn));
 static void sigint_exit(bool flush)
@@ -1169,7 +1170,7 @@ static void *sigint_main(void *arg)
         int sig = stopping ? sigtimedwait(&sigint_set, NULL, &retry)
                            : sigwaitinfo(&sigint_set, NULL);
         pthread_mutex_lock(&sigint_lock);
-        if (sig == SIGINT) {
+        if (sig == SIGINT || (sig > 0 && sig == sigint_other)) {
             if (sigint_seen || !sigint_engine) {
                 bool first = !sigint_seen;
                 pthread_mutex_unlock(&sigint_lock);
@@ -1194,6 +1195,8 @@ void cli_sigint_start(const char *command)
     sigint_msg_len = strlen(sigint_msg);
     sigemptyset(&sigint_set);
     sigaddset(&sigint_set, SIGINT);
+    if (sigint_other)
+        sigaddset(&sigint_set, sigint_other);
     sigset_t before;
     if (pthread_sigmask(SIG_BLOCK, &sigint_set, &before) != 0)
         return;
@@ -1203,6 +1206,11 @@ void cli_sigint_start(const char *command)
         return;
     }
     pthread_detach(t);
+}
+
+void cli_sigint_also(int sig)
+{
+    sigint_other = sig;
 }
 
 void cli_sigint_search_begin(gts_engine *e)

@@ -153,6 +153,10 @@ bool cli_engine_set(const char *command, gts_engine *e, gts_option opt, int64_t 
  * SIGINT always exits at once. Nothing happens when SIGINT was ignored at
  * start-up (a background job). */
 void cli_sigint_start(const char *command);
+/* Handle @p sig exactly as SIGINT from the next cli_sigint_start() on
+ * (gts-mpi: SIGTERM, which is how mpirun passes a Ctrl-C on to the ranks).
+ * The caller blocks @p sig itself before any thread starts. */
+void cli_sigint_also(int sig);
 /* Register @p e as the engine a SIGINT stops, until cli_sigint_search_end(). */
 void cli_sigint_search_begin(gts_engine *e);
 void cli_sigint_search_end(void);

@@ -10,8 +10,15 @@
 * `gts-mpi search` reports the same score, bound and depth (and the same
   score for every iteration) as `gts search` on Connect-4, Othello and a
   random tree; the node counts and times differ by nature.
+* Ctrl-C during `gts-mpi search` (after its first iteration) stops the
+  search on every rank: as `gts`, the last completed iteration is printed
+  with `stop stopped` and "gts-mpi search: interrupted" goes to stderr.
+  Run alone (no mpirun) the exit status is 130, as `gts`'s; under mpirun
+  SIGINT goes to mpirun, which sends SIGTERM to the ranks and chooses its
+  own exit status (non-zero). A hang is the timeout.
 """
 import os
+import signal
 import subprocess
 import sys
 
@@ -89,6 +96,37 @@ for args, nps in ((["connect4h", "4453", "--depth", "7"], (1, 3)),
             fail("np %d search %s: iterations %r, gts %r" % (np, " ".join(args), ginfo, winfo))
         if got[0] != 0:
             fail("np %d search %s: exit status %d" % (np, " ".join(args), got[0]))
+
+
+def interrupted(cmd):
+    """Run @cmd, send SIGINT once its first progress line is out."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=ENV, start_new_session=True)
+    first = p.stderr.readline()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        fail("%s: no end 60 s after SIGINT" % " ".join(cmd))
+    return p.returncode, out, first + err
+
+
+# A search far longer than the test: only the stop ends it.
+LONG = ["search", "othello", "--depth", "30"]
+for np in (None, 1, 2, 4):
+    cmd = [GTS_MPI] + LONG if np is None else [MPIRUN, "--oversubscribe", "-np", str(np),
+                                                GTS_MPI] + LONG
+    where = "alone" if np is None else "np %d" % np
+    rc, out, err = interrupted(cmd)
+    kv, _ = fields(out)
+    if kv.get("stop") != "stopped":
+        fail("%s Ctrl-C: stop %r, want stopped (%s)" % (where, kv.get("stop"), err[-400:]))
+    if "gts-mpi search: interrupted" not in err:
+        fail("%s Ctrl-C: no 'interrupted' message (%s)" % (where, err[-400:]))
+    if (np is None and rc != 130) or rc == 0:
+        fail("%s Ctrl-C: exit status %d" % (where, rc))
 
 print("gts-mpi: %s" % ("FAILED" if failures else "ok"))
 sys.exit(1 if failures else 0)
