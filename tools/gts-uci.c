@@ -1,6 +1,8 @@
 /*
  * gts-uci.c - a chess engine speaking UCI on stdin/stdout, on top of
- * gts_search() and the "chess" adapter of libgts-games.
+ * gts_search() and the chess adapter of libgts-games, through its engine
+ * vtable gts_game_chess_engine(): a repetition since the position of the
+ * last `position` command (gts_chess_set_root) is a draw inside the search.
  *
  * What. One command per line (UCI, as cutechess-cli, Arena and the like
  * send it): uci, debug, isready, setoption, ucinewgame, position, go, stop,
