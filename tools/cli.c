@@ -227,7 +227,7 @@ bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
 
 /* ---- games ------------------------------------------------------------------- */
 
-const char cli_game_names[] = "tictactoe, connect4, othello, chess, randtree";
+const char cli_game_names[] = "tictactoe, connect4, othello, chess, go, randtree";
 
 const char cli_game_options_help[] =
     "Random-tree options (GAME randtree):\n"
@@ -596,6 +596,299 @@ static void *play_position(enum pos_kind kind, const gts_game *g, const gts_rand
     return state;
 }
 
+/* ---- Go positions ------------------------------------------------------------
+ *
+ * A Go position is the adapter's text (gts_go_new, see gts_games.h): blank-
+ * separated tokens SIZE, komi=K, maxmoves=N and moves=V,V,... in any order.
+ * The adapter builds it; when it refuses the text, the steps below explain
+ * why, in the adapter's order, the same in python3 -m gts (_go_explain):
+ *   1. each token alone (gts_go_new of that one token, so that the rules of
+ *      a size, a komi or a move cap stay the adapter's), a size given twice;
+ *   2. the syntax of every move of the last moves= token (the one the
+ *      adapter plays): parse_move on the empty board, where every vertex of
+ *      the board and pass are legal;
+ *   3. the moves played one by one: the game is over (two passes, the move
+ *      cap), the point is occupied, suicide, or positional superko.
+ */
+
+static const char GO_COLUMN_LETTERS[] = "ABCDEFGHJKLMNOPQRST";
+enum {
+    GO_MAX_POINTS = 19 * 19, /* the largest board (gts_games.h) */
+    GO_VERTEX_TEXT = 8,      /* room for a vertex text ("T19", "pass") and more */
+};
+
+/* Whether the string of the stone at (x, y) of @p grid (size * size
+ * characters, row y = 0 first) has a liberty; @p seen is scratch space. */
+static bool go_grid_has_liberty(const char *grid, int size, int x, int y, bool *seen)
+{
+    int stack[GO_MAX_POINTS], n = 0;
+    char c = grid[y * size + x];
+    memset(seen, 0, (size_t)(size * size) * sizeof *seen);
+    stack[n++] = y * size + x;
+    seen[y * size + x] = true;
+    while (n > 0) {
+        int p = stack[--n], px = p % size, py = p / size;
+        const int dx[4] = { -1, 1, 0, 0 }, dy[4] = { 0, 0, -1, 1 };
+        for (int i = 0; i < 4; i++) {
+            int qx = px + dx[i], qy = py + dy[i];
+            if (qx < 0 || qy < 0 || qx >= size || qy >= size)
+                continue;
+            int q = qy * size + qx;
+            if (grid[q] == '.')
+                return true;
+            if (grid[q] == c && !seen[q]) {
+                seen[q] = true;
+                stack[n++] = q;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether the play of @p colour ('X' or 'O') at empty (x, y) is suicide: it
+ * captures nothing and its string is left without liberties. */
+static bool go_is_suicide(const char *board, int size, int x, int y, char colour)
+{
+    char grid[GO_MAX_POINTS];
+    bool seen[GO_MAX_POINTS];
+    for (int r = 0; r < size; r++) /* board: top row (y = size - 1) first */
+        memcpy(grid + (size - 1 - r) * size, board + r * (size + 1), (size_t)size);
+    grid[y * size + x] = colour;
+    const int dx[4] = { -1, 1, 0, 0 }, dy[4] = { 0, 0, -1, 1 };
+    for (int i = 0; i < 4; i++) {
+        int qx = x + dx[i], qy = y + dy[i];
+        if (qx < 0 || qy < 0 || qx >= size || qy >= size)
+            continue;
+        char q = grid[qy * size + qx];
+        if (q != '.' && q != colour && !go_grid_has_liberty(grid, size, qx, qy, seen))
+            return false; /* captures */
+    }
+    return !go_grid_has_liberty(grid, size, x, y, seen);
+}
+
+static bool go_token_ok(const char *tok, size_t len)
+{
+    char *one = malloc(len + 1);
+    if (!one)
+        cli_oom();
+    memcpy(one, tok, len);
+    one[len] = '\0';
+    void *state = NULL;
+    gts_status rc = gts_go_new(one, &state);
+    free(one);
+    if (rc == GTS_ENOMEM)
+        cli_oom();
+    gts_games_free(gts_game_go(), state);
+    return rc == GTS_OK;
+}
+
+/* A quoted piece of the text for a message: 'TEXT' escaped. */
+static void go_quote(const char *t, size_t len, char *buf, size_t size)
+{
+    char *raw = malloc(len + 1);
+    if (!raw)
+        cli_oom();
+    memcpy(raw, t, len);
+    raw[len] = '\0';
+    char *esc = cli_escaped(raw);
+    snprintf(buf, size, "'%s'", esc);
+    free(esc);
+    free(raw);
+}
+
+/* Why gts_go_new refused @p text (steps 1-3 above), into @p why. */
+static void go_explain(const char *text, char *why, size_t size)
+{
+    const gts_game *g = gts_game_go();
+    size_t len = strlen(text);
+    char *base = malloc(len + 2), q[8192];
+    if (!base)
+        cli_oom();
+    size_t base_len = 0, moves_at = 0, moves_len = 0;
+    bool have_size = false, have_moves = false;
+    int board = 9;
+    /* Step 1. The tokens, each alone. */
+    for (size_t i = 0; i < len;) {
+        if (text[i] == ' ' || text[i] == '\t') {
+            i++;
+            continue;
+        }
+        size_t n = strcspn(text + i, " \t"), col = i + 1;
+        const char *t = text + i, *eq = memchr(t, '=', n);
+        size_t klen = eq ? (size_t)(eq - t) : n;
+        bool digits = !eq && n > 0;
+        for (size_t j = 0; digits && j < n; j++)
+            digits = t[j] >= '0' && t[j] <= '9';
+        i += n;
+        if (eq && klen == 5 && memcmp(t, "moves", 5) == 0) {
+            have_moves = true;
+            moves_at = (size_t)(eq + 1 - text);
+            moves_len = n - 6;
+            continue;
+        }
+        if (digits) {
+            go_quote(t, n, q, sizeof q);
+            if (have_size) {
+                snprintf(why, size, "board size %s at column %zu given twice", q, col);
+                goto out;
+            }
+            if (!go_token_ok(t, n)) {
+                snprintf(why, size, "bad board size %s at column %zu (expected 2..19)", q, col);
+                goto out;
+            }
+            have_size = true;
+            board = atoi(t);
+        } else if (eq && ((klen == 4 && memcmp(t, "komi", 4) == 0) ||
+                          (klen == 8 && memcmp(t, "maxmoves", 8) == 0))) {
+            if (!go_token_ok(t, n)) {
+                go_quote(eq + 1, n - klen - 1, q, sizeof q);
+                if (klen == 4)
+                    snprintf(why, size,
+                             "bad komi %s at column %zu (expected a multiple of 0.5 within "
+                             "-150..150)",
+                             q, col + 5);
+                else
+                    snprintf(why, size, "bad maxmoves %s at column %zu (expected 1..100000)", q,
+                             col + 9);
+                goto out;
+            }
+        } else {
+            go_quote(t, n, q, sizeof q);
+            snprintf(why, size,
+                     "unknown token %s at column %zu (expected SIZE, komi=K, maxmoves=N or "
+                     "moves=V,V,...)",
+                     q, col);
+            goto out;
+        }
+        memcpy(base + base_len, t, n);
+        base_len += n;
+        base[base_len++] = ' ';
+    }
+    base[base_len] = '\0';
+    void *state = NULL;
+    gts_status rc = gts_go_new(base, &state);
+    if (rc != GTS_OK) {
+        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+        goto out;
+    }
+    /* Step 2. The syntax of every move, on the empty board. */
+    const char *mv = text + moves_at;
+    char tok[GO_VERTEX_TEXT];
+    int k = 1;
+    for (size_t i = 0; have_moves && moves_len > 0 && i <= moves_len; k++) {
+        size_t n = 0;
+        while (i + n < moves_len && mv[i + n] != ',')
+            n++;
+        gts_move m;
+        bool ok = n > 0 && n < sizeof tok;
+        if (ok) {
+            memcpy(tok, mv + i, n);
+            tok[n] = '\0';
+            ok = g->parse_move(state, tok, &m, g->user) == 0;
+        }
+        if (n == 0) {
+            snprintf(why, size,
+                     "move %d: empty move at column %zu (expected a vertex such as D4, or pass)",
+                     k, moves_at + i + 1);
+        } else if (!ok) {
+            go_quote(mv + i, n, q, sizeof q);
+            snprintf(why, size,
+                     "move %d: bad vertex %s at column %zu (expected A1-%c%d%s, or pass)", k, q,
+                     moves_at + i + 1, GO_COLUMN_LETTERS[board - 1], board,
+                     board >= 9 ? ", no column I" : "");
+        }
+        if (!ok) {
+            gts_games_free(g, state);
+            goto out;
+        }
+        i += n + 1;
+    }
+    /* Step 3. Play them. */
+    gts_move *moves = malloc(((size_t)g->max_moves) * sizeof *moves);
+    char *grid = malloc((size_t)(board * (board + 1) + 1));
+    if (!moves || !grid)
+        cli_oom();
+    gts_move prev[2] = { 0, 0 };
+    bool ok = true;
+    k = 1;
+    for (size_t i = 0; have_moves && moves_len > 0 && i <= moves_len; k++) {
+        size_t n = 0;
+        while (i + n < moves_len && mv[i + n] != ',')
+            n++;
+        memcpy(tok, mv + i, n);
+        tok[n] = '\0';
+        i += n + 1;
+        int nm = g->generate(state, moves, g->max_moves, g->user);
+        if (nm == 0) {
+            if (k > 2 && prev[0] == GTS_GO_PASS && prev[1] == GTS_GO_PASS)
+                snprintf(why, size, "move %d (%s): the game is already over: two passes in a row",
+                         k, tok);
+            else
+                snprintf(why, size,
+                         "move %d (%s): the game is already over: it reached its move cap "
+                         "(maxmoves=%d)",
+                         k, tok, k - 1);
+            ok = false;
+            break;
+        }
+        gts_move m;
+        if (g->parse_move(state, tok, &m, g->user) != 0) {
+            gts_move at = 0;
+            /* the vertex on the empty board of step 2 */
+            void *empty = NULL;
+            if (gts_go_new(base, &empty) != GTS_OK)
+                cli_oom();
+            g->parse_move(empty, tok, &at, g->user);
+            gts_games_free(g, empty);
+            int x = (int)(at % (gts_move)board), y = (int)(at / (gts_move)board);
+            gts_go_board(state, grid, (size_t)(board * (board + 1) + 1));
+            if (grid[(board - 1 - y) * (board + 1) + x] != '.')
+                snprintf(why, size, "move %d: %s is not legal here: the point is occupied", k,
+                         tok);
+            else if (go_is_suicide(grid, board, x, y, gts_go_to_move(state) == 0 ? 'X' : 'O'))
+                snprintf(why, size,
+                         "move %d: %s is not legal here: suicide (the stone's string would have "
+                         "no liberty)",
+                         k, tok);
+            else
+                snprintf(why, size,
+                         "move %d: %s is not legal here: it repeats an earlier board "
+                         "(positional superko)",
+                         k, tok);
+            ok = false;
+            break;
+        }
+        if (g->apply(state, m, g->user) != 0) {
+            snprintf(why, size, "move %d: '%s' could not be played", k, tok);
+            ok = false;
+            break;
+        }
+        prev[0] = prev[1];
+        prev[1] = m;
+    }
+    if (ok)
+        snprintf(why, size, "position refused by the adapter");
+    free(grid);
+    free(moves);
+    gts_games_free(g, state);
+out:
+    free(base);
+}
+
+/* A Go state of @p text, or NULL with the reason in @p why. */
+static void *go_position_new(const char *text, char *why, size_t size)
+{
+    void *state = NULL;
+    gts_status rc = gts_go_new(text, &state);
+    if (rc == GTS_OK)
+        return state;
+    if (rc == GTS_EPARSE)
+        go_explain(text, why, size);
+    else
+        snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
+    return NULL;
+}
+
 void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
                        char *why, size_t size)
 {
@@ -615,6 +908,8 @@ void *cli_position_new(const char *name, const gts_randtree_params *tree, const 
             snprintf(why, size, "cannot build the position: %s", gts_strerror(rc));
         return NULL;
     }
+    if (strcmp(name, "go") == 0)
+        return go_position_new(text, why, size);
     if (strcmp(name, "tictactoe") == 0)
         kind = POS_TICTACTOE;
     else if (strcmp(name, "connect4") == 0 || strcmp(name, "connect4h") == 0)

@@ -22,6 +22,8 @@ static int default_depth(const cli_game_opts *g)
         return 8;
     if (strcmp(g->name, "chess") == 0)
         return 6;
+    if (strcmp(g->name, "go") == 0)
+        return 3; /* 9x9 at depth 4 takes a third of a second, 19x19 at 3 more */
     return (int)g->tree.depth;
 }
 
@@ -38,15 +40,16 @@ static const char SEARCH_USAGE[] =
     "                  [--playouts N] [--format text|json] [--quiet]\n"
     "\n"
     "Search POSITION (default: the start) of GAME (tictactoe, connect4,\n"
-    "connect4_solver, othello, randtree) and print the best move, the score, the\n"
-    "principal variation and the statistics of the search. A progress line per\n"
-    "completed iteration goes to stderr (unless --quiet). Ctrl-C stops the search\n"
-    "and prints its last completed iteration (exit status 130).\n"
+    "connect4_solver, othello, chess, go, randtree) and print the best move, the\n"
+    "score, the principal variation and the statistics of the search. A progress\n"
+    "line per completed iteration goes to stderr (unless --quiet). Ctrl-C stops\n"
+    "the search and prints its last completed iteration (exit status 130).\n"
     "\n"
     "Options:\n"
     "  --alg NAME       algorithm (default pvs; see 'gts algorithms')\n"
     "  --depth D        depth in plies (default: tictactoe 9, connect4 12, othello 8,\n"
-    "                   randtree its tree depth; unlimited with --time-ms/--nodes)\n"
+    "                   chess 6, go 3, randtree its tree depth; unlimited with\n"
+    "                   --time-ms/--nodes/--playouts)\n"
     "  --threads N      worker threads of a parallel algorithm (default 1)\n"
     "  --tt-mb M        transposition table in MiB (default 16, 0 = none)\n"
     "  --time-ms T      stop after T milliseconds (default 0 = no limit)\n"
@@ -59,11 +62,13 @@ static const char SEARCH_USAGE[] =
     "  -h, --help       this help\n"
     "\n"
     "Positions: tictactoe cells 1-9 played in order (\"519\"); connect4 1-based\n"
-    "columns (\"4453\"); othello squares (\"f5d6c3\", \"ps\" = pass).\n";
+    "columns (\"4453\"); othello squares (\"f5d6c3\", \"ps\" = pass); chess\n"
+    "\"startpos\" or a FEN, then \"moves e2e4 ...\"; go \"[SIZE] [komi=K]\n"
+    "[maxmoves=N] [moves=V,V,...]\" with GTP vertices (\"9 komi=7 moves=E5,D4,pass\").\n";
 
 /* Games of search and nodes: the built-in ones and connect4_solver. */
 static const char SEARCH_GAME_NAMES[] =
-    "tictactoe, connect4, connect4_solver, othello, chess, randtree";
+    "tictactoe, connect4, connect4_solver, othello, chess, go, randtree";
 
 /* Width of the key column of the text output (the longest key). */
 enum { KEY_WIDTH = 17 };
@@ -472,7 +477,7 @@ static const char PERFT_USAGE[] =
     "Usage: gts perft GAME DEPTH [POSITION] [--divide]\n"
     "\n"
     "Count the leaf paths DEPTH plies below POSITION (default: the start) of GAME\n"
-    "(tictactoe, connect4, othello, chess, randtree) with the game's\n"
+    "(tictactoe, connect4, othello, chess, go, randtree) with the game's\n"
     "generate/apply/undo; a finished game before DEPTH counts as one leaf (chess:\n"
     "none, and the 50-move and repetition draws do not end it, as in the published\n"
     "counts). DEPTH may be a list or range\n"
