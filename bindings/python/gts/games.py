@@ -27,8 +27,8 @@ from . import _lib
 from .errors import error, make_error
 from .game import check_int
 
-__all__ = ["BuiltinGame", "TicTacToe", "Connect4", "Othello", "RandomTree", "new", "names",
-           "GAMES"]
+__all__ = ["BuiltinGame", "TicTacToe", "Connect4", "Othello", "Chess", "Go", "RandomTree", "new",
+           "names", "GAMES"]
 
 
 _MOVE_MAX = 2 ** 64 - 1
@@ -358,6 +358,135 @@ class Chess(BuiltinGame):
         return count.value
 
 
+class Go(BuiltinGame):
+    """Go on a 2x2 to 19x19 board (examples/games/go.c): Black first,
+    captures, no suicide, positional superko, two passes or the move cap end
+    the game, Tromp-Taylor area scoring with komi. Moves are points
+    ``y * size + x`` (x = 0 is column A, y = 0 is row 1) and :attr:`PASS`,
+    text GTP vertices ("D4", no column I, case-insensitive) and "pass".
+
+    ``position`` is the adapter's text (gts_go_new): blank-separated tokens
+    "SIZE" (default 9), "komi=K" (default 7.5), "maxmoves=N" (default 3 *
+    size * size) and "moves=V,V,...", e.g. "9 komi=7 moves=E5,D4,pass". Or
+    give them as keywords: ``Go(size=5, komi=0.5, moves=["C3", "pass"])``
+    (``moves`` as texts or move numbers) -- the text or the keywords, not
+    both. :meth:`evaluate` is Black's area margin from the side to move, 100
+    per point."""
+
+    name = "go"
+    PASS = 361
+    BLACK, WHITE = 0, 1
+    COLUMNS = "ABCDEFGHJKLMNOPQRST"
+    #: allowed values of the keywords (gts_games.h)
+    SIZES = (2, 19)
+    MAX_KOMI = 150
+    MAX_MOVES = 100000
+
+    def __init__(self, position: str = "", *, size: Optional[int] = None,
+                 komi: Optional[float] = None, maxmoves: Optional[int] = None,
+                 moves: Optional[Any] = None) -> None:
+        super().__init__()
+        keywords = (size, komi, maxmoves, moves) != (None, None, None, None)
+        data = _text(position, "Go position")
+        if keywords and position:
+            raise error("EINVAL", "go: give the position as text or as keywords, not both")
+        if keywords:
+            position = self._keywords_text(size, komi, maxmoves, moves)
+            data = position.encode()
+        out = ctypes.c_void_p()
+        rc = _g().gts_go_new(data, ctypes.byref(out))
+        self._adopt(_g().gts_game_go(), rc, out, f"Go position {position!r}")
+        self._start = position
+        self.size = self.board().index("\n")
+
+    @classmethod
+    def _keywords_text(cls, size: Any, komi: Any, maxmoves: Any, moves: Any) -> str:
+        tokens: List[str] = []
+        n = 9                                  # the adapter's default size
+        if size is not None:
+            if type(size) is bool:
+                raise TypeError("go size must be an int, not bool")
+            n = check_int(size, "go size")
+            if not cls.SIZES[0] <= n <= cls.SIZES[1]:
+                raise error("EINVAL", f"go size={n}, allowed {cls.SIZES[0]}..{cls.SIZES[1]}")
+            tokens.append(str(n))
+        if komi is not None:
+            if type(komi) is bool or not isinstance(komi, (int, float)):
+                raise TypeError(f"go komi must be a number, not {type(komi).__name__}")
+            k2 = komi * 2
+            if not (-2 * cls.MAX_KOMI <= k2 <= 2 * cls.MAX_KOMI) or k2 != int(k2):
+                raise error("EINVAL", f"go komi={komi!r}: a multiple of 0.5 within "
+                                      f"-{cls.MAX_KOMI}..{cls.MAX_KOMI}")
+            tokens.append(f"komi={int(k2) / 2:g}")
+        if maxmoves is not None:
+            if type(maxmoves) is bool:
+                raise TypeError("go maxmoves must be an int, not bool")
+            cap = check_int(maxmoves, "go maxmoves")
+            if not 1 <= cap <= cls.MAX_MOVES:
+                raise error("EINVAL", f"go maxmoves={cap}, allowed 1..{cls.MAX_MOVES}")
+            tokens.append(f"maxmoves={cap}")
+        if moves is not None:
+            if isinstance(moves, (str, bytes)):
+                raise TypeError("go moves must be a list of moves, not a str")
+            texts = [cls._vertex(m, n) for m in moves]
+            if texts:
+                tokens.append("moves=" + ",".join(texts))
+        return " ".join(tokens)
+
+    @classmethod
+    def _vertex(cls, move: Any, size: int) -> str:
+        """A move (a text or a move number) as the text of a moves= token."""
+        if isinstance(move, str):
+            _text(move, "go move text")
+            if not move or any(c in move for c in ", \t"):
+                raise error("EPARSE", f"go move text {move!r}")
+            return move
+        if type(move) is bool:
+            raise TypeError("a go move must be an int or a str, not bool")
+        m = check_int(move, "a go move")
+        if m == cls.PASS:
+            return "pass"
+        if not 0 <= m < size * size:
+            raise error("EINVAL", f"go: move {m} is no point of a {size}x{size} board")
+        return f"{cls.COLUMNS[m % size]}{m // size + 1}"
+
+    def board(self) -> str:
+        """The board, top row (the highest row number) first: one line per
+        row, "X" Black, "O" White, "." empty, each line ending in a newline."""
+        buf = ctypes.create_string_buffer(19 * 20 + 1)
+        rc = _g().gts_go_board(self._open(), buf, len(buf))
+        if rc < 0:
+            raise make_error(rc, "go board")
+        return buf.value.decode("ascii")
+
+    def area(self) -> float:
+        """Black's Tromp-Taylor area margin of the board as it stands, komi
+        included, in points (positive: Black leads; exact once the game is
+        over)."""
+        return _g().gts_go_area(self._open()) / 2
+
+    @property
+    def to_move(self) -> int:
+        """The side to move: :attr:`BLACK` (0) or :attr:`WHITE` (1)."""
+        return _g().gts_go_to_move(self._open())
+
+    @property
+    def position(self) -> str:
+        """Position text: the start position's tokens, with the moves played
+        since added to its moves= token."""
+        tokens = self._start.replace("\t", " ").split()
+        played = [t[6:] for t in tokens if t.startswith("moves=")]
+        played = played[-1].split(",") if played and played[-1] else []
+        tokens = [t for t in tokens if not t.startswith("moves=")]
+        played += [self.format_move(m) for m in self.history]
+        if played:
+            tokens.append("moves=" + ",".join(played))
+        return " ".join(tokens)
+
+    def __str__(self) -> str:
+        return self.board().rstrip("\n")
+
+
 class RandomTree(BuiltinGame):
     """A deterministic random game tree (see gts_games.h): ``depth`` levels,
     ``branching`` children per node (minus up to ``branching_jitter``),
@@ -451,6 +580,7 @@ GAMES: Dict[str, Type[BuiltinGame]] = {
     "connect4": Connect4,
     "othello": Othello,
     "chess": Chess,
+    "go": Go,
     "randtree": RandomTree,
 }
 

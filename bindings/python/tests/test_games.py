@@ -33,7 +33,8 @@ def run(game, alg, **kw):
 
 class TestConstruction(unittest.TestCase):
     def test_names(self):
-        self.assertEqual(games.names(), ["tictactoe", "connect4", "othello", "chess", "randtree"])
+        self.assertEqual(games.names(), ["tictactoe", "connect4", "othello", "chess", "go",
+                                          "randtree"])
         for name in games.names():
             with games.new(name) as g:
                 self.assertEqual(g.name, name)
@@ -142,6 +143,97 @@ class TestPlaying(unittest.TestCase):
         with games.TicTacToe("14253") as g:
             self.assertTrue(g.is_over())
             self.assertEqual(g.evaluate(), gts.SCORE_LOSS)
+
+
+class TestGo(unittest.TestCase):
+    def test_start_and_text(self):
+        with games.Go() as g:
+            self.assertEqual((g.size, g.to_move, g.area()), (9, games.Go.BLACK, -7.5))
+            self.assertEqual(g.board(), ".........\n" * 9)
+            self.assertEqual(len(g.moves()), 82, "81 points and pass")
+            self.assertEqual(g.moves()[-1], games.Go.PASS)
+            self.assertEqual(g.format_move(games.Go.PASS), "pass")
+            self.assertEqual(g.format_move(8 * 9 + 8), "J9", "no column I")
+            self.assertEqual(g.parse_move("j9"), 80)
+            self.assertEqual(g.position, "")
+        with games.Go("5 komi=0.5 moves=C3,pass") as g:
+            self.assertEqual((g.size, g.to_move), (5, games.Go.BLACK))
+            self.assertEqual(g.area(), 24.5, "Black's stone owns the empty board, less komi")
+            self.assertEqual(str(g), ".....\n.....\n..X..\n.....\n.....")
+            g.play("B2")
+            self.assertEqual(g.position, "5 komi=0.5 moves=C3,pass,B2")
+            with games.Go(g.position) as again:
+                self.assertEqual(again.board(), g.board())
+            c = g.clone()
+            self.assertEqual((c.size, c.position), (5, g.position))
+            g.undo()
+            self.assertEqual(g.position, "5 komi=0.5 moves=C3,pass")
+            c.close()
+
+    def test_keywords(self):
+        with games.Go(size=5, komi=-0.5, maxmoves=10, moves=["C3", "pass", 13]) as g:
+            self.assertEqual(g.position, "5 komi=-0.5 maxmoves=10 moves=C3,pass,D3")
+            self.assertEqual(g.to_move, games.Go.WHITE)
+        with games.Go(size=19) as g:
+            self.assertEqual((g.size, len(g.moves())), (19, 362))
+        with games.new("go", "7 komi=0") as g:
+            self.assertEqual((g.size, g.area()), (7, 0.0))
+        with games.Go(komi=150) as g:
+            self.assertEqual(g.area(), -150.0)
+        for kw, exc in ((dict(size=1), gts.InvalidArgument), (dict(size=20), gts.InvalidArgument),
+                        (dict(size=True), TypeError), (dict(size="9"), TypeError),
+                        (dict(komi=7.3), gts.InvalidArgument),
+                        (dict(komi=150.5), gts.InvalidArgument),
+                        (dict(komi=float("nan")), gts.InvalidArgument),
+                        (dict(komi="7"), TypeError), (dict(maxmoves=0), gts.InvalidArgument),
+                        (dict(moves="C3"), TypeError), (dict(moves=["C3,D4"]), gts.ParseError),
+                        (dict(moves=[81]), gts.InvalidArgument),
+                        (dict(moves=["C3", "C3"]), gts.ParseError)):
+            with self.subTest(kw=kw):
+                with self.assertRaises(exc):
+                    games.Go(**kw)
+        with self.assertRaises(gts.InvalidArgument):
+            games.Go("5", komi=0.5)
+
+    def test_bad_positions(self):
+        for pos in ("25", "1", "9 9", "komi=7.3", "maxmoves=0", "foo", "moves=Z9",
+                    "moves=C3,", "moves=C3,,D4", "moves=C3,C3", "moves=pass,pass,C3",
+                    "maxmoves=1 moves=C3,D4", "3 moves=B1,pass,A2,A1",
+                    "4 moves=B3,C3,A2,B2,B1,D2,pass,C1,C2,B2"):
+            with self.subTest(pos=pos):
+                with self.assertRaises(gts.ParseError):
+                    games.Go(pos)
+        with self.assertRaises(TypeError):
+            games.Go(9)
+
+    def test_captures_and_area(self):
+        # White's A1 stone is captured by B1 and A2: the board keeps Black's.
+        with games.Go("3 komi=0 moves=B1,A1,A2") as g:
+            self.assertEqual(g.board(), "...\nX..\n.X.\n")
+            self.assertEqual(g.area(), 9.0, "Black's stones reach every empty point")
+            with self.assertRaises(gts.ParseError):
+                g.parse_move("B1")            # occupied
+            self.assertNotIn(1, g.moves())
+
+    def test_perft(self):
+        with games.Go() as g:
+            # two passes end the game: one leaf among the 82 * 81 two-ply paths
+            self.assertEqual([g.perft(d) for d in range(1, 4)], [82, 6643, 531523])
+        with games.Go("2") as g:
+            self.assertEqual(g.perft(6), py_perft(games.Go("2"), 6))
+        with games.Go("3 moves=pass,pass") as g:
+            self.assertEqual((g.moves(), g.perft(3)), ([], 1))
+
+    def test_every_algorithm(self):
+        with games.Go("4 komi=0.5 moves=B2,C3") as g:
+            ref = gts.minimax(g, depth=3).score
+            for alg in ALGORITHMS:
+                with self.subTest(alg=alg.name):
+                    r = run(g, alg, depth=3)
+                    if alg.exact:
+                        self.assertEqual(r.score, ref)
+                    self.assertIn(r.best_move, g.moves())
+            self.assertEqual(g.position, "4 komi=0.5 moves=B2,C3", "searches leave the state")
 
 
 class TestSearch(unittest.TestCase):
