@@ -37,10 +37,10 @@ from gts import games
 PROG = "python3 -m gts"
 CLI_OK, CLI_FAIL, CLI_USAGE, CLI_INTERRUPTED = 0, 1, 2, 130
 
-GAME_NAMES = "tictactoe, connect4, othello, chess, randtree"
-SEARCH_GAME_NAMES = "tictactoe, connect4, connect4_solver, othello, chess, randtree"
+GAME_NAMES = "tictactoe, connect4, othello, chess, go, randtree"
+SEARCH_GAME_NAMES = "tictactoe, connect4, connect4_solver, othello, chess, go, randtree"
 DEFAULT_DEPTH = {"tictactoe": 9, "connect4": 12, "connect4_solver": 12, "othello": 8,
-                 "chess": 6}
+                 "chess": 6, "go": 3}
 KEY_WIDTH = 17                 # the key column of the search text output
 SOLVE_DEFAULT_ALG = "pvs"
 SOLVE_DEFAULT_TT_MB = 64
@@ -78,15 +78,16 @@ Usage: gts search GAME [POSITION] [--alg NAME] [--depth D] [--threads N]
                   [--playouts N] [--format text|json] [--quiet]
 
 Search POSITION (default: the start) of GAME (tictactoe, connect4,
-connect4_solver, othello, randtree) and print the best move, the score, the
-principal variation and the statistics of the search. A progress line per
-completed iteration goes to stderr (unless --quiet). Ctrl-C stops the search
-and prints its last completed iteration (exit status 130).
+connect4_solver, othello, chess, go, randtree) and print the best move, the
+score, the principal variation and the statistics of the search. A progress
+line per completed iteration goes to stderr (unless --quiet). Ctrl-C stops
+the search and prints its last completed iteration (exit status 130).
 
 Options:
   --alg NAME       algorithm (default pvs; see 'gts algorithms')
   --depth D        depth in plies (default: tictactoe 9, connect4 12, othello 8,
-                   randtree its tree depth; unlimited with --time-ms/--nodes)
+                   chess 6, go 3, randtree its tree depth; unlimited with
+                   --time-ms/--nodes/--playouts)
   --threads N      worker threads of a parallel algorithm (default 1)
   --tt-mb M        transposition table in MiB (default 16, 0 = none)
   --time-ms T      stop after T milliseconds (default 0 = no limit)
@@ -99,7 +100,9 @@ Options:
   -h, --help       this help
 
 Positions: tictactoe cells 1-9 played in order ("519"); connect4 1-based
-columns ("4453"); othello squares ("f5d6c3", "ps" = pass).
+columns ("4453"); othello squares ("f5d6c3", "ps" = pass); chess
+"startpos" or a FEN, then "moves e2e4 ..."; go "[SIZE] [komi=K]
+[maxmoves=N] [moves=V,V,...]" with GTP vertices ("9 komi=7 moves=E5,D4,pass").
 
 """ + _GAME_OPTIONS_HELP
 
@@ -107,7 +110,7 @@ _PERFT_USAGE = """\
 Usage: gts perft GAME DEPTH [POSITION] [--divide]
 
 Count the leaf paths DEPTH plies below POSITION (default: the start) of GAME
-(tictactoe, connect4, othello, chess, randtree) with the game's
+(tictactoe, connect4, othello, chess, go, randtree) with the game's
 generate/apply/undo; a finished game before DEPTH counts as one leaf (chess:
 none, and the 50-move and repetition draws do not end it, as in the published
 counts). DEPTH may be a list or range
@@ -641,10 +644,148 @@ def _play_position(kind: str, tree: Dict[str, Any], text: bytes) -> games.Builti
     return g
 
 
+# ---- Go positions (tools/cli.c, go_position_new) ------------------------------------------
+#
+# The adapter's text (gts_go_new): SIZE, komi=K, maxmoves=N, moves=V,V,...
+# When the adapter refuses it: 1. each token alone (the adapter's rules), a
+# size given twice; 2. the syntax of every move of the last moves= token on
+# the empty board; 3. the moves played one by one.
+
+_GO = "go"
+_GO_COLUMNS = "ABCDEFGHJKLMNOPQRST"
+_GO_VERTEX_TEXT = 8        # longer texts are no vertex (GO_VERTEX_TEXT in tools/cli.c)
+
+
+def _go_accepts(data: bytes) -> bool:
+    """Whether gts_go_new accepts ``data`` (bytes, as they came)."""
+    lib = games._g()
+    out = ctypes.c_void_p()
+    rc = lib.gts_go_new(data, ctypes.byref(out))
+    lib.gts_games_free(lib.gts_game_go(), out)
+    return rc == 0
+
+
+def _go_has_liberty(grid: List[List[str]], size: int, x: int, y: int) -> bool:
+    """Whether the string of the stone at (x, y) of ``grid[y][x]`` has a liberty."""
+    colour, seen, stack = grid[y][x], {(x, y)}, [(x, y)]
+    while stack:
+        px, py = stack.pop()
+        for qx, qy in ((px - 1, py), (px + 1, py), (px, py - 1), (px, py + 1)):
+            if not (0 <= qx < size and 0 <= qy < size):
+                continue
+            if grid[qy][qx] == ".":
+                return True
+            if grid[qy][qx] == colour and (qx, qy) not in seen:
+                seen.add((qx, qy))
+                stack.append((qx, qy))
+    return False
+
+
+def _go_is_suicide(board: str, size: int, x: int, y: int, colour: str) -> bool:
+    """Whether ``colour`` playing at empty (x, y) captures nothing and leaves
+    its string without liberties."""
+    grid = [list(row) for row in reversed(board.splitlines())]    # row 1 first
+    grid[y][x] = colour
+    for qx, qy in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+        if 0 <= qx < size and 0 <= qy < size and grid[qy][qx] not in (".", colour) \
+                and not _go_has_liberty(grid, size, qx, qy):
+            return False
+    return not _go_has_liberty(grid, size, x, y)
+
+
+def _go_explain(data: bytes) -> str:
+    """Why gts_go_new refused ``data``."""
+    base: List[bytes] = []
+    moves: Optional[Tuple[bytes, int]] = None      # (text, 0-based offset)
+    have_size, size = False, 9
+    # Step 1. The tokens, each alone.
+    for m in re.finditer(rb"[^ \t]+", data):
+        t, col = m.group(), m.start() + 1
+        key, eq, value = t.partition(b"=")
+        if eq and key == b"moves":
+            moves = (value, m.start() + 6)
+            continue
+        if not eq and t.isdigit():
+            if have_size:
+                return f"board size '{_esc(t)}' at column {col} given twice"
+            if not _go_accepts(t):
+                return f"bad board size '{_esc(t)}' at column {col} (expected 2..19)"
+            have_size, size = True, int(t)
+        elif eq and key in (b"komi", b"maxmoves"):
+            if not _go_accepts(t):
+                if key == b"komi":
+                    return (f"bad komi '{_esc(value)}' at column {col + 5} (expected a "
+                            "multiple of 0.5 within -150..150)")
+                return f"bad maxmoves '{_esc(value)}' at column {col + 9} (expected 1..100000)"
+        else:
+            return (f"unknown token '{_esc(t)}' at column {col} (expected SIZE, komi=K, "
+                    "maxmoves=N or moves=V,V,...)")
+        base.append(t)
+    try:
+        g = games.Go(b" ".join(base).decode("ascii"))
+    except gts.GtsError as e:
+        return f"cannot build the position: {_status(e)[0]}"
+    with g:
+        # Step 2. The syntax of every move, on the empty board.
+        text, at = moves if moves else (b"", 0)
+        toks: List[Tuple[str, int]] = []
+        column = at + 1
+        for k, tok in enumerate(text.split(b",") if text else [], 1):
+            if not tok:
+                return (f"move {k}: empty move at column {column} (expected a vertex such as "
+                        "D4, or pass)")
+            try:
+                if len(tok) >= _GO_VERTEX_TEXT or not tok.isascii():
+                    raise ValueError
+                point = g.parse_move(tok.decode("ascii"))
+            except (ValueError, gts.GtsError):
+                return (f"move {k}: bad vertex '{_esc(tok)}' at column {column} (expected "
+                        f"A1-{_GO_COLUMNS[size - 1]}{size}"
+                        f"{', no column I' if size >= 9 else ''}, or pass)")
+            toks.append((tok.decode("ascii"), point))
+            column += len(tok) + 1
+        # Step 3. Play them.
+        prev = [0, 0]
+        for k, (t, point) in enumerate(toks, 1):
+            if not g.moves():
+                if k > 2 and prev == [games.Go.PASS, games.Go.PASS]:
+                    return f"move {k} ({t}): the game is already over: two passes in a row"
+                return (f"move {k} ({t}): the game is already over: it reached its move cap "
+                        f"(maxmoves={k - 1})")
+            try:
+                mv = g.parse_move(t)
+            except gts.GtsError:
+                x, y = point % size, point // size
+                board = g.board()
+                if board.splitlines()[size - 1 - y][x] != ".":
+                    return f"move {k}: {t} is not legal here: the point is occupied"
+                if _go_is_suicide(board, size, x, y, "XO"[g.to_move]):
+                    return (f"move {k}: {t} is not legal here: suicide (the stone's string "
+                            "would have no liberty)")
+                return (f"move {k}: {t} is not legal here: it repeats an earlier board "
+                        "(positional superko)")
+            try:
+                g.play(mv)
+            except gts.GtsError:
+                return f"move {k}: '{t}' could not be played"
+            prev = [prev[1], mv]
+    return "position refused by the adapter"
+
+
+def _go_position(data: bytes) -> games.BuiltinGame:
+    if data.isascii():          # the adapter accepts ASCII only
+        try:
+            return games.Go(data.decode("ascii"))
+        except gts.GtsError as e:
+            if getattr(e, "name", "") != "EPARSE":
+                raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
+    raise BadPosition(_go_explain(data))
+
+
 def position_new(name: str, tree: Dict[str, Any], text: str,
                  solver: bool = False) -> games.BuiltinGame:
-    """The game ``name`` ("tictactoe", "connect4", "othello", "randtree") at
-    ``text``; BadPosition says which move is wrong and why."""
+    """The game ``name`` ("tictactoe", "connect4", "othello", "chess", "go", "randtree")
+    at ``text``; BadPosition says which move is wrong and why."""
     if name == _CHESS:
         # A FEN (or "startpos"), optionally with "moves ...": the adapter
         # parses it whole (gts_chess_new), as cli_position_new does.
@@ -657,6 +798,8 @@ def position_new(name: str, tree: Dict[str, Any], text: str,
                                   ) from None
             raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
     data = os.fsencode(text)
+    if name == _GO:
+        return _go_position(data)
     _check_syntax(name, data)
     text = data.decode("ascii")          # the syntax admits ASCII only
     if name == _RT:
@@ -679,7 +822,7 @@ def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
     """cli_game_new (and search_game for connect4_solver)."""
     solver = name == "connect4_solver" and known == SEARCH_GAME_NAMES
     base = "connect4" if solver else name
-    if base not in (_TTT, _C4, _OTH, _RT, _CHESS):
+    if base not in (_TTT, _C4, _OTH, _RT, _CHESS, _GO):
         raise UsageError(command, f"unknown game '{_esc(name)}' (known: {known})")
     if base == _RT:
         if tree["min_value"] > tree["max_value"]:
