@@ -406,6 +406,19 @@ class TestPerft(unittest.TestCase):
         got = self.perft(["randtree", "3", "--seed", "7", "--branching", "5", "--depth", "3"])
         self.assertEqual(got[3], 125)
 
+    def test_go(self):
+        # Three plies from an empty n x n board capture nothing and repeat no
+        # board; two passes end the game (one leaf): stone-stone-any,
+        # stone-pass-any, pass-stone-any, pass-pass.
+        for n in (9, 5, 3):
+            p = n * n
+            got = self.perft(["go", "1-3", str(n)])
+            self.assertEqual(got, {1: p + 1, 2: p * p + p + 1,
+                                   3: p * (p - 1) * (p - 1) + 2 * p * p + 1}, f"{n}x{n}")
+        got = self.perft(["go", "2", "moves=pass"])
+        self.assertEqual(got[2], 81 * 81 + 1, "after a pass: 81 points, each answered by 80 "
+                                              "points or a pass, and the pass that ends it")
+
     def test_divide(self):
         rc, out, err = run(["perft", "tictactoe", "2", "--divide"])
         self.assertEqual(rc, 0, err)
@@ -441,6 +454,20 @@ class TestSearch(unittest.TestCase):
         self.assertEqual(r["score"], (43 - 6) // 2)
         self.assertEqual(r["pv"][0], "1")
         self.assertEqual(err, "")
+
+    def test_go(self):
+        rc, out, err = run(["search", "go", "5 komi=0.5 moves=C3", "--alg", "mcts",
+                            "--playouts", "500", "--format", "json", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        self.assertEqual((r["game"], r["position"], r["algorithm"]),
+                         ("go", "5 komi=0.5 moves=C3", "mcts"))
+        self.assertRegex(r["bestmove"], r"^([A-E][1-5]|pass)$")
+        # a captured stone leaves a board Black owns: the pass keeps it
+        rc, out, err = run(["search", "go", "3 komi=0 moves=B1,A1,A2,pass", "--depth", "1",
+                            "--format", "json", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["score"], 900, "Black owns all 9 points")
 
     def test_parallel_fields(self):
         par = [r["name"] for r in algorithms() if r["parallel"]]
@@ -480,7 +507,29 @@ class TestSearch(unittest.TestCase):
                 (["search", "othello", "f5d"], "move 2: 'd' at column 3 is incomplete"),
                 (["perft", "randtree", "1", "0,9"], "move 2: child 9 does not exist: the node "
                                                     "has 8 children (0..7)"),
-                (["search", "randtree", "0,,1"], "move 2: empty move at column 3")):
+                (["search", "randtree", "0,,1"], "move 2: empty move at column 3"),
+                (["search", "go", "25"], "bad board size '25' at column 1 (expected 2..19)"),
+                (["search", "go", "9 9"], "board size '9' at column 3 given twice"),
+                (["perft", "go", "1", "komi=7.3"], "bad komi '7.3' at column 6"),
+                (["search", "go", "maxmoves=0"], "bad maxmoves '0' at column 10"),
+                (["search", "go", "moves=E5 foo"], "unknown token 'foo' at column 10"),
+                (["search", "go", "moves=C3,,D4"], "move 2: empty move at column 10"),
+                (["search", "go", "5 moves=C3,F1"], "move 2: bad vertex 'F1' at column 12 "
+                                                    "(expected A1-E5, or pass)"),
+                (["search", "go", "moves=C3,I5"], "move 2: bad vertex 'I5' at column 10 "
+                                                  "(expected A1-J9, no column I, or pass)"),
+                (["search", "go", "moves=C3,c3"], "move 2: c3 is not legal here: the point is "
+                                                  "occupied"),
+                (["search", "go", "moves=pass,pass,C3"],
+                 "move 3 (C3): the game is already over: two passes in a row"),
+                (["perft", "go", "1", "maxmoves=2 moves=C3,D4,E5"],
+                 "move 3 (E5): the game is already over: it reached its move cap (maxmoves=2)"),
+                (["search", "go", "3 moves=B1,pass,A2,A1"],
+                 "move 4: A1 is not legal here: suicide"),
+                # a ko: Black C2 takes B2, White B2 at once would repeat the board
+                (["search", "go", "4 moves=B3,C3,A2,B2,B1,D2,pass,C1,C2,B2"],
+                 "move 10: B2 is not legal here: it repeats an earlier board (positional "
+                 "superko)")):
             rc, out, err = run(args)
             self.assertEqual((rc, out), (2, ""), args)
             self.assertIn(why, err.splitlines()[0])

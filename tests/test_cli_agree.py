@@ -170,6 +170,11 @@ SEARCHES = [
     ["othello", "F5D6C3", "--depth", "3", "--alg", "sssstar"],
     ["chess", "--depth", "3"],
     ["chess", "startpos moves f2f3 e7e5 g2g4", "--depth", "3"],   # mate in 1
+    ["go", "--depth", "2"],
+    ["go", "5 komi=0.5 moves=C3,pass,b2", "--depth", "3", "--alg", "mtdf"],
+    ["go", "3 komi=0", "--depth", "4", "--alg", "alphabeta", "--tt-mb", "1"],
+    ["go", "9 komi=7 moves=E5,D4", "--alg", "mcts", "--playouts", "300"],
+    ["go", "moves=pass,pass"],                      # a finished game
     ["randtree", "--seed", "3", "--branching", "5", "--tree-depth", "6", "--alg", "alphabeta"],
     ["randtree", "0,2", "--seed", "7", "--branching", "4", "--tree-depth", "8",
      "--transpositions", "--ordered", "50", "--jitter", "2", "--terminal", "10",
@@ -276,6 +281,8 @@ class TestPerft(Agree):
                      ["othello", "2", "f5d6", "--divide"], ["othello", "3", "e6f4e3f6g5d6e7f5c5"],
                      ["chess", "1-3"], ["chess", "2", "startpos moves f2f3 e7e5 g2g4", "--divide"],
                      ["chess", "2", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"],
+                     ["go", "1-3"], ["go", "2", "5 komi=0.5 moves=C3,pass", "--divide"],
+                     ["go", "3", "3 moves=B1,A1"], ["go", "2", "moves=pass,pass", "--divide"],
                      ["randtree", "3", "--seed", "7", "--branching", "5", "--depth", "3"],
                      ["randtree", "2", "0,1", "--divide", "--tree-depth", "4",
                       "--jitter", "3", "--terminal", "20"]):
@@ -398,6 +405,14 @@ USAGE_ERRORS = [
     "search othello f5f5", "search othello f5a1", "search othello ps", "search othello f5z9",
     "search othello f5d", "search othello e6f4e3f6g5d6e7f5c5a1",
     "search chess e2e4", "perft chess 1 8/8",
+    "search go 25", "search go komi=7.3", "search go maxmoves=0", "search go foo",
+    "search go moves=C3,,D4", "search go moves=Z9", "search go moves=C3,C3",
+    "search go moves=pass,pass,C3", "perft go 1 moves=C3,", "search go \xff",
+    # (lists: a Go position with blanks is one argument)
+    ["search", "go", "9 9"], ["search", "go", "5 moves=F1"],
+    ["perft", "go", "1", "maxmoves=2 moves=C3,D4,E5"],
+    ["search", "go", "3 moves=B1,pass,A2,A1"],                 # suicide
+    ["search", "go", "4 moves=B3,C3,A2,B2,B1,D2,pass,C1,C2,B2"],  # superko
     "search randtree 0,9", "search randtree 0,,1", "search randtree a", "search randtree 01",
     "search randtree 0,1,2,3,4,5,6,7,0", "search randtree ,", "search randtree 0,",
     # perft
@@ -419,7 +434,9 @@ class TestErrors(Agree):
     def test_usage_errors(self):
         for line in USAGE_ERRORS:
             with self.subTest(args=line):
-                c, py = both(line.split(" "), stdin="")
+                args = line.split(" ") if isinstance(line, str) else line
+                line = " ".join(args)
+                c, py = both(args, stdin="")
                 self.assertEqual(c[0], 2, f"{line}: {c}")
                 self.same(c, py, line)
                 self.assertEqual(c[1], "", line)
