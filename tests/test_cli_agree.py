@@ -480,7 +480,9 @@ class TestErrors(Agree):
 
     def test_escaped_text(self):
         for args in (["search", "connect4", "4\x01"], ["search", "tictactoe", "--depth", "\t3"],
-                     ["search", "tic tac"], ["perft", "othello", "1", "f5\u00e9"]):
+                     ["search", "tic tac"], ["perft", "othello", "1", "f5\u00e9"],
+                     # a byte that is not UTF-8 (the argument arrives as b"\xff")
+                     ["search", "chess", "\udcff"], ["perft", "connect4", "1", "4\udcff"]):
             with self.subTest(args=args):
                 c, py = both(args)
                 self.assertEqual(c[0], 2)

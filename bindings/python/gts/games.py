@@ -44,7 +44,12 @@ def _text(value: Any, what: str) -> bytes:
         raise TypeError(f"{what} must be a str, not {type(value).__name__} ({value!r})")
     if "\0" in value:
         raise error("EPARSE", f"{what} {value!r} contains a NUL character")
-    return value.encode("utf-8")
+    try:
+        # surrogateescape: bytes that were not UTF-8 on a command line
+        # (os.fsdecode's escapes) go to C as the same bytes
+        return value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raise error("EPARSE", f"{what} {value!r} is not valid text") from None
 
 
 def _flag(value: Any, what: str) -> bool:
