@@ -104,7 +104,7 @@ struct gts__worker {
 
     _Alignas(GTS__CACHELINE) gts__pool *pool;
     void *data;        /* caller's per-worker slot */
-    uint64_t rng;      /* xorshift64 state, owner only */
+    uint64_t rng;      /* xorshift64 state, owner only (see gts__pool_run) */
     uint64_t spawned;  /* tasks spawned by this worker (single writer) */
     uint64_t finished; /* tasks finished by this worker (single writer) */
     int id;
@@ -113,6 +113,9 @@ struct gts__worker {
     /* Virtual processors: == the run's generation while this worker holds
      * the baton (futex word; atomics only). */
     uint32_t vp_go;
+    /* The last switch to virtual runs (pool->vp_wanted) this worker has
+     * seen at the top of its loop; written by the worker only (atomics). */
+    uint32_t vp_ack;
 };
 
 _Static_assert(sizeof(struct gts__worker) % GTS__CACHELINE == 0,
@@ -138,7 +141,11 @@ struct gts__pool {
     _Alignas(GTS__CACHELINE) struct evc join;
 
     /* Virtual processors (see "Virtual processors" below). */
-    _Alignas(GTS__CACHELINE) uint32_t vp_wanted; /* the next runs are virtual (atomics) */
+    /* The next runs are virtual: 0 when not, otherwise the number of the
+     * switch to virtual runs, which workers acknowledge (atomics; written
+     * by the controlling thread only). */
+    _Alignas(GTS__CACHELINE) uint32_t vp_wanted;
+    uint32_t vp_switches;     /* switches so far (controlling thread only) */
     uint32_t vp_gen;          /* generation of the virtual run in progress, 0: none */
     uint32_t vp_runs;         /* runs so far, for the next generation */
     uint64_t vp_rounds;       /* rounds of the last virtual run (baton holder only) */
@@ -295,11 +302,41 @@ bool gts__pool_vp_wait(void)
     return true;
 }
 
+/*
+ * Switching to virtual runs is a handshake. Outside a run, a worker of an
+ * ordinary pool still looks for work (find_task, which also steps its steal
+ * generator) a number of times that depends on real timing, and a worker
+ * that read vp_wanted == 0 just before the switch may steal a task of the
+ * first virtual run without holding the baton. So the switch waits until
+ * every worker has seen it at the top of its loop (vp_ack): from then on
+ * no worker takes work outside the baton, and gts__pool_run() reseeds the
+ * steal generators of a virtual run. Only a switch waits; the next runs of
+ * a pool already virtual cost nothing.
+ */
 void gts__pool_set_virtual(gts__pool *pool, bool on)
 {
-    gts__atomic_store_release_32(&pool->vp_wanted, on ? 1u : 0u);
-    if (!on) /* sleepers of a virtual pool go back to ordinary idling */
-        evc_notify(&pool->idle, true);
+    uint32_t cur = gts__atomic_load_relaxed_32(&pool->vp_wanted);
+    if (!on) {
+        if (cur != 0) {
+            gts__atomic_store_release_32(&pool->vp_wanted, 0);
+            gts__atomic_fence_seq_cst();
+            /* sleepers of a virtual pool go back to ordinary idling */
+            evc_notify(&pool->idle, true);
+        }
+        return;
+    }
+    if (cur != 0)
+        return;
+    uint32_t sw = ++pool->vp_switches;
+    if (sw == 0)
+        sw = ++pool->vp_switches;
+    gts__atomic_store_release_32(&pool->vp_wanted, sw);
+    /* Dekker with the sleep re-check in worker_main(). */
+    gts__atomic_fence_seq_cst();
+    evc_notify(&pool->idle, true);
+    for (int i = 1; i < pool->threads; i++)
+        while (gts__atomic_load_acquire_32(&pool->workers[i].vp_ack) != sw)
+            sched_yield();
 }
 
 void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns)
@@ -315,6 +352,15 @@ void gts__pool_virtual_reset(gts__pool *pool)
 }
 
 /* Step 2. Finding and running tasks. */
+
+/* The steal generator's seed of worker @id (xorshift64: never 0). */
+static uint64_t rng_seed(int id)
+{
+    uint64_t seed = 0x9E3779B97F4A7C15ull * (uint64_t)(id + 1);
+
+    seed ^= seed >> 31;
+    return seed != 0 ? seed : 1;
+}
 
 static uint32_t rng_next(gts__worker *w)
 {
@@ -477,10 +523,14 @@ static void *worker_main(void *arg)
             continue;
         }
         uint32_t key;
-        if (gts__atomic_load_relaxed_32(&p->vp_wanted)) {
+        uint32_t wanted = gts__atomic_load_relaxed_32(&p->vp_wanted);
+        if (wanted != 0) {
             /* A pool of virtual runs takes work only with the baton:
              * stealing between runs would make a run's start depend on
-             * real timing. Sleep until the next run (or shutdown). */
+             * real timing. Acknowledge the switch (gts__pool_set_virtual
+             * waits for it), then sleep until the next run (or shutdown). */
+            if (gts__atomic_load_relaxed_32(&w->vp_ack) != wanted)
+                gts__atomic_store_release_32(&w->vp_ack, wanted);
             if (searching) {
                 searching = false;
                 stop_searching(p, false);
@@ -498,20 +548,13 @@ static void *worker_main(void *arg)
         gts__task *t = find_task(w);
 
         if (t != NULL) {
+            /* Never a task of a virtual run: those start only after this
+             * worker acknowledged the switch, at a later loop top. */
             if (searching) {
                 searching = false;
                 stop_searching(p, true);
             }
-            gen = gts__atomic_load_acquire_32(&p->vp_gen);
-            if (gen != 0 && vp_acquire(w, gen)) {
-                /* Stolen just as a virtual run began: run it on our turns. */
-                vp_self = w;
-                run_task(w, t);
-                vp_self = NULL;
-                vp_release(w, gen);
-            } else {
-                run_task(w, t);
-            }
+            run_task(w, t);
             idle = 0;
             continue;
         }
@@ -532,7 +575,8 @@ static void *worker_main(void *arg)
         }
         key = evc_prepare(&p->idle);
         if (gts__atomic_load_relaxed_32(&p->shutdown) != 0 || any_work(p) ||
-            gts__atomic_load_relaxed_32(&p->vp_gen) != 0) {
+            gts__atomic_load_relaxed_32(&p->vp_gen) != 0 ||
+            gts__atomic_load_relaxed_32(&p->vp_wanted) != 0) {
             evc_cancel(&p->idle);
             sched_yield();
             continue;
@@ -622,7 +666,6 @@ int gts__pool_new(gts__pool **out, int threads, const gts_allocator *alloc)
     }
     for (int i = 0; i < threads; i++) {
         gts__worker *w = &p->workers[i];
-        uint64_t seed = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
 
         if (gts__deque_init(&w->deque, GTS__DEQUE_LOG2_DEFAULT, alloc) != 0) {
             pool_destroy(p, i + 1, 2); /* destroy accepts a failed init */
@@ -630,8 +673,7 @@ int gts__pool_new(gts__pool **out, int threads, const gts_allocator *alloc)
         }
         w->pool = p;
         w->id = i;
-        seed ^= seed >> 31;
-        w->rng = seed != 0 ? seed : 1;
+        w->rng = rng_seed(i);
     }
     if (threads == 1) {
         *out = p;
@@ -713,6 +755,12 @@ void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void 
 
     gts__atomic_store_release_32(&pool->active, 1);
     if (virtual_run) {
+        /* Every virtual run steals from the same sequence, whatever the
+         * pool did before: the workers take no work outside the baton
+         * (gts__pool_set_virtual), and the baton orders these writes
+         * before their next use. */
+        for (int i = 0; i < pool->threads; i++)
+            pool->workers[i].rng = rng_seed(i);
         /* Worker 0 starts with the baton; the others join as they wake. */
         /* Generations are odd; an even word closes a run (below). */
         uint32_t gen = 2 * (++pool->vp_runs & 0x3fffffffu) + 1;

@@ -114,7 +114,9 @@ bool gts__group_done(const gts__group *group);
  * after false, back off (gts__atomic_pause, sched_yield) before retrying. */
 bool gts__pool_help(gts__worker *w);
 
-/* Virtual processors: the next runs of @pool are virtual (see pool.c). */
+/* Virtual processors: the next runs of @pool are virtual (see pool.c).
+ * Outside a run only (controlling thread). Switching on waits, yielding,
+ * until every worker has seen the switch. */
 void gts__pool_set_virtual(gts__pool *pool, bool on);
 /* Rounds of the baton and idle turns of the virtual runs since the last
  * reset (a search may run the pool several times). */
