@@ -8,8 +8,11 @@
  *  - the clock is consistent: every node is one turn, so nodes <= rounds x
  *    threads, and idle turns <= rounds x threads; no clock without the
  *    option, with one thread, or for a serial algorithm;
- *  - the algorithms whose schedule has no data race left (DTS, PVSplit,
- *    ABDADA, Lazy SMP, root splitting) give the very same rounds twice;
+ *  - a virtual run is a pure function of its input: every parallel
+ *    algorithm (Jamboree with and without its serial prefix) at 2, 3, 8
+ *    and 16 virtual processors, on a random tree and on a Connect-4
+ *    position, gives the very same rounds, idle turns, nodes, score and
+ *    best move three times;
  *  - bad arguments.
  */
 #include <criterion/criterion.h>
@@ -36,23 +39,33 @@ static void *tree_new(uint64_t seed, bool transpositions, uint32_t depth)
 typedef struct vrun {
     gts_status status;
     gts_score score;
+    gts_move best;
     uint64_t nodes, rounds, idle;
 } vrun;
 
-static vrun run(gts_algorithm alg, int threads, bool virt, void *tree, int depth)
+/* A search on a fresh engine; @jamboree_serial is GTS_OPT_JAMBOREE_SERIAL. */
+static vrun run_game(gts_algorithm alg, int threads, bool virt, const gts_game *game,
+                     void *state, int depth, int jamboree_serial)
 {
     gts_engine *e = NULL;
     cr_assert_eq(gts_engine_new(&e), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, virt ? 1 : 0), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_JAMBOREE_SERIAL, jamboree_serial), GTS_OK);
     gts_limits l = { .struct_size = sizeof l, .depth = depth };
     gts_result r = { .struct_size = sizeof r };
-    vrun v = { .status = gts_search(e, alg, gts_game_randtree(), tree, &l, &r) };
+    vrun v = { .status = gts_search(e, alg, game, state, &l, &r) };
     v.score = r.score;
+    v.best = r.best_move;
     v.nodes = r.nodes;
     cr_assert_eq(gts_engine_virtual_stats(e, &v.rounds, &v.idle), GTS_OK);
     gts_engine_free(e);
     return v;
+}
+
+static vrun run(gts_algorithm alg, int threads, bool virt, void *tree, int depth)
+{
+    return run_game(alg, threads, virt, gts_game_randtree(), tree, depth, 0);
 }
 
 Test(virtual, exact_at_every_virtual_thread_count)
@@ -95,20 +108,60 @@ Test(virtual, no_clock_without_virtual_processors)
     gts_games_free(gts_game_randtree(), tree);
 }
 
-Test(virtual, race_free_schedules_are_deterministic)
+/* Runs of every parallel algorithm (and Jamboree's serial prefix) at
+ * 2, 3, 8 and 16 virtual processors, each three times on fresh engines:
+ * all equal. Not timing-based: a count compared with a count. */
+static void expect_identical_runs(const char *what, const gts_game *game, void *state,
+                                  int depth)
 {
-    static const gts_algorithm DET[] = { GTS_ALG_DTS, GTS_ALG_PVSPLIT, GTS_ALG_ABDADA,
-                                         GTS_ALG_LAZYSMP, GTS_ALG_ROOTSPLIT };
+    static const int P[] = { 2, 3, 8, 16 };
+    static const struct {
+        gts_algorithm alg;
+        int jamboree_serial;
+    } CONF[] = {
+        { GTS_ALG_YBWC, 0 },    { GTS_ALG_JAMBOREE, 0 }, { GTS_ALG_JAMBOREE, 50 },
+        { GTS_ALG_ER_PARALLEL, 0 }, { GTS_ALG_DTS, 0 },  { GTS_ALG_PVSPLIT, 0 },
+        { GTS_ALG_ABDADA, 0 },  { GTS_ALG_LAZYSMP, 0 },  { GTS_ALG_ROOTSPLIT, 0 },
+    };
+    for (size_t a = 0; a < sizeof CONF / sizeof CONF[0]; a++)
+        for (size_t k = 0; k < sizeof P / sizeof P[0]; k++) {
+            const char *name = gts_algorithm_name(CONF[a].alg);
+            int js = CONF[a].jamboree_serial;
+            vrun x = run_game(CONF[a].alg, P[k], true, game, state, depth, js);
+            cr_assert_eq(x.status, GTS_OK, "%s %s (serial %d) P=%d", what, name, js, P[k]);
+            for (int rep = 2; rep <= 3; rep++) {
+                vrun y = run_game(CONF[a].alg, P[k], true, game, state, depth, js);
+                cr_expect_eq(y.status, GTS_OK);
+                cr_expect_eq(x.rounds, y.rounds,
+                             "%s %s (serial %d) P=%d: %llu rounds, then %llu in run %d", what,
+                             name, js, P[k], (unsigned long long)x.rounds,
+                             (unsigned long long)y.rounds, rep);
+                cr_expect_eq(x.idle, y.idle, "%s %s (serial %d) P=%d: idle turns %llu, %llu",
+                             what, name, js, P[k], (unsigned long long)x.idle,
+                             (unsigned long long)y.idle);
+                cr_expect_eq(x.nodes, y.nodes, "%s %s (serial %d) P=%d: nodes %llu, %llu",
+                             what, name, js, P[k], (unsigned long long)x.nodes,
+                             (unsigned long long)y.nodes);
+                cr_expect_eq(x.score, y.score, "%s %s (serial %d) P=%d: score", what, name,
+                             js, P[k]);
+                cr_expect_eq(x.best, y.best, "%s %s (serial %d) P=%d: best move", what, name,
+                             js, P[k]);
+            }
+        }
+}
+
+Test(virtual, identical_runs_give_identical_clocks, .timeout = 300)
+{
     void *tree = tree_new(11, false, 6);
-    for (size_t a = 0; a < sizeof DET / sizeof DET[0]; a++) {
-        vrun x = run(DET[a], 4, true, tree, 6);
-        vrun y = run(DET[a], 4, true, tree, 6);
-        cr_expect_eq(x.rounds, y.rounds, "%s: %llu then %llu rounds",
-                     gts_algorithm_name(DET[a]), (unsigned long long)x.rounds,
-                     (unsigned long long)y.rounds);
-        cr_expect_eq(x.nodes, y.nodes, "%s: nodes", gts_algorithm_name(DET[a]));
-    }
+    expect_identical_runs("random tree", gts_game_randtree(), tree, 6);
     gts_games_free(gts_game_randtree(), tree);
+    tree = tree_new(12, true, 6);
+    expect_identical_runs("random tree with transpositions", gts_game_randtree(), tree, 6);
+    gts_games_free(gts_game_randtree(), tree);
+    void *c4 = NULL;
+    cr_assert_eq(gts_connect4_new("4453", &c4), GTS_OK);
+    expect_identical_runs("connect-4 4453", gts_game_connect4h(), c4, 5);
+    gts_games_free(gts_game_connect4h(), c4);
 }
 
 Test(virtual, more_virtual_processors_take_fewer_rounds)
