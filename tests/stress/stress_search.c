@@ -14,7 +14,9 @@
  *   3. stop from another thread in the middle of a parallel search: the
  *      search returns, flags the stop, and the state is unchanged;
  *   4. node limits with threads;
- *   5. a callback failing on a worker thread's state copy.
+ *   5. a callback failing on a worker thread's state copy;
+ *   6. virtual processors (GTS_OPT_VIRTUAL) switched on and off between
+ *      searches of one engine: exact, and the same clock after each switch.
  * Everything the helper threads share with each other goes through the
  * library's synchronisation, so under TSan every happens-before edge the
  * algorithms rely on is checked.
@@ -344,6 +346,49 @@ static void stress_failure(int threads)
     }
 }
 
+/* Step 6. Virtual processors switched on and off on one engine: the
+ * ordinary idling of the pool between virtual searches must not leak into
+ * them (the switch is a handshake with every worker). */
+static void stress_virtual(int threads)
+{
+    if (threads < 2)
+        return;
+    gts_engine *mm = new_engine(1, 0);
+    gts_engine_set(mm, GTS_OPT_ITERATIVE, 0);
+    gts_engine *e = new_engine(threads, 2);
+    const gts_game *g = gts_game_randtree();
+    for (int i = 0; i < 3; i++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x7195 + (uint64_t)i,
+                                 .branching = 4, .depth = 5, .min_value = -1000,
+                                 .max_value = 1000, .transpositions = i % 2 == 1,
+                                 .ordered_percent = 80};
+        void *s;
+        if (gts_randtree_new(&p, &s) != GTS_OK) {
+            fail("virtual tree %d", i);
+            continue;
+        }
+        reference ref;
+        make_reference(mm, g, s, 5, &ref);
+        for (int a = 0; a < NPAR; a++) {
+            uint64_t rounds[2] = {0, 0}, idle;
+            for (int k = 0; k < 3; k++) {
+                bool virt = k != 1;
+                gts_engine_clear(e);
+                gts_engine_set(e, GTS_OPT_VIRTUAL, virt);
+                check(e, PAR[a], g, s, 5, &ref, virt ? "virtual" : "after virtual");
+                if (virt)
+                    gts_engine_virtual_stats(e, &rounds[k / 2], &idle);
+            }
+            CHECK(rounds[0] == rounds[1], "virtual %s: %llu rounds, then %llu",
+                  gts_algorithm_name(PAR[a]), (unsigned long long)rounds[0],
+                  (unsigned long long)rounds[1]);
+        }
+        gts_games_free(g, s);
+    }
+    gts_engine_free(e);
+    gts_engine_free(mm);
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
@@ -358,6 +403,7 @@ int main(int argc, char **argv)
     stress_stop(threads);
     stress_limits(threads);
     stress_failure(threads);
+    stress_virtual(threads);
     printf("stress_search: %d threads, %u exact searches (%u with 2+ busy threads), "
            "slowest stop %.2f s, helper failure fired in %d of %d searches, %s in %.1f s\n",
            threads, searches, parallel_searches, g_stop_worst, g_failures_fired,
