@@ -72,6 +72,7 @@
 #include "gts_games.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,36 +528,26 @@ static bool ch_has_legal_move(const ch_state *s)
     return false;
 }
 
-/* Drawn by the 50-move rule or by threefold repetition (the game may still
- * be a checkmate: the caller looks at that first). The current position
- * occurs again only an even number of plies back, and never before the last
- * capture or pawn move. */
-static bool ch_rule_draw(const ch_state *s)
+/* Drawn by the 50-move rule or by repetition (the game may still be a
+ * checkmate: the caller looks at that first). The rules (@p engine false):
+ * the third occurrence of the position. The engine's draw
+ * (gts_game_chess_engine()): also a second occurrence when the earlier one
+ * is at or after the root (the ply the state was built at, or
+ * gts_chess_set_root()): playing into a repetition inside the search is a
+ * draw at once, as engines score it, since waiting for the third
+ * occurrence hides the draw beyond the horizon; a position seen only
+ * before the root still needs its third occurrence. The current position
+ * occurs again only an even number of plies back, and never before the
+ * last capture or pawn move. */
+static bool ch_drawn(const ch_state *s, bool engine)
 {
     if (s->rule50 >= 100)
         return true;
     int seen = 0;
     int oldest = (int)s->ply - (int)s->rule50;
+    int root = engine ? (int)s->root : INT_MAX;
     for (int i = (int)s->ply - 2; i >= 0 && i >= oldest; i -= 2)
-        if (s->hist[i].key == s->key && ++seen == 2)
-            return true;
-    return false;
-}
-
-/* The engine's draw (gts_game_chess_engine()): the rules' draws, or a
- * position that occurred before at or after the root (the ply the state was
- * built at). Playing into a repetition inside the search is then a draw at
- * once, as engines score it: waiting for the third occurrence hides the
- * draw a few plies beyond the horizon. A repetition of a position that was
- * only seen before the root still needs the third occurrence. */
-static bool ch_engine_draw(const ch_state *s)
-{
-    if (s->rule50 >= 100)
-        return true;
-    int seen = 0;
-    int oldest = (int)s->ply - (int)s->rule50;
-    for (int i = (int)s->ply - 2; i >= 0 && i >= oldest; i -= 2)
-        if (s->hist[i].key == s->key && (i >= (int)s->root || ++seen == 2))
+        if (s->hist[i].key == s->key && (i >= root || ++seen == 2))
             return true;
     return false;
 }
@@ -593,7 +584,7 @@ static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t
 {
     if (!s || !moves)
         return GTS_EINVAL;
-    if (engine ? ch_engine_draw(s) : ch_rule_draw(s))
+    if (ch_drawn(s, engine))
         return 0;
     ch_list l;
     ch_generate_legal(s, &l, noisy);
@@ -768,7 +759,7 @@ static gts_score ch_evaluate_any(const ch_state *s, bool engine)
         return GTS_SCORE_INVALID;
     if (!ch_has_legal_move(s))
         return ch_in_check(s) ? GTS_SCORE_LOSS : 0;
-    if ((engine ? ch_engine_draw(s) : ch_rule_draw(s)) || ch_insufficient_material(s))
+    if (ch_drawn(s, engine) || ch_insufficient_material(s))
         return 0;
     int phase = s->phase < CH_PHASE_MAX ? s->phase : CH_PHASE_MAX;
     int white = (s->mg * phase + s->eg * (CH_PHASE_MAX - phase)) / CH_PHASE_MAX;
@@ -917,7 +908,7 @@ static const gts_game CH_GAME = {
     .generate_keyed = ch_generate_keyed,
 };
 
-/* The rules of CH_GAME with the engine's draw (ch_engine_draw): the same
+/* The rules of CH_GAME with the engine's draw (ch_drawn): the same
  * callbacks but the three generators and evaluate(). */
 static const gts_game CH_ENGINE_GAME = {
     .struct_size = sizeof(gts_game),
