@@ -579,10 +579,10 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
     return best;
 }
 
-/* The game's playout policy at the worker's state (its @n moves in
- * w->buf): 1 with *mv, 0 to end the playout, -1 after a failure
- * (recorded): the policy failed or chose a move generate() did not list. */
-static int mc_policy(mc_worker *w, int n, gts_move *mv)
+/* The game's playout policy at the worker's state, one step of the
+ * worker's generator: playout_move()'s return (> 0 with *mv, 0 to end the
+ * playout), or -1 after its failure (recorded). */
+static int mc_policy_move(mc_worker *w, gts_move *mv)
 {
     gts__ctx *c = w->c;
     w->rng += UINT64_C(0x9e3779b97f4a7c15);
@@ -591,8 +591,18 @@ static int mc_policy(mc_worker *w, int n, gts_move *mv)
         gts__fail(c, GTS_ECALLBACK, rc);
         return -1;
     }
-    if (rc == 0)
-        return 0;
+    return rc;
+}
+
+/* The policy's move checked against the worker's @n moves in w->buf: 1
+ * with *mv, 0 to end the playout, -1 after a failure (recorded): the
+ * policy failed or chose a move generate() did not list. */
+static int mc_policy(mc_worker *w, int n, gts_move *mv)
+{
+    gts__ctx *c = w->c;
+    int rc = mc_policy_move(w, mv);
+    if (rc <= 0)
+        return rc;
     for (int i = 0; i < n; i++)
         if (w->buf[i] == *mv)
             return 1;
@@ -626,6 +636,22 @@ static bool mc_playout_end(mc_worker *w, int ply, uint32_t len, bool ok, bool te
     return ok;
 }
 
+/* One playout move: apply @mv, record it in w->line (*len grows), poll the
+ * limits. False when the playout must unwind. */
+static bool mc_playout_step(mc_worker *w, gts_move mv, uint32_t *len)
+{
+    if (!gts__apply(w->c, mv))
+        return false;
+    w->line[(*len)++] = mv;
+    return !gts__poll(w->c);
+}
+
+/* evaluate() where a playout stopped, @at plies from the root. */
+static gts_score mc_evaluate_at(gts__ctx *c, int at)
+{
+    return gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+}
+
 /* Step 2b. A playout from the current position (at @ply, its @n moves in
  * w->buf): the game's playout_move() or uniformly random moves, each one
  * checked against generate() and followed by a generate() that sees the
@@ -652,16 +678,10 @@ static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
             mv = w->buf[mc_below(w, (uint32_t)n)];
         }
         if (cut) {
-            int at = ply + (int)len;
-            v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+            v = mc_evaluate_at(c, ply + (int)len);
             break;
         }
-        if (!gts__apply(c, mv)) {
-            ok = false;
-            break;
-        }
-        w->line[len++] = mv;
-        if (gts__poll(c)) {
+        if (!mc_playout_step(w, mv, &len)) {
             ok = false;
             break;
         }
@@ -671,8 +691,7 @@ static bool mc_playout(mc_worker *w, int ply, int n, double *reward)
             break;
         }
         if (n == 0) {
-            int at = ply + (int)len;
-            v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
+            v = mc_evaluate_at(c, ply + (int)len);
             terminal = true;
             break;
         }
@@ -705,11 +724,9 @@ static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
     uint64_t rng_before = w->rng;
     while (len < m->playout_depth && (int64_t)ply + len < m->playout_horizon) {
         rng_before = w->rng;
-        w->rng += UINT64_C(0x9e3779b97f4a7c15);
         gts_move mv = 0;
-        int rc = c->game->playout_move(c->state, mc_mix(w->rng), &mv, c->user);
+        int rc = mc_policy_move(w, &mv);
         if (rc < 0) {
-            gts__fail(c, GTS_ECALLBACK, rc);
             ok = false;
             break;
         }
@@ -717,12 +734,7 @@ static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
             ended = true;
             break;
         }
-        if (!gts__apply(c, mv)) {
-            ok = false;
-            break;
-        }
-        w->line[len++] = mv;
-        if (gts__poll(c)) {
+        if (!mc_playout_step(w, mv, &len)) {
             ok = false;
             break;
         }
@@ -736,10 +748,8 @@ static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
         if (terminal && ended)
             w->rng = rng_before; /* mc_playout() would not have drawn it */
     }
-    if (ok) {
-        int at = ply + (int)len;
-        v = gts__evaluate(c, at < GTS_MAX_PLY ? at : GTS_MAX_PLY);
-    }
+    if (ok)
+        v = mc_evaluate_at(c, ply + (int)len);
     return mc_playout_end(w, ply, len, ok, terminal, v, reward);
 }
 
