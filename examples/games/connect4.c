@@ -79,42 +79,52 @@ typedef struct c4_state {
     c4_cells cells[C4_CELLS + 1]; /* [moves]: this position's; above: zero */
 } c4_state;
 
-/* SWAR population count: without -mpopcnt, __builtin_popcountll is a call
- * into libgcc, slower than these few operations on the solver's path. */
-static int c4_popcount(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-}
+/*
+ * Bit tricks written once for two types: uint64_t, one board, and c4_pair,
+ * two boards side by side (GCC/Clang vector extension: SSE2 on x86-64,
+ * NEON on arm64, plain code elsewhere), which lets the solver's ordering
+ * keys evaluate two moves in the time of one. Shifts, and, or and a
+ * scalar operand (spread over both lanes) mean the same on both.
+ *
+ * Population count: SWAR, summing the bytes with shifts rather than a
+ * multiply (vectors have none); without -mpopcnt __builtin_popcountll is a
+ * call into libgcc, slower than these few operations.
+ *
+ * Winning cells: the empty cells where @p pos would complete four in a
+ * line (playable or not). Vertically, three stones directly below; along
+ * the other directions d, three stones on one side of the cell, or two on
+ * one side and one on the other.
+ */
+typedef uint64_t c4_pair __attribute__((vector_size(16)));
+
+#define C4_WINS_DIR(pos, d)                                                            \
+    ((((pos) << (d)) & ((pos) << 2 * (d)) & (((pos) << 3 * (d)) | ((pos) >> (d)))) |      \
+     (((pos) >> (d)) & ((pos) >> 2 * (d)) & (((pos) >> 3 * (d)) | ((pos) << (d)))))
+
+#define C4_DEFINE_BIT_TRICKS(T, suffix)                                                \
+    static inline __attribute__((always_inline)) T c4_popcount##suffix(T x)             \
+    {                                                                                  \
+        x = x - ((x >> 1) & 0x5555555555555555ull);                                    \
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);           \
+        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;                                    \
+        x += x >> 8;                                                                   \
+        x += x >> 16;                                                                  \
+        x += x >> 32;                                                                  \
+        return x & 0x7f;                                                               \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) T c4_winning_cells##suffix(T pos, T mask) \
+    {                                                                                  \
+        T r = (pos << 1) & (pos << 2) & (pos << 3);                                    \
+        r |= C4_WINS_DIR(pos, C4_H1) | C4_WINS_DIR(pos, C4_HEIGHT) |                   \
+             C4_WINS_DIR(pos, C4_HEIGHT + 2);                                          \
+        return r & (C4_BOARD ^ mask);                                                  \
+    }
+
+C4_DEFINE_BIT_TRICKS(uint64_t, )
+C4_DEFINE_BIT_TRICKS(c4_pair, _pair)
 
 static uint64_t c4_column_mask(int c) { return 0x3Full << (c * C4_H1); }
 static uint64_t c4_top_bit(int c) { return 1ull << (C4_HEIGHT - 1 + c * C4_H1); }
-
-/* Cells that complete four in a line for @p pos along direction @p d (not
- * vertical): three stones on one side, or two and one around the cell. */
-static inline __attribute__((always_inline)) uint64_t c4_wins_dir(uint64_t pos, int d)
-{
-    uint64_t p = (pos << d) & (pos << 2 * d);
-    uint64_t r = p & (pos << 3 * d);
-    r |= p & (pos >> d);
-    p = (pos >> d) & (pos >> 2 * d);
-    r |= p & (pos << d);
-    r |= p & (pos >> 3 * d);
-    return r;
-}
-
-/* Empty cells where @p pos would complete four in a line (playable or not). */
-static uint64_t c4_winning_cells(uint64_t pos, uint64_t mask)
-{
-    /* vertical: three stones directly below */
-    uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
-    r |= c4_wins_dir(pos, C4_H1);
-    r |= c4_wins_dir(pos, C4_HEIGHT);
-    r |= c4_wins_dir(pos, C4_HEIGHT + 2);
-    return r & (C4_BOARD ^ mask);
-}
 
 static uint64_t c4_playable(const c4_state *s) { return (s->mask + C4_BOTTOM) & C4_BOARD; }
 
@@ -132,24 +142,41 @@ static bool c4_legal(const c4_state *s, gts_move m)
     return m < C4_WIDTH && !(s->mask & c4_top_bit((int)m)) && !c4_over(s);
 }
 
+/* C4_EMIT[set]: the columns of a 7-bit set of columns, centre-first, as
+ * moves, then their number in [7]. Filled once when the library is loaded. */
+static gts_move C4_EMIT[1 << C4_WIDTH][C4_WIDTH + 1];
+
+__attribute__((constructor)) static void c4_emit_init(void)
+{
+    for (unsigned set = 0; set < 1u << C4_WIDTH; set++) {
+        gts_move n = 0;
+        for (int i = 0; i < C4_WIDTH; i++)
+            if (set & (1u << C4_ORDER[i]))
+                C4_EMIT[set][n++] = (gts_move)C4_ORDER[i];
+        C4_EMIT[set][C4_WIDTH] = n;
+    }
+}
+
+/* The set of columns (bit c for column c) holding a cell of @p cells: a
+ * non-empty column's 6 bits plus 0x3F carry into its sentinel bit (never
+ * further), and one multiply gathers the 7 sentinels, 7 bits apart, into
+ * bits 49..55 (every other product term lands on a distinct lower bit or
+ * above 63, so nothing carries into them). */
+static unsigned c4_columns(uint64_t cells)
+{
+    uint64_t sentinels = ((cells + C4_BOARD) & (C4_BOTTOM << C4_HEIGHT)) >> C4_HEIGHT;
+    return (unsigned)((sentinels * 0x0002082082082000ull) >> 49) & 0x7F;
+}
+
 /* Write the columns of @p cols (a set of playable cells) centre-first. */
 static int c4_emit(uint64_t cols, gts_move *moves, uint32_t capacity)
 {
-    uint32_t n = 0;
-    if (capacity >= C4_WIDTH) { /* the usual case: no test per move, no branch */
-        for (int i = 0; i < C4_WIDTH; i++) {
-            moves[n] = (gts_move)C4_ORDER[i];
-            n += (cols & C4_ORDER_MASK[i]) != 0;
-        }
-        return (int)n;
-    }
-    for (int i = 0; i < C4_WIDTH; i++) {
-        if (!(cols & C4_ORDER_MASK[i]))
-            continue;
-        if (n >= capacity)
-            return GTS_EINVAL;
-        moves[n++] = (gts_move)C4_ORDER[i];
-    }
+    const gts_move *e = C4_EMIT[c4_columns(cols)];
+    uint32_t n = (uint32_t)e[C4_WIDTH];
+    if (n > capacity)
+        return GTS_EINVAL;
+    /* the usual case: a fixed-size copy (a few vector moves), no loop */
+    memcpy(moves, e, (capacity >= C4_WIDTH ? C4_WIDTH : n) * sizeof *moves);
     return (int)n;
 }
 
@@ -189,6 +216,27 @@ static void c4_keys(const c4_state *s, const gts_move *moves, int n, uint64_t mi
 {
     for (int i = 0; i < n; i++)
         keys[i] = c4_hint(s, (int)moves[i], mine, theirs);
+}
+
+/* The keys of the solver's moves (c4_solver_moves, step 3): none wins or
+ * blocks, and either none plays under an opponent's winning cell or all
+ * do, so c4_hint reduces to the threats and the centre (and the gift
+ * penalty, @p base, the same for all). Two moves at a time. */
+static void c4_solver_keys(const c4_state *s, const gts_move *moves, int n, int32_t base,
+                           int32_t *keys)
+{
+    uint64_t above = s->mask + C4_BOTTOM; /* each column's next cell */
+    for (int i = 0; i < n; i += 2) {
+        int c0 = (int)moves[i], c1 = (int)moves[i + 1 < n ? i + 1 : i];
+        c4_pair bit = { above & c4_column_mask(c0), above & c4_column_mask(c1) };
+        c4_pair threats = c4_popcount_pair(c4_winning_cells_pair(s->position | bit,
+                                                                  s->mask | bit));
+        keys[i] = base + C4_SCORE_THREAT * (int32_t)threats[0] +
+                  C4_SCORE_CENTRE * (3 - abs(c0 - 3));
+        if (i + 1 < n)
+            keys[i + 1] = base + C4_SCORE_THREAT * (int32_t)threats[1] +
+                          C4_SCORE_CENTRE * (3 - abs(c1 - 3));
+    }
 }
 
 static int c4_generate(void *state, gts_move *moves, uint32_t capacity, void *user)
@@ -241,8 +289,8 @@ static int c4_solver_moves(const c4_state *s, gts_move *moves, int32_t *keys, ui
             n = c4_emit(c4_centre_most(forced), moves, capacity);
         else /* step 3 */
             n = c4_emit(safe ? safe : playable, moves, capacity);
-        if (keys && n > 1) /* the masks are at hand: the keys cost little more */
-            c4_keys(s, moves, n, wins, theirs, keys);
+        if (keys && n > 1) /* step 3 (steps 1 and 2 leave one move) */
+            c4_solver_keys(s, moves, n, safe ? 0 : C4_SCORE_GIFT, keys);
         return n;
     }
     if (keys && n > 0)
@@ -280,11 +328,13 @@ static int c4_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
     const c4_state *s = state;
     if (!s || !lo || !hi)
         return GTS_EINVAL;
-    int n = (int)s->moves;
     if (c4_over(s)) {
         *lo = *hi = c4_evaluate(state, user);
         return 0;
     }
+    /* Not over: at most 41 stones, so every count below is >= -1, and
+     * -1 / 2 truncates to 0: each end stays on its side of 0 by itself. */
+    int n = (int)s->moves;
     uint64_t playable = c4_playable(s);
     const c4_cells *cells = c4_cur(s);
     if (cells->mine & playable) {
@@ -293,14 +343,9 @@ static int c4_bounds(void *state, gts_score *lo, gts_score *hi, void *user)
     }
     uint64_t theirs = cells->theirs;
     uint64_t forced = theirs & playable;
-    int h = n <= C4_CELLS - 1 ? (C4_CELLS - 1 - n) / 2 : 0;
-    int l = n <= C4_CELLS ? -((C4_CELLS - n) / 2) : 0;
-    if (!forced && (playable & ~(theirs >> 1)))
-        l = n <= C4_CELLS - 2 ? -((C4_CELLS - 2 - n) / 2) : 0;
-    if (forced & (forced - 1))
-        h = 0;
-    *lo = (gts_score)l;
-    *hi = (gts_score)h;
+    bool unforced = !forced && (playable & ~(theirs >> 1));
+    *lo = (gts_score)-((C4_CELLS - (unforced ? 2 : 0) - n) / 2);
+    *hi = (gts_score)((forced & (forced - 1)) ? 0 : (C4_CELLS - 1 - n) / 2);
     return 0;
 }
 
@@ -329,7 +374,13 @@ static int c4_apply(void *state, gts_move move, void *user)
 {
     (void)user;
     c4_state *s = state;
-    if (!s || !c4_legal(s, move))
+    if (!s || move >= C4_WIDTH)
+        return GTS_EINVAL;
+    /* The cell above the column's stones; none when the column is full (the
+     * carry lands on the sentinel bit), and a full board has no column left:
+     * the same test as c4_legal, from the bit the move needs anyway. */
+    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask((int)move);
+    if (!bit || s->won)
         return GTS_EINVAL;
     /* The stone completes four in a line exactly when its cell is one of
      * the mover's winning cells (the mover had no four before: apply()
@@ -337,7 +388,6 @@ static int c4_apply(void *state, gts_move move, void *user)
      * cells but the one just filled; the mover's are recomputed with the
      * new stone (not needed once the game is won). */
     const c4_cells *cur = c4_cur(s);
-    uint64_t bit = (s->mask + C4_BOTTOM) & c4_column_mask((int)move);
     uint32_t won = (cur->mine & bit) != 0;
     uint64_t mover = s->position | bit;
     c4_cells *next = &s->cells[s->moves + 1];

@@ -248,8 +248,12 @@ static inline bool gts__game_bounds(gts__ctx *c, int ply, gts_score *lo, gts_sco
         gts__bounds_fail(c, rc, l, h);
         return false;
     }
-    l = gts__root_lower(l, ply);
-    h = -gts__root_lower(-h, ply);
+    /* Ordinary scores (the usual case: one compare each) map to themselves. */
+    const uint32_t k = GTS_SCORE_DECIDED - GTS_MAX_PLY;
+    if ((uint32_t)l + (k - 1) >= 2 * k - 1 || (uint32_t)h + (k - 1) >= 2 * k - 1) {
+        l = gts__root_lower(l, ply);
+        h = -gts__root_lower(-h, ply);
+    }
     if (l > *lo)
         *lo = l;
     if (h < *hi)
