@@ -2,7 +2,8 @@
 """Tests of the `gts` command-line tool (tools/), standard library only.
 
 The tool is found through the GTS_TOOL environment variable (set by meson)
-or, when run by hand, at build/tools/gts. Expected values are computed here
+or, when run by hand, at build/tools/gts; tools/bench_mcts (TestBenchMcts)
+through GTS_BENCH_MCTS or at build/tools/bench_mcts. Expected values are computed here
 independently of libgts: a plain exact minimax over Connect-4 end games (with
 a memo of positions, which does not change the values) and perft counts of
 tic-tac-toe and Connect-4 from their own move generators.
@@ -21,6 +22,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GTS = os.environ.get("GTS_TOOL") or os.path.join(HERE, "..", "build", "tools", "gts")
+BENCH_MCTS = (os.environ.get("GTS_BENCH_MCTS")
+              or os.path.join(HERE, "..", "build", "tools", "bench_mcts"))
 TIMEOUT = 300
 
 
@@ -604,6 +607,39 @@ class TestTables(unittest.TestCase):
         mm = [int(r["nodes"]) for r in rows if r["algorithm"] == "minimax"]
         self.assertEqual(len(mm), 4)
         self.assertTrue(all(a < b for a, b in zip(mm, mm[1:])))
+
+
+@unittest.skipUnless(os.access(BENCH_MCTS, os.X_OK), f"no bench_mcts at {BENCH_MCTS}")
+class TestBenchMcts(unittest.TestCase):
+    """tools/bench_mcts starts each game it accepts from that game's own
+    state (it used to give every game but four a Connect-4 state, and
+    randtree and chess then made 0 playouts). One short round per game."""
+
+    GAMES = ("connect4", "connect4h", "othello", "tictactoe", "go", "chess", "randtree")
+
+    def bench(self, args):
+        p = subprocess.run([BENCH_MCTS] + list(args), capture_output=True, text=True,
+                           timeout=TIMEOUT)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_every_game_makes_playouts(self):
+        rc, out, err = self.bench(["--rounds", "1", "--time-ms", "100", "--threads", "1"]
+                                  + list(self.GAMES))
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual([r["game"] for r in rows], list(self.GAMES))
+        for r in rows:
+            self.assertGreater(float(r["median_playouts_per_s"]), 0,
+                               f"{r['game']}: no playouts in 100 ms")
+
+    def test_unknown_game_refused(self):
+        for name in ("nosuchgame", "Go"):
+            rc, out, err = self.bench(["--rounds", "1", "--time-ms", "1", name])
+            self.assertEqual(rc, 2, f"bench_mcts {name}: rc {rc}, stderr {err!r}")
+            self.assertEqual(out, "", f"bench_mcts {name}: printed to stdout")
+            self.assertIn(f"unknown game '{name}'", err)
+            for g in self.GAMES:
+                self.assertRegex(err, rf"[ (:]{g}[,)]", f"accepted name {g} not listed")
 
 
 # ---- TAP output (optional: --tap) -----------------------------------------------------

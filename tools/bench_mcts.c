@@ -20,8 +20,12 @@
  *
  * Usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] [--rave K]
  *                   [--checked] [GAME...]
- * (games: connect4, othello, tictactoe, connect4h, go (9x9, komi 7.5);
- * default connect4 othello)
+ * (games: the table GAMES below, each from its start position: connect4,
+ * connect4h, othello, tictactoe, go (9x9, komi 7.5), chess, randtree (the
+ * `gts` CLI's default tree: seed 1, branching 8, depth 8, -1000..1000);
+ * default connect4 othello. Any other name, a game of libgts-games
+ * included, is refused with exit status 2: each game needs its own start
+ * state, and another game's state is not one.)
  */
 #include <gts/gts.h>
 #include "gts_games.h"
@@ -49,14 +53,51 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static gts_status new_connect4(void **s) { return gts_connect4_new("", s); }
+static gts_status new_othello(void **s) { return gts_othello_new("", s); }
+static gts_status new_tictactoe(void **s) { return gts_tictactoe_new("", s); }
+static gts_status new_go(void **s) { return gts_go_new("9", s); }
+static gts_status new_chess(void **s) { return gts_chess_new(NULL, s); }
+
+static gts_status new_randtree(void **s)
+{
+    gts_randtree_params p = { .struct_size = sizeof p, .seed = 1, .branching = 8, .depth = 8,
+                              .min_value = -1000, .max_value = 1000 };
+    return gts_randtree_new(&p, s);
+}
+
+/* The games this benchmark can start, by their gts_games_find() name, each
+ * with the constructor of its start state (connect4h plays on connect4's
+ * states, gts_games.h). */
+static const struct bench_game {
+    const char *name;
+    gts_status (*start)(void **state);
+} GAMES[] = {
+    { "connect4", new_connect4 },   { "connect4h", new_connect4 }, { "othello", new_othello },
+    { "tictactoe", new_tictactoe }, { "go", new_go },              { "chess", new_chess },
+    { "randtree", new_randtree },
+};
+enum { NGAMES = sizeof GAMES / sizeof GAMES[0] };
+
+static const struct bench_game *bench_game(const char *name)
+{
+    for (int i = 0; i < NGAMES; i++)
+        if (strcmp(GAMES[i].name, name) == 0)
+            return &GAMES[i];
+    return NULL;
+}
+
 static void *start_state(const char *name)
 {
+    const struct bench_game *bg = bench_game(name);
     void *s = NULL;
-    gts_status rc = strcmp(name, "othello") == 0      ? gts_othello_new("", &s)
-                    : strcmp(name, "tictactoe") == 0  ? gts_tictactoe_new("", &s)
-                    : strcmp(name, "go") == 0         ? gts_go_new("9", &s)
-                                                      : gts_connect4_new("", &s);
-    return rc == GTS_OK ? s : NULL;
+    gts_status rc = bg ? bg->start(&s) : GTS_EINVAL;
+    if (rc != GTS_OK) {
+        fprintf(stderr, "bench_mcts: %s: cannot build the start position: %s\n", name,
+                gts_strerror(rc));
+        return NULL;
+    }
+    return s;
 }
 
 /* Playouts per second of one search (and per CPU second in @p cpu_rate),
@@ -135,7 +176,18 @@ int main(int argc, char **argv)
             for (char *t = strtok_r(list, ",", &save); t && nthreads < MAX_THREADS;
                  t = strtok_r(NULL, ",", &save))
                 threads[nthreads++] = atoi(t);
-        } else if (argv[i][0] != '-' && ngames < 16 && gts_games_find(argv[i])) {
+        } else if (argv[i][0] != '-') {
+            if (!bench_game(argv[i]) || !gts_games_find(argv[i])) {
+                fprintf(stderr, "bench_mcts: unknown game '%s' (accepted:", argv[i]);
+                for (int g = 0; g < NGAMES; g++)
+                    fprintf(stderr, "%s %s", g ? "," : "", GAMES[g].name);
+                fprintf(stderr, ")\n");
+                return 2;
+            }
+            if (ngames == 16) {
+                fprintf(stderr, "bench_mcts: at most 16 games\n");
+                return 2;
+            }
             games[ngames++] = argv[i];
         } else {
             fprintf(stderr, "usage: bench_mcts [--rounds R] [--time-ms T] [--threads 1,2] "
