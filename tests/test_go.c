@@ -63,9 +63,12 @@ Test(go, position_text)
     void *s = go_new(NULL);
     cr_expect_eq(gts_go_to_move(s), 0);
     cr_expect_eq(gts_go_area(s), -15, "empty 9x9, komi 7.5: -7.5 in half points");
+    cr_expect_eq(gts_go_komi(s), 15, "default komi 7.5 in half points");
+    cr_expect_eq(gts_go_komi(NULL), 0);
     gts_games_free(G(), s);
     s = go_new("  komi=-3   moves=e5,D4,pass  19 ");
     cr_expect_eq(gts_go_to_move(s), 1);
+    cr_expect_eq(gts_go_komi(s), -6, "komi=-3 in half points");
     gts_move m[400];
     cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 19 * 19 - 2 + 1);
     gts_games_free(G(), s);

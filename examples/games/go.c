@@ -947,6 +947,12 @@ gts_status gts_go_board(const void *state, char *buf, size_t size)
     return GTS_OK;
 }
 
+int gts_go_komi(const void *state)
+{
+    const go_state *s = state;
+    return s ? s->komi2 : 0;
+}
+
 int gts_go_to_move(const void *state)
 {
     const go_state *s = state;

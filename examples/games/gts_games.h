@@ -126,6 +126,9 @@ GTS_GAMES_API int gts_go_area(const void *state);
  *  size characters per row, 'X' Black, 'O' White, '.' empty. @p size must
  *  be at least size * (size + 1) + 1 bytes, else GTS_EINVAL. @since 0.2 */
 GTS_GAMES_API gts_status gts_go_board(const void *state, char *buf, size_t size);
+/** The komi of @p state (its position text's "komi=", else 7.5) in half
+ *  points, e.g. 15 for 7.5, -1 for -0.5; 0 for NULL. @since 0.2 */
+GTS_GAMES_API int gts_go_komi(const void *state);
 /** The side to move: 0 Black, 1 White, GTS_EINVAL for NULL. @since 0.2 */
 GTS_GAMES_API int gts_go_to_move(const void *state);
 
