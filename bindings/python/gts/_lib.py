@@ -532,6 +532,7 @@ def _declare_games(g: ctypes.CDLL) -> None:
         "gts_go_new": (c_int, [c_char_p, POINTER(c_void_p)]),
         "gts_go_area": (c_int, [c_void_p]),
         "gts_go_board": (c_int, [c_void_p, c_char_p, ctypes.c_size_t]),
+        "gts_go_komi": (c_int, [c_void_p]),
         "gts_go_to_move": (c_int, [c_void_p]),
         "gts_game_randtree": (GP, []),
         "gts_randtree_new": (c_int, [POINTER(RandTreeParamsStruct), POINTER(c_void_p)]),

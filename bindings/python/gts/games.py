@@ -471,6 +471,12 @@ class Go(BuiltinGame):
         return _g().gts_go_area(self._open()) / 2
 
     @property
+    def komi(self) -> float:
+        """The komi in points (7.5 unless the position set another), a
+        multiple of 0.5; read-only (gts_go_komi)."""
+        return _g().gts_go_komi(self._open()) / 2
+
+    @property
     def to_move(self) -> int:
         """The side to move: :attr:`BLACK` (0) or :attr:`WHITE` (1)."""
         return _g().gts_go_to_move(self._open())

@@ -195,6 +195,28 @@ class TestGo(unittest.TestCase):
         with self.assertRaises(gts.InvalidArgument):
             games.Go("5", komi=0.5)
 
+    def test_komi(self):
+        with games.Go() as g:
+            self.assertEqual(g.komi, 7.5, "the adapter's default")
+            self.assertIsInstance(g.komi, float)
+            with self.assertRaises(AttributeError):
+                g.komi = 6.5
+            self.assertEqual(g.komi, 7.5)
+        for pos, komi in (("5 komi=0.5 moves=C3,pass", 0.5), ("komi=-3", -3.0),
+                          ("komi=0", 0.0), ("19 komi=150", 150.0), ("komi=-150", -150.0)):
+            with self.subTest(pos=pos):
+                with games.Go(pos) as g:
+                    self.assertEqual(g.komi, komi)
+                    c = g.clone()
+                    self.assertEqual(c.komi, komi, "a clone keeps the komi")
+                    c.close()
+        with games.Go(size=5, komi=-0.5) as g:
+            self.assertEqual(g.komi, -0.5)
+            g.play("C3")
+            self.assertEqual(g.komi, -0.5, "moves do not change it")
+        with games.new("go", "7 komi=6") as g:
+            self.assertEqual(g.komi, 6.0)
+
     def test_bad_positions(self):
         for pos in ("25", "1", "9 9", "komi=7.3", "maxmoves=0", "foo", "moves=Z9",
                     "moves=C3,", "moves=C3,,D4", "moves=C3,C3", "moves=pass,pass,C3",
