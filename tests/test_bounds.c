@@ -508,6 +508,7 @@ static gts_randtree_params exact_tree(uint64_t i, int *depth)
 /* Trees [first, first + count) for every exact algorithm under @driver. */
 static void exact_trees(uint64_t first, uint64_t count, gts_root_driver driver, int tt_mb)
 {
+    count = tgame_count(count);
     alg_run runs[MAX_RUNS];
     int nruns = exact_runs(runs, driver != GTS_ROOT_WINDOW);
     gts_engine *mm = reference_engine();

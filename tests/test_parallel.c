@@ -171,6 +171,7 @@ static tree_case make_case(uint64_t i)
 static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
                              int aspiration, int serial)
 {
+    count = tgame_count(count);
     gts_engine *mm = engine_threads(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_engine *e[NTHREADS];

@@ -58,7 +58,7 @@ static gts_probcut_params params_off(double off)
 Test(probcut, infinite_threshold_is_exactly_pvs)
 {
     const double offs[] = {HUGE_VAL, INFINITY, GTS_PROBCUT_THRESHOLD_OFF};
-    for (uint64_t i = 0; i < 240; i++) {
+    for (uint64_t i = 0; i < tgame_count(240); i++) {
         gts_randtree_params tp = ordered_tree(900 + i, 3 + (uint32_t)(i % 5), 0);
         tp.depth = 9 - (uint32_t)(i % 5);
         tp.transpositions = i % 3 == 0;

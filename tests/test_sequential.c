@@ -86,6 +86,7 @@ static gts_engine *new_engine(bool tt, bool iterative)
 
 static void run_cases(uint64_t first, uint64_t count, bool tt)
 {
+    count = tgame_count(count);
     gts_engine *ref = new_engine(false, false);
     gts_engine *e[NSEQ][2];
     for (size_t a = 0; a < NSEQ; a++)

@@ -38,6 +38,19 @@ typedef struct tgame {
     bool extend_first; /* extend child 0 by one ply */
 } tgame;
 
+/* The number of cases of a long sweep over random trees: @p n, divided by
+ * the environment's GTS_TEST_DIVISOR (a positive integer; CI's sanitizer
+ * and valgrind passes set it, where every node costs 10-20 times more and
+ * what they look for does not need every tree), never below 1. */
+static inline uint64_t tgame_count(uint64_t n)
+{
+    const char *d = getenv("GTS_TEST_DIVISOR");
+    long div = d ? strtol(d, NULL, 10) : 1;
+    if (div <= 1)
+        return n;
+    return n / (uint64_t)div ? n / (uint64_t)div : 1;
+}
+
 static inline uint64_t tgame_mix(uint64_t x)
 {
     x += UINT64_C(0x9e3779b97f4a7c15);
