@@ -234,7 +234,7 @@ class MatchTest(unittest.TestCase):
         ok_a, ok_b = ["--a", "alg=pvs,depth=2"], ["--b", "alg=pvs,depth=3"]
         cases = [
             ([], "missing GAME"),
-            (["chess"] + ok_a + ok_b, "unknown game 'chess'"),
+            (["connect4_solver"] + ok_a + ok_b, "unknown game 'connect4_solver'"),
             (["tictactoe"] + ok_b, "missing --a SETUP"),
             (["tictactoe", "--a", "alg=nosuch,depth=2"] + ok_b, "unknown algorithm 'nosuch'"),
             (["tictactoe", "--a", "alg=pvs"] + ok_b, "no budget in 'alg=pvs'"),

@@ -15,7 +15,16 @@
  * since its last search move its kept tree's root (tree reuse).
  *
  * A game ends when generate() returns no move; the sign of evaluate() of
- * the final position, from its side to move, decides it.
+ * the final position, from its side to move, decides it. That is each
+ * game's own end: chess's checkmate, stalemate, 50-move rule and third
+ * repetition, Go's two passes or move cap scored by area with komi. In
+ * chess the referee is gts_game_chess() and the set-ups search with
+ * gts_game_chess_engine() on the same state, its root moved to the
+ * position to play (gts_chess_set_root()), as gts-uci does: a repetition
+ * inside the search is a draw at once. A game still going after
+ * MATCH_MAX_PLIES plies (chess: once its state holds CHESS_GAME_PLIES,
+ * the opening's moves included) is stopped and counts as a draw; only Go
+ * with a large maxmoves and unusually long chess games get there.
  */
 #include "cli.h"
 #include "cmds.h"
@@ -31,9 +40,13 @@ static const char MATCH_USAGE[] =
     "                 [--seed S] [--format text|csv|json] [--record FILE] [--quiet]\n"
     "\n"
     "Two engine set-ups play GAME (tictactoe, connect4, connect4h, othello,\n"
-    "randtree) from every opening twice, once with each set-up moving first\n"
-    "after the opening, and the tool prints wins, losses and draws per set-up\n"
-    "and per colour. A progress bar goes to stderr when it is a terminal.\n"
+    "chess, go, randtree) from every opening twice, once with each set-up\n"
+    "moving first after the opening, and the tool prints wins, losses and draws\n"
+    "per set-up and per colour. A game ends by its rules (chess: checkmate,\n"
+    "stalemate, the 50-move rule, a third repetition; go: two passes or\n"
+    "maxmoves, scored by area with komi); one still going after 4096 plies\n"
+    "(chess: once its state holds 1792, the opening's moves included) stops as\n"
+    "a draw. A progress bar goes to stderr when it is a terminal.\n"
     "\n"
     "SETUP is a comma-separated list of KEY=VALUE:\n"
     "  alg=NAME       algorithm (required; see 'gts algorithms')\n"
@@ -47,7 +60,8 @@ static const char MATCH_USAGE[] =
     "\n"
     "Options:\n"
     "  --a SETUP, --b SETUP  the two set-ups (required)\n"
-    "  --openings SPEC  all:N      every opening of N plies (0..8) not ending the game\n"
+    "  --openings SPEC  all:N      every opening of N plies (0..8; chess 0..4, go\n"
+    "                              0..3) not ending the game\n"
     "                   random:K:N K distinct random N-ply openings (--seed)\n"
     "                   FILE       one position per line ('#' comments); '-' = stdin\n"
     "                   (default all:0: the start position only)\n"
@@ -57,12 +71,25 @@ static const char MATCH_USAGE[] =
     "  --record FILE    also write one row per game (opening, colours, result,\n"
     "                   moves) to FILE in the same format ('-' = stdout)\n"
     "  --quiet          no progress bar\n"
-    "  -h, --help       this help\n";
+    "  -h, --help       this help\n"
+    "\n"
+    "Positions, as in 'gts search': tictactoe \"519\", connect4 \"4453\", othello\n"
+    "\"f5d6\", randtree \"0,3\"; chess \"startpos\" or a FEN, then \"moves e2e4 ...\";\n"
+    "go \"[SIZE] [komi=K] [maxmoves=N] [moves=V,V,...]\" (\"5 komi=0.5 maxmoves=30\").\n"
+    "all:N and random:K:N start from chess's startpos and Go's 9x9, komi 7.5.\n"
+    "The first colour is chess's White and Go's Black.\n";
 
-static const char MATCH_GAME_NAMES[] = "tictactoe, connect4, connect4h, othello, randtree";
+static const char MATCH_GAME_NAMES[] =
+    "tictactoe, connect4, connect4h, othello, chess, go, randtree";
 
 enum { MATCH_MAX_OPTS = 32, MATCH_MAX_OPENING_PLIES = 8, MATCH_MAX_PLIES = 4096 };
 static const uint64_t MATCH_MAX_OPENINGS = 1000000;
+/* all:N stays below MATCH_MAX_OPENINGS: chess has 197,281 openings of 4
+ * plies and 4,865,609 of 5; 9x9 Go about 82^N. */
+enum { CHESS_MAX_ALL_PLIES = 4, GO_MAX_ALL_PLIES = 3 };
+/* A chess state holds 2048 plies (gts_games.h, gts_chess_perft); a game
+ * stops at this many, leaving 2 * GTS_MAX_PLY for the searches below it. */
+enum { CHESS_GAME_PLIES = 2048 - 2 * GTS_MAX_PLY };
 
 /* ---- set-ups ------------------------------------------------------------ */
 
@@ -244,11 +271,15 @@ static void openings_free(openings *o)
 }
 
 typedef struct match_game {
-    const char *name;     /* as given */
-    const char *pos_name; /* the positions' game for cli_position_new */
-    const gts_game *g;
-    cli_game_opts go;     /* randtree parameters (the defaults) */
-    bool commas;          /* moves of a position text are comma-separated */
+    const char *name;       /* as given */
+    const char *pos_name;   /* the positions' game for cli_position_new */
+    const gts_game *g;      /* the rules: moves, the end and the result */
+    const gts_game *search; /* what the set-ups search: g, or chess's engine vtable */
+    cli_game_opts go;       /* randtree parameters (the defaults) */
+    /* Position text of moves from the start: @p lead before the first
+     * move ("startpos moves ", "moves="), @p sep between two. */
+    const char *lead, *sep;
+    int max_all_plies;      /* most N of --openings all:N */
 } match_game;
 
 /* The position @p text, or NULL with the reason in @p why; a finished
@@ -277,7 +308,7 @@ static void text_append(const match_game *m, void *state, gts_move move, char *b
     char mv[64];
     cli_format_move(m->g, state, move, mv, sizeof mv);
     size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s%s", m->commas && used ? "," : "", mv);
+    snprintf(buf + used, size - used, "%s%s", used ? m->sep : m->lead, mv);
 }
 
 /* Every opening of @p plies plies below @p state that leaves a move. */
@@ -442,9 +473,53 @@ typedef struct game_record {
     int winner;      /* 0 A, 1 B, -1 draw */
     int winner_side; /* 0 the player who moved first from the start, 1 second, -1 none */
     int plies;       /* moves played after the opening */
+    bool capped;     /* stopped at the ply cap: a draw */
     char *moves;
     uint64_t nodes[2], us[2];
 } game_record;
+
+/* The colour to move after the opening @p text of @p state (0 the player
+ * who moves first from the start: chess White, Go Black) and, in chess,
+ * the plies its state already holds (the moves after "moves"). */
+static int opening_side(const match_game *m, void *state, const char *text, int *held)
+{
+    *held = 0;
+    if (strcmp(m->pos_name, "go") == 0)
+        return gts_go_to_move(state);
+    if (strcmp(m->pos_name, "chess") == 0) {
+        /* From the text gts_chess_new() accepted: the FEN's side field
+         * ("startpos": White), then one colour change per move. */
+        int side = 0, field = 0, after = -1;
+        for (const char *p = text; *p;) {
+            size_t n = strcspn(p, " \t\r\n");
+            if (n == 0) {
+                p++;
+                continue;
+            }
+            if (after >= 0)
+                after++;
+            else if (n == 5 && memcmp(p, "moves", 5) == 0)
+                after = 0;
+            else if (field == 1 && n == 1 && *p == 'b')
+                side = 1;
+            field++;
+            p += n;
+        }
+        *held = after > 0 ? after : 0;
+        return side ^ (*held & 1);
+    }
+    /* The moves of the text (an Othello pass counts when written: "ps"). */
+    int plies = 0;
+    size_t len = strlen(text);
+    if (strcmp(m->pos_name, "randtree") == 0)
+        for (size_t i = 0; i <= len; i++)
+            plies += i == len ? (len > 0) : text[i] == ',';
+    else if (strcmp(m->pos_name, "othello") == 0)
+        plies = (int)(len / 2);
+    else
+        plies = (int)len;
+    return plies % 2;
+}
 
 /* Play opening @p k with set-up @p first to move after it. Returns the exit
  * status (CLI_OK, CLI_FAIL, or CLI_INTERRUPTED when stopped). */
@@ -458,17 +533,11 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         cli_error("match: opening '%s': %s", op->text, why);
         return CLI_FAIL;
     }
-    /* The colour to move after the opening from the moves of its text
-     * (an Othello pass counts when written: "ps"). */
-    int opening_plies = 0;
-    size_t len = strlen(op->text);
-    if (m->commas)
-        for (size_t i = 0; i <= len; i++)
-            opening_plies += i == len ? (len > 0) : op->text[i] == ',';
-    else if (strcmp(m->pos_name, "othello") == 0)
-        opening_plies = (int)(len / 2);
-    else
-        opening_plies = (int)len;
+    /* first_side: the colour of the set-up to move after the opening */
+    int held, first_side = opening_side(m, state, op->text, &held);
+    int max_plies = MATCH_MAX_PLIES;
+    if (strcmp(m->pos_name, "chess") == 0 && CHESS_GAME_PLIES - held < max_plies)
+        max_plies = held < CHESS_GAME_PLIES ? CHESS_GAME_PLIES - held : 0;
     for (int i = 0; i < 2; i++) {
         gts_engine_clear(su[i].e);
         if (!su[i].has_seed)
@@ -503,10 +572,8 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         }
         if (n == 0)
             break;
-        if (rec->plies >= MATCH_MAX_PLIES) {
-            cli_error("match: a game of opening '%s' is longer than %d plies", op->text,
-                      MATCH_MAX_PLIES);
-            status = CLI_FAIL;
+        if (rec->plies >= max_plies) {
+            rec->capped = true; /* a draw */
             break;
         }
         setup *s = &su[toplay];
@@ -521,8 +588,10 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         if (s->alg == GTS_ALG_MCTS && nsince[toplay] >= 0)
             gts_mcts_advance(s->e, since[toplay], nsince[toplay], NULL);
         nsince[toplay] = 0;
+        if (m->search == gts_game_chess_engine())
+            gts_chess_set_root(state); /* repetitions from here are draws in the search */
         cli_sigint_search_begin(s->e);
-        gts_status st = gts_search(s->e, s->alg, g, state, &lim, &r);
+        gts_status st = gts_search(s->e, s->alg, m->search, state, &lim, &r);
         cli_sigint_search_end();
         if (cli_interrupted()) {
             status = CLI_INTERRUPTED;
@@ -569,15 +638,13 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     }
     rec->moves = moves;
     if (status == CLI_OK) {
-        gts_score v = g->evaluate(state, g->user);
+        gts_score v = rec->capped ? 0 : g->evaluate(state, g->user);
         if (v == GTS_SCORE_INVALID) {
             cli_error("match: evaluate() failed on a finished game");
             status = CLI_FAIL;
         } else {
             /* toplay is the set-up to move in the final position */
             rec->winner = v > 0 ? toplay : v < 0 ? (toplay ^ 1) : -1;
-            /* colour of the set-up that moved first after the opening */
-            int first_side = opening_plies % 2;
             if (rec->winner < 0)
                 rec->winner_side = -1;
             else
@@ -601,7 +668,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
 
 static void print_summary(FILE *f, cli_format fmt, const match_game *m, setup *su,
                           const char *openings_spec, size_t nopenings, uint64_t games,
-                          uint64_t seed)
+                          uint64_t seed, uint64_t capped)
 {
     static const char *const cols[] = {
         "setup", "spec", "games", "wins", "losses", "draws", "score",
@@ -644,6 +711,9 @@ static void print_summary(FILE *f, cli_format fmt, const match_game *m, setup *s
                    openings_spec, nopenings, seed);
     cli_table_note(t, "first/second: the player who moves first / second from the start "
                       "position; score = (wins + draws/2) / games");
+    if (capped)
+        cli_table_note(t, "%" PRIu64 " game%s stopped at the ply cap, counted as draw%s", capped,
+                       capped == 1 ? "" : "s", capped == 1 ? "" : "s");
     cli_table_print(t, f, fmt, "match");
     cli_table_free(t);
 }
@@ -785,7 +855,8 @@ int cmd_match(int argc, char **argv)
     }
     m.pos_name = m.name;
     if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
-        strcmp(m.name, "othello") && strcmp(m.name, "randtree")) {
+        strcmp(m.name, "othello") && strcmp(m.name, "chess") && strcmp(m.name, "go") &&
+        strcmp(m.name, "randtree")) {
         char *esc = cli_escaped(m.name);
         cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
         free(esc);
@@ -793,7 +864,21 @@ int cmd_match(int argc, char **argv)
         return CLI_USAGE;
     }
     m.g = gts_games_find(m.name);
-    m.commas = strcmp(m.name, "randtree") == 0;
+    m.search = m.g;
+    m.lead = m.sep = "";
+    m.max_all_plies = MATCH_MAX_OPENING_PLIES;
+    if (strcmp(m.name, "randtree") == 0) {
+        m.sep = ",";
+    } else if (strcmp(m.name, "chess") == 0) {
+        m.search = gts_game_chess_engine();
+        m.lead = "startpos moves ";
+        m.sep = " ";
+        m.max_all_plies = CHESS_MAX_ALL_PLIES;
+    } else if (strcmp(m.name, "go") == 0) {
+        m.lead = "moves=";
+        m.sep = ",";
+        m.max_all_plies = GO_MAX_ALL_PLIES;
+    }
     if (!m.g) {
         free(extra);
         return cli_usage_error("match", "game '%s' is not in libgts-games", m.name);
@@ -831,8 +916,13 @@ int cmd_match(int argc, char **argv)
         if (!cli_parse_i64(spec_text + 4, 0, MATCH_MAX_OPENING_PLIES, &plies)) {
             char *esc = cli_escaped(spec_text);
             rc = cli_usage_error("match", "--openings: expected all:N with N 0..%d, got '%s'",
-                                 MATCH_MAX_OPENING_PLIES, esc);
+                                 m.max_all_plies, esc);
             free(esc);
+        } else if (plies > m.max_all_plies) {
+            rc = cli_usage_error("match",
+                                 "--openings: all:%d would be millions of %s openings "
+                                 "(N 0..%d for %s); random:K:%d draws K of them",
+                                 (int)plies, m.name, m.max_all_plies, m.name, (int)plies);
         } else {
             char prefix[4096] = "";
             enumerate(&m, start, (int)plies, prefix, sizeof prefix, &ops, &rc);
@@ -913,7 +1003,10 @@ int cmd_match(int argc, char **argv)
         snprintf(what, sizeof what, "%.500s%s%s", openings_spec ? openings_spec : "",
                  openings_spec && nextra ? " + " : "",
                  nextra ? "--opening" : openings_spec ? "" : spec_text);
-        print_summary(stdout, fmt, &m, su, what, ops.n, done, seed);
+        uint64_t capped = 0;
+        for (uint64_t k = 0; k < done; k++)
+            capped += rec[k].capped;
+        print_summary(stdout, fmt, &m, su, what, ops.n, done, seed, capped);
         if (record && print_record(record, fmt, &m, su, &ops, rec, done) != CLI_OK &&
             rc == CLI_OK)
             rc = CLI_FAIL;
