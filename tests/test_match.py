@@ -3,8 +3,12 @@
 
 The references are independent of libgts: a plain tic-tac-toe minimax (two
 perfect players must reach the game-theoretic value of every opening, so
-every game's result is predicted), and a Connect-4 board that replays each
-recorded game, checks every move is legal and finds the winner itself.
+every game's result is predicted), a Connect-4 board and a Go board with
+Tromp-Taylor area scoring that replay each recorded game, check every move
+and find the winner themselves. Chess games are checked against the rules
+vtable through `gts search` (the final position is over, and its score
+names the loser), from openings whose results are known (mates in one, a
+50-move draw).
 
 Run: GTS_TOOL=build/tools/gts python3 tests/test_match.py [-v] [--tap]
 """
@@ -26,6 +30,11 @@ TIMEOUT = 300
 def run(args, stdin=None):
     p = subprocess.run([GTS, "match"] + list(args), input=stdin, capture_output=True,
                        text=True, timeout=TIMEOUT)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_gts(args):
+    p = subprocess.run([GTS] + list(args), capture_output=True, text=True, timeout=TIMEOUT)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -107,6 +116,111 @@ def c4_replay(opening, moves):
                 winner = p
     assert winner or all(0 not in col for col in grid), "the game ended before its end"
     return winner
+
+
+# ---- Go, independently -----------------------------------------------------------
+
+GO_COLUMNS = "ABCDEFGHJKLMNOPQRST"
+
+
+def go_position(text):
+    """(size, komi, maxmoves, moves) of a position text of gts_go_new()."""
+    size, komi, cap, moves = 9, 7.5, None, []
+    for tok in text.split():
+        if tok.startswith("komi="):
+            komi = float(tok[5:])
+        elif tok.startswith("maxmoves="):
+            cap = int(tok[9:])
+        elif tok.startswith("moves="):
+            moves = tok[6:].split(",") if tok[6:] else []
+        else:
+            size = int(tok)
+    return size, komi, cap if cap is not None else 3 * size * size, moves
+
+
+def go_replay(opening, moves):
+    """Play the opening and the recorded moves (GTP vertices, "pass") with
+    captures on a plain board; no move may be suicide or fill an occupied
+    point, and the game must end exactly after the last one (two passes or
+    the move cap). Returns Black's area margin less komi (Tromp-Taylor)."""
+    size, komi, cap, seq = go_position(opening)
+    seq = seq + moves.split()
+    board = {}
+
+    def group(p):
+        colour, todo, stones, libs = board[p], [p], {p}, set()
+        while todo:
+            x, y = todo.pop()
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if not (0 <= q[0] < size and 0 <= q[1] < size):
+                    continue
+                if q not in board:
+                    libs.add(q)
+                elif board[q] == colour and q not in stones:
+                    stones.add(q)
+                    todo.append(q)
+        return stones, libs
+
+    passes = 0
+    for k, v in enumerate(seq):
+        assert passes < 2 and k < cap, f"move {k + 1} ({v}) after the end of the game"
+        colour = "XO"[k % 2]
+        if v.lower() == "pass":
+            passes += 1
+            continue
+        passes = 0
+        p = (GO_COLUMNS.index(v[0].upper()), int(v[1:]) - 1)
+        assert p not in board, f"move {k + 1}: {v} is occupied"
+        board[p] = colour
+        x, y = p
+        for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if q in board and board[q] != colour:
+                stones, libs = group(q)
+                if not libs:
+                    for s in stones:
+                        del board[s]
+        assert group(p)[1], f"move {k + 1}: {v} is suicide"
+    assert passes == 2 or len(seq) == cap, "the game ended before its end"
+    area = {"X": 0, "O": 0}
+    seen = set()
+    for x in range(size):
+        for y in range(size):
+            if (x, y) in board:
+                area[board[(x, y)]] += 1
+            elif (x, y) not in seen:
+                region, todo, reach = {(x, y)}, [(x, y)], set()
+                while todo:
+                    a, b = todo.pop()
+                    for q in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                        if not (0 <= q[0] < size and 0 <= q[1] < size):
+                            continue
+                        if q in board:
+                            reach.add(board[q])
+                        elif q not in region:
+                            region.add(q)
+                            todo.append(q)
+                seen |= region
+                if len(reach) == 1:
+                    area[reach.pop()] += len(region)
+    return area["X"] - area["O"] - komi
+
+
+# ---- chess, through the rules vtable ------------------------------------------------
+
+def chess_final(opening, moves):
+    """The position text of the game's final position."""
+    text = opening if opening else "startpos"
+    if moves:
+        text += (" " if " moves " in f" {text} " else " moves ") + moves
+    return text
+
+
+def chess_white_to_move(opening, plies):
+    """Whether White is to move after the opening and @p plies moves."""
+    fields = opening.split()
+    moves = fields.index("moves") if "moves" in fields else len(fields)
+    black = bool(fields) and fields[0] != "startpos" and fields[1] == "b"
+    return (black + max(0, len(fields) - moves - 1) + plies) % 2 == 0
 
 
 class MatchTest(unittest.TestCase):
@@ -263,6 +377,143 @@ class MatchTest(unittest.TestCase):
                 self.assertEqual(out, "")
                 self.assertIn(msg, err)
                 self.assertTrue(err.startswith("gts match: "), err)
+
+    def test_chess_mates_and_draws(self):
+        # White mates in one after a Scholar's-mate opening (its colour from
+        # the moves), Black mates in one from a FEN, and the 50-move rule
+        # ends a bare-kings game two plies after a FEN at 98 half-moves.
+        openings = [
+            "startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6",
+            "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",
+            "8/8/8/4k3/8/8/8/4K3 w - - 98 1",
+        ]
+        args = ["chess", "--a", "alg=alphabeta,depth=2", "--b", "alg=pvs,depth=2,nodes=5000"]
+        for o in openings:
+            args += ["--opening", o]
+        summary, games = match_csv(args)
+        self.assertEqual(len(games), 6)
+        self.check_counts(summary, games)
+        self.assertEqual([g["winner_colour"] for g in games],
+                         ["first", "first", "second", "second", "none", "none"])
+        self.assertEqual([g["moves"] for g in games[:4]], ["h5f7"] * 2 + ["a8a1"] * 2)
+        self.assertEqual([int(g["plies"]) for g in games[4:]], [2, 2])
+        self.assertEqual(int(summary["A"]["wins"]), 2)
+        self.assertEqual(int(summary["A"]["draws"]), 2)
+        for g in games:
+            self.check_chess_final(g)
+
+    def check_chess_final(self, g):
+        """The final position is over by the rules, and its score agrees
+        with the recorded result."""
+        final = chess_final(g["opening"], g["moves"])
+        rc, out, err = run_gts(["search", "chess", final, "--depth", "1", "--format", "json",
+                                "--quiet"])
+        self.assertEqual(rc, 0, err)
+        d = json.loads(out)
+        self.assertIsNone(d["bestmove"], f"{final}: the game is not over")
+        plies = int(g["plies"])
+        self.assertEqual(plies, len(g["moves"].split()))
+        white = chess_white_to_move(g["opening"], plies)
+        if d["score"] == 0:
+            self.assertEqual(g["winner"], "draw", g)
+            self.assertEqual(g["winner_colour"], "none", g)
+        else:
+            self.assertLess(d["score"], 0, "a finished game scores a loss or a draw")
+            self.assertEqual(g["winner_colour"], "second" if white else "first", g)
+            # the set-up to move after the opening moved the odd plies
+            mover = g["first"] if plies % 2 == 1 else g["second"]
+            self.assertEqual(g["winner"], mover, g)
+
+    def test_chess_random_openings_play_to_the_end(self):
+        # Whole games from two random plies at depth 1: the openings are
+        # UCI moves after startpos, and every game ends by the rules (here
+        # a repetition or the 50-move rule at most).
+        summary, games = match_csv(["chess", "--a", "alg=alphabeta,depth=1", "--b",
+                                    "alg=pvs,depth=1", "--openings", "random:1:2"])
+        self.assertEqual(len(games), 2)
+        self.check_counts(summary, games)
+        self.assertRegex(games[0]["opening"], r"^startpos moves [a-h][1-8][a-h][1-8] "
+                                              r"[a-h][1-8][a-h][1-8]$")
+        for g in games:
+            self.check_chess_final(g)
+
+    def test_go_small_boards(self):
+        # 5x5 with a move cap: every game replayed and scored by area; a
+        # half-point komi decides every game, an integer one may not.
+        openings = ["5 komi=0.5 maxmoves=20", "5 komi=2 maxmoves=24 moves=C3",
+                    "maxmoves=16 komi=3.5 4 moves=B2,C3,pass"]
+        args = ["go", "--a", "alg=alphabeta,depth=1", "--b", "alg=pvs,depth=2"]
+        for o in openings:
+            args += ["--opening", o]
+        summary, games = match_csv(args)
+        self.assertEqual(len(games), 6)
+        self.check_counts(summary, games)
+        for g in games:
+            margin = go_replay(g["opening"], g["moves"])
+            expect = "first" if margin > 0 else "second" if margin < 0 else "none"
+            self.assertEqual(g["winner_colour"], expect, g)
+            self.assertEqual(int(g["plies"]), len(g["moves"].split()))
+            if expect != "none":
+                # after an even number of opening moves Black moves first
+                black = len(go_position(g["opening"])[3]) % 2 == 0
+                setup = g["first"] if black == (expect == "first") else g["second"]
+                self.assertEqual(g["winner"], setup, g)
+        self.assertNotIn("none", [g["winner_colour"] for g in games[:2] + games[4:]])
+
+    def test_go_random_openings(self):
+        summary, games = match_csv(["go", "--a", "alg=alphabeta,depth=1", "--b",
+                                    "alg=pvs,depth=1", "--openings", "random:1:2",
+                                    "--seed", "3"])
+        self.assertEqual(len(games), 2)
+        self.check_counts(summary, games)
+        self.assertRegex(games[0]["opening"], r"^moves=([A-HJ][1-9]|pass),([A-HJ][1-9]|pass)$")
+        for g in games:
+            margin = go_replay(g["opening"], g["moves"])
+            self.assertEqual(g["winner_colour"], "first" if margin > 0 else "second", g)
+
+    def test_chess_and_go_bad_openings(self):
+        ok = ["--a", "alg=pvs,depth=1", "--b", "alg=pvs,depth=2"]
+        cases = [
+            # blanks are escaped in the message, as in every position text
+            (["chess", "--opening", "8/8/8/8/8/8/8/8 w - - 0 1"],
+             r"--opening: bad chess opening '8/8/8/8/8/8/8/8\x20w\x20-\x20-\x200\x201': not a "
+             "legal position"),
+            (["chess", "--opening", "startpos moves e2e5"], "not a legal position"),
+            (["chess", "--opening", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 moves a1a8"],
+             "the game is over after it"),
+            (["chess", "--openings", "all:5"],
+             "--openings: all:5 would be millions of chess openings (N 0..4 for chess)"),
+            (["go", "--opening", "5 moves=C3,Z9"],
+             r"--opening: bad go opening '5\x20moves=C3,Z9': move 2: bad vertex 'Z9' at column "
+             "12 (expected A1-E5, or pass)"),
+            (["go", "--opening", "5 moves=C3,C3"], "move 2: C3 is not legal here: the point "
+                                                   "is occupied"),
+            (["go", "--opening", "5 moves=pass,pass"], "the game is over after it"),
+            (["go", "--opening", "5 maxmoves=2 moves=C3,C2"], "the game is over after it"),
+            (["go", "--openings", "all:4"], "all:4 would be millions of go openings"),
+        ]
+        for args, msg in cases:
+            with self.subTest(args=args):
+                rc, out, err = run(args[:1] + ok + args[1:])
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(out, "")
+                self.assertIn(msg, err)
+                self.assertTrue(err.startswith("gts match: "), err)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "open.txt")
+            with open(path, "w") as f:
+                f.write("# chess\nstartpos\nstartpos moves e2e4 e7e5 e1e3\n")
+            rc, out, err = run(["chess"] + ok + ["--openings", path])
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(out, "")
+            self.assertIn(r":3: bad chess opening 'startpos\x20moves\x20e2e4\x20e7e5\x20e1e3': "
+                          "not a legal position", err)
+            with open(path, "w") as f:
+                f.write("5 maxmoves=10\n5 moves=A1,A1\n")
+            rc, out, err = run(["go"] + ok + ["--openings", path])
+            self.assertEqual(rc, 1, err)
+            self.assertIn(r":2: bad go opening '5\x20moves=A1,A1': move 2: A1 is not legal here",
+                          err)
 
     def test_help(self):
         rc, out, err = run(["--help"])
