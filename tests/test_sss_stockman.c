@@ -31,7 +31,7 @@ static gts_score search(gts_engine *e, gts_algorithm alg, const gts_game *g, voi
 Test(sss_stockman, equals_minimax_on_2000_random_trees)
 {
     gts_engine *e = engine(), *m = engine();
-    for (int t = 0; t < 2000; t++) {
+    for (int t = 0; t < (int)tgame_count(2000); t++) {
         gts_randtree_params p = {
             .struct_size = sizeof p, .seed = 0x5555 + (uint64_t)t,
             .branching = 2 + (uint32_t)t % 4, .depth = 1 + (uint32_t)(t / 4) % 6,
@@ -63,7 +63,7 @@ Test(sss_stockman, equals_minimax_on_2000_random_trees)
 Test(sss_stockman, equals_minimax_with_wins_extensions_and_quiescence)
 {
     gts_engine *e = engine(), *m = engine();
-    for (int t = 0; t < 300; t++) {
+    for (int t = 0; t < (int)tgame_count(300); t++) {
         tgame g;
         tgame_init(&g, 900 + (uint64_t)t, 2 + t % 3, 2 + t % 4);
         g.win_leaves = t % 2 == 0;
