@@ -17,7 +17,10 @@
  *   4. a callback failing on a worker thread's state copy;
  *   5. RAVE (lock-free AMAF updates), a playout policy called on every
  *      worker's state, and tree reuse (gts_mcts_advance) between parallel
- *      searches: counts add up, AMAF counts stay within their bounds.
+ *      searches: counts add up, AMAF counts stay within their bounds;
+ *   6. trusted playouts (GTS_TRAIT_TRUSTED_PLAYOUT, Go 5x5): every worker
+ *      plays the policy's moves on its own state copy without generate()
+ *      between them; the visits add up and the caller's state is unchanged.
  * Workers share the tree only through lib/atomic_internal.h, so under TSan
  * every happens-before edge of the node publication protocol is checked.
  */
@@ -341,6 +344,33 @@ static void stress_rave_reuse(int threads, int rounds)
         }
 }
 
+/* Step 6. Trusted playouts: Go declares GTS_TRAIT_TRUSTED_PLAYOUT. */
+static void stress_trusted(int threads, int rounds)
+{
+    const gts_game *g = gts_game_go();
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (int i = 0; i < rounds; i++) {
+            void *s;
+            if (gts_go_new("5 komi=0.5 maxmoves=60 moves=C3", &s) != GTS_OK) {
+                fail("go");
+                return;
+            }
+            gts_engine *e = new_engine(threads, mode);
+            gts_engine_set(e, GTS_OPT_MCTS_RAVE, 300);
+            gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 4000);
+            gts_engine_set(e, GTS_OPT_MCTS_SEED, 1 + i);
+            uint64_t before = g->hash(s, NULL);
+            gts_result r = {.struct_size = sizeof r};
+            int rc = gts_mcts(e, g, s, NULL, &r);
+            CHECK(rc == GTS_OK, "trusted mode %d: %s", mode, gts_status_name(rc));
+            CHECK(root_visits(e) == 4000, "trusted mode %d: %llu visits", mode,
+                  (unsigned long long)root_visits(e));
+            CHECK(g->hash(s, NULL) == before, "trusted mode %d: the state changed", mode);
+            gts_engine_free(e);
+            gts_games_free(g, s);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
@@ -354,6 +384,7 @@ int main(int argc, char **argv)
     stress_stop(threads);
     stress_failure(threads, rounds);
     stress_rave_reuse(threads, rounds);
+    stress_trusted(threads, rounds);
     if (failures) {
         fprintf(stderr, "stress_mcts: %u failures\n", failures);
         return 1;
