@@ -13,6 +13,8 @@
  *    and 16 virtual processors, on a random tree and on a Connect-4
  *    position, gives the very same rounds, idle turns, nodes, score and
  *    best move three times;
+ *  - MCTS ignores the option, also on an engine whose pool a virtual
+ *    search left virtual;
  *  - bad arguments.
  */
 #include <criterion/criterion.h>
@@ -105,6 +107,42 @@ Test(virtual, no_clock_without_virtual_processors)
     cr_expect_eq(v.rounds, 0, "one thread has no pool");
     v = run(GTS_ALG_PVS, 4, true, tree, 5);
     cr_expect_eq(v.rounds, 0, "a serial algorithm has no pool");
+    gts_games_free(gts_game_randtree(), tree);
+}
+
+/* MCTS ignores the option: on an engine whose last search was a virtual
+ * one (the pool stays virtual), with the option on and off, it runs on
+ * real threads (no clock) and its playouts add up. */
+Test(virtual, mcts_runs_real_threads_after_a_virtual_search)
+{
+    void *tree = tree_new(5, false, 12); /* too big to prove in 2000 playouts */
+    gts_engine *e = NULL;
+    cr_assert_eq(gts_engine_new(&e), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 4), GTS_OK);
+    for (int on = 1; on >= 0; on--) {
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
+        gts_limits lim = { .struct_size = sizeof lim, .depth = 4 };
+        gts_result r = { .struct_size = sizeof r };
+        cr_assert_eq(gts_search(e, GTS_ALG_DTS, gts_game_randtree(), tree, &lim, &r), GTS_OK);
+        uint64_t rounds = 0, idle = 0;
+        cr_assert_eq(gts_engine_virtual_stats(e, &rounds, &idle), GTS_OK);
+        cr_assert_gt(rounds, 0, "the depth-first search ran on virtual processors");
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, on), GTS_OK);
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 2000), GTS_OK);
+        r = (gts_result){ .struct_size = sizeof r };
+        cr_assert_eq(gts_mcts(e, gts_game_randtree(), tree, NULL, &r), GTS_OK);
+        cr_assert_eq(gts_engine_virtual_stats(e, &rounds, &idle), GTS_OK);
+        cr_expect_eq(rounds, 0, "option %d: MCTS ran on virtual processors (%llu rounds)", on,
+                     (unsigned long long)rounds);
+        gts_mcts_move_stats st[8];
+        st[0].struct_size = sizeof st[0];
+        int n = gts_mcts_root_stats(e, st, 8);
+        uint64_t visits = 0;
+        for (int i = 0; i < n && i < 8; i++)
+            visits += st[i].visits;
+        cr_expect_eq(visits, 2000, "option %d: %llu visits", on, (unsigned long long)visits);
+    }
+    gts_engine_free(e);
     gts_games_free(gts_game_randtree(), tree);
 }
 

@@ -981,10 +981,15 @@ static void mc_batch(void *arg, gts__worker *wk)
 
 static void mc_run_batch(mc_search *m)
 {
-    if (m->threads == 1)
+    if (m->threads == 1) {
         mc_work(&m->w[0]);
-    else
-        gts__pool_run(m->run->pool, mc_batch, m);
+        return;
+    }
+    /* MCTS ignores GTS_OPT_VIRTUAL: its workers wait for each other without
+     * counting nodes. The pool stays virtual after a virtual depth-first
+     * search (only those switch it), so switch it back to real threads. */
+    gts__pool_set_virtual(m->run->pool, false);
+    gts__pool_run(m->run->pool, mc_batch, m);
 }
 
 /* ---- results ------------------------------------------------------------------------ */
