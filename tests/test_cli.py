@@ -598,6 +598,23 @@ class TestTables(unittest.TestCase):
         self.assertIn("speedup", rows[0])
         self.assertIn("nosuchalg", err)  # csv notes go to stderr
 
+    def test_speedup_virtual_leaves_out_mcts(self):
+        # MCTS ignores GTS_OPT_VIRTUAL: not in the default list, and a note
+        # when asked for by name; the depth-first algorithms still run.
+        base = ["speedup", "--virtual", "--game", "tictactoe", "--depth", "4", "--threads",
+                "2", "--repeat", "1", "--format", "json"]
+        rc, out, err = run(base)
+        self.assertEqual(rc, 0, err)
+        algs = {row["algorithm"] for row in json.loads(out)["rows"]}
+        self.assertNotIn("mcts", algs)
+        self.assertIn("dts", algs)
+        rc, out, err = run(base + ["--algs", "mcts,dts"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        self.assertEqual({row["algorithm"] for row in j["rows"]} - {"alphabeta", "pvs"},
+                         {"dts"})
+        self.assertTrue(any("mcts" in n and "virtual" in n for n in j["notes"]), j["notes"])
+
     def test_nodes_csv(self):
         rc, out, err = run(["nodes", "tictactoe", "--algs", "alphabeta,minimax", "--depths",
                             "1-4", "--format", "csv"])

@@ -633,15 +633,21 @@ int cmd_speedup(int argc, char **argv)
                 cli_table_note(t, "skipped %s: not an algorithm of this libgts", names[i]);
                 continue;
             }
+            if (virt && a == GTS_ALG_MCTS) {
+                cli_table_note(t, "skipped mcts: MCTS ignores --virtual (GTS_OPT_VIRTUAL)");
+                continue;
+            }
             if (!gts_algorithm_is_parallel(a))
                 cli_table_note(t, "%s is serial: its thread count has no effect", names[i]);
             algs[na++] = a;
         }
     } else {
+        /* With --virtual, only the depth-first parallel algorithms: MCTS
+         * ignores the option (its rows would be real threads' node counts). */
         gts_algorithm all[64];
         int n = cli_algorithms(all, 64);
         for (int i = 0; i < n; i++)
-            if (gts_algorithm_is_parallel(all[i]))
+            if (gts_algorithm_is_parallel(all[i]) && !(virt && all[i] == GTS_ALG_MCTS))
                 algs[na++] = all[i];
     }
 
