@@ -228,6 +228,11 @@ static inline void gts__pv_update(gts__ctx *c, int ply, gts_move m)
  * GTS_SCORE_DECIDED once made root-relative. Upper bounds: -lower(-v). */
 static inline gts_score gts__root_lower(gts_score v, int ply)
 {
+    /* Ordinary scores, |v| < DECIDED - MAX_PLY (the usual case: one
+     * compare), map to themselves at every ply. */
+    const uint32_t k = GTS_SCORE_DECIDED - GTS_MAX_PLY;
+    if ((uint32_t)v + (k - 1) < 2 * k - 1)
+        return v;
     if (v >= GTS_SCORE_DECIDED)
         return v - ply;
     if (v > -GTS_SCORE_DECIDED)
@@ -248,12 +253,8 @@ static inline bool gts__game_bounds(gts__ctx *c, int ply, gts_score *lo, gts_sco
         gts__bounds_fail(c, rc, l, h);
         return false;
     }
-    /* Ordinary scores (the usual case: one compare each) map to themselves. */
-    const uint32_t k = GTS_SCORE_DECIDED - GTS_MAX_PLY;
-    if ((uint32_t)l + (k - 1) >= 2 * k - 1 || (uint32_t)h + (k - 1) >= 2 * k - 1) {
-        l = gts__root_lower(l, ply);
-        h = -gts__root_lower(-h, ply);
-    }
+    l = gts__root_lower(l, ply);
+    h = -gts__root_lower(-h, ply);
     if (l > *lo)
         *lo = l;
     if (h < *hi)
