@@ -191,6 +191,9 @@ static uint64_t c4_centre_most(uint64_t cells)
     return 0;
 }
 
+/* The ordering keys' centre term of column @p c. */
+static int32_t c4_centre(int c) { return C4_SCORE_CENTRE * (3 - abs(c - 3)); }
+
 /* Ordering key of column @p c (playable) given both sides' winning cells:
  * an immediate win, then a forced block, then the threats the move makes,
  * the centre, and a penalty for playing under an opponent's winning cell. */
@@ -203,7 +206,7 @@ static int32_t c4_hint(const c4_state *s, int c, uint64_t mine, uint64_t theirs)
         return C4_SCORE_BLOCK;
     int32_t score = C4_SCORE_THREAT *
         c4_popcount(c4_winning_cells(s->position | bit, s->mask | bit));
-    score += C4_SCORE_CENTRE * (3 - abs(c - 3));
+    score += c4_centre(c);
     if ((bit << 1) & theirs)
         score += C4_SCORE_GIFT;
     return score;
@@ -231,11 +234,9 @@ static void c4_solver_keys(const c4_state *s, const gts_move *moves, int n, int3
         c4_pair bit = { above & c4_column_mask(c0), above & c4_column_mask(c1) };
         c4_pair threats = c4_popcount_pair(c4_winning_cells_pair(s->position | bit,
                                                                   s->mask | bit));
-        keys[i] = base + C4_SCORE_THREAT * (int32_t)threats[0] +
-                  C4_SCORE_CENTRE * (3 - abs(c0 - 3));
+        keys[i] = base + C4_SCORE_THREAT * (int32_t)threats[0] + c4_centre(c0);
         if (i + 1 < n)
-            keys[i + 1] = base + C4_SCORE_THREAT * (int32_t)threats[1] +
-                          C4_SCORE_CENTRE * (3 - abs(c1 - 3));
+            keys[i + 1] = base + C4_SCORE_THREAT * (int32_t)threats[1] + c4_centre(c1);
     }
 }
 
