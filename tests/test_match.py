@@ -38,6 +38,13 @@ def run_gts(args):
     return p.returncode, p.stdout, p.stderr
 
 
+def with_openings(args, openings):
+    """@p args followed by one --opening per position of @p openings."""
+    for o in openings:
+        args = args + ["--opening", o]
+    return args
+
+
 def match_csv(args):
     """Run a match with --format csv and --record; returns (summary rows by
     set-up label, game rows)."""
@@ -387,10 +394,9 @@ class MatchTest(unittest.TestCase):
             "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",
             "8/8/8/4k3/8/8/8/4K3 w - - 98 1",
         ]
-        args = ["chess", "--a", "alg=alphabeta,depth=2", "--b", "alg=pvs,depth=2,nodes=5000"]
-        for o in openings:
-            args += ["--opening", o]
-        summary, games = match_csv(args)
+        summary, games = match_csv(with_openings(
+            ["chess", "--a", "alg=alphabeta,depth=2", "--b", "alg=pvs,depth=2,nodes=5000"],
+            openings))
         self.assertEqual(len(games), 6)
         self.check_counts(summary, games)
         self.assertEqual([g["winner_colour"] for g in games],
@@ -442,10 +448,8 @@ class MatchTest(unittest.TestCase):
         # half-point komi decides every game, an integer one may not.
         openings = ["5 komi=0.5 maxmoves=20", "5 komi=2 maxmoves=24 moves=C3",
                     "maxmoves=16 komi=3.5 4 moves=B2,C3,pass"]
-        args = ["go", "--a", "alg=alphabeta,depth=1", "--b", "alg=pvs,depth=2"]
-        for o in openings:
-            args += ["--opening", o]
-        summary, games = match_csv(args)
+        summary, games = match_csv(with_openings(
+            ["go", "--a", "alg=alphabeta,depth=1", "--b", "alg=pvs,depth=2"], openings))
         self.assertEqual(len(games), 6)
         self.check_counts(summary, games)
         for g in games:

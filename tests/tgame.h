@@ -39,9 +39,9 @@ typedef struct tgame {
 } tgame;
 
 /* The number of cases of a long sweep over random trees: @p n, divided by
- * the environment's GTS_TEST_DIVISOR (a positive integer; CI's sanitizer
- * and valgrind passes set it, where every node costs 10-20 times more and
- * what they look for does not need every tree), never below 1. */
+ * the environment's GTS_TEST_DIVISOR (a positive integer; scripts/sanitize
+ * sets it, where every node costs 10-20 times more and what it looks for
+ * does not need every tree), never below 1. */
 static inline uint64_t tgame_count(uint64_t n)
 {
     const char *d = getenv("GTS_TEST_DIVISOR");
