@@ -90,6 +90,7 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_HISTORY, 0, 1, 1, history),
     OPT(GTS_OPT_QUIESCENCE, 0, 1, 1, quiescence),
     OPT(GTS_OPT_ITERATIVE, 0, 1, 1, iterative),
+    OPT(GTS_OPT_DEEPEN_NODES, 0, (int64_t)1 << 62, 0, deepen_nodes),
     OPT(GTS_OPT_ROOT_DRIVER, GTS_ROOT_WINDOW, GTS_ROOT_MTDF, GTS_ROOT_WINDOW, root_driver),
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),

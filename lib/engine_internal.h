@@ -60,6 +60,7 @@ struct gts_engine {
     int64_t history;
     int64_t quiescence;
     int64_t iterative;
+    int64_t deepen_nodes;
     int64_t root_driver;     /* gts_root_driver */
     int64_t nbest;
     int64_t nbest_depth;

@@ -524,7 +524,9 @@ static const gts_game C4_GAME = {
     .bounds = c4_bounds,
     .generate_keyed = c4_generate_keyed,
     .hash_after = c4_hash_after,
-    .traits = GTS_TRAIT_MOVE_IDENTITY, /* RAVE: a move is the same column anywhere */
+    /* RAVE: a move is the same column anywhere; a win scores by the stones
+     * on the board and unfinished positions are 0: distance scores. */
+    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_DISTANCE_SCORES,
 };
 
 static const gts_game C4_SOLVER_GAME = {
@@ -546,6 +548,7 @@ static const gts_game C4_SOLVER_GAME = {
     .bounds = c4_bounds,
     .generate_keyed = c4_generate_solver_keyed,
     .hash_after = c4_hash_after,
+    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_DISTANCE_SCORES,
 };
 
 const gts_game *gts_game_connect4(void)

@@ -4,7 +4,8 @@
  * doc/results.md, `gts match connect4h`).
  *
  * Rules, states, moves, hash, ordering hints and texts are connect4.c's:
- * the vtable is a copy of gts_game_connect4()'s with two members changed,
+ * the vtable is a copy of gts_game_connect4()'s with three members changed
+ * (evaluate, bounds, and the trait GTS_TRAIT_DISTANCE_SCORES dropped),
  * so a state from gts_connect4_new() serves both games. The stock adapter's
  * evaluate() is 0 for every unfinished position, which is what exact
  * solving wants and what makes a depth-limited search blind; this one
@@ -119,6 +120,8 @@ static void c4h_init(void)
     c4h_game = *gts_game_connect4();
     c4h_game.evaluate = c4h_evaluate;
     c4h_game.bounds = NULL;
+    /* Unfinished positions are not worth 0 here: not scored by distance. */
+    c4h_game.traits &= ~(uint32_t)GTS_TRAIT_DISTANCE_SCORES;
 }
 
 const gts_game *gts_game_connect4h(void)

@@ -77,6 +77,20 @@ typedef enum gts_option {
      */
     GTS_OPT_ROOT_DRIVER = 205,
     /**
+     * @brief A prelude of iterative deepening when #GTS_OPT_ITERATIVE is 0,
+     * for exact algorithms: when > 0, the search first deepens from depth
+     * 1 while the nodes counted so far are fewer than this (checked
+     * between iterations, so the last iteration of the prelude may pass
+     * it), then searches the target depth directly, with the table the
+     * prelude filled. A value found decided in the prelude ends the search
+     * there (a forced result within the horizon, or
+     * #GTS_TRAIT_DISTANCE_SCORES): easy positions take a handful of nodes,
+     * hard ones at most about this many more. 0 (the default): no
+     * prelude.
+     * @since 0.2
+     */
+    GTS_OPT_DEEPEN_NODES = 206,
+    /**
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
      * Selective: the result may differ from minimax. Default 0 (off).

@@ -366,7 +366,29 @@ typedef enum gts_game_trait {
      * it. gts_game_check() tests the promise (#GTS_CHECK_PLAYOUT_MOVE).
      * Ignored without gts_game::playout_move. @since 0.2
      */
-    GTS_TRAIT_TRUSTED_PLAYOUT = 1u << 1
+    GTS_TRAIT_TRUSTED_PLAYOUT = 1u << 1,
+    /**
+     * @brief Results are scored by distance, and unfinished positions are
+     * worth 0: evaluate() returns 0 at every position that is not
+     * finished; a finished game that is a win for the side to move
+     * scores above 0, a loss below 0, a draw 0; and, seen from any
+     * position, a win reached in fewer plies scores strictly more than
+     * every win reached in more plies (a loss in fewer plies strictly
+     * less than every loss in more). Connect-4 scored by the stones on
+     * the board has it.
+     *
+     * Then a full-width search to depth d whose exact value v is not 0
+     * has found the game's value: v comes from results within d plies,
+     * and every position it cut off at the horizon is worth less than v
+     * to the side that gets v. Iterative deepening of the exact
+     * algorithms stops at the first depth whose value is not 0 and
+     * strictly inside the caller's window (gts_result::depth then says
+     * where; the value is the one the target depth would give). A game
+     * that declares the trait without keeping it gets wrong values, not
+     * a crash; a vtable copied from one that has it, with another
+     * evaluate(), must drop it. @since 0.2
+     */
+    GTS_TRAIT_DISTANCE_SCORES = 1u << 2
 } gts_game_trait;
 
 /**

@@ -299,6 +299,30 @@ bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r)
 
 /* ---- gts_search ------------------------------------------------------------- */
 
+/* Whether the exact value @s of a full-width search to depth @d is already
+ * the game's value: a forced result within the horizon cannot change deeper
+ * (a decided score, in the full window); nor can a value other than 0 of a
+ * game scored by distance (GTS_TRAIT_DISTANCE_SCORES), strictly inside the
+ * caller's window. */
+static bool decided(const gts__run *run, const gts_limits *lim, gts_score s, int d,
+                    bool caller_window)
+{
+    int end = gts_score_plies_to_end(s);
+    if (end >= 0 && end <= d && !caller_window)
+        return true;
+    return (run->game->traits & GTS_TRAIT_DISTANCE_SCORES) && s != 0 && s > lim->alpha
+           && s < lim->beta;
+}
+
+/* Nodes counted so far by every thread (between iterations: no worker runs). */
+static uint64_t run_nodes(const gts__run *run)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < run->threads; i++)
+        n += run->ctx[i]->nodes;
+    return n;
+}
+
 static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_limits *lim,
                              gts_result *r)
 {
@@ -329,8 +353,10 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
         return GTS_OK;
     }
 
-    /* Step 2. Iterative deepening */
-    int first = e->iterative ? 1 : lim->depth;
+    /* Step 2. Iterative deepening; without it, the target depth directly,
+     * after a prelude of iterations while they are cheap (deepen_nodes). */
+    bool prelude = !e->iterative && e->deepen_nodes > 0 && algo->exact;
+    int first = e->iterative || prelude ? 1 : lim->depth;
     for (int d = first; d <= lim->depth; d++) {
         gts_score s = search_depth(run, algo, d, lim, caller_window);
         if (aborted(run))
@@ -342,11 +368,10 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
         run->has_guess = true;
         if (gts__progress(run, lim, r))
             break;
-        /* A forced result found within the horizon cannot change deeper
-         * (when the search was full-width: not for selective algorithms). */
-        int end = gts_score_plies_to_end(s);
-        if (algo->exact && end >= 0 && end <= d && !caller_window)
+        if (algo->exact && decided(run, lim, s, d, caller_window))
             break;
+        if (prelude && d < lim->depth - 1 && run_nodes(run) >= (uint64_t)e->deepen_nodes)
+            d = lim->depth - 1; /* the prelude is over: the target depth next */
     }
     return GTS_OK;
 }

@@ -71,6 +71,9 @@ RESULT_LOWER_BOUND = 1 << 4
 RESULT_UPPER_BOUND = 1 << 5
 RESULT_MEMORY_LIMIT = 1 << 6
 
+#: gts_game_trait bits (game.h) the binding can declare.
+TRAIT_DISTANCE_SCORES = 1 << 2
+
 #: Flag bits of gts_result.flags reported by name in Result.flags.
 RESULT_FLAG_NAMES = (
     (RESULT_STOPPED, "stopped"),
@@ -91,6 +94,7 @@ OPTIONS = {
     "quiescence": 203,
     "iterative": 204,
     "root_driver": 205,
+    "deepen_nodes": 206,
     "nbest": 210,
     "nbest_depth": 211,
     "threads": 300,

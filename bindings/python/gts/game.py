@@ -69,6 +69,15 @@ class Game(abc.ABC):
     #: an instance attribute.
     max_moves: int = 0
 
+    #: Class attribute: True declares that results are scored by distance
+    #: and unfinished positions evaluate to 0 (``GTS_TRAIT_DISTANCE_SCORES``
+    #: in include/gts/game.h): a win in fewer plies scores strictly more
+    #: than every win in more plies, a loss in fewer strictly less, a draw
+    #: 0. Iterative deepening of the exact algorithms then stops at the
+    #: first depth whose exact value is not 0 (also the ``deepen_nodes``
+    #: prelude). A game that says so without keeping it gets wrong values.
+    distance_scores: bool = False
+
     # ---- required -----------------------------------------------------------
     @abc.abstractmethod
     def generate(self) -> List[int]:
@@ -528,6 +537,8 @@ def _build_vtable(cls: type, max_moves: int, user: int) -> _lib.GameStruct:
         if overridden(cls, method):
             for f in fields:
                 setattr(vt, f, _T[f])
+    if getattr(cls, "distance_scores", False) is True:
+        vt.traits |= _lib.TRAIT_DISTANCE_SCORES
     vt.user = user
     return vt
 

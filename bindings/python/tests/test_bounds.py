@@ -227,3 +227,46 @@ class TestRootDriver(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DistanceTicTacToe(PyTicTacToe):
+    """Tic-tac-toe scored by distance with ordinary values: a loss after n
+    stones is worth n - 10 (sooner: lower), everything else 0."""
+
+    distance_scores = True
+
+    def evaluate(self):
+        if self.count > 0 and self.has_line(self.last()):
+            return self.count - 10
+        return 0
+
+
+class NoDistanceTicTacToe(DistanceTicTacToe):
+    distance_scores = False
+
+
+class TestDistanceScores(unittest.TestCase):
+    """Game.distance_scores (GTS_TRAIT_DISTANCE_SCORES): iterative
+    deepening stops at the first depth whose exact value is not 0."""
+
+    POSITIONS = ["51", "53", "159", "1529", "12", "5137", "19", "123456"]
+
+    def test_same_values_as_negamax(self):
+        for pos in self.POSITIONS:
+            game = DistanceTicTacToe(pos)
+            want = negamax(game, 9)
+            for alg in EXACT:
+                r = run(game, alg, depth=9, threads=1)  # no clone()
+                self.assertEqual(r.score, want, f"{pos} {alg.name}")
+                if r.depth < 9:
+                    self.assertNotEqual(r.score, 0, f"{pos} {alg.name}")
+            r = gts.search(game, "pvs", depth=9, iterative=0, deepen_nodes=50)
+            self.assertEqual(r.score, want, f"{pos} deepen_nodes")
+
+    def test_stops_early_only_with_the_flag(self):
+        # X (to move) completes 1-2-3 at once: a win found at depth 1.
+        game = DistanceTicTacToe("1425")
+        r = gts.search(game, "pvs", depth=9)
+        self.assertEqual((r.score, r.depth), (10 - 5, 1))
+        r = gts.search(NoDistanceTicTacToe("1425"), "pvs", depth=9)
+        self.assertEqual((r.score, r.depth), (10 - 5, 9))
