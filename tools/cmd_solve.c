@@ -33,7 +33,8 @@ static const char SOLVE_DEFAULT_ALG[] = "pvs";
 static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
     "                          [--check] [--iterative | --no-iterative]\n"
-    "                          [--root DRIVER] [--no-bounds] [--no-prefetch]\n"
+    "                          [--deepen N] [--root DRIVER] [--no-bounds]\n"
+    "                          [--no-prefetch]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -50,7 +51,11 @@ static const char SOLVE_USAGE[] =
     "                   a different score is reported as an error\n"
     "  --iterative      iterative deepening up to the end of the game\n"
     "  --no-iterative   search the full depth at once (the default: about twice\n"
-    "                   as fast here)\n"
+    "                   as fast here), after the prelude of --deepen\n"
+    "  --deepen N       without --iterative, first deepen iteratively while fewer\n"
+    "                   than N nodes were searched (default 32768; 0: no prelude):\n"
+    "                   a win or loss found then is already exact, which solves\n"
+    "                   easy positions in a few nodes\n"
     "  --root DRIVER    how the root value is found: window (default: one search\n"
     "                   of the reachable score range), bisect (null-window\n"
     "                   searches halving that range, as dedicated solvers do) or\n"
@@ -69,6 +74,8 @@ static const char SOLVE_USAGE[] =
 
 /* How the root value is found (measured: doc/results.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_WINDOW;
+/* Nodes of the iterative-deepening prelude (GTS_OPT_DEEPEN_NODES). */
+static const int64_t SOLVE_DEFAULT_DEEPEN = 32768;
 
 /* Default table of the solver: solving benefits from a bigger one. */
 static const int64_t SOLVE_DEFAULT_TT_MB = 64;
@@ -80,7 +87,7 @@ typedef struct solve_opts {
     gts_algorithm alg;
     int64_t threads, tt_mb;
     bool stats, check, iterative, no_bounds, no_prefetch;
-    int64_t root;
+    int64_t root, deepen;
 } solve_opts;
 
 /*
@@ -125,7 +132,10 @@ static bool solve_one(gts_engine *e, const solve_opts *o, void *state, size_t st
                 gts_strerror(rc));
         return false;
     }
-    if (r->depth != lim.depth && r->flags & GTS_RESULT_HAS_MOVE) {
+    /* Short of the full depth only when the value was decided early (a
+     * win or a loss: Connect-4 scores by distance). */
+    if (r->flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)
+        || (r->depth != lim.depth && r->flags & GTS_RESULT_HAS_MOVE && r->score == 0)) {
         fprintf(stderr, "%s solve: line %lu: search stopped at depth %d of %d\n", cli_prog,
                 lineno, r->depth, lim.depth);
         return false;
@@ -155,7 +165,7 @@ static char *trim(char *s, size_t *len)
 int cmd_solve(int argc, char **argv)
 {
     enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
-           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH };
+           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH, OPT_DEEPEN };
     static const struct option opts[] = {
         { "alg", required_argument, NULL, OPT_ALG },
         { "threads", required_argument, NULL, OPT_THREADS },
@@ -167,11 +177,12 @@ int cmd_solve(int argc, char **argv)
         { "root", required_argument, NULL, OPT_ROOT },
         { "no-bounds", no_argument, NULL, OPT_NOBOUNDS },
         { "no-prefetch", no_argument, NULL, OPT_NOPREFETCH },
+        { "deepen", required_argument, NULL, OPT_DEEPEN },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
     solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
-                     .root = SOLVE_DEFAULT_ROOT };
+                     .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN };
     const char *alg_name = SOLVE_DEFAULT_ALG;
     int c;
     optind = 0;
@@ -224,6 +235,11 @@ int cmd_solve(int argc, char **argv)
         case OPT_NOPREFETCH:
             o.no_prefetch = true;
             break;
+        case OPT_DEEPEN:
+            if (!cli_parse_engine_option("solve", "--deepen", GTS_OPT_DEEPEN_NODES, optarg,
+                                         &o.deepen))
+                return CLI_USAGE;
+            break;
         default:
             return cli_bad_option("solve", c, argv);
         }
@@ -260,7 +276,8 @@ int cmd_solve(int argc, char **argv)
         return CLI_FAIL;
     if ((!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative"))
         || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")
-        || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")) {
+        || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")
+        || !cli_engine_set("solve", e, GTS_OPT_DEEPEN_NODES, o.deepen, "deepen_nodes")) {
         gts_engine_free(e);
         return CLI_FAIL;
     }

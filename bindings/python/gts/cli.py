@@ -44,6 +44,7 @@ DEFAULT_DEPTH = {"tictactoe": 9, "connect4": 12, "connect4_solver": 12, "othello
 KEY_WIDTH = 17                 # the key column of the search text output
 SOLVE_DEFAULT_ALG = "pvs"
 SOLVE_DEFAULT_TT_MB = 64
+SOLVE_DEFAULT_DEEPEN = 32768
 SOLVE_MAX_LINE = 256
 C4_CELLS = 42
 OTHELLO_PASS = 64
@@ -127,7 +128,8 @@ Options:
 _SOLVE_USAGE = """\
 Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]
                           [--check] [--iterative | --no-iterative]
-                          [--root DRIVER] [--no-bounds] [--no-prefetch]
+                          [--deepen N] [--root DRIVER] [--no-bounds]
+                          [--no-prefetch]
 
 Read Connect-4 positions from stdin, one per line, as the 1-based columns
 played from the empty board ("4453"), and print "POSITION SCORE" for each.
@@ -144,7 +146,11 @@ Options:
                    a different score is reported as an error
   --iterative      iterative deepening up to the end of the game
   --no-iterative   search the full depth at once (the default: about twice
-                   as fast here)
+                   as fast here), after the prelude of --deepen
+  --deepen N       without --iterative, first deepen iteratively while fewer
+                   than N nodes were searched (default 32768; 0: no prelude):
+                   a win or loss found then is already exact, which solves
+                   easy positions in a few nodes
   --root DRIVER    how the root value is found: window (default: one search
                    of the reachable score range), bisect (null-window
                    searches halving that range, as dedicated solvers do) or
@@ -1130,7 +1136,7 @@ SOLVE_OPTS = [Opt("alg", True, "alg"), Opt("threads", True, "threads"),
               Opt("check", False, "check"), Opt("iterative", False, "iterative"),
               Opt("no-iterative", False, "no_iterative"), Opt("root", True, "root"),
               Opt("no-bounds", False, "no_bounds"), Opt("no-prefetch", False, "no_prefetch"),
-              HELP_OPT]
+              Opt("deepen", True, "deepen"), HELP_OPT]
 
 
 class _WithoutBounds:
@@ -1160,6 +1166,7 @@ def cmd_solve(argv: List[str]) -> int:
     alg_name, threads, tt_mb = SOLVE_DEFAULT_ALG, 1, SOLVE_DEFAULT_TT_MB
     stats = check = iterative = no_bounds = no_prefetch = False
     root = ROOT_DRIVERS["window"]
+    deepen = SOLVE_DEFAULT_DEEPEN
     operands: List[str] = []
     for key, value in _getopt("solve", argv, SOLVE_OPTS, operands):
         if key == "help":
@@ -1170,6 +1177,8 @@ def cmd_solve(argv: List[str]) -> int:
             threads = _engine_option("solve", "--threads", "threads", value)
         elif key == "tt_mb":
             tt_mb = _engine_option("solve", "--tt-mb", "tt_mb", value)
+        elif key == "deepen":
+            deepen = _engine_option("solve", "--deepen", "deepen_nodes", value)
         elif key in ("stats", "check", "no_bounds", "no_prefetch"):
             stats, check = stats or key == "stats", check or key == "check"
             no_bounds = no_bounds or key == "no_bounds"
@@ -1202,6 +1211,7 @@ def cmd_solve(argv: List[str]) -> int:
             _engine_set("solve", engine, "iterative", 0, "iterative")
         _engine_set("solve", engine, "root_driver", root, "root_driver")
         _engine_set("solve", engine, "tt_prefetch", 0 if no_prefetch else 1, "tt_prefetch")
+        _engine_set("solve", engine, "deepen_nodes", deepen, "deepen_nodes")
         status = _solve_lines(engine, alg, stats, check, no_bounds)
     finally:
         engine.close()
@@ -1222,7 +1232,10 @@ def _solve_one(engine: gts.Engine, alg: str, game: Any, stones: int, lineno: int
         return None
     if _INTERRUPTS.seen:
         return None
-    if r.depth != depth and r.best_move is not None:
+    # Short of the full depth only when the value was decided early (a win
+    # or a loss: Connect-4 scores by distance).
+    if r.flags & {"stopped", "node_limit", "time_limit"} or (
+            r.depth != depth and r.best_move is not None and r.score == 0):
         _err(f"{PROG} solve: line {lineno}: search stopped at depth {r.depth} of {depth}")
         return None
     if not r.exact:
