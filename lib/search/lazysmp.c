@@ -62,7 +62,11 @@ static gts_score lazy_child(gts__ctx *c, const void *arg, int depth, int ply, gt
 }
 
 /* The usual order, rotated after the first move by a helper- and
- * node-dependent amount (the whole list is sorted at the first move). */
+ * node-dependent amount (the whole list is sorted at the first move). The
+ * node's part comes from the top bits of the mixed key: games' keys may be
+ * unmixed (Connect-4's is the exact board encoding, whose low bits hardly
+ * change between siblings), and the product in gts__tt_mix carries every
+ * key bit into the top bits only. */
 static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int limit, int n,
                            bool sort, uint64_t key)
 {
@@ -70,7 +74,7 @@ static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int lim
     if (k == 0 && sort)
         for (int j = 0; j < n; j++)
             gts__pick(c, ply, j, n);
-    int rot = limit > 2 ? (int)((uint32_t)(ln->helper * 7 + ply * 3 + (int)(key & 15))
+    int rot = limit > 2 ? (int)((uint32_t)(ln->helper * 7 + ply * 3 + (int)(gts__tt_mix(key) >> 60))
                                 % (uint32_t)(limit - 1))
                         : 0;
     int pos = k == 0 ? 0 : 1 + (k - 1 + rot) % (limit - 1);
