@@ -62,11 +62,18 @@ static gts_score lazy_child(gts__ctx *c, const void *arg, int depth, int ply, gt
 }
 
 /* The usual order, rotated after the first move by a helper- and
- * node-dependent amount (the whole list is sorted at the first move). The
- * node's part comes from the top bits of the mixed key: games' keys may be
- * unmixed (Connect-4's is the exact board encoding, whose low bits hardly
- * change between siblings), and the product in gts__tt_mix carries every
- * key bit into the top bits only. */
+ * node-dependent amount (the whole list is sorted at the first move).
+ *
+ * The moves after the first have m = limit - 1 rotations; rotation 0 is the
+ * main thread's order. At every node, helpers 1..m-1 take the other m - 1
+ * rotations, each a different one, offset by a node-dependent r; helpers
+ * m..2m-2 do the same with another r, and so on, so no two helpers search
+ * one order everywhere (a fixed helper term such as helper * 7 does that
+ * whenever m divides its step: with 8 moves, m = 7, every helper had the
+ * same order). r comes from the top bits of the mixed key: games' keys may
+ * be unmixed (Connect-4's is the exact board encoding, whose low bits
+ * hardly change between siblings), and the product in gts__tt_mix carries
+ * every key bit into the top bits only. */
 static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int limit, int n,
                            bool sort, uint64_t key)
 {
@@ -74,9 +81,14 @@ static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int lim
     if (k == 0 && sort)
         for (int j = 0; j < n; j++)
             gts__pick(c, ply, j, n);
-    int rot = limit > 2 ? (int)((uint32_t)(ln->helper * 7 + ply * 3 + (int)(gts__tt_mix(key) >> 60))
-                                % (uint32_t)(limit - 1))
-                        : 0;
+    int rot = 0;
+    if (limit > 2) {
+        uint32_t others = (uint32_t)(limit - 2); /* rotations but 0 */
+        uint32_t h = (uint32_t)(ln->helper - 1);
+        uint64_t round = h / others;
+        uint32_t r = (uint32_t)(gts__tt_mix(key + round * UINT64_C(0xd1b54a32d192ed03)) >> 32);
+        rot = 1 + (int)((h + r) % others);
+    }
     int pos = k == 0 ? 0 : 1 + (k - 1 + rot) % (limit - 1);
     return sort ? c->order[ply][pos].index : (uint32_t)pos;
 }
