@@ -61,19 +61,28 @@ static gts_score lazy_child(gts__ctx *c, const void *arg, int depth, int ply, gt
     return gts__alphabeta(c, depth, ply, alpha, beta);
 }
 
+/* Offset of a round of helpers' rotations at the node of @key. */
+static uint32_t lazy_offset(uint64_t key, uint64_t round)
+{
+    return (uint32_t)(gts__tt_mix(key + round * UINT64_C(0xd1b54a32d192ed03)) >> 32);
+}
+
 /* The usual order, rotated after the first move by a helper- and
  * node-dependent amount (the whole list is sorted at the first move).
  *
  * The moves after the first have m = limit - 1 rotations; rotation 0 is the
  * main thread's order. At every node, helpers 1..m-1 take the other m - 1
- * rotations, each a different one, offset by a node-dependent r; helpers
- * m..2m-2 do the same with another r, and so on, so no two helpers search
- * one order everywhere (a fixed helper term such as helper * 7 does that
- * whenever m divides its step: with 8 moves, m = 7, every helper had the
- * same order). r comes from the top bits of the mixed key: games' keys may
- * be unmixed (Connect-4's is the exact board encoding, whose low bits
- * hardly change between siblings), and the product in gts__tt_mix carries
- * every key bit into the top bits only. */
+ * rotations, each a different one, offset by a node-dependent value; the
+ * helpers after them go in rounds of m that take all m rotations, each
+ * round with another offset. So no two helpers of a round search one order
+ * at a node, and at narrow nodes (m = 2: one rotation besides the main
+ * thread's) the helpers past the first still differ from each other. (A
+ * fixed helper term such as helper * 7 gave every helper the same order
+ * wherever m divided its step: with 8 moves, m = 7.) The offsets come from
+ * the top bits of the mixed key: games' keys may be unmixed (Connect-4's is
+ * the exact board encoding, whose low bits hardly change between
+ * siblings), and the product in gts__tt_mix carries every key bit into the
+ * top bits only. */
 static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int limit, int n,
                            bool sort, uint64_t key)
 {
@@ -83,11 +92,14 @@ static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int lim
             gts__pick(c, ply, j, n);
     int rot = 0;
     if (limit > 2) {
-        uint32_t others = (uint32_t)(limit - 2); /* rotations but 0 */
+        uint32_t m = (uint32_t)(limit - 1);
         uint32_t h = (uint32_t)(ln->helper - 1);
-        uint64_t round = h / others;
-        uint32_t r = (uint32_t)(gts__tt_mix(key + round * UINT64_C(0xd1b54a32d192ed03)) >> 32);
-        rot = 1 + (int)((h + r) % others);
+        if (h < m - 1) {
+            rot = 1 + (int)((h + lazy_offset(key, 0)) % (m - 1));
+        } else {
+            h -= m - 1;
+            rot = (int)((h + lazy_offset(key, 1 + h / m)) % m);
+        }
     }
     int pos = k == 0 ? 0 : 1 + (k - 1 + rot) % (limit - 1);
     return sort ? c->order[ply][pos].index : (uint32_t)pos;
