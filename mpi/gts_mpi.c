@@ -97,7 +97,7 @@ static const uint32_t MAX_MOVES_LIMIT = 65535;
 typedef struct wrap {
     gts_game g;    /* handed to gts_search(): user = this */
     gts_game orig; /* the caller's game, full size */
-    gts_engine *engine;
+    gts_engine *engine; /* the engine searching now */
     MPI_Comm comm;
     int64_t seq;   /* the work item being searched */
     bool poll;     /* this rank polls for cancels */
@@ -276,14 +276,16 @@ typedef struct leaf_out {
     gts_move pv[GTS_MAX_PLY];
 } leaf_out;
 
-/* Replay @p path on @p state, search @p depth plies under [alpha, beta],
- * undo the path. A rank whose user stopped it searches nothing: the result
- * is empty and stopped, as a cancelled one. */
-static void search_leaf(wrap *w, gts_algorithm alg, void *state, const gts_move *path, int plen,
-                        int depth, gts_score alpha, gts_score beta, leaf_out *out)
+/* Replay @p path on @p state, search @p depth plies under [alpha, beta]
+ * with @p engine, undo the path. A rank whose user stopped it searches
+ * nothing: the result is empty and stopped, as a cancelled one. */
+static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *state,
+                        const gts_move *path, int plen, int depth, gts_score alpha,
+                        gts_score beta, leaf_out *out)
 {
     memset(out, 0, sizeof *out);
-    if (gts__engine_watch_stopped(w->engine)) {
+    w->engine = engine;
+    if (gts__engine_watch_stopped(engine)) {
         out->flags = GTS_RESULT_STOPPED;
         return;
     }
@@ -332,6 +334,41 @@ static void search_leaf(wrap *w, gts_algorithm alg, void *state, const gts_move 
             out->callback_status = rc;
         }
     }
+}
+
+/* A slave's side of one work item (any rank, any transport): decode the
+ * TAG_WORK words @p buf (@p count of them), search the leaf with
+ * @p engine, encode the TAG_RESULT words into @p out. Returns their count;
+ * @p o receives the leaf search's result. */
+static int serve_work(wrap *w, gts_engine *engine, gts_algorithm alg, void *state,
+                      const int64_t *buf, int count, int64_t *out, leaf_out *o)
+{
+    gts_move path[GTS_MAX_PLY];
+    int plen = (int)buf[5];
+    if (plen < 0 || plen > GTS_MAX_PLY || WORK_HDR + plen > count)
+        plen = 0;
+    for (int i = 0; i < plen; i++)
+        path[i] = (gts_move)buf[WORK_HDR + i];
+    w->seq = buf[0];
+    w->cancelled = false;
+    search_leaf(w, engine, alg, state, path, plen, (int)buf[2], (gts_score)buf[3],
+                (gts_score)buf[4], o);
+    out[0] = buf[0];
+    out[1] = o->status;
+    out[2] = o->score;
+    out[3] = o->flags;
+    out[4] = o->nodes;
+    out[5] = o->callback_status;
+    out[6] = o->depth;
+    out[7] = (int64_t)o->best;
+    out[8] = o->pv_length;
+    out[9] = o->seldepth;
+    out[10] = o->tt_probes;
+    out[11] = o->tt_hits;
+    out[12] = o->tt_cutoffs;
+    for (uint32_t i = 0; i < o->pv_length; i++)
+        out[RESULT_HDR + i] = (int64_t)o->pv[i];
+    return RESULT_HDR + (int)o->pv_length;
 }
 
 /* ---- the master's tree -------------------------------------------------------- */
@@ -676,6 +713,68 @@ typedef struct slave_slot {
     int32_t node, depth;
 } slave_slot;
 
+/* ---- the transport ------------------------------------------------------------ */
+
+/*
+ * The master talks to its slaves through four calls: net_work (a TAG_WORK
+ * to one slave), net_cancel (a TAG_CANCEL), net_done (the TAG_DONE to
+ * every slave) and net_recv (the next TAG_RESULT or TAG_STOP). Over MPI
+ * they send and probe; nothing else in the master knows how a message
+ * travels.
+ */
+
+/* Send work item @p buf (@p n words) to slave @p to. */
+static void net_work(run *R, int to, const int64_t *buf, int n)
+{
+    send_words(R->comm, buf, n, to, TAG_WORK, &R->messages);
+}
+
+/* Cancel work item @p seq of slave @p to. */
+static void net_cancel(run *R, int to, const int64_t *seq)
+{
+    send_words(R->comm, seq, 1, to, TAG_CANCEL, &R->messages);
+}
+
+/* Tell every slave how the search ended. */
+static void net_done(run *R, const int64_t *buf, int n)
+{
+    for (int r = 1; r < R->size; r++)
+        send_words(R->comm, buf, n, r, TAG_DONE, &R->messages);
+}
+
+/* The next message of a slave (waiting as @p mode says): its tag
+ * (TAG_RESULT, its words in @p buf, or TAG_STOP) and sender; 0 if none. */
+static int net_recv(run *R, enum recv_mode mode, int *from, int64_t *buf, int *count)
+{
+    /* A search's wait ends at the time limit too (the caller checks it). */
+    uint64_t deadline = mode == RECV_WAIT && R->lim.time_ms
+                            ? R->start_us + R->lim.time_ms * 1000u : 0;
+    long ns = POLL_MIN_NS;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        /* Any tag: a slave's TAG_STOP and TAG_RESULT in the order sent. */
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, R->comm, &flag, &st);
+        if (flag) {
+            *from = st.MPI_SOURCE;
+            if (st.MPI_TAG == TAG_STOP) {
+                int64_t word = 0;
+                MPI_Recv(&word, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_STOP, R->comm,
+                         MPI_STATUS_IGNORE);
+                return TAG_STOP;
+            }
+            MPI_Recv(buf, MSG_MAX, MPI_INT64_T, st.MPI_SOURCE, TAG_RESULT, R->comm, &st);
+            MPI_Get_count(&st, MPI_INT64_T, count);
+            return TAG_RESULT;
+        }
+        if (mode == RECV_POLL || (deadline && now_us() >= deadline))
+            return 0;
+        if (mode == RECV_WAIT && stop_requested(R))
+            return 0;
+        nap(&ns);
+    }
+}
+
 static void decode_result(const int64_t *b, int count, leaf_out *o)
 {
     memset(o, 0, sizeof *o);
@@ -703,54 +802,36 @@ static void decode_result(const int64_t *b, int count, leaf_out *o)
 static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode mode,
                            gts_mpi_stats *s, uint64_t *leaf_nodes)
 {
-    /* A search's wait ends at the time limit too (the caller checks it). */
-    uint64_t deadline = mode == RECV_WAIT && R->lim.time_ms
-                            ? R->start_us + R->lim.time_ms * 1000u : 0;
-    long ns = POLL_MIN_NS;
-    for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        /* Any tag: a slave's TAG_STOP and TAG_RESULT in the order sent. */
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, R->comm, &flag, &st);
-        if (flag && st.MPI_TAG == TAG_STOP) {
-            int64_t word = 0;
-            MPI_Recv(&word, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_STOP, R->comm, MPI_STATUS_IGNORE);
-            R->stopped = true;
-            R->stop_from[st.MPI_SOURCE] = 1;
-            return true;
-        }
-        if (flag) {
-            int64_t buf[MSG_MAX];
-            int count = 0;
-            MPI_Recv(buf, MSG_MAX, MPI_INT64_T, st.MPI_SOURCE, TAG_RESULT, R->comm, &st);
-            MPI_Get_count(&st, MPI_INT64_T, &count);
-            leaf_out o;
-            decode_result(buf, count, &o);
-            *leaf_nodes += (uint64_t)o.nodes;
-            slave_slot *sl = &slots[st.MPI_SOURCE];
-            if (sl->seq)
-                tally(m, sl->node, &o);
-            if (sl->seq == buf[0]) {
-                mnode *n = &m->nodes[sl->node];
-                if (n->inflight == sl->seq) {
-                    n->inflight = 0;
-                    n->home = st.MPI_SOURCE;
-                    leaf_result(m, sl->node, sl->depth, &o, s);
-                } else if (o.status < 0) {
-                    fail(m, (gts_status)o.status, (int32_t)o.callback_status);
-                } else {
-                    s->cancelled++;
-                }
-                sl->seq = 0;
-            }
-            return true;
-        }
-        if (mode == RECV_POLL || (deadline && now_us() >= deadline))
-            return false;
-        if (mode == RECV_WAIT && stop_requested(R))
-            return false;
-        nap(&ns);
+    int64_t buf[MSG_MAX];
+    int from = 0, count = 0;
+    int tag = net_recv(R, mode, &from, buf, &count);
+    if (tag == 0)
+        return false;
+    if (tag == TAG_STOP) {
+        R->stopped = true;
+        R->stop_from[from] = 1;
+        return true;
     }
+    leaf_out o;
+    decode_result(buf, count, &o);
+    *leaf_nodes += (uint64_t)o.nodes;
+    slave_slot *sl = &slots[from];
+    if (sl->seq)
+        tally(m, sl->node, &o);
+    if (sl->seq == buf[0]) {
+        mnode *n = &m->nodes[sl->node];
+        if (n->inflight == sl->seq) {
+            n->inflight = 0;
+            n->home = from;
+            leaf_result(m, sl->node, sl->depth, &o, s);
+        } else if (o.status < 0) {
+            fail(m, (gts_status)o.status, (int32_t)o.callback_status);
+        } else {
+            s->cancelled++;
+        }
+        sl->seq = 0;
+    }
+    return true;
 }
 
 static bool any_busy(const slave_slot *slots, int size)
@@ -767,7 +848,7 @@ static void master_drain(run *R, master *m, slave_slot *slots, gts_mpi_stats *s,
 {
     for (int r = 1; r < R->size; r++)
         if (slots[r].seq) {
-            send_words(R->comm, &slots[r].seq, 1, r, TAG_CANCEL, &R->messages);
+            net_cancel(R, r, &slots[r].seq);
             m->nodes[slots[r].node].inflight = 0;
         }
     while (any_busy(slots, R->size))
@@ -801,7 +882,7 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
         buf[5] = plen;
         for (int j = 0; j < plen; j++)
             buf[WORK_HDR + j] = (int64_t)path[j];
-        send_words(R->comm, buf, WORK_HDR + plen, to, TAG_WORK, &R->messages);
+        net_work(R, to, buf, WORK_HDR + plen);
         slots[to] = (slave_slot){ *seq, q->node, q->depth };
         n->inflight = *seq;
     }
@@ -889,7 +970,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 gts_move path[GTS_MAX_PLY];
                 int plen = path_of(&m, q->node, path);
                 leaf_out o;
-                search_leaf(R->w, R->alg, R->state, path, plen, q->depth, q->alpha, q->beta, &o);
+                search_leaf(R->w, R->engine, R->alg, R->state, path, plen, q->depth, q->alpha,
+                            q->beta, &o);
                 leaf_nodes += (uint64_t)o.nodes;
                 own_nodes += (uint64_t)o.nodes;
                 tally(&m, q->node, &o);
@@ -965,8 +1047,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     done[7] = 0;
     for (uint32_t i = 0; i < res->pv_length; i++)
         done[DONE_HDR + i] = (int64_t)res->pv[i];
-    for (int r = 1; r < R->size; r++)
-        send_words(R->comm, done, DONE_HDR + (int)res->pv_length, r, TAG_DONE, &R->messages);
+    net_done(R, done, DONE_HDR + (int)res->pv_length);
     res->callback_status = m.callback_status;
     free(slots);
     free(m.nodes);
@@ -988,7 +1069,6 @@ static void slave_report_stop(run *R)
 static gts_status slave_run(run *R, gts_result *res)
 {
     int64_t buf[MSG_MAX];
-    gts_move path[GTS_MAX_PLY];
     for (;;) {
         long ns = POLL_MIN_NS;
         MPI_Status st;
@@ -1020,35 +1100,12 @@ static gts_status slave_run(run *R, gts_result *res)
             return (gts_status)buf[0];
         }
         /* TAG_WORK */
-        int plen = (int)buf[5];
-        if (plen < 0 || plen > GTS_MAX_PLY || WORK_HDR + plen > count)
-            plen = 0;
-        for (int i = 0; i < plen; i++)
-            path[i] = (gts_move)buf[WORK_HDR + i];
-        R->w->seq = buf[0];
-        R->w->cancelled = false;
         leaf_out o;
-        search_leaf(R->w, R->alg, R->state, path, plen, (int)buf[2], (gts_score)buf[3],
-                    (gts_score)buf[4], &o);
+        int64_t out[MSG_MAX];
+        int n = serve_work(R->w, R->engine, R->alg, R->state, buf, count, out, &o);
         R->my_nodes += (uint64_t)o.nodes;
         slave_report_stop(R); /* before the result: it explains a stopped one */
-        int64_t out[MSG_MAX];
-        out[0] = buf[0];
-        out[1] = o.status;
-        out[2] = o.score;
-        out[3] = o.flags;
-        out[4] = o.nodes;
-        out[5] = o.callback_status;
-        out[6] = o.depth;
-        out[7] = (int64_t)o.best;
-        out[8] = o.pv_length;
-        out[9] = o.seldepth;
-        out[10] = o.tt_probes;
-        out[11] = o.tt_hits;
-        out[12] = o.tt_cutoffs;
-        for (uint32_t i = 0; i < o.pv_length; i++)
-            out[RESULT_HDR + i] = (int64_t)o.pv[i];
-        send_words(R->comm, out, RESULT_HDR + (int)o.pv_length, 0, TAG_RESULT, &R->messages);
+        send_words(R->comm, out, n, 0, TAG_RESULT, &R->messages);
     }
 }
 
