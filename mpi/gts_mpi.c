@@ -63,6 +63,13 @@
  * for a limit. A TAG_STOP is unsolicited, so it may cross the master's
  * DONE: the final gather tells rank 0 which slaves sent one, and it
  * receives those it has not seen, so that no message outlives the call.
+ *
+ * Virtual ranks. gts_mpi_search_virtual() runs the same master (master_run
+ * and everything below it) in one process, without MPI, with simulated
+ * slaves on a virtual clock measured in nodes: only the four transport
+ * calls (net_work, net_cancel, net_done, net_recv) differ, and the slaves
+ * run serve_work(), as a real slave does, on the caller's engine of that
+ * rank. The model and its invariants are at "the transport" below.
  */
 #include "gts_mpi.h"
 #include "hook_internal.h"
@@ -412,6 +419,7 @@ typedef struct master {
     gts_status status;
     int32_t callback_status;
     uint64_t tree_nodes;
+    uint64_t visits; /* nodes visited by the passes (the master's work) */
     /* Totals of every leaf search (reported in the result). */
     uint64_t tt_probes, tt_hits, tt_cutoffs;
     int32_t seldepth;
@@ -567,6 +575,7 @@ static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_s
 static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_score beta)
 {
     mnode *n = &m->nodes[x];
+    m->visits++;
     if (n->terminal)
         return n->term;
     if (n->count == 0 || depth <= 1) {
@@ -652,6 +661,7 @@ static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_
     }
     if (o->flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)) {
         s->cancelled++;
+        s->cancelled_nodes += (uint64_t)o->nodes;
         return;
     }
     s->leaf_searches++;
@@ -695,12 +705,22 @@ typedef struct run {
     bool stop_sent;   /* a slave: its TAG_STOP went to the master */
     bool stopped;     /* the master: a slave's TAG_STOP arrived */
     uint8_t *stop_from; /* the master: ranks whose TAG_STOP it received */
+    struct vnet *virt;  /* virtual ranks: the simulated slaves; NULL over MPI */
 } run;
 
-/* The master: the user stopped this search, on its rank or another. */
+static gts_engine *vnet_engine(const run *R, int rank);
+
+/* The master: the user stopped this search, on its rank or another (with
+ * virtual ranks: on any rank's engine, all in this process). */
 static bool stop_requested(const run *R)
 {
-    return R->stopped || gts__engine_watch_stopped(R->engine);
+    if (R->stopped || gts__engine_watch_stopped(R->engine))
+        return true;
+    if (R->virt)
+        for (int r = 1; r < R->size; r++)
+            if (gts__engine_watch_stopped(vnet_engine(R, r)))
+                return true;
+    return false;
 }
 
 /* How master_receive() waits: not at all; until a message, the time limit
@@ -713,39 +733,164 @@ typedef struct slave_slot {
     int32_t node, depth;
 } slave_slot;
 
-/* ---- the transport ------------------------------------------------------------ */
+/* ---- the transport: MPI, or virtual ranks ------------------------------------ */
 
 /*
  * The master talks to its slaves through four calls: net_work (a TAG_WORK
  * to one slave), net_cancel (a TAG_CANCEL), net_done (the TAG_DONE to
  * every slave) and net_recv (the next TAG_RESULT or TAG_STOP). Over MPI
- * they send and probe; nothing else in the master knows how a message
- * travels.
+ * they send and probe. With virtual ranks (gts_mpi_search_virtual) there
+ * is no other process: the slaves are simulated on a virtual clock that
+ * counts nodes.
+ *
+ * The virtual model. The clock is the master's: its own work advances it
+ * (master_work: one per node it builds, one per node a pass visits, and at
+ * one rank the nodes of the leaf searches it does itself). A work item
+ * sent at time t reaches slave k at s = t + L (L: the latency,
+ * gts_mpi_options::virtual_latency); slave k searches it at once, on its
+ * own engine, and the search's nodes C are its duration: the result
+ * leaves at s + C and reaches the master at s + C + L, as the very words
+ * a real slave would send (serve_work). net_recv delivers the result with
+ * the earliest arrival (ties: lowest rank); a wait moves the clock to it, a
+ * poll takes only what has arrived by now. A cancel sent at t reaches the
+ * slave at t + L: a search still running stops there (its result, marked
+ * stopped, leaves then, with the nodes searched until then; the rest of
+ * its nodes never happened), one that had ended already is a result
+ * crossing the cancel. Each work item, result and cancel is a message, and
+ * so is each slave's TAG_DONE, as over MPI. There is no TAG_STOP: every
+ * rank's engine is in this process, and stop_requested() reads all their
+ * watches.
+ *
+ * Invariants: a slave holds at most one work item (the master's slot says
+ * so, and the virtual rank is busy from the send until its result is
+ * delivered); arrival >= stop >= start >= the send time, so the clock never
+ * goes back; everything is a function of the arguments (no real time, no
+ * threads), so a run is deterministic.
  */
+
+typedef struct vrank {
+    gts_engine *engine; /* the caller's engine of this rank */
+    bool busy;          /* a result is on its way to the master */
+    uint64_t start;     /* the work item reached the slave */
+    uint64_t stop;      /* its search ended (or a cancel stopped it) */
+    uint64_t arrival;   /* its result reaches the master */
+    uint64_t nodes;     /* nodes of all its searches, cancels cut short */
+    uint64_t busy_time; /* virtual time spent searching */
+    int count;
+    int64_t msg[MSG_MAX]; /* the result, as a real slave sends it */
+} vrank;
+
+typedef struct vnet {
+    uint64_t clock;       /* the master's virtual time, in nodes */
+    uint64_t latency;     /* of one message, in nodes */
+    uint64_t master_time; /* the master's own work */
+    vrank *ranks;         /* [size]; rank 0 is the master: only its engine */
+} vnet;
+
+static gts_engine *vnet_engine(const run *R, int rank)
+{
+    return R->virt->ranks[rank].engine;
+}
+
+/* The master worked @p units nodes (virtual ranks: the clock moves on). */
+static void master_work(run *R, uint64_t units)
+{
+    if (R->virt) {
+        R->virt->clock += units;
+        R->virt->master_time += units;
+    }
+}
+
+static void vnet_work(run *R, int to, const int64_t *buf, int n)
+{
+    vnet *v = R->virt;
+    vrank *k = &v->ranks[to];
+    leaf_out o;
+    k->count = serve_work(R->w, k->engine, R->alg, R->state, buf, n, k->msg, &o);
+    uint64_t cost = (uint64_t)o.nodes;
+    k->busy = true;
+    k->start = v->clock + v->latency;
+    k->stop = k->start + cost;
+    k->arrival = k->stop + v->latency;
+    k->nodes += cost;
+    k->busy_time += cost;
+    R->messages += 2; /* the work item, and the result that answers it */
+}
+
+static void vnet_cancel(run *R, int to)
+{
+    vnet *v = R->virt;
+    vrank *k = &v->ranks[to];
+    R->messages++;
+    uint64_t at = v->clock + v->latency; /* >= k->start: sent after the work */
+    if (!k->busy || at >= k->stop)
+        return; /* the result is already on its way */
+    uint64_t unsearched = k->stop - at;
+    k->nodes -= unsearched;
+    k->busy_time -= unsearched;
+    k->msg[3] |= GTS_RESULT_STOPPED;
+    k->msg[4] -= (int64_t)unsearched;
+    k->stop = at;
+    k->arrival = at + v->latency;
+}
+
+static int vnet_recv(run *R, enum recv_mode mode, int *from, int64_t *buf, int *count)
+{
+    vnet *v = R->virt;
+    int best = 0;
+    for (int r = 1; r < R->size; r++)
+        if (v->ranks[r].busy && (!best || v->ranks[r].arrival < v->ranks[best].arrival))
+            best = r;
+    if (!best)
+        return 0;
+    vrank *k = &v->ranks[best];
+    if (k->arrival > v->clock) {
+        if (mode == RECV_POLL)
+            return 0;
+        v->clock = k->arrival;
+    }
+    k->busy = false;
+    memcpy(buf, k->msg, (size_t)k->count * sizeof *buf);
+    *count = k->count;
+    *from = best;
+    return TAG_RESULT;
+}
 
 /* Send work item @p buf (@p n words) to slave @p to. */
 static void net_work(run *R, int to, const int64_t *buf, int n)
 {
-    send_words(R->comm, buf, n, to, TAG_WORK, &R->messages);
+    if (R->virt)
+        vnet_work(R, to, buf, n);
+    else
+        send_words(R->comm, buf, n, to, TAG_WORK, &R->messages);
 }
 
 /* Cancel work item @p seq of slave @p to. */
 static void net_cancel(run *R, int to, const int64_t *seq)
 {
-    send_words(R->comm, seq, 1, to, TAG_CANCEL, &R->messages);
+    if (R->virt)
+        vnet_cancel(R, to);
+    else
+        send_words(R->comm, seq, 1, to, TAG_CANCEL, &R->messages);
 }
 
 /* Tell every slave how the search ended. */
 static void net_done(run *R, const int64_t *buf, int n)
 {
-    for (int r = 1; r < R->size; r++)
-        send_words(R->comm, buf, n, r, TAG_DONE, &R->messages);
+    for (int r = 1; r < R->size; r++) {
+        if (R->virt)
+            R->messages++;
+        else
+            send_words(R->comm, buf, n, r, TAG_DONE, &R->messages);
+    }
 }
 
 /* The next message of a slave (waiting as @p mode says): its tag
  * (TAG_RESULT, its words in @p buf, or TAG_STOP) and sender; 0 if none. */
 static int net_recv(run *R, enum recv_mode mode, int *from, int64_t *buf, int *count)
 {
+    if (R->virt)
+        return vnet_recv(R, mode, from, buf, count);
     /* A search's wait ends at the time limit too (the caller checks it). */
     uint64_t deadline = mode == RECV_WAIT && R->lim.time_ms
                             ? R->start_us + R->lim.time_ms * 1000u : 0;
@@ -828,6 +973,7 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
             fail(m, (gts_status)o.status, (int32_t)o.callback_status);
         } else {
             s->cancelled++;
+            s->cancelled_nodes += (uint64_t)o.nodes;
         }
         sl->seq = 0;
     }
@@ -937,6 +1083,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
      * the first legal move and the static value). */
     if (m.status == GTS_OK)
         build(&m, 0, plies);
+    master_work(R, m.tree_nodes);
     /* Nodes of every leaf search (the limits), and of this rank's own. */
     uint64_t leaf_nodes = 0, own_nodes = 0;
     if (m.status == GTS_OK) {
@@ -960,7 +1107,9 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
         for (;;) {
             m.nreq = 0;
             m.uncertain = false;
+            uint64_t visits = m.visits;
             v = pass(&m, 0, depth, R->lim.alpha, R->lim.beta);
+            master_work(R, m.visits - visits);
             s->passes++;
             if (!m.uncertain || m.status != GTS_OK)
                 break;
@@ -972,6 +1121,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 leaf_out o;
                 search_leaf(R->w, R->engine, R->alg, R->state, path, plen, q->depth, q->alpha,
                             q->beta, &o);
+                master_work(R, (uint64_t)o.nodes);
                 leaf_nodes += (uint64_t)o.nodes;
                 own_nodes += (uint64_t)o.nodes;
                 tally(&m, q->node, &o);
@@ -1122,6 +1272,44 @@ static gts_status struct_in(void *dst, size_t dst_size, const void *src, size_t 
     return GTS_OK;
 }
 
+/* A gts_mpi_stats layout this library knows. */
+static bool stats_size_ok(const gts_mpi_stats *stats)
+{
+    return stats->struct_size >= GTS_MPI_STATS_SIZE_V0_2 && stats->struct_size <= sizeof *stats;
+}
+
+/* The statistics @p S start empty, with the caller's rank_nodes inputs. */
+static void stats_in(gts_mpi_stats *S, const gts_mpi_stats *stats)
+{
+    memset(S, 0, sizeof *S);
+    S->struct_size = sizeof *S;
+    if (stats && stats_size_ok(stats)) {
+        S->rank_nodes = stats->rank_nodes;
+        S->rank_nodes_capacity = stats->rank_nodes_capacity;
+    }
+}
+
+/* Give the caller as much of @p S as its layout holds. */
+static void stats_out(gts_mpi_stats *stats, gts_mpi_stats *S)
+{
+    if (!stats || !stats_size_ok(stats))
+        return;
+    S->struct_size = stats->struct_size;
+    memcpy(stats, S, stats->struct_size);
+}
+
+/* Give the caller as much of @p res as its layout holds. */
+static void result_out(gts_result *result, gts_result *res)
+{
+    if (result && result->struct_size >= GTS_RESULT_SIZE_V0_1
+        && result->struct_size <= sizeof *res) {
+        res->struct_size = result->struct_size;
+        res->thread_nodes = result->thread_nodes;
+        res->thread_nodes_capacity = result->thread_nodes_capacity;
+        memcpy(result, res, result->struct_size);
+    }
+}
+
 /* Check this rank's arguments. */
 static gts_status check_args(gts_engine *engine, const gts_game *game, void *state,
                              const gts_limits *limits, const gts_mpi_options *options,
@@ -1132,7 +1320,7 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
         return GTS_EINVAL;
     if (result->struct_size < GTS_RESULT_SIZE_V0_1 || result->struct_size > sizeof(gts_result))
         return GTS_ESTRUCT;
-    if (stats && (stats->struct_size < sizeof *stats || stats->struct_size > sizeof *stats))
+    if (stats && !stats_size_ok(stats))
         return GTS_ESTRUCT;
     memset(&w->orig, 0, sizeof w->orig);
     gts_status rc = struct_in(&w->orig, sizeof w->orig, game, GTS_GAME_SIZE_V0_1);
@@ -1160,7 +1348,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     }
     memset(opt, 0, sizeof *opt);
     opt->struct_size = sizeof *opt;
-    if (options && (rc = struct_in(opt, sizeof *opt, options, sizeof *opt)) != GTS_OK)
+    if (options
+        && (rc = struct_in(opt, sizeof *opt, options, GTS_MPI_OPTIONS_SIZE_V0_2)) != GTS_OK)
         return rc;
     if (opt->algorithm == 0)
         opt->algorithm = DEFAULT_ALGORITHM;
@@ -1171,6 +1360,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     if (opt->master_plies == 0)
         opt->master_plies = DEFAULT_MASTER_PLIES;
     if (opt->master_plies < 0 || opt->master_plies > MAX_MASTER_PLIES)
+        return GTS_ERANGE;
+    if (opt->virtual_latency < 0 || opt->virtual_latency > GTS_MPI_MAX_VIRTUAL_LATENCY)
         return GTS_ERANGE;
     return GTS_OK;
 }
@@ -1203,14 +1394,8 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
         st = gts__engine_watch_begin(engine);
         watching = st == GTS_OK;
     }
-    if (st == GTS_OK && stats) {
-        uint64_t *rn = stats->rank_nodes;
-        uint32_t rc = stats->rank_nodes_capacity;
-        memset(stats, 0, sizeof *stats);
-        stats->struct_size = sizeof *stats;
-        stats->rank_nodes = rn;
-        stats->rank_nodes_capacity = rc;
-    }
+    gts_mpi_stats S;
+    stats_in(&S, stats);
     gts_result res;
     memset(&res, 0, sizeof res);
     res.struct_size = sizeof res;
@@ -1252,8 +1437,7 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
         w->poll = R.rank != 0;
         wrap_init(w);
         /* Step 3. The search. */
-        st = R.rank == 0 ? master_run(&R, &opt, &res, stats ? stats : &(gts_mpi_stats){ 0 })
-                         : slave_run(&R, &res);
+        st = R.rank == 0 ? master_run(&R, &opt, &res, &S) : slave_run(&R, &res);
     }
 
     /* Step 4. Totals on rank 0, and the TAG_STOPs that crossed its DONE
@@ -1270,17 +1454,15 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
             for (int r = 0; r < R.size; r++) {
                 nodes += all[3 * r];
                 msgs += all[3 * r + 1];
-                if (stats && stats->rank_nodes && (uint32_t)r < stats->rank_nodes_capacity)
-                    stats->rank_nodes[r] = all[3 * r];
+                if (S.rank_nodes && (uint32_t)r < S.rank_nodes_capacity)
+                    S.rank_nodes[r] = all[3 * r];
                 if (r > 0 && all[3 * r + 2] && !R.stop_from[r]) {
                     int64_t word;
                     MPI_Recv(&word, 1, MPI_INT64_T, r, TAG_STOP, R.comm, MPI_STATUS_IGNORE);
                 }
             }
-            if (stats) {
-                stats->messages = msgs;
-                stats->nodes = nodes;
-            }
+            S.messages = msgs;
+            S.nodes = nodes;
         }
         res.nodes = nodes;
     }
@@ -1288,18 +1470,100 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
     free(R.stop_from);
     if (watching)
         gts__engine_watch_end(engine);
-    if (stats && stats->struct_size == sizeof *stats)
-        stats->ranks = R.size;
+    S.ranks = R.size;
+    stats_out(stats, &S);
     res.threads = (uint32_t)R.size;
     res.time_us = now_us() - R.start_us;
-    if (result && result->struct_size >= GTS_RESULT_SIZE_V0_1
-        && result->struct_size <= sizeof res) {
-        res.struct_size = result->struct_size;
-        res.thread_nodes = result->thread_nodes;
-        res.thread_nodes_capacity = result->thread_nodes_capacity;
-        memcpy(result, &res, result->struct_size);
-    }
+    result_out(result, &res);
     MPI_Comm_free(&R.comm);
+    free(w);
+    return st;
+}
+
+gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *engines,
+                                  const gts_game *game, void *state, const gts_limits *limits,
+                                  const gts_mpi_options *options, gts_result *result,
+                                  gts_mpi_stats *stats)
+{
+    /* Step 1. The arguments, as gts_mpi_search() checks them, the number of
+     * ranks, and one distinct engine per rank. */
+    run R;
+    memset(&R, 0, sizeof R);
+    R.start_us = now_us();
+    vnet v;
+    memset(&v, 0, sizeof v);
+    wrap *w = calloc(1, sizeof *w);
+    gts_mpi_options opt;
+    gts_status st = !engines ? GTS_EINVAL
+                    : !w     ? GTS_ENOMEM
+                             : check_args(engines[0], game, state, limits, options, result, w,
+                                          &R.lim, &opt, stats);
+    if (st == GTS_OK && (ranks < 1 || ranks > GTS_MPI_MAX_VIRTUAL_RANKS))
+        st = GTS_ERANGE;
+    if (ranks >= 1 && ranks <= GTS_MPI_MAX_VIRTUAL_RANKS)
+        R.size = ranks;
+    for (int r = 1; st == GTS_OK && r < ranks; r++) {
+        if (!engines[r])
+            st = GTS_EINVAL;
+        for (int q = 0; st == GTS_OK && q < r; q++)
+            if (engines[q] == engines[r])
+                st = GTS_EINVAL; /* two ranks cannot share an engine */
+    }
+    if (st == GTS_OK && !(v.ranks = calloc((size_t)ranks, sizeof *v.ranks)))
+        st = GTS_ENOMEM;
+    /* Every rank's watch, as every rank of gts_mpi_search() opens its own. */
+    int watching = 0;
+    for (; st == GTS_OK && watching < ranks; watching++) {
+        v.ranks[watching].engine = engines[watching];
+        st = gts__engine_watch_begin(engines[watching]);
+        if (st != GTS_OK)
+            break;
+    }
+    gts_mpi_stats S;
+    stats_in(&S, stats);
+    gts_result res;
+    memset(&res, 0, sizeof res);
+    res.struct_size = sizeof res;
+
+    /* Step 2. The master, with virtual slaves for the other ranks. */
+    if (st == GTS_OK) {
+        R.comm = MPI_COMM_NULL;
+        R.engine = engines[0];
+        R.alg = opt.algorithm;
+        R.state = state;
+        R.w = w;
+        R.virt = &v;
+        v.latency = (uint64_t)opt.virtual_latency;
+        w->engine = engines[0];
+        w->comm = MPI_COMM_NULL;
+        w->poll = false;
+        wrap_init(w);
+        st = master_run(&R, &opt, &res, &S);
+
+        /* Step 3. Totals, as the real ranks' gather gives them. */
+        uint64_t nodes = R.my_nodes;
+        if (S.rank_nodes && S.rank_nodes_capacity > 0)
+            S.rank_nodes[0] = R.my_nodes;
+        for (int r = 1; r < ranks; r++) {
+            nodes += v.ranks[r].nodes;
+            S.busy_time += v.ranks[r].busy_time;
+            if (S.rank_nodes && (uint32_t)r < S.rank_nodes_capacity)
+                S.rank_nodes[r] = v.ranks[r].nodes;
+        }
+        S.messages = R.messages;
+        S.nodes = nodes;
+        S.virtual_time = v.clock;
+        S.master_time = v.master_time;
+        res.nodes = nodes;
+    }
+    while (watching > 0)
+        gts__engine_watch_end(engines[--watching]);
+    free(v.ranks);
+    S.ranks = R.size;
+    stats_out(stats, &S);
+    res.threads = (uint32_t)R.size;
+    res.time_us = now_us() - R.start_us;
+    result_out(result, &res);
     free(w);
     return st;
 }

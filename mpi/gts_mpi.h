@@ -59,7 +59,26 @@ typedef struct gts_mpi_options {
      * a depth-1 search is one leaf searched by one rank. @since 0.2
      */
     int32_t master_plies;
+    /**
+     * @brief Virtual ranks only (gts_mpi_search_virtual()): the virtual time,
+     * in nodes, a message takes from one rank to another
+     * (0..#GTS_MPI_MAX_VIRTUAL_LATENCY); 0 = none, the default.
+     * gts_mpi_search() checks its range and otherwise ignores it. @since 0.2
+     */
+    int32_t virtual_latency;
 } gts_mpi_options;
+
+/**
+ * @brief gts_mpi_options::struct_size of the layout before virtual_latency
+ *        (accepted: the missing field is 0).
+ * @since 0.2
+ */
+#define GTS_MPI_OPTIONS_SIZE_V0_2 (offsetof(gts_mpi_options, master_plies) + sizeof(int32_t))
+
+/** @brief Most ranks gts_mpi_search_virtual() simulates. @since 0.2 */
+#define GTS_MPI_MAX_VIRTUAL_RANKS 1024
+/** @brief Largest gts_mpi_options::virtual_latency. @since 0.2 */
+#define GTS_MPI_MAX_VIRTUAL_LATENCY (1 << 30)
 
 /**
  * @brief What one gts_mpi_search() did (rank 0 gets the totals).
@@ -93,7 +112,32 @@ typedef struct gts_mpi_stats {
     uint64_t *rank_nodes;
     /** @brief Input: length of rank_nodes. @since 0.2 */
     uint32_t rank_nodes_capacity;
+    /** @brief Nodes of the leaf searches whose results were not used
+        (cancelled ones up to their cancel, and results that crossed a
+        cancel); included in nodes. @since 0.2 */
+    uint64_t cancelled_nodes;
+    /**
+     * @brief Virtual ranks only (0 otherwise): the virtual clock when the
+     * master finished, in nodes. The virtual speedup over a serial search of
+     * S nodes is S / virtual_time. @since 0.2
+     */
+    uint64_t virtual_time;
+    /** @brief Virtual ranks only: the master's own work on the virtual clock
+        (building its tree, its passes, and at one rank its leaf searches);
+        the rest of virtual_time it waited for results. @since 0.2 */
+    uint64_t master_time;
+    /** @brief Virtual ranks only: the virtual time the slaves (ranks 1..N-1)
+        spent searching, summed; busy_time / ((ranks - 1) x virtual_time) is
+        their busy fraction. @since 0.2 */
+    uint64_t busy_time;
 } gts_mpi_stats;
+
+/**
+ * @brief gts_mpi_stats::struct_size of the layout before cancelled_nodes
+ *        (accepted: the fields past it are not written).
+ * @since 0.2
+ */
+#define GTS_MPI_STATS_SIZE_V0_2 (offsetof(gts_mpi_stats, rank_nodes_capacity) + sizeof(uint32_t))
 
 /**
  * @brief Search @p state with every rank of @p comm (APHID).
@@ -154,6 +198,80 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
                                       void *state, const gts_limits *limits,
                                       const gts_mpi_options *options, gts_result *result,
                                       gts_mpi_stats *stats);
+
+/**
+ * @brief APHID with @p ranks simulated ranks on a virtual clock, in this
+ *        process, without MPI.
+ *
+ * Runs the master of gts_mpi_search() unchanged (the same tree, passes,
+ * requests, dispatch and statistics) with ranks - 1 virtual slaves in
+ * place of the other ranks of a communicator, so that APHID's speedup can
+ * be measured at more ranks than the machine has cores. Sending work to
+ * virtual slave k runs its leaf search at once with `engines[k]` (its own
+ * table, as a real rank has) and schedules the result to arrive at the
+ * master at dispatch time + L + the nodes the search counted + L, L being
+ * gts_mpi_options::virtual_latency (default 0). The master's own work
+ * costs its nodes: one per node of its tree when it builds it, one per
+ * node a pass visits, and at @p ranks = 1 the nodes of its own leaf
+ * searches. Waiting for a result moves the clock to the earliest arrival
+ * (ties: the lowest rank). A cancel reaches a slave at send time + L: a
+ * search still running then stops there (its nodes up to then count, the
+ * rest never happened); one that had ended is a result crossing the
+ * cancel, as over MPI. The leaf search itself already ran to its end when
+ * the work was sent, so a cancelled slave's table holds more than a real
+ * rank's would: the one way the model is kinder than a cluster. The
+ * virtual time of the search is the clock when the master has finished
+ * (its final drain included): gts_mpi_stats::virtual_time, with
+ * master_time and busy_time. The cost of a leaf search is its node count,
+ * whatever the algorithm (one virtual processor per rank).
+ *
+ * Deterministic: the same arguments on fresh (or gts_engine_clear()ed)
+ * engines give the same result, counts and times on every run and
+ * machine. Exact as gts_mpi_search(): the score equals serial alpha-beta's.
+ * A run does the work of every rank, one leaf search after the other in
+ * this thread: it takes the wall-clock time of all the ranks' nodes.
+ * See doc/mpi.md, "Virtual ranks".
+ *
+ * Engines: `engines[k]` is rank k's engine, as each rank passes its own to
+ * gts_mpi_search(): rank 0's searches leaves only at @p ranks = 1, every
+ * other one searches the leaves sent to that rank with the leaf algorithm
+ * of @p options. They must be distinct. Each keeps its table afterwards,
+ * as a real rank's does.
+ *
+ * Limits, stops and errors as gts_mpi_search(): time_ms is wall-clock
+ * time, nodes counts the nodes of all ranks, on_iteration is called after
+ * each iteration; gts_engine_stop() on any rank's engine, from any thread,
+ * stops the search as it stops a distributed one (every engine's watch is
+ * open for the call). A callback failing in the master or in a virtual
+ * slave ends the search with #GTS_ECALLBACK and its
+ * gts_result::callback_status, as over MPI.
+ *
+ * @p result as on rank 0 of gts_mpi_search(): nodes is the total of all
+ * ranks, threads the number of ranks, time_us wall-clock time.
+ *
+ * Thread-safety: not thread-safe (#GTS_EBUSY for an engine already in a
+ * gts_mpi_search() or gts_mpi_search_virtual()), except gts_engine_stop()
+ * on any of @p engines, from any thread. Needs no MPI: it may be called
+ * before MPI_Init, without it, or after MPI_Finalize.
+ *
+ * @param ranks   simulated ranks, 1..#GTS_MPI_MAX_VIRTUAL_RANKS (rank 0 is
+ *                the master); #GTS_ERANGE otherwise.
+ * @param engines @p ranks distinct engines, one per rank (#GTS_EINVAL for
+ *                NULL, a NULL engine, or one engine twice).
+ * @param game    the game.
+ * @param state   the root, restored on return.
+ * @param limits  the limits.
+ * @param options NULL or the options (see gts_mpi_options).
+ * @param result  receives the result.
+ * @param stats   NULL or receives the statistics.
+ * @return #GTS_OK or an error status, as gts_mpi_search().
+ * @since 0.2
+ */
+GTS_MPI_API gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *engines,
+                                              const gts_game *game, void *state,
+                                              const gts_limits *limits,
+                                              const gts_mpi_options *options,
+                                              gts_result *result, gts_mpi_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,19 @@
  *                     timeout), never hang.
  *   test_mpi bench    not a test: one CSV line per set-up (nodes per rank,
  *                     passes, leaf searches, messages), for doc/results.md.
+ *   test_mpi vreal    gts_mpi_search_virtual() at as many ranks as the
+ *                     communicator has (1 or 2, where the real search's
+ *                     schedule does not depend on time) does exactly what
+ *                     gts_mpi_search() did: the same score, nodes per rank,
+ *                     passes, leaf searches and messages.
+ *
+ * Without mpirun (no MPI at all: gts_mpi_search_virtual() needs none):
+ *
+ *   test_mpi virtual  virtual ranks: the score equals serial alpha-beta's at
+ *                     1, 2, 3, 8 and 16 ranks on the set-ups of `exact`;
+ *                     two runs give the same numbers; a callback failing in
+ *                     a virtual slave or in the master; bad arguments; a
+ *                     stop; a message latency.
  *
  * The serial reference runs on rank 0 with a fresh engine. Exit status 0
  * when every check passed on every rank.
@@ -36,15 +49,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int rank, size, failures;
+static bool use_mpi; /* false in the modes that run without mpirun */
 
 /* A set-up that cannot be built: the test itself is broken. */
 static void die_at(int line)
 {
     fprintf(stderr, "rank %d: cannot build the position at %s:%d\n", rank, __FILE__, line);
-    MPI_Abort(MPI_COMM_WORLD, 99);
+    if (use_mpi)
+        MPI_Abort(MPI_COMM_WORLD, 99);
+    exit(99);
 }
 
 #define CHECK(cond, ...)                                                           \
@@ -107,6 +124,12 @@ static gts_score after_move(const gts_game *g, void *state, gts_move move, int d
     return s;
 }
 
+/* The leaf algorithms, and the (master plies, iterative deepening) pairs,
+ * of the exactness checks: configuration i uses ALGS[i % 3]. */
+static const gts_algorithm ALGS[] = { GTS_ALG_PVS, GTS_ALG_ALPHABETA, GTS_ALG_MTDF };
+static const int CONFIGS[][2] = { { 1, 1 }, { 2, 0 }, { 2, 1 }, { 3, 0 } };
+enum { NCONFIGS = sizeof CONFIGS / sizeof CONFIGS[0] };
+
 /* One set-up: distributed search at master depths 1..3, with and without
  * iterative deepening, compared with serial alpha-beta (and minimax when
  * asked); the best move of one of them is checked to lead to the value. */
@@ -121,17 +144,14 @@ static void compare(const char *what, const gts_game *g, void *state, int depth,
         }
     }
     uint64_t hash0 = g->hash ? g->hash(state, g->user) : 0;
-    static const gts_algorithm algs[] = { GTS_ALG_PVS, GTS_ALG_ALPHABETA, GTS_ALG_MTDF };
-    /* (master plies, iterative deepening) pairs. */
-    static const int configs[][2] = { { 1, 1 }, { 2, 0 }, { 2, 1 }, { 3, 0 } };
-    for (size_t ci = 0; ci < sizeof configs / sizeof *configs; ci++) {
+    for (size_t ci = 0; ci < NCONFIGS; ci++) {
         {
-            int plies = configs[ci][0], iterative = configs[ci][1];
+            int plies = CONFIGS[ci][0], iterative = CONFIGS[ci][1];
             gts_engine *e = engine_new(iterative);
             gts_limits lim = limits_of(depth);
             gts_result r = result_new();
             gts_mpi_options opt = { .struct_size = sizeof opt,
-                                    .algorithm = algs[ci % 3],
+                                    .algorithm = ALGS[ci % 3],
                                     .master_plies = plies };
             gts_mpi_stats stats = { .struct_size = sizeof stats };
             gts_status st = gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &opt, &r, &stats);
@@ -172,7 +192,11 @@ static void compare(const char *what, const gts_game *g, void *state, int depth,
     }
 }
 
-static void test_exact(void)
+typedef void compare_fn(const char *what, const gts_game *g, void *state, int depth,
+                        bool minimax);
+
+/* Every set-up of the exactness checks, each handed to @p cmp. */
+static void for_each_setup(compare_fn *cmp)
 {
     /* Random trees: uniform, jittered with terminals, with transpositions. */
     for (uint64_t seed = 1; seed <= 4; seed++) {
@@ -186,7 +210,7 @@ static void test_exact(void)
             die_at(__LINE__);
         char what[64];
         snprintf(what, sizeof what, "randtree seed %llu", (unsigned long long)seed);
-        compare(what, gts_game_randtree(), st, 5, true);
+        cmp(what, gts_game_randtree(), st, 5, true);
         gts_games_free(gts_game_randtree(), st);
     }
     /* Connect-4 (connect4h: heuristic evaluation, fixed depth) and the solver
@@ -198,7 +222,7 @@ static void test_exact(void)
             die_at(__LINE__);
         char what[64];
         snprintf(what, sizeof what, "connect4 '%s'", c4[i]);
-        compare(what, gts_games_find("connect4h"), st, 6, false);
+        cmp(what, gts_games_find("connect4h"), st, 6, false);
         gts_games_free(gts_game_connect4(), st);
     }
     {
@@ -207,7 +231,7 @@ static void test_exact(void)
         void *st = NULL;
         if (gts_connect4_new(pos, &st) != GTS_OK)
             die_at(__LINE__);
-        compare("connect4 solver", gts_game_connect4_solver(), st, 42 - (int)strlen(pos), false);
+        cmp("connect4 solver", gts_game_connect4_solver(), st, 42 - (int)strlen(pos), false);
         gts_games_free(gts_game_connect4(), st);
     }
     static const char *oth[] = { "", "f5", "f5d6c3" };
@@ -217,9 +241,14 @@ static void test_exact(void)
             die_at(__LINE__);
         char what[64];
         snprintf(what, sizeof what, "othello '%s'", oth[i]);
-        compare(what, gts_game_othello(), st, 4, false);
+        cmp(what, gts_game_othello(), st, 4, false);
         gts_games_free(gts_game_othello(), st);
     }
+}
+
+static void test_exact(void)
+{
+    for_each_setup(compare);
 }
 
 /* ---- a game whose evaluate() fails on one rank -------------------------- */
@@ -384,16 +413,23 @@ static int s_generate(void *s, gts_move *m, uint32_t cap, void *u)
     return stop_ctx->inner->generate(s, m, cap, stop_ctx->inner->user);
 }
 
-/* One stopped search: @p how is "thread", "callback" or "slave". */
-static void stop_one(const char *how, gts_engine *e, const gts_game *g, void *st)
+/* One stopped search: @p how is "thread", "callback" or "slave"; over the
+ * communicator with this rank's engine es[0], or with @p vranks virtual
+ * ranks (engines es[0 .. vranks)) when it is not 0: then "slave" stops the
+ * last rank's engine from the game callback, which runs in the virtual
+ * slaves' leaf searches. */
+static void stop_one(const char *how, gts_engine *const *es, const gts_game *g, void *st,
+                     int vranks)
 {
+    gts_engine *e = es[0];
     /* A warm table would hold deeper values than the serial reference's. */
-    gts_engine_clear(e);
+    for (int i = 0; i < (vranks ? vranks : 1); i++)
+        gts_engine_clear(es[i]);
     uint64_t hash0 = g->hash(st, g->user);
     stopper t = { .engine = e, .after = 2 };
     pthread_mutex_init(&t.lock, NULL);
     pthread_cond_init(&t.cond, NULL);
-    stopping_game sg = { .g = *g, .inner = g, .engine = e };
+    stopping_game sg = { .g = *g, .inner = g, .engine = vranks ? es[vranks - 1] : e };
     sg.g.generate = s_generate;
     sg.g.generate_keyed = NULL;
     stop_ctx = &sg;
@@ -410,7 +446,8 @@ static void stop_one(const char *how, gts_engine *e, const gts_game *g, void *st
     if (thread && pthread_create(&th, NULL, stopper_main, &t) != 0)
         abort();
     gts_result r = result_new();
-    gts_status s = gts_mpi_search(MPI_COMM_WORLD, e, &sg.g, st, &lim, NULL, &r, NULL);
+    gts_status s = vranks ? gts_mpi_search_virtual(vranks, es, &sg.g, st, &lim, NULL, &r, NULL)
+                          : gts_mpi_search(MPI_COMM_WORLD, e, &sg.g, st, &lim, NULL, &r, NULL);
     if (thread)
         pthread_join(th, NULL);
     CHECK(s == GTS_OK, "stop (%s): %s", how, gts_strerror(s));
@@ -425,10 +462,12 @@ static void stop_one(const char *how, gts_engine *e, const gts_game *g, void *st
         CHECK(r.depth == t.after, "stop (callback): depth %d, stopped after iteration %d",
               r.depth, t.after);
     /* Every rank has rank 0's result. */
-    int64_t mine[3] = { r.score, (int64_t)r.best_move, r.depth }, max[3], min[3];
-    MPI_Allreduce(mine, max, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(mine, min, 3, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    CHECK(memcmp(max, min, sizeof max) == 0, "stop (%s): the ranks' results differ", how);
+    if (use_mpi) {
+        int64_t mine[3] = { r.score, (int64_t)r.best_move, r.depth }, max[3], min[3];
+        MPI_Allreduce(mine, max, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(mine, min, 3, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+        CHECK(memcmp(max, min, sizeof max) == 0, "stop (%s): the ranks' results differ", how);
+    }
     /* The last completed iteration is exact. */
     if (rank == 0 && r.depth > 0) {
         gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, r.depth);
@@ -447,9 +486,9 @@ static void test_stop(void)
         die_at(__LINE__);
     const gts_game *g = gts_game_randtree();
     gts_engine *e = engine_new(1);
-    stop_one("thread", e, g, st);
-    stop_one("callback", e, g, st);
-    stop_one("slave", e, g, st);
+    stop_one("thread", &e, g, st, 0);
+    stop_one("callback", &e, g, st, 0);
+    stop_one("slave", &e, g, st, 0);
     /* The same engines and tree without a stop: to the end, exact (no stop
      * or message of the stopped searches is left over). */
     gts_engine_clear(e);
@@ -503,6 +542,9 @@ static void test_args(void)
     opt = (gts_mpi_options){ .struct_size = sizeof opt, .master_plies = 99 };
     s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_ERANGE, "master_plies: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt, .virtual_latency = -1 };
+    s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "virtual_latency: %s", gts_strerror(s));
     s = gts_mpi_search(MPI_COMM_NULL, e, g, st, &lim, NULL, &r, NULL);
     CHECK(s == GTS_EINVAL, "MPI_COMM_NULL: %s", gts_strerror(s));
     /* Different roots on different ranks. */
@@ -629,13 +671,440 @@ static void test_bench(void)
     }
 }
 
+/* ---- virtual ranks: gts_mpi_search_virtual() ----------------------------- */
+
+enum { VMAX = 64 }; /* most ranks a test or benchmark runs */
+
+typedef struct vrun {
+    gts_status st;
+    gts_result r;
+    gts_mpi_stats stats;
+    uint64_t rank_nodes[VMAX];
+    double ms; /* wall-clock time of the call */
+} vrun;
+
+/* The engines of the virtual ranks, made once (a table each): each search
+ * gets @p ranks of them, cleared, as fresh ones. */
+static gts_engine *vpool[VMAX];
+
+static gts_engine *const *vengines(int ranks, int iterative)
+{
+    for (int i = 0; i < ranks; i++) {
+        if (!vpool[i])
+            vpool[i] = engine_new(iterative);
+        gts_engine_set(vpool[i], GTS_OPT_ITERATIVE, iterative);
+        gts_engine_clear(vpool[i]);
+    }
+    return vpool;
+}
+
+static void vpool_free(void)
+{
+    for (int i = 0; i < VMAX; i++) {
+        gts_engine_free(vpool[i]);
+        vpool[i] = NULL;
+    }
+}
+
+/* One virtual search on fresh engines (4 MiB table each, as engine_new). */
+static void vsearch(int ranks, const gts_game *g, void *state, int depth, int plies,
+                    int iterative, gts_algorithm alg, int latency, vrun *out)
+{
+    memset(out, 0, sizeof *out);
+    gts_engine *const *e = vengines(ranks, iterative);
+    gts_limits lim = limits_of(depth);
+    out->r = result_new();
+    gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = alg, .master_plies = plies,
+                            .virtual_latency = latency };
+    out->stats = (gts_mpi_stats){ .struct_size = sizeof out->stats,
+                                  .rank_nodes = out->rank_nodes,
+                                  .rank_nodes_capacity = VMAX };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    out->st = gts_mpi_search_virtual(ranks, e, g, state, &lim, &opt, &out->r, &out->stats);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+}
+
+/* The statistics of a virtual run agree with each other and the result. */
+static void check_vstats(const char *what, int ranks, const vrun *v)
+{
+    const gts_mpi_stats *s = &v->stats;
+    uint64_t sum = 0;
+    for (int i = 0; i < ranks && i < VMAX; i++)
+        sum += v->rank_nodes[i];
+    CHECK(s->ranks == ranks && v->r.threads == (uint32_t)ranks, "%s: ranks %d (%u), want %d",
+          what, s->ranks, v->r.threads, ranks);
+    CHECK(s->nodes == v->r.nodes && sum == s->nodes,
+          "%s at %d: nodes %llu, result %llu, ranks' sum %llu", what, ranks,
+          (unsigned long long)s->nodes, (unsigned long long)v->r.nodes,
+          (unsigned long long)sum);
+    CHECK(s->virtual_time > 0 && s->master_time <= s->virtual_time,
+          "%s at %d: virtual time %llu, master %llu", what, ranks,
+          (unsigned long long)s->virtual_time, (unsigned long long)s->master_time);
+    CHECK(s->busy_time <= (uint64_t)(ranks - 1) * s->virtual_time,
+          "%s at %d: slaves busy %llu of %llu", what, ranks, (unsigned long long)s->busy_time,
+          (unsigned long long)((uint64_t)(ranks - 1) * s->virtual_time));
+    /* No free lunch: every node took one rank one unit of time. */
+    CHECK(s->nodes <= (uint64_t)ranks * s->virtual_time, "%s at %d: %llu nodes in %llu x %d",
+          what, ranks, (unsigned long long)s->nodes, (unsigned long long)s->virtual_time, ranks);
+    CHECK(ranks > 1 || (s->virtual_time == s->master_time && s->busy_time == 0
+                        && s->messages == 0),
+          "%s alone: virtual %llu, master %llu, busy %llu, messages %llu", what,
+          (unsigned long long)s->virtual_time, (unsigned long long)s->master_time,
+          (unsigned long long)s->busy_time, (unsigned long long)s->messages);
+    CHECK(s->cancelled_nodes <= s->nodes, "%s at %d: cancelled nodes %llu of %llu", what, ranks,
+          (unsigned long long)s->cancelled_nodes, (unsigned long long)s->nodes);
+}
+
+/* Two runs did exactly the same thing. */
+static bool same_vrun(const vrun *a, const vrun *b, int ranks)
+{
+    const gts_mpi_stats *x = &a->stats, *y = &b->stats;
+    if (a->st != b->st || a->r.score != b->r.score || a->r.best_move != b->r.best_move
+        || a->r.depth != b->r.depth || a->r.flags != b->r.flags
+        || a->r.pv_length != b->r.pv_length || a->r.nodes != b->r.nodes
+        || memcmp(a->r.pv, b->r.pv, a->r.pv_length * sizeof a->r.pv[0]) != 0)
+        return false;
+    if (x->leaves != y->leaves || x->passes != y->passes || x->leaf_searches != y->leaf_searches
+        || x->leaf_researches != y->leaf_researches || x->cancelled != y->cancelled
+        || x->messages != y->messages || x->nodes != y->nodes
+        || x->cancelled_nodes != y->cancelled_nodes || x->virtual_time != y->virtual_time
+        || x->master_time != y->master_time || x->busy_time != y->busy_time)
+        return false;
+    return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
+}
+
+static void print_vrun(const char *what, int ranks, int plies, int iterative, const vrun *v)
+{
+    printf("%s ranks %d plies %d it %d: score %d nodes %llu time %llu master %llu busy %llu "
+           "passes %llu searches %llu re %llu cancelled %llu messages %llu\n",
+           what, ranks, plies, iterative, v->r.score, (unsigned long long)v->r.nodes,
+           (unsigned long long)v->stats.virtual_time, (unsigned long long)v->stats.master_time,
+           (unsigned long long)v->stats.busy_time, (unsigned long long)v->stats.passes,
+           (unsigned long long)v->stats.leaf_searches,
+           (unsigned long long)v->stats.leaf_researches, (unsigned long long)v->stats.cancelled,
+           (unsigned long long)v->stats.messages);
+}
+
+/* One set-up with virtual ranks: exact at every rank count and
+ * configuration; deterministic. */
+static void vcompare(const char *what, const gts_game *g, void *state, int depth, bool minimax)
+{
+    gts_score ref = serial(GTS_ALG_ALPHABETA, g, state, depth);
+    if (minimax) {
+        gts_score mm = serial(GTS_ALG_MINIMAX, g, state, depth);
+        CHECK(ref == mm, "%s: alphabeta %d != minimax %d", what, ref, mm);
+    }
+    uint64_t hash0 = g->hash ? g->hash(state, g->user) : 0;
+    static const int ranks[] = { 1, 2, 3, 8, 16 };
+    for (size_t ni = 0; ni < sizeof ranks / sizeof *ranks; ni++) {
+        int n = ranks[ni];
+        for (size_t ci = 0; ci < NCONFIGS; ci++) {
+            int plies = CONFIGS[ci][0], iterative = CONFIGS[ci][1];
+            vrun v;
+            vsearch(n, g, state, depth, plies, iterative, ALGS[ci % 3], 0, &v);
+            CHECK(v.st == GTS_OK, "%s at %d plies %d: %s", what, n, plies, gts_strerror(v.st));
+            CHECK(!g->hash || g->hash(state, g->user) == hash0, "%s at %d: root not restored",
+                  what, n);
+            CHECK(v.r.score == ref, "%s at %d plies %d iterative %d alg %s: virtual %d, serial %d",
+                  what, n, plies, iterative, gts_algorithm_name(ALGS[ci % 3]), v.r.score, ref);
+            CHECK(v.r.depth == depth, "%s at %d: depth %d of %d", what, n, v.r.depth, depth);
+            CHECK(!(v.r.flags & (GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND)),
+                  "%s at %d: a bound (flags %#x)", what, n, v.r.flags);
+            check_vstats(what, n, &v);
+            if (v.r.flags & GTS_RESULT_HAS_MOVE && ci == 2 && n == 8) {
+                gts_score sc = after_move(g, state, v.r.best_move, depth);
+                CHECK(sc == ref, "%s at %d: best move scores %d, not %d", what, n, sc, ref);
+            }
+            if (getenv("GTS_MPI_VERBOSE"))
+                print_vrun(what, n, plies, iterative, &v);
+        }
+    }
+    /* Deterministic: the same search twice on fresh engines, without and
+     * with a message latency. */
+    for (int latency = 0; latency <= 40; latency += 40) {
+        vrun a, b;
+        vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, &a);
+        vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, &b);
+        CHECK(a.st == GTS_OK && same_vrun(&a, &b, 16),
+              "%s latency %d: two runs differ (time %llu / %llu, nodes %llu / %llu)", what,
+              latency, (unsigned long long)a.stats.virtual_time,
+              (unsigned long long)b.stats.virtual_time, (unsigned long long)a.r.nodes,
+              (unsigned long long)b.r.nodes);
+        CHECK(a.r.score == ref, "%s latency %d: %d, serial %d", what, latency, a.r.score, ref);
+        CHECK(a.stats.virtual_time >= 2 * (uint64_t)latency,
+              "%s latency %d: virtual time %llu is less than one round trip", what, latency,
+              (unsigned long long)a.stats.virtual_time);
+    }
+}
+
+/* A callback fails in a virtual slave (or in the master): the status and
+ * callback_status of gts_mpi_search(), the root restored, the engine
+ * usable. */
+static void vfail_one(int ranks, long fail_at, gts_status want, int32_t want_cb)
+{
+    gts_randtree_params p = { .struct_size = sizeof p, .seed = 7, .branching = 6, .depth = 8,
+                              .min_value = -100, .max_value = 100 };
+    void *st = NULL;
+    if (gts_randtree_new(&p, &st) != GTS_OK)
+        die_at(__LINE__);
+    const gts_game *inner = gts_game_randtree();
+    uint64_t h = inner->hash(st, inner->user);
+    failing f;
+    failing_game(&f, inner, fail_at);
+    gts_engine *const *e = vengines(ranks, 1);
+    gts_limits lim = limits_of(7);
+    gts_result r = result_new();
+    gts_status s = gts_mpi_search_virtual(ranks, e, &f.g, st, &lim, NULL, &r, NULL);
+    CHECK(s == want, "virtual %d ranks, failing at %ld: got %s, want %s", ranks, fail_at,
+          gts_strerror(s), gts_strerror(want));
+    CHECK(r.callback_status == want_cb, "virtual %d ranks, failing at %ld: callback_status %d, "
+          "want %d", ranks, fail_at, r.callback_status, want_cb);
+    CHECK(inner->hash(st, inner->user) == h, "virtual %d ranks: root not restored", ranks);
+    failing_game(&f, inner, 0);
+    r = result_new();
+    s = gts_mpi_search_virtual(ranks, e, &f.g, st, &lim, NULL, &r, NULL);
+    gts_score ref = serial(GTS_ALG_ALPHABETA, inner, st, 7);
+    CHECK(s == GTS_OK && r.score == ref, "virtual %d ranks after a failure: %s, %d, serial %d",
+          ranks, gts_strerror(s), r.score, ref);
+    gts_games_free(inner, st);
+}
+
+/* A second search on an engine in a search: EBUSY. */
+static int nested_iteration(const gts_result *r, void *user)
+{
+    (void)r;
+    void **ctx = user;
+    gts_limits lim = limits_of(3);
+    gts_result r2 = result_new();
+    /* Rank 1's engine is in the outer search; rank 0 here is a free one. */
+    gts_engine *const *outer = ctx[0];
+    gts_engine *e[2] = { vpool[VMAX - 1], outer[1] };
+    gts_status s = gts_mpi_search_virtual(2, e, gts_game_randtree(), ctx[1], &lim, NULL, &r2,
+                                          NULL);
+    CHECK(s == GTS_EBUSY, "nested search with an engine of the outer one: %s", gts_strerror(s));
+    return 0;
+}
+
+static void vargs(void)
+{
+    gts_randtree_params p = { .struct_size = sizeof p, .seed = 3, .branching = 3, .depth = 5,
+                              .min_value = -9, .max_value = 9 };
+    void *st = NULL;
+    if (gts_randtree_new(&p, &st) != GTS_OK)
+        die_at(__LINE__);
+    const gts_game *g = gts_game_randtree();
+    gts_engine *const *e = vengines(VMAX, 1);
+    gts_limits lim = limits_of(4);
+    gts_result r = result_new();
+    gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, 4);
+    static const int32_t bad_ranks[] = { 0, -1, GTS_MPI_MAX_VIRTUAL_RANKS + 1, INT32_MIN };
+    for (size_t i = 0; i < sizeof bad_ranks / sizeof *bad_ranks; i++) {
+        gts_status s = gts_mpi_search_virtual(bad_ranks[i], e, g, st, &lim, NULL, &r, NULL);
+        CHECK(s == GTS_ERANGE, "%d virtual ranks: %s", bad_ranks[i], gts_strerror(s));
+    }
+    /* The most ranks: as many engines (cheap ones: no table). */
+    gts_engine **many = calloc(GTS_MPI_MAX_VIRTUAL_RANKS, sizeof *many);
+    if (!many)
+        die_at(__LINE__);
+    for (int i = 0; i < GTS_MPI_MAX_VIRTUAL_RANKS; i++) {
+        if (gts_engine_new(&many[i]) != GTS_OK)
+            die_at(__LINE__);
+        gts_engine_set(many[i], GTS_OPT_TT_MB, 0);
+    }
+    gts_status s = gts_mpi_search_virtual(GTS_MPI_MAX_VIRTUAL_RANKS, many, g, st, &lim, NULL, &r,
+                                          NULL);
+    CHECK(s == GTS_OK && r.score == ref, "%d virtual ranks: %s, %d, serial %d",
+          GTS_MPI_MAX_VIRTUAL_RANKS, gts_strerror(s), r.score, ref);
+    for (int i = 0; i < GTS_MPI_MAX_VIRTUAL_RANKS; i++)
+        gts_engine_free(many[i]);
+    free(many);
+    s = gts_mpi_search_virtual(4, NULL, g, st, &lim, NULL, &r, NULL);
+    CHECK(s == GTS_EINVAL, "no engines: %s", gts_strerror(s));
+    {
+        gts_engine *bad[4] = { e[0], e[1], NULL, e[3] };
+        s = gts_mpi_search_virtual(4, bad, g, st, &lim, NULL, &r, NULL);
+        CHECK(s == GTS_EINVAL, "a NULL engine: %s", gts_strerror(s));
+        bad[2] = e[1];
+        s = gts_mpi_search_virtual(4, bad, g, st, &lim, NULL, &r, NULL);
+        CHECK(s == GTS_EINVAL, "one engine for two ranks: %s", gts_strerror(s));
+    }
+    s = gts_mpi_search_virtual(4, e, g, NULL, &lim, NULL, &r, NULL);
+    CHECK(s == GTS_EINVAL, "NULL state: %s", gts_strerror(s));
+    gts_limits bad = limits_of(GTS_MAX_DEPTH + 1);
+    s = gts_mpi_search_virtual(4, e, g, st, &bad, NULL, &r, NULL);
+    CHECK(s == GTS_ERANGE, "depth too large: %s", gts_strerror(s));
+    gts_mpi_options opt = { .struct_size = sizeof opt, .virtual_latency = -1 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "latency -1: %s", gts_strerror(s));
+    opt.virtual_latency = GTS_MPI_MAX_VIRTUAL_LATENCY;
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_OK && r.score == ref, "largest latency: %s, %d, serial %d", gts_strerror(s),
+          r.score, ref);
+    opt = (gts_mpi_options){ .struct_size = sizeof opt + 8 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ESTRUCT, "options struct_size: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = GTS_MPI_OPTIONS_SIZE_V0_2, .master_plies = 1 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_OK && r.score == ref, "options of the first layout: %s", gts_strerror(s));
+    /* Statistics of the first layout: accepted, nothing written past it. */
+    gts_mpi_stats old;
+    memset(&old, 0xAB, sizeof old);
+    old.struct_size = GTS_MPI_STATS_SIZE_V0_2;
+    old.rank_nodes = NULL;
+    old.rank_nodes_capacity = 0;
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, NULL, &r, &old);
+    const unsigned char *tail = (const unsigned char *)&old + GTS_MPI_STATS_SIZE_V0_2;
+    bool untouched = true;
+    for (size_t i = 0; i < sizeof old - GTS_MPI_STATS_SIZE_V0_2; i++)
+        untouched = untouched && tail[i] == 0xAB;
+    CHECK(s == GTS_OK && old.ranks == 4 && old.nodes == r.nodes && untouched,
+          "statistics of the first layout: %s, ranks %d, nodes %llu/%llu, tail %s",
+          gts_strerror(s), old.ranks, (unsigned long long)old.nodes,
+          (unsigned long long)r.nodes, untouched ? "untouched" : "written");
+    old.struct_size = GTS_MPI_STATS_SIZE_V0_2 - 1;
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, NULL, &r, &old);
+    CHECK(s == GTS_ESTRUCT, "statistics too small: %s", gts_strerror(s));
+    /* The engine of a running search. */
+    void *ctx[2] = { (void *)e, st };
+    gts_limits nest = limits_of(3);
+    nest.on_iteration = nested_iteration;
+    nest.on_iteration_user = ctx;
+    s = gts_mpi_search_virtual(3, e, g, st, &nest, NULL, &r, NULL);
+    CHECK(s == GTS_OK, "outer search of the nested one: %s", gts_strerror(s));
+    /* A caller window: fail-soft bounds. */
+    gts_limits win = limits_of(4);
+    win.alpha = ref + 1;
+    win.beta = ref + 5;
+    s = gts_mpi_search_virtual(4, e, g, st, &win, NULL, &r, NULL);
+    CHECK(s == GTS_OK && (r.flags & GTS_RESULT_UPPER_BOUND) && r.score <= win.alpha
+              && r.score >= ref,
+          "window above the value: %s, score %d flags %#x (value %d)", gts_strerror(s), r.score,
+          r.flags, ref);
+    win.alpha = ref - 5;
+    win.beta = ref - 1;
+    s = gts_mpi_search_virtual(4, e, g, st, &win, NULL, &r, NULL);
+    CHECK(s == GTS_OK && (r.flags & GTS_RESULT_LOWER_BOUND) && r.score >= win.beta
+              && r.score <= ref,
+          "window below the value: %s, score %d flags %#x (value %d)", gts_strerror(s), r.score,
+          r.flags, ref);
+    /* A node budget: the last complete iteration, and the flag. */
+    gts_randtree_params big = { .struct_size = sizeof big, .seed = 9, .branching = 8,
+                                .depth = 20, .min_value = -100, .max_value = 100 };
+    void *bs = NULL;
+    if (gts_randtree_new(&big, &bs) != GTS_OK)
+        die_at(__LINE__);
+    gts_limits budget = limits_of(16);
+    budget.nodes = 20000;
+    s = gts_mpi_search_virtual(8, e, g, bs, &budget, NULL, &r, NULL);
+    CHECK(s == GTS_OK && (r.flags & GTS_RESULT_NODE_LIMIT) && r.depth < 16,
+          "node budget: %s, flags %#x depth %d", gts_strerror(s), r.flags, r.depth);
+    gts_games_free(g, bs);
+    gts_games_free(g, st);
+}
+
+static void test_virtual(void)
+{
+    for_each_setup(vcompare);
+    static const int ranks[] = { 1, 3, 16 };
+    for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
+        vfail_one(ranks[i], 500, GTS_ECALLBACK, -1);   /* a leaf search's evaluate() */
+        vfail_one(ranks[i], -300, GTS_ECALLBACK, -42); /* a leaf search's generate() */
+        vfail_one(ranks[i], -2, GTS_ECALLBACK, -42);   /* the master's, building its tree */
+    }
+    vargs();
+    /* Stops: from another thread, from on_iteration, from a callback of a
+     * virtual slave's leaf search. */
+    void *st = NULL;
+    if (gts_randtree_new(&STOP_TREE, &st) != GTS_OK)
+        die_at(__LINE__);
+    gts_engine *const *e = vengines(4, 1);
+    stop_one("thread", e, gts_game_randtree(), st, 4);
+    stop_one("callback", e, gts_game_randtree(), st, 4);
+    stop_one("slave", e, gts_game_randtree(), st, 4);
+    gts_games_free(gts_game_randtree(), st);
+    vpool_free();
+}
+
+/* Virtual ranks do what the real ones did, where the real schedule does
+ * not depend on time: one rank (the master searches its leaves) or two
+ * (one slave, one leaf search at a time). */
+static void vreal_one(const char *what, const gts_game *g, void *state, int depth)
+{
+    for (int plies = 1; plies <= 3; plies++) {
+        gts_engine *e = engine_new(1);
+        gts_limits lim = limits_of(depth);
+        gts_result r = result_new();
+        uint64_t rank_nodes[2] = { 0, 0 };
+        gts_mpi_options opt = { .struct_size = sizeof opt, .master_plies = plies };
+        gts_mpi_stats stats = { .struct_size = sizeof stats, .rank_nodes = rank_nodes,
+                                .rank_nodes_capacity = 2 };
+        gts_status s = gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &opt, &r, &stats);
+        CHECK(s == GTS_OK, "%s plies %d: %s", what, plies, gts_strerror(s));
+        gts_engine_free(e);
+        if (rank != 0)
+            continue;
+        vrun v;
+        vsearch(size, g, state, depth, plies, 1, GTS_ALG_PVS, 0, &v);
+        const gts_mpi_stats *x = &stats, *y = &v.stats;
+        CHECK(v.st == GTS_OK && v.r.score == r.score && v.r.best_move == r.best_move
+                  && v.r.nodes == r.nodes && x->passes == y->passes && x->leaves == y->leaves
+                  && x->leaf_searches == y->leaf_searches
+                  && x->leaf_researches == y->leaf_researches && x->cancelled == y->cancelled
+                  && x->messages == y->messages && rank_nodes[0] == v.rank_nodes[0]
+                  && (size < 2 || rank_nodes[1] == v.rank_nodes[1]),
+              "%s plies %d at %d ranks: real score %d nodes %llu passes %llu searches %llu "
+              "messages %llu; virtual %d, %llu, %llu, %llu, %llu",
+              what, plies, size, r.score, (unsigned long long)r.nodes,
+              (unsigned long long)x->passes, (unsigned long long)x->leaf_searches,
+              (unsigned long long)x->messages, v.r.score, (unsigned long long)v.r.nodes,
+              (unsigned long long)y->passes, (unsigned long long)y->leaf_searches,
+              (unsigned long long)y->messages);
+        check_vstats(what, size, &v);
+    }
+}
+
+static void test_vreal(void)
+{
+    if (size > 2) {
+        if (rank == 0)
+            fprintf(stderr, "test_mpi vreal: run it at 1 or 2 ranks\n");
+        failures++;
+        return;
+    }
+    gts_randtree_params p = { .struct_size = sizeof p, .seed = 1, .branching = 6, .depth = 7,
+                              .min_value = -100, .max_value = 100, .ordered_percent = 50 };
+    void *st = NULL;
+    if (gts_randtree_new(&p, &st) != GTS_OK)
+        die_at(__LINE__);
+    vreal_one("randtree b6", gts_game_randtree(), st, 6);
+    gts_games_free(gts_game_randtree(), st);
+    if (gts_connect4_new("4453", &st) != GTS_OK)
+        die_at(__LINE__);
+    vreal_one("connect4h 4453", gts_games_find("connect4h"), st, 7);
+    gts_games_free(gts_game_connect4(), st);
+    if (gts_othello_new("f5", &st) != GTS_OK)
+        die_at(__LINE__);
+    vreal_one("othello f5", gts_game_othello(), st, 5);
+    gts_games_free(gts_game_othello(), st);
+}
+
 int main(int argc, char **argv)
 {
+    const char *mode = argc > 1 ? argv[1] : "exact";
+    /* Virtual ranks need no MPI: these modes run without mpirun. */
+    if (strcmp(mode, "virtual") == 0) {
+        size = 1;
+        test_virtual();
+        printf("test_mpi %s: %s\n", mode, failures ? "FAILED" : "ok");
+        return failures ? 1 : 0;
+    }
+    use_mpi = true;
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *mode = argc > 1 ? argv[1] : "exact";
     if (strcmp(mode, "exact") == 0)
         test_exact();
     else if (strcmp(mode, "fail") == 0)
@@ -648,8 +1117,11 @@ int main(int argc, char **argv)
         test_die();
     else if (strcmp(mode, "bench") == 0)
         test_bench();
+    else if (strcmp(mode, "vreal") == 0)
+        test_vreal();
     else {
-        fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench\n");
+        fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal (under mpirun), "
+                        "test_mpi virtual\n");
         failures++;
     }
     int total = 0;
