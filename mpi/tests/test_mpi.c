@@ -38,6 +38,10 @@
  *                     two runs give the same numbers; a callback failing in
  *                     a virtual slave or in the master; bad arguments; a
  *                     stop; a message latency.
+ *   test_mpi vbench   not a test: CSV of virtual speedups at 1..64 ranks,
+ *                     for doc/results.md: the set-ups of `bench`; "vbench
+ *                     big" the bigger ones (with message latencies),
+ *                     "vbench all" both.
  *
  * The serial reference runs on rank 0 with a fresh engine. Exit status 0
  * when every check passed on every rank.
@@ -1090,13 +1094,117 @@ static void test_vreal(void)
     gts_games_free(gts_game_othello(), st);
 }
 
+/* ---- vbench: virtual speedups at 1..64 ranks (doc/results.md) ------------- */
+
+typedef struct vsetup {
+    const char *what;
+    const gts_game *game;
+    void *state;
+    int depth;
+    uint64_t serial_nodes; /* serial PVS, same engine settings */
+    gts_score ref;
+} vsetup;
+
+static void vbench_row(const vsetup *b, int ranks, int plies, int latency)
+{
+    vrun v;
+    vsearch(ranks, b->game, b->state, b->depth, plies, 1, GTS_ALG_PVS, latency, &v);
+    CHECK(v.st == GTS_OK && v.r.score == b->ref, "vbench %s at %d: %s, %d, serial %d", b->what,
+          ranks, gts_strerror(v.st), v.r.score, b->ref);
+    check_vstats(b->what, ranks, &v);
+    const gts_mpi_stats *s = &v.stats;
+    uint64_t most = 0;
+    for (int i = 1; i < ranks; i++)
+        most = v.rank_nodes[i] > most ? v.rank_nodes[i] : most;
+    double busy = ranks > 1 ? (double)s->busy_time / ((double)(ranks - 1) * s->virtual_time) : 1;
+    printf("%s,%d,%d,%d,%d,%d,%llu,%llu,%.2f,%llu,%.2f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+           "%llu,%llu,%.0f\n",
+           b->what, b->depth, ranks, plies, latency, v.r.score,
+           (unsigned long long)b->serial_nodes, (unsigned long long)s->virtual_time,
+           (double)b->serial_nodes / (double)s->virtual_time, (unsigned long long)s->nodes,
+           (double)s->nodes / (double)b->serial_nodes, busy, (unsigned long long)s->master_time,
+           (unsigned long long)most, (unsigned long long)s->leaves,
+           (unsigned long long)s->passes, (unsigned long long)s->leaf_searches,
+           (unsigned long long)s->leaf_researches, (unsigned long long)s->cancelled,
+           (unsigned long long)s->cancelled_nodes, (unsigned long long)s->messages, v.ms);
+    fflush(stdout);
+}
+
+/* Every row of one set-up: ranks 1..64 at the default 2 master plies,
+ * plies 1 and 3 at 16 and 64 ranks, and the latencies asked for. */
+static void vbench_setup(const char *what, const gts_game *g, void *state, int depth,
+                         const int *latencies, int nlat)
+{
+    vsetup b = { .what = what, .game = g, .state = state, .depth = depth };
+    gts_engine *e = engine_new(1);
+    gts_limits lim = limits_of(depth);
+    gts_result r = result_new();
+    CHECK(gts_search(e, GTS_ALG_PVS, g, state, &lim, &r) == GTS_OK, "vbench %s: serial", what);
+    gts_engine_free(e);
+    b.serial_nodes = r.nodes;
+    b.ref = r.score;
+    for (int n = 1; n <= VMAX; n *= 2)
+        vbench_row(&b, n, 2, 0);
+    for (int plies = 1; plies <= 3; plies += 2)
+        for (int n = 16; n <= VMAX; n *= 4)
+            vbench_row(&b, n, plies, 0);
+    for (int i = 0; i < nlat; i++)
+        for (int n = 16; n <= VMAX; n *= 4)
+            vbench_row(&b, n, 2, latencies[i]);
+}
+
+static void test_vbench(const char *which)
+{
+    bool small = !which || strcmp(which, "big") != 0;
+    bool big = which && (strcmp(which, "big") == 0 || strcmp(which, "all") == 0);
+    printf("setup,depth,ranks,master_plies,latency,score,serial_pvs_nodes,virtual_time,speedup,"
+           "nodes,node_overhead,busy,master_time,max_slave_nodes,leaves,passes,leaf_searches,"
+           "leaf_researches,cancelled,cancelled_nodes,messages,ms\n");
+    void *st = NULL;
+    if (small) {
+        gts_randtree_params p = { .struct_size = sizeof p, .seed = 11, .branching = 8,
+                                  .depth = 12, .min_value = -1000, .max_value = 1000,
+                                  .ordered_percent = 70 };
+        if (gts_randtree_new(&p, &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("randtree b8 seed 11", gts_game_randtree(), st, 8, NULL, 0);
+        gts_games_free(gts_game_randtree(), st);
+        if (gts_connect4_new("4453", &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("connect4h 4453", gts_games_find("connect4h"), st, 10, NULL, 0);
+        gts_games_free(gts_game_connect4(), st);
+        if (gts_othello_new("f5d6", &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("othello f5d6", gts_game_othello(), st, 7, NULL, 0);
+        gts_games_free(gts_game_othello(), st);
+    }
+    if (big) {
+        static const int latencies[] = { 100, 1000 };
+        gts_randtree_params p = { .struct_size = sizeof p, .seed = 11, .branching = 8,
+                                  .depth = 12, .min_value = -1000, .max_value = 1000,
+                                  .ordered_percent = 70 };
+        if (gts_randtree_new(&p, &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("randtree b8 seed 11", gts_game_randtree(), st, 11, latencies, 2);
+        gts_games_free(gts_game_randtree(), st);
+        if (gts_connect4_new("4453", &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("connect4h 4453", gts_games_find("connect4h"), st, 14, latencies, 2);
+        vbench_setup("connect4h 4453", gts_games_find("connect4h"), st, 18, latencies, 2);
+        gts_games_free(gts_game_connect4(), st);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "exact";
     /* Virtual ranks need no MPI: these modes run without mpirun. */
-    if (strcmp(mode, "virtual") == 0) {
+    if (strcmp(mode, "virtual") == 0 || strcmp(mode, "vbench") == 0) {
         size = 1;
-        test_virtual();
+        if (strcmp(mode, "virtual") == 0)
+            test_virtual();
+        else
+            test_vbench(argc > 2 ? argv[2] : NULL);
         printf("test_mpi %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
@@ -1121,7 +1229,7 @@ int main(int argc, char **argv)
         test_vreal();
     else {
         fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal (under mpirun), "
-                        "test_mpi virtual\n");
+                        "test_mpi virtual|vbench [big|all]\n");
         failures++;
     }
     int total = 0;
