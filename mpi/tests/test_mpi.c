@@ -40,7 +40,8 @@
  *                     stop; a message latency.
  *   test_mpi vbench   not a test: CSV of virtual speedups at 1..64 ranks,
  *                     for doc/results.md: the set-ups of `bench`; "vbench
- *                     big" the bigger ones (with message latencies),
+ *                     big" the bigger ones (with message latencies) and the
+ *                     random tree of the virtual-processor figures,
  *                     "vbench all" both.
  *
  * The serial reference runs on rank 0 with a fresh engine. Exit status 0
@@ -1186,6 +1187,14 @@ static void test_vbench(const char *which)
         if (gts_randtree_new(&p, &st) != GTS_OK)
             die_at(__LINE__);
         vbench_setup("randtree b8 seed 11", gts_game_randtree(), st, 11, latencies, 2);
+        gts_games_free(gts_game_randtree(), st);
+        /* The tree of doc/results.md's virtual-processor table (`gts speedup
+         * --virtual --depth 11`): seed 1, unordered, as deep as the search. */
+        gts_randtree_params q = { .struct_size = sizeof q, .seed = 1, .branching = 8,
+                                  .depth = 11, .min_value = -1000, .max_value = 1000 };
+        if (gts_randtree_new(&q, &st) != GTS_OK)
+            die_at(__LINE__);
+        vbench_setup("randtree b8 seed 1", gts_game_randtree(), st, 11, NULL, 0);
         gts_games_free(gts_game_randtree(), st);
         if (gts_connect4_new("4453", &st) != GTS_OK)
             die_at(__LINE__);
