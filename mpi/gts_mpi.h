@@ -219,18 +219,19 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
  * rest never happened); one that had ended is a result crossing the
  * cancel, as over MPI. The leaf search itself already ran to its end when
  * the work was sent, so a cancelled slave's table holds more than a real
- * rank's would: the one way the model is kinder than a cluster. The
- * virtual time of the search is the clock when the master has finished
- * (its final drain included): gts_mpi_stats::virtual_time, with
- * master_time and busy_time. The cost of a leaf search is its node count,
- * whatever the algorithm (one virtual processor per rank).
+ * rank's would: besides free messages at latency 0, the one way the model
+ * is kinder than a cluster. The virtual time of the search is the clock
+ * when the master has finished (its final drain included):
+ * gts_mpi_stats::virtual_time, with master_time and busy_time. The cost of
+ * a leaf search is its node count, whatever the algorithm (one virtual
+ * processor per rank).
  *
  * Deterministic: the same arguments on fresh (or gts_engine_clear()ed)
- * engines give the same result, counts and times on every run and
- * machine. Exact as gts_mpi_search(): the score equals serial alpha-beta's.
- * A run does the work of every rank, one leaf search after the other in
- * this thread: it takes the wall-clock time of all the ranks' nodes.
- * See doc/mpi.md, "Virtual ranks".
+ * engines give the same result, counts and times on every run. Exact as
+ * gts_mpi_search(): the score equals serial alpha-beta's. A run does the
+ * work of every rank, one leaf search after the other in this thread: it
+ * takes the wall-clock time of all the ranks' nodes. See doc/mpi.md,
+ * "Virtual ranks".
  *
  * Engines: `engines[k]` is rank k's engine, as each rank passes its own to
  * gts_mpi_search(): rank 0's searches leaves only at @p ranks = 1, every
