@@ -1,6 +1,7 @@
 /* The Go adapter (examples/games/go.c): position text, captures, suicide,
  * ko and positional superko, Tromp-Taylor scoring against hand counts, the
- * move cap, vertex text, the playout policy, gts_game_check(), and random
+ * move cap, vertex text, the playout policy and its 3x3 pattern table
+ * (go_internal.h, through a static copy of libgts-games), gts_game_check(), and random
  * games replayed move by move against a naive reference implementation
  * written here (flood fills and whole-board comparisons, no incremental
  * structure). */
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "go_internal.h"
 
 static const gts_game *G(void) { return gts_game_go(); }
 
@@ -598,4 +600,204 @@ Test(go, mcts_captures_the_big_string)
     }
     gts_engine_free(e);
     gts_games_free(G(), s);
+}
+
+/* ---- the playout policy's 3x3 patterns (MoGo, INRIA RR-6062) ------------- */
+
+/* A neighbourhood as a diagram, top row first: 'B' black, 'W' white,
+ * '.' empty, '#' off the board; the centre (the candidate) is empty. The
+ * code of go_internal.h, written out here independently of go.c. */
+static unsigned diagram_code(const char *d)
+{
+    unsigned code = 0;
+    for (int j = 0, i = 0; j < 9; j++) {
+        if (j == 4)
+            continue;
+        unsigned v = d[j] == 'B' ? 1 : d[j] == 'W' ? 2 : d[j] == '#' ? 3 : 0;
+        code |= v << (2 * i++);
+    }
+    return code;
+}
+
+/* Quarter turn and mirror image of a diagram; colours exchanged. */
+static void diagram_turn(char *d)
+{
+    char t[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            t[r * 3 + c] = d[(2 - c) * 3 + r];
+    memcpy(d, t, 9);
+}
+
+static void diagram_mirror(char *d)
+{
+    for (int r = 0; r < 3; r++) {
+        char t = d[r * 3];
+        d[r * 3] = d[r * 3 + 2];
+        d[r * 3 + 2] = t;
+    }
+}
+
+static void diagram_swap(char *d)
+{
+    for (int j = 0; j < 9; j++)
+        d[j] = d[j] == 'B' ? 'W' : d[j] == 'W' ? 'B' : d[j];
+}
+
+/* Hand-checked neighbourhoods: which side to move matches one of MoGo's
+ * patterns at the centre (black, white). Each is checked in its 8
+ * rotations and reflections, and with the colours exchanged (then the
+ * expectations exchange too). */
+static const struct {
+    const char *diagram, *what;
+    bool black, white;
+} PATTERN_CASES[] = {
+    { "BWB" "..." "...", "hane, enclosing", true, true },
+    { "BW." "..." "...", "hane", true, true },
+    { "BW." "B.." "...", "magari", true, true },
+    { "BWW" "..." "...", "thin hane: only for the side of the hane stone", true, false },
+    { "BW." "W.." "...", "cut1", true, true },
+    { ".B." "W.W" "...", "cut2", true, true },
+    { "B.." "W.." "###", "edge: chase", true, true },
+    { "WB." "B.W" "###", "edge: block the cut", true, true },
+    { ".BW" "..." "###", "edge: sagari, only for the side above", true, false },
+    { "..." "..." "...", "empty", false, false },
+    { "B.." "..." "...", "one diagonal stone", false, false },
+    { "BW." "..." ".B.", "hane with a stone below", false, false },
+    { "BW." "W.W" "...", "cut1, protected", false, false },
+    { ".B." "W.W" ".W.", "cut2 with a stone below", false, false },
+    { "..." "..." "###", "empty edge", false, false },
+    { "B.W" "..." "###", "edge: stones on both diagonals", false, false },
+};
+
+Test(go, pattern_table_by_hand)
+{
+    for (size_t k = 0; k < sizeof PATTERN_CASES / sizeof PATTERN_CASES[0]; k++) {
+        for (int swap = 0; swap < 2; swap++) {
+            char d[9];
+            memcpy(d, PATTERN_CASES[k].diagram, 9);
+            bool black = PATTERN_CASES[k].black, white = PATTERN_CASES[k].white;
+            if (swap) {
+                diagram_swap(d);
+                bool t = black;
+                black = white;
+                white = t;
+            }
+            for (int sym = 0; sym < 8; sym++) {
+                if (sym == 4)
+                    diagram_mirror(d);
+                unsigned code = diagram_code(d);
+                cr_expect_eq(gts__go_pattern_match(code, 1), black,
+                             "%s (%.9s), black to move: expected %s", PATTERN_CASES[k].what, d,
+                             black ? "a match" : "none");
+                cr_expect_eq(gts__go_pattern_match(code, 2), white,
+                             "%s (%.9s), white to move: expected %s", PATTERN_CASES[k].what, d,
+                             white ? "a match" : "none");
+                diagram_turn(d);
+            }
+        }
+    }
+    /* The table answers nothing outside its domain. */
+    cr_expect_not(gts__go_pattern_match(GTS__GO_PATTERN_CODES, 1));
+    cr_expect_not(gts__go_pattern_match(diagram_code("BWB" "..." "..."), 0));
+    cr_expect_not(gts__go_pattern_match(diagram_code("BWB" "..." "..."), 3));
+}
+
+Test(go, pattern_code_reads_the_board)
+{
+    /* 9x9: black A2, white B1 and C5, black D4 (last move: white C5). */
+    void *s = go_new("9 moves=A2,B1,D4,C5");
+    cr_expect_eq(gts__go_pattern_code(s, mv(s, "A1")), diagram_code("#B." "#.W" "###"),
+                 "the corner A1");
+    cr_expect_eq(gts__go_pattern_code(s, mv(s, "C4")), diagram_code(".W." "..B" "..."),
+                 "C4, between C5 and D4");
+    cr_expect_eq(gts__go_pattern_code(s, mv(s, "J9")), diagram_code("###" "..#" "..#"),
+                 "the corner J9");
+    gts_games_free(G(), s);
+}
+
+/* Draws of the policy that take its rule-based branch (14 of 16 values). */
+static uint64_t rule_draw(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x & ~(0xfull << 60);
+}
+
+Test(go, playout_policy_plays_patterns_around_the_last_move)
+{
+    /* Black E5, white E6 (the last move), black to move; nothing in
+     * atari. Around E6 the hane points D6 and F6 (white E6 next to the
+     * black stone below it) and D5 and F5 (white's stone diagonal to them,
+     * next to black's) match; D7, E7 and F7 see one stone only. */
+    void *s = go_new("9 moves=E5,E6");
+    const char *expect[] = { "D6", "F6", "D5", "F5" };
+    int hits[4] = { 0 };
+    uint64_t x = 5;
+    for (int i = 0; i < 400; i++) {
+        uint64_t r = rule_draw(&x);
+        gts_move m, again;
+        cr_assert_eq(G()->playout_move(s, r, &m, NULL), 1);
+        cr_assert_eq(G()->playout_move(s, r, &again, NULL), 1);
+        cr_assert_eq(m, again, "the same draw gives the same move");
+        char buf[8];
+        G()->format_move(s, m, buf, sizeof buf, NULL);
+        bool known = false;
+        for (int k = 0; k < 4; k++)
+            if (strcmp(buf, expect[k]) == 0) {
+                hits[k]++;
+                known = true;
+            }
+        cr_assert(known, "draw %d: %s is not a pattern point around E6", i, buf);
+    }
+    for (int k = 0; k < 4; k++)
+        cr_expect_gt(hits[k], 60, "%s is chosen about a quarter of the time (%d of 400)",
+                     expect[k], hits[k]);
+    gts_games_free(G(), s);
+}
+
+Test(go, playout_policy_captures_anywhere)
+{
+    /* White J9 is in atari (black H9) far from white's last move E5,
+     * whose neighbourhood matches no pattern: black takes at J8. */
+    void *s = go_new("9 moves=H9,J9,C3,E5");
+    gts_move j8 = mv(s, "J8");
+    uint64_t x = 9;
+    for (int i = 0; i < 200; i++) {
+        gts_move m;
+        cr_assert_eq(G()->playout_move(s, rule_draw(&x), &m, NULL), 1);
+        cr_assert_eq(m, j8, "draw %d: the capture J8", i);
+    }
+    gts_games_free(G(), s);
+    /* Two strings in atari (A9 by B9, J1 by H1): each capture about half of
+     * the time. */
+    s = go_new("9 moves=B9,A9,H1,J1,C3,E5");
+    gts_move a8 = mv(s, "A8"), j2 = mv(s, "J2");
+    int na8 = 0, nj2 = 0;
+    for (int i = 0; i < 200; i++) {
+        gts_move m;
+        cr_assert_eq(G()->playout_move(s, rule_draw(&x), &m, NULL), 1);
+        na8 += m == a8;
+        nj2 += m == j2;
+    }
+    cr_expect_eq(na8 + nj2, 200, "every draw captures");
+    cr_expect_gt(na8, 60, "A8 %d of 200", na8);
+    cr_expect_gt(nj2, 60, "J2 %d of 200", nj2);
+    gts_games_free(G(), s);
+}
+
+Test(go, playout_policy_stops_at_the_end)
+{
+    /* The contract of GTS_TRAIT_TRUSTED_PLAYOUT: 0 once the game is over
+     * (two passes, or the move cap), whatever the draw. */
+    static const char *over[] = { "9 moves=E5,E6,pass,pass", "9 maxmoves=2 moves=E5,E6" };
+    for (size_t i = 0; i < 2; i++) {
+        void *s = go_new(over[i]);
+        uint64_t x = 3;
+        for (int k = 0; k < 50; k++) {
+            gts_move m = GTS_MOVE_NONE;
+            cr_expect_eq(G()->playout_move(s, rule_draw(&x) | (uint64_t)(k & 1) << 63, &m, NULL),
+                         0, "%s: over", over[i]);
+        }
+        gts_games_free(G(), s);
+    }
 }

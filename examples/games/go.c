@@ -55,23 +55,41 @@
  * sum over the earlier board keys: legality depends on the history, so
  * positions with different histories must not share a key.
  *
- * Playout policy (playout_move). In 14 moves of 16, the tactics around
- * the opponent's last stone L first: capture L's string when it is in
- * atari (one real liberty), else save a string of the mover next to L
- * that is in atari, by capturing an adjacent string in atari or by
- * extending (liberties counted by a walk over the string, only for the
- * few strings next to L). Otherwise a uniformly random legal point, visited
- * in a random order (random start, random stride coprime with the board),
- * that does not fill one of the mover's own eyes (an empty point whose
- * neighbours are all the mover's stones, with at most one diagonal of the
- * opponent in the centre and none on the edge) and is not a self-atari of
- * two or more stones (go_self_atari), else a pass.
+ * Playout policy (playout_move), MoGo's sequence (Gelly, Wang, Munos &
+ * Teytaud, INRIA RR-6062, 2006) behind a gate. In 14 moves of 16, in this
+ * order: (1) the tactics around the opponent's last stone L: capture L's
+ * string when it is in atari (one real liberty), else save a string of
+ * the mover next to L that is in atari, by capturing an adjacent string in
+ * atari or by extending (liberties counted by a walk over the string, only
+ * for the few strings next to L); (2) MoGo's 3x3 patterns (hane, cut1,
+ * cut2, edge; go_pattern_move): one of the empty points among the 8
+ * around L whose neighbourhood matches, uniformly; (3) a capture anywhere
+ * (go_capture_move): the liberty of one of the opponent's strings in
+ * atari, uniformly. Otherwise, and in the other 2 moves of 16, a uniformly
+ * random legal point, visited in a random order (random start, random
+ * stride coprime with the board). No rule fills one of the mover's own
+ * eyes (an empty point whose neighbours are all the mover's stones, with
+ * at most one diagonal of the opponent in the centre and none on the
+ * edge; a capture never can, the other moves are tested); the pattern and
+ * random moves are not self-ataris of two or more stones (go_self_atari);
+ * nothing left: a pass. Every choice comes from the one random value of
+ * the call: the same value, the same move.
  *
- * Concurrency: no global mutable state (Zobrist keys are computed from the
- * point by a mixing function); callbacks only touch their own state.
+ * Patterns. A neighbourhood is 8 cells of 2 bits (empty, black, white, off
+ * the board): a 16-bit code. A table of 2 x 65536 bits (per colour to
+ * move) says which codes match a pattern in any rotation, reflection and
+ * colour; it is built once, from the patterns written as diagrams, before
+ * the first state (go_alloc), so a match is one load.
+ *
+ * Concurrency: the pattern table is built once (pthread_once) and only
+ * read afterwards; no other global mutable state (Zobrist keys are
+ * computed from the point by a mixing function); callbacks only touch
+ * their own state.
  */
 #include "gts_games.h"
+#include "go_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,9 +508,19 @@ static void go_free(void *state, void *user)
     free(s);
 }
 
+/* The playout policy's pattern table (built once, see go_pattern_init()):
+ * bit (code & 7) of go_pattern_bits[mover - 1][code >> 3] is set when a
+ * move by @p mover at the centre of neighbourhood code matches a pattern. */
+static uint8_t go_pattern_bits[2][GTS__GO_PATTERN_CODES / 8];
+static pthread_once_t go_pattern_once = PTHREAD_ONCE_INIT;
+static void go_pattern_init(void);
+
 /* A state with an empty board (black to move), or NULL. */
 static go_state *go_alloc(int size, int komi2, uint32_t max_game)
 {
+    /* every state exists after the pattern table: the policy reads it
+     * without synchronisation */
+    pthread_once(&go_pattern_once, go_pattern_init);
     go_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
@@ -691,6 +719,205 @@ static bool go_self_atari(const go_state *s, const go_pos *b, int p, int c)
     return true;
 }
 
+/* ---- MoGo's 3x3 patterns ---------------------------------------------------- */
+
+/*
+ * The patterns of Gelly, Wang, Munos & Teytaud, "Modification of UCT with
+ * patterns in Monte-Carlo Go" (INRIA RR-6062, 2006), figures 2-5, as 3x3
+ * diagrams, top row first, the centre being the candidate move (always
+ * empty). The two colours are X and O; each pattern is matched with X
+ * black and with X white, in all 8 rotations and reflections, except the
+ * ones the paper marks with a square, which only match with X to move.
+ * Cells: 'X', 'O' a stone of that colour, '.' empty, 'x' anything but X
+ * (empty, O or off the board), 'o' anything but O, '?' anything, '#' off
+ * the board.
+ */
+typedef struct go_pattern {
+    char cells[10];
+    bool x_to_move; /* only when X is the side to move */
+} go_pattern;
+
+static const go_pattern GO_PATTERNS[] = {
+    /* Hane (figure 2): enclosing hane, hane without a cut, magari, and
+     * the thin hane (X to move). */
+    { "XOX" "..." "???", false },
+    { "XO." "..." "?.?", false },
+    { "XO?" "X.." "x.?", false },
+    { "XOO" "..." "?.?", true },
+    /* Cut1 (figure 3): the diagonal cut, unless an O on either other side
+     * protects it (the figure's first pattern without its other two). */
+    { "XO?" "O.o" "?o?", false },
+    /* Cut2 (figure 4): the six upper cells, and no O on the bottom row. */
+    { "?X?" "O.O" "ooo", false },
+    /* On the edge (figure 5), the bottom row off the board: chase, block
+     * the cut, block the connection, sagari (X to move), cut (X to move).
+     * The figure marks three of the five with a side to move; we restrict
+     * the sagari and the cut and match the connection for both sides. With
+     * colours exchanged and mirrored, the cut is the second pattern: it
+     * adds no code to the table, and is kept to follow the figure. */
+    { "X.?" "O.?" "###", false },
+    { "OX?" "X.O" "###", false },
+    { "?X?" "x.O" "###", false },
+    { "?XO" "x.?" "###", true },
+    { "?OX" "X.O" "###", true },
+};
+
+/* The states a pattern cell allows, one bit per GO_EMPTY..GO_BORDER, X
+ * being colour @p x. */
+static unsigned go_cell_states(char cell, int x)
+{
+    int o = GO_BLACK + GO_WHITE - x;
+    switch (cell) {
+    case 'X': return 1u << x;
+    case 'O': return 1u << o;
+    case '.': return 1u << GO_EMPTY;
+    case '#': return 1u << GO_BORDER;
+    case 'x': return 0xfu & ~(1u << x);
+    case 'o': return 0xfu & ~(1u << o);
+    default: return 0xfu; /* '?' */
+    }
+}
+
+/* Set the bit of every code that the 8 cell masks @p allow accept, from
+ * cell @p i on, for @p mover. */
+static void go_pattern_expand(const unsigned allow[8], int i, unsigned code, int mover)
+{
+    if (i == 8) {
+        go_pattern_bits[mover - 1][code >> 3] |= (uint8_t)(1u << (code & 7));
+        return;
+    }
+    for (unsigned v = 0; v < 4; v++)
+        if (allow[i] & (1u << v))
+            go_pattern_expand(allow, i + 1, code | v << (2 * i), mover);
+}
+
+static void go_pattern_init(void)
+{
+    for (size_t k = 0; k < sizeof GO_PATTERNS / sizeof GO_PATTERNS[0]; k++) {
+        const go_pattern *pat = &GO_PATTERNS[k];
+        for (int sym = 0; sym < 8; sym++) {
+            /* cell (r, c) of the transformed diagram is cell (r0, c0) of
+             * the pattern: a reflection if sym & 4, then sym & 3 quarter
+             * turns */
+            char cells[9];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) {
+                    int r0 = r, c0 = c;
+                    for (int t = 0; t < (sym & 3); t++) {
+                        int tr = 2 - c0;
+                        c0 = r0;
+                        r0 = tr;
+                    }
+                    if (sym & 4)
+                        c0 = 2 - c0;
+                    cells[r * 3 + c] = pat->cells[r0 * 3 + c0];
+                }
+            for (int x = GO_BLACK; x <= GO_WHITE; x++) {
+                unsigned allow[8];
+                for (int i = 0, j = 0; j < 9; j++)
+                    if (j != 4)
+                        allow[i++] = go_cell_states(cells[j], x);
+                for (int mover = GO_BLACK; mover <= GO_WHITE; mover++)
+                    if (!pat->x_to_move || mover == x)
+                        go_pattern_expand(allow, 0, 0, mover);
+            }
+        }
+    }
+}
+
+/* The neighbourhood code of point @p p (see go_internal.h). */
+static unsigned go_pattern_code(const go_state *s, const go_pos *b, int p)
+{
+    const go_pt *pt = b->pt;
+    const int w = s->w;
+    return (unsigned)pt[p + w - 1].color | (unsigned)pt[p + w].color << 2 |
+           (unsigned)pt[p + w + 1].color << 4 | (unsigned)pt[p - 1].color << 6 |
+           (unsigned)pt[p + 1].color << 8 | (unsigned)pt[p - w - 1].color << 10 |
+           (unsigned)pt[p - w].color << 12 | (unsigned)pt[p - w + 1].color << 14;
+}
+
+/* Table lookup; the table is built before the first state exists (go_alloc). */
+static bool go_pattern_hit(unsigned code, int mover)
+{
+    return (go_pattern_bits[mover - 1][code >> 3] >> (code & 7)) & 1;
+}
+
+bool gts__go_pattern_match(unsigned code, int mover)
+{
+    pthread_once(&go_pattern_once, go_pattern_init);
+    if (code >= GTS__GO_PATTERN_CODES || (mover != GO_BLACK && mover != GO_WHITE))
+        return false;
+    return go_pattern_hit(code, mover);
+}
+
+unsigned gts__go_pattern_code(const void *state, gts_move m)
+{
+    const go_state *s = state;
+    return go_pattern_code(s, go_cur(s), go_index(s, m));
+}
+
+/* A uniform choice among @p n from 32 random bits (Lemire's multiply-shift). */
+static unsigned go_pick(uint32_t random, unsigned n)
+{
+    return (unsigned)(((uint64_t)random * n) >> 32);
+}
+
+/*
+ * MoGo's pattern rule: the empty points among the 8 around the last move
+ * L whose neighbourhood matches a pattern, and which the mover may play
+ * (legal, not an own eye, not a self-atari of two or more stones); one of
+ * them uniformly. Returns its board index, 0 when there is none.
+ */
+static int go_pattern_move(const go_state *s, const go_pos *b, int c, uint32_t random)
+{
+    if (s->ply == 0 || s->played[s->ply - 1] == GTS_GO_PASS)
+        return 0;
+    const int last = go_index(s, s->played[s->ply - 1]), w = s->w;
+    const int around[8] = { last + w - 1, last + w, last + w + 1, last - 1,
+                            last + 1,     last - w - 1, last - w, last - w + 1 };
+    int cand[8];
+    unsigned n = 0;
+    for (int i = 0; i < 8; i++) {
+        int p = around[i];
+        if (b->pt[p].color != GO_EMPTY || !go_pattern_hit(go_pattern_code(s, b, p), c))
+            continue;
+        if (!go_is_eye(s, b, p, c) && go_legal_at(s, b, p, c, NULL) && !go_self_atari(s, b, p, c))
+            cand[n++] = p;
+    }
+    return n ? cand[go_pick(random, n)] : 0;
+}
+
+/*
+ * MoGo's capture rule: the liberties of the opponent's strings in atari,
+ * anywhere on the board, where the mover may play; one of them uniformly
+ * (a point that captures two strings counts once). Returns its board
+ * index, 0 when there is none.
+ */
+static int go_capture_move(const go_state *s, const go_pos *b, int c, uint32_t random)
+{
+    const int opp = GO_BLACK + GO_WHITE - c;
+    if (b->stones[opp] == 0)
+        return 0;
+    uint16_t cand[GO_MAX_SIZE * GO_MAX_SIZE];
+    unsigned n = 0;
+    for (int y = 1; y <= s->size; y++)
+        for (int p = y * s->w + 1, end = p + s->size; p < end; p++) {
+            const go_pt *q = &b->pt[p];
+            int lib;
+            /* a string in atari has at most 4 pseudo-liberties (its stones
+             * next to the one liberty) */
+            if (q->color != opp || q->head != p || q->libs > 4 ||
+                go_liberties2(s, b, p, &lib) != 1)
+                continue;
+            bool seen = false;
+            for (unsigned k = 0; k < n && !seen; k++)
+                seen = cand[k] == lib;
+            if (!seen && go_legal_at(s, b, lib, c, NULL))
+                cand[n++] = (uint16_t)lib;
+        }
+    return n ? cand[go_pick(random, n)] : 0;
+}
+
 static int go_playout_move(void *state, uint64_t random, gts_move *move, void *user)
 {
     (void)user;
@@ -700,7 +927,17 @@ static int go_playout_move(void *state, uint64_t random, gts_move *move, void *u
     if (go_over(s))
         return 0;
     const go_pos *b = go_cur(s);
-    int tp = (random >> 60) < GO_TACTICAL_OF_16 ? go_tactical(s, b, b->to_move, random >> 56) : 0;
+    int tp = 0;
+    if ((random >> 60) < GO_TACTICAL_OF_16) {
+        /* bits 56-57 order go_tactical()'s neighbours; the two rules after
+         * it draw from a mix of the whole value */
+        uint64_t mix = go_mix(random);
+        tp = go_tactical(s, b, b->to_move, random >> 56);
+        if (!tp)
+            tp = go_pattern_move(s, b, b->to_move, (uint32_t)(mix >> 32));
+        if (!tp)
+            tp = go_capture_move(s, b, b->to_move, (uint32_t)mix);
+    }
     if (tp) {
         *move = (gts_move)((tp / s->w - 1) * s->size + tp % s->w - 1);
         return 1;
