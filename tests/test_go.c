@@ -1,7 +1,8 @@
 /* The Go adapter (examples/games/go.c): position text, captures, suicide,
  * ko and positional superko, Tromp-Taylor scoring against hand counts, the
- * move cap, vertex text, the playout policy and its 3x3 pattern table
- * (go_internal.h, through a static copy of libgts-games), gts_game_check(), and random
+ * move cap, vertex text, the playout policy and its opt-in 3x3 pattern
+ * table (patterns=1; go_internal.h, through a static copy of
+ * libgts-games), gts_game_check(), and random
  * games replayed move by move against a naive reference implementation
  * written here (flood fills and whole-board comparisons, no incremental
  * structure). */
@@ -55,6 +56,8 @@ Test(go, position_text)
         "1", "20", "9 9", "x", "9 komi=7.25", "9 komi=", "9 komi=abc", "9 komi=200",
         "9 moves=Z1", "9 moves=I1", "9 moves=A0", "9 moves=A10", "9 moves=E5,E5",
         "9 moves=E5,", "9 moves=,E5", "9 foo=1", "9 maxmoves=0", "5 moves=A6", "9 komi=1e400",
+        "9 patterns=2", "9 patterns=", "9 patterns=01", "9 patterns=on", "9 patterns=-1",
+        "9 Patterns=1",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         void *s = (void *)1;
@@ -74,6 +77,12 @@ Test(go, position_text)
     gts_move m[400];
     cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 19 * 19 - 2 + 1);
     gts_games_free(G(), s);
+    /* patterns=0|1 (the playout policy, see patterns_are_off_by_default);
+     * the last one counts, like komi= and maxmoves= */
+    static const char *good[] = { "9 patterns=1", "patterns=0 5", "patterns=1 patterns=0",
+                                  "7 patterns=1 komi=0 moves=D4" };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        gts_games_free(G(), go_new(good[i]));
 }
 
 Test(go, vertex_text)
@@ -291,7 +300,8 @@ Test(go, check_passes)
 Test(go, trusted_policy_keeps_its_promise)
 {
     static const char *positions[] = {"5 komi=0.5", "7", "9", "9 maxmoves=40",
-                                      "4 komi=0 maxmoves=1000", "13"};
+                                      "4 komi=0 maxmoves=1000", "13", "5 komi=0.5 patterns=1",
+                                      "9 patterns=1", "13 patterns=1"};
     cr_assert(G()->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
     uint64_t x = 99;
     long checked = 0, finished = 0;
@@ -328,18 +338,21 @@ Test(go, trusted_policy_keeps_its_promise)
                 cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
             gts_games_free(G(), s);
         }
-    cr_expect_eq(finished, 36, "every playout ended in a finished game");
+    cr_expect_eq(finished, 54, "every playout ended in a finished game");
     cr_log_info("%ld policy calls checked", checked);
     /* gts_game_check() tests the promise on 9x9 too (its playouts from the
      * ends of the walks reach finished games). */
-    void *s = go_new("9");
-    gts_check_options o = {.struct_size = sizeof o, .seed = 3, .walks = 4, .walk_length = 10,
-                           .depth = 1, .algorithm_positions = -1};
-    gts_check_report r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_game_check(G(), s, &o, &r), GTS_OK);
-    cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s", gts_check_violation_name(r.violation),
-                 r.message);
-    gts_games_free(G(), s);
+    static const char *checked_positions[] = {"9", "9 patterns=1"};
+    for (size_t i = 0; i < 2; i++) {
+        void *s = go_new(checked_positions[i]);
+        gts_check_options o = {.struct_size = sizeof o, .seed = 3, .walks = 4,
+                               .walk_length = 10, .depth = 1, .algorithm_positions = -1};
+        gts_check_report r = {.struct_size = sizeof r};
+        cr_assert_eq(gts_game_check(G(), s, &o, &r), GTS_OK);
+        cr_expect_eq(r.violation, GTS_CHECK_OK, "%s: %s: %s", checked_positions[i],
+                     gts_check_violation_name(r.violation), r.message);
+        gts_games_free(G(), s);
+    }
 }
 
 Test(go, hash_sees_history)
@@ -729,7 +742,7 @@ Test(go, playout_policy_plays_patterns_around_the_last_move)
      * atari. Around E6 the hane points D6 and F6 (white E6 next to the
      * black stone below it) and D5 and F5 (white's stone diagonal to them,
      * next to black's) match; D7, E7 and F7 see one stone only. */
-    void *s = go_new("9 moves=E5,E6");
+    void *s = go_new("9 patterns=1 moves=E5,E6");
     const char *expect[] = { "D6", "F6", "D5", "F5" };
     int hits[4] = { 0 };
     uint64_t x = 5;
@@ -759,7 +772,7 @@ Test(go, playout_policy_captures_anywhere)
 {
     /* White J9 is in atari (black H9) far from white's last move E5,
      * whose neighbourhood matches no pattern: black takes at J8. */
-    void *s = go_new("9 moves=H9,J9,C3,E5");
+    void *s = go_new("9 patterns=1 moves=H9,J9,C3,E5");
     gts_move j8 = mv(s, "J8");
     uint64_t x = 9;
     for (int i = 0; i < 200; i++) {
@@ -770,7 +783,7 @@ Test(go, playout_policy_captures_anywhere)
     gts_games_free(G(), s);
     /* Two strings in atari (A9 by B9, J1 by H1): each capture about half of
      * the time. */
-    s = go_new("9 moves=B9,A9,H1,J1,C3,E5");
+    s = go_new("9 patterns=1 moves=B9,A9,H1,J1,C3,E5");
     gts_move a8 = mv(s, "A8"), j2 = mv(s, "J2");
     int na8 = 0, nj2 = 0;
     for (int i = 0; i < 200; i++) {
@@ -789,8 +802,10 @@ Test(go, playout_policy_stops_at_the_end)
 {
     /* The contract of GTS_TRAIT_TRUSTED_PLAYOUT: 0 once the game is over
      * (two passes, or the move cap), whatever the draw. */
-    static const char *over[] = { "9 moves=E5,E6,pass,pass", "9 maxmoves=2 moves=E5,E6" };
-    for (size_t i = 0; i < 2; i++) {
+    static const char *over[] = { "9 moves=E5,E6,pass,pass", "9 maxmoves=2 moves=E5,E6",
+                                  "9 patterns=1 moves=E5,E6,pass,pass",
+                                  "9 patterns=1 maxmoves=2 moves=E5,E6" };
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
         void *s = go_new(over[i]);
         uint64_t x = 3;
         for (int k = 0; k < 50; k++) {
@@ -799,5 +814,84 @@ Test(go, playout_policy_stops_at_the_end)
                          0, "%s: over", over[i]);
         }
         gts_games_free(G(), s);
+    }
+}
+
+/* The move the policy without patterns makes for draw @p r when no atari
+ * rule applies and every empty point is a fit random move (no eyes, no
+ * self-ataris): the first point generate() lists, in the order of the
+ * random scan of go.c (start r % n, stride 1 + (r >> 32) % (n - 1) made
+ * coprime with n). Written out here independently of go.c. */
+static gts_move scan_move(void *s, int size, uint64_t r)
+{
+    gts_move list[400];
+    int cnt = G()->generate(s, list, G()->max_moves, NULL);
+    unsigned n = (unsigned)(size * size), start = (unsigned)(r % n);
+    unsigned stride = 1 + (unsigned)((r >> 32) % (n - 1));
+    for (;;) {
+        unsigned a = stride, b = n;
+        while (b) {
+            unsigned t = a % b;
+            a = b;
+            b = t;
+        }
+        if (a == 1)
+            break;
+        stride = stride % (n - 1) + 1;
+    }
+    for (unsigned i = 0, m = start; i < n; i++, m = (m + stride) % n)
+        for (int k = 0; k < cnt; k++)
+            if (list[k] == m)
+                return m;
+    return GTS_GO_PASS;
+}
+
+/* patterns=0 (the default) is the policy from before the patterns, move
+ * for move: where the pattern rule (around E6) and the capture rule (J9 in
+ * atari away from the last move) decide every rule draw with patterns=1,
+ * the same draws without patterns give the random scan's move. A clone
+ * keeps the setting. */
+Test(go, patterns_are_off_by_default)
+{
+    static const char *positions[] = { "9 moves=E5,E6", "9 moves=H9,J9,C3,E5" };
+    static const char *prefixes[] = { "", "patterns=0 " };
+    for (size_t i = 0; i < 2; i++) {
+        char on_text[64];
+        snprintf(on_text, sizeof on_text, "patterns=1 %s", positions[i]);
+        void *on = go_new(on_text);
+        void *on_clone = G()->clone(on, NULL);
+        cr_assert_not_null(on_clone);
+        for (size_t j = 0; j < 2; j++) {
+            char text[64];
+            snprintf(text, sizeof text, "%s%s", prefixes[j], positions[i]);
+            void *off = go_new(text);
+            void *off_clone = G()->clone(off, NULL);
+            cr_assert_not_null(off_clone);
+            uint64_t x = 17;
+            int differ = 0;
+            for (int k = 0; k < 300; k++) {
+                uint64_t r = rule_draw(&x);
+                gts_move m_off, m_off_clone, m_on, m_on_clone;
+                cr_assert_eq(G()->playout_move(off, r, &m_off, NULL), 1);
+                cr_assert_eq(G()->playout_move(off_clone, r, &m_off_clone, NULL), 1);
+                cr_assert_eq(G()->playout_move(on, r, &m_on, NULL), 1);
+                cr_assert_eq(G()->playout_move(on_clone, r, &m_on_clone, NULL), 1);
+                gts_move want = scan_move(off, 9, r);
+                cr_assert_eq(m_off, want, "\"%s\" draw %d: the random scan's move %u, not %u",
+                             text, k, (unsigned)want, (unsigned)m_off);
+                cr_assert_eq(m_off_clone, want, "\"%s\" clone, draw %d", text, k);
+                cr_assert_eq(m_on_clone, m_on, "\"%s\" clone, draw %d: patterns kept", on_text,
+                             k);
+                differ += m_on != m_off;
+            }
+            /* with patterns every draw is a pattern point or the capture;
+             * the scan hits one of those about 1 time in 20 */
+            cr_expect_gt(differ, 250, "\"%s\": the rules fire with patterns=1 only (%d of 300)",
+                         text, differ);
+            gts_games_free(G(), off_clone);
+            gts_games_free(G(), off);
+        }
+        gts_games_free(G(), on_clone);
+        gts_games_free(G(), on);
     }
 }

@@ -55,17 +55,21 @@
  * sum over the earlier board keys: legality depends on the history, so
  * positions with different histories must not share a key.
  *
- * Playout policy (playout_move), MoGo's sequence (Gelly, Wang, Munos &
- * Teytaud, INRIA RR-6062, 2006) behind a gate. In 14 moves of 16, in this
- * order: (1) the tactics around the opponent's last stone L: capture L's
- * string when it is in atari (one real liberty), else save a string of
+ * Playout policy (playout_move), behind a gate. In 14 moves of 16, in
+ * this order: (1) the tactics around the opponent's last stone L: capture
+ * L's string when it is in atari (one real liberty), else save a string of
  * the mover next to L that is in atari, by capturing an adjacent string in
  * atari or by extending (liberties counted by a walk over the string, only
- * for the few strings next to L); (2) MoGo's 3x3 patterns (hane, cut1,
- * cut2, edge; go_pattern_move): one of the empty points among the 8
- * around L whose neighbourhood matches, uniformly; (3) a capture anywhere
+ * for the few strings next to L); with "patterns=1" in the position text
+ * only, the rest of MoGo's sequence (Gelly, Wang, Munos & Teytaud, INRIA
+ * RR-6062, 2006): (2) MoGo's 3x3 patterns (hane, cut1, cut2, edge;
+ * go_pattern_move): one of the empty points among the 8 around L whose
+ * neighbourhood matches, uniformly; (3) a capture anywhere
  * (go_capture_move): the liberty of one of the opponent's strings in
- * atari, uniformly. Otherwise, and in the other 2 moves of 16, a uniformly
+ * atari, uniformly. The patterns are off by default: they cost 12-24% of
+ * the playout rate and showed no gain against GNU Go (doc/results.md);
+ * with them off the policy is the one before they came, move for move.
+ * Otherwise, and in the other 2 moves of 16, a uniformly
  * random legal point, visited in a random order (random start, random
  * stride coprime with the board). No rule fills one of the mover's own
  * eyes (an empty point whose neighbours are all the mover's stones, with
@@ -79,7 +83,7 @@
  * the board): a 16-bit code. A table of 2 x 65536 bits (per colour to
  * move) says which codes match a pattern in any rotation, reflection and
  * colour; it is built once, from the patterns written as diagrams, before
- * the first state (go_alloc), so a match is one load.
+ * the first state with patterns (go_alloc), so a match is one load.
  *
  * Concurrency: the pattern table is built once (pthread_once) and only
  * read afterwards; no other global mutable state (Zobrist keys are
@@ -145,6 +149,7 @@ typedef struct go_pos {
 typedef struct go_state {
     int size, w, npoints;
     int komi2;          /* komi in half points */
+    bool patterns;      /* playout policy: MoGo's rules after the atari ones */
     uint32_t max_game;  /* move cap */
     uint32_t ply;       /* moves played */
     size_t stride;      /* bytes of one snapshot */
@@ -516,11 +521,12 @@ static pthread_once_t go_pattern_once = PTHREAD_ONCE_INIT;
 static void go_pattern_init(void);
 
 /* A state with an empty board (black to move), or NULL. */
-static go_state *go_alloc(int size, int komi2, uint32_t max_game)
+static go_state *go_alloc(int size, int komi2, bool patterns, uint32_t max_game)
 {
-    /* every state exists after the pattern table: the policy reads it
-     * without synchronisation */
-    pthread_once(&go_pattern_once, go_pattern_init);
+    /* every state with patterns exists after the pattern table: the policy
+     * reads it without synchronisation */
+    if (patterns)
+        pthread_once(&go_pattern_once, go_pattern_init);
     go_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
@@ -528,6 +534,7 @@ static go_state *go_alloc(int size, int komi2, uint32_t max_game)
     s->w = size + 2;
     s->npoints = size * size;
     s->komi2 = komi2;
+    s->patterns = patterns;
     s->max_game = max_game;
     s->stride = (sizeof(go_pos) + (size_t)(s->w * s->w) * sizeof(go_pt) + 7) & ~(size_t)7;
     s->stack = malloc(s->stride * (max_game + 1));
@@ -557,7 +564,7 @@ static void *go_clone(void *state, void *user)
     const go_state *s = state;
     if (!s)
         return NULL;
-    go_state *c = go_alloc(s->size, s->komi2, s->max_game);
+    go_state *c = go_alloc(s->size, s->komi2, s->patterns, s->max_game);
     if (!c)
         return NULL;
     memcpy(c->stack, s->stack, s->stride * (s->ply + 1));
@@ -928,7 +935,9 @@ static int go_playout_move(void *state, uint64_t random, gts_move *move, void *u
         return 0;
     const go_pos *b = go_cur(s);
     int tp = 0;
-    if ((random >> 60) < GO_TACTICAL_OF_16) {
+    if (!s->patterns) {
+        tp = (random >> 60) < GO_TACTICAL_OF_16 ? go_tactical(s, b, b->to_move, random >> 56) : 0;
+    } else if ((random >> 60) < GO_TACTICAL_OF_16) {
         /* bits 56-57 order go_tactical()'s neighbours; the two rules after
          * it draw from a mix of the whole value */
         uint64_t mix = go_mix(random);
@@ -1089,8 +1098,8 @@ static bool go_parse_uint(const char *t, size_t len, uint32_t max, uint32_t *out
 }
 
 /*
- * Position text: "[SIZE] [komi=K] [maxmoves=N] [moves=V,V,...]", tokens
- * separated by blanks, in any order. See gts_games.h.
+ * Position text: "[SIZE] [komi=K] [maxmoves=N] [patterns=0|1] [moves=V,V,...]",
+ * tokens separated by blanks, in any order. See gts_games.h.
  */
 gts_status gts_go_new(const char *position, void **state)
 {
@@ -1099,6 +1108,7 @@ gts_status gts_go_new(const char *position, void **state)
     *state = NULL;
     uint32_t size = GO_DEFAULT_SIZE, cap = 0;
     int komi2 = GO_DEFAULT_KOMI2;
+    bool patterns = false;
     const char *moves = NULL;
     size_t moves_len = 0;
     bool have_size = false;
@@ -1122,6 +1132,10 @@ gts_status gts_go_new(const char *position, void **state)
             } else if (klen == 8 && memcmp(p, "maxmoves", 8) == 0) {
                 if (!go_parse_uint(eq + 1, vlen, GO_MAX_CAP, &cap) || cap < 1)
                     return GTS_EPARSE;
+            } else if (klen == 8 && memcmp(p, "patterns", 8) == 0) {
+                if (vlen != 1 || (eq[1] != '0' && eq[1] != '1'))
+                    return GTS_EPARSE;
+                patterns = eq[1] == '1';
             } else if (klen == 5 && memcmp(p, "moves", 5) == 0) {
                 moves = eq + 1;
                 moves_len = vlen;
@@ -1133,7 +1147,7 @@ gts_status gts_go_new(const char *position, void **state)
     }
     if (cap == 0)
         cap = GO_CAP_PER_POINT * size * size;
-    go_state *s = go_alloc((int)size, komi2, cap);
+    go_state *s = go_alloc((int)size, komi2, patterns, cap);
     if (!s)
         return GTS_ENOMEM;
     for (size_t i = 0; i < moves_len;) {

@@ -104,16 +104,18 @@ GTS_GAMES_API gts_status gts_randtree_new(const gts_randtree_params *params, voi
  * side to move, 100 per point, clamped to +-(GTS_SCORE_DECIDED - 1): exact
  * for a finished game, the same count of the board as it stands otherwise.
  * Has hash (history included: superko makes legality depend on it),
- * clone/free, format_move/parse_move, playout_move (MoGo's sequence:
- * atari captures and escapes next to the last move, a 3x3 pattern move
- * around it, a capture anywhere, else a random legal move that neither
- * fills an own eye nor puts two or more stones in self-atari, else pass; 0
- * once the game is over) and traits GTS_TRAIT_MOVE_IDENTITY and
+ * clone/free, format_move/parse_move, playout_move (atari captures and
+ * escapes next to the last move; with patterns=1 then MoGo's 3x3 pattern
+ * moves around it and a capture anywhere; else a random legal move that
+ * neither fills an own eye nor puts two or more stones in self-atari, else
+ * pass; 0 once the game is over) and traits GTS_TRAIT_MOVE_IDENTITY and
  * GTS_TRAIT_TRUSTED_PLAYOUT.
  * Position text: blank-separated tokens in any order, all optional:
  * "SIZE" (default 9), "komi=K" (a multiple of 0.5 within +-150, default
- * 7.5), "maxmoves=N" (1..100000) and "moves=V,V,..." (vertices or "pass",
- * colours alternating from Black), e.g. "9 komi=7 moves=E5,D4,pass".
+ * 7.5), "maxmoves=N" (1..100000), "patterns=0|1" (the playout policy's
+ * MoGo patterns and capture anywhere, default 0: off; slower, and no
+ * measured gain) and "moves=V,V,..." (vertices or "pass", colours
+ * alternating from Black), e.g. "9 komi=7 moves=E5,D4,pass".
  * Found by name as "go".
  */
 #define GTS_GO_PASS 361u
