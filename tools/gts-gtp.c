@@ -22,8 +22,9 @@
  * already wins under area scoring, pass (ending the game). Otherwise run
  * gts_mcts() for the time this move gets (time_settings / time_left, else
  * --seconds) and at most --playouts playouts, with --threads workers, RAVE
- * (--rave) and the adapter's playout policy; play the most visited move,
- * or resign when its mean reward is below --resign after enough playouts.
+ * (--rave) and the adapter's playout policy (MoGo's patterns too with
+ * --patterns); play the most visited move, or resign when its mean reward
+ * is below --resign after enough playouts.
  * The tree of the previous search is reused (gts_mcts_advance()) when the
  * moves since then are known.
  *
@@ -75,6 +76,7 @@ typedef struct gtp_options {
     int64_t eval_scale;
     double resign;      /* 0: never */
     uint64_t seed;
+    bool patterns;      /* the adapter's patterns=1 (MoGo's playout rules) */
     bool verbose;
 } gtp_options;
 
@@ -123,12 +125,13 @@ static void reply(const char *id, bool ok, const char *fmt, ...)
 
 static int to_move(const gtp *g) { return gts_go_to_move(g->state); }
 
-/* A fresh state: empty board of g->size with g->komi2, no moves. */
+/* A fresh state: empty board of g->size with g->komi2 and --patterns, no
+ * moves. */
 static gts_status new_game(gtp *g)
 {
     char text[96];
-    snprintf(text, sizeof text, "%d komi=%.1f maxmoves=%d", g->size, g->komi2 / 2.0,
-             GTP_CAP_PER_POINT * g->size * g->size);
+    snprintf(text, sizeof text, "%d komi=%.1f maxmoves=%d patterns=%d", g->size, g->komi2 / 2.0,
+             GTP_CAP_PER_POINT * g->size * g->size, g->opt.patterns ? 1 : 0);
     void *s = NULL;
     gts_status rc = gts_go_new(text, &s);
     if (rc != GTS_OK)
@@ -547,8 +550,8 @@ static void cmd_genmove(gtp *g, const char *id, int argc, char **argv)
         reply(id, true, "%s", out);
 }
 
-/* Extension: play the adapter's playout-policy move for COLOR (a random
- * legal move that does not fill an own eye, else a pass), from a generator
+/* Extension: play the adapter's playout-policy move for COLOR (see
+ * gts_games.h; MoGo's patterns too with --patterns), from a generator
  * seeded by --seed. Tests use it to play random games. */
 static void cmd_policy_move(gtp *g, const char *id, int argc, char **argv)
 {
@@ -800,6 +803,9 @@ static void usage(FILE *f, const char *prog)
             "                   board cleared after it (default 0)\n"
             "  --boardsize N    initial board size (default 9)\n"
             "  --komi K         initial komi (default 7.5)\n"
+            "  --patterns       playouts with MoGo's 3x3 patterns and a capture anywhere\n"
+            "                   (the adapter's patterns=1; default off: slower, no gain\n"
+            "                   measured against GNU Go)\n"
             "  --option NAME=V  any engine option by name (gts_option_from_name), e.g.\n"
             "                   --option tree_mb=512 (default tree_mb=256); repeatable\n"
             "  --verbose        search figures on stderr\n"
@@ -832,6 +838,7 @@ int main(int argc, char **argv)
         { "seed", required_argument, NULL, 'S' },
         { "boardsize", required_argument, NULL, 'b' },
         { "komi", required_argument, NULL, 'k' },
+        { "patterns", no_argument, NULL, 'P' },
         { "option", required_argument, NULL, 'o' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
@@ -867,6 +874,7 @@ int main(int argc, char **argv)
             }
             options[noptions++] = optarg;
             break;
+        case 'P': g.opt.patterns = true; break;
         case 'v': g.opt.verbose = true; break;
         case 'h': usage(stdout, argv[0]); return 0;
         default: usage(stderr, argv[0]); return 2;
