@@ -515,6 +515,8 @@ class TestSearch(unittest.TestCase):
                 (["search", "go", "9 9"], "board size '9' at column 3 given twice"),
                 (["perft", "go", "1", "komi=7.3"], "bad komi '7.3' at column 6"),
                 (["search", "go", "maxmoves=0"], "bad maxmoves '0' at column 10"),
+                (["search", "go", "9 patterns=2"], "bad patterns '2' at column 12 "
+                                                   "(expected 0 or 1)"),
                 (["search", "go", "moves=E5 foo"], "unknown token 'foo' at column 10"),
                 (["search", "go", "moves=C3,,D4"], "move 2: empty move at column 10"),
                 (["search", "go", "5 moves=C3,F1"], "move 2: bad vertex 'F1' at column 12 "

@@ -409,7 +409,7 @@ USAGE_ERRORS = [
     "search go moves=C3,,D4", "search go moves=Z9", "search go moves=C3,C3",
     "search go moves=pass,pass,C3", "perft go 1 moves=C3,", "search go \xff",
     # (lists: a Go position with blanks is one argument)
-    ["search", "go", "9 9"], ["search", "go", "5 moves=F1"],
+    ["search", "go", "9 9"], ["search", "go", "5 moves=F1"], ["search", "go", "9 patterns=on"],
     ["perft", "go", "1", "maxmoves=2 moves=C3,D4,E5"],
     ["search", "go", "3 moves=B1,pass,A2,A1"],                 # suicide
     ["search", "go", "4 moves=B3,C3,A2,B2,B1,D2,pass,C1,C2,B2"],  # superko

@@ -599,7 +599,8 @@ static void *play_position(enum pos_kind kind, const gts_game *g, const gts_rand
 /* ---- Go positions ------------------------------------------------------------
  *
  * A Go position is the adapter's text (gts_go_new, see gts_games.h): blank-
- * separated tokens SIZE, komi=K, maxmoves=N and moves=V,V,... in any order.
+ * separated tokens SIZE, komi=K, maxmoves=N, patterns=0|1 and moves=V,V,... in
+ * any order.
  * The adapter builds it; when it refuses the text, the steps below explain
  * why, in the adapter's order, the same in python3 -m gts (_go_explain):
  *   1. each token alone (gts_go_new of that one token, so that the rules of
@@ -739,7 +740,8 @@ static void go_explain(const char *text, char *why, size_t size)
             have_size = true;
             board = atoi(t);
         } else if (eq && ((klen == 4 && memcmp(t, "komi", 4) == 0) ||
-                          (klen == 8 && memcmp(t, "maxmoves", 8) == 0))) {
+                          (klen == 8 && memcmp(t, "maxmoves", 8) == 0) ||
+                          (klen == 8 && memcmp(t, "patterns", 8) == 0))) {
             if (!go_token_ok(t, n)) {
                 go_quote(eq + 1, n - klen - 1, q, sizeof q);
                 if (klen == 4)
@@ -747,6 +749,9 @@ static void go_explain(const char *text, char *why, size_t size)
                              "bad komi %s at column %zu (expected a multiple of 0.5 within "
                              "-150..150)",
                              q, col + 5);
+                else if (memcmp(t, "patterns", 8) == 0)
+                    snprintf(why, size, "bad patterns %s at column %zu (expected 0 or 1)", q,
+                             col + 9);
                 else
                     snprintf(why, size, "bad maxmoves %s at column %zu (expected 1..100000)", q,
                              col + 9);
@@ -755,8 +760,8 @@ static void go_explain(const char *text, char *why, size_t size)
         } else {
             go_quote(t, n, q, sizeof q);
             snprintf(why, size,
-                     "unknown token %s at column %zu (expected SIZE, komi=K, maxmoves=N or "
-                     "moves=V,V,...)",
+                     "unknown token %s at column %zu (expected SIZE, komi=K, maxmoves=N, "
+                     "patterns=0|1 or moves=V,V,...)",
                      q, col);
             goto out;
         }

@@ -64,7 +64,8 @@ static const char SEARCH_USAGE[] =
     "Positions: tictactoe cells 1-9 played in order (\"519\"); connect4 1-based\n"
     "columns (\"4453\"); othello squares (\"f5d6c3\", \"ps\" = pass); chess\n"
     "\"startpos\" or a FEN, then \"moves e2e4 ...\"; go \"[SIZE] [komi=K]\n"
-    "[maxmoves=N] [moves=V,V,...]\" with GTP vertices (\"9 komi=7 moves=E5,D4,pass\").\n";
+    "[maxmoves=N] [patterns=0|1] [moves=V,V,...]\" with GTP vertices\n"
+    "(\"9 komi=7 moves=E5,D4,pass\").\n";
 
 /* Games of search and nodes: the built-in ones and connect4_solver. */
 static const char SEARCH_GAME_NAMES[] =

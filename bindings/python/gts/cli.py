@@ -103,7 +103,8 @@ Options:
 Positions: tictactoe cells 1-9 played in order ("519"); connect4 1-based
 columns ("4453"); othello squares ("f5d6c3", "ps" = pass); chess
 "startpos" or a FEN, then "moves e2e4 ..."; go "[SIZE] [komi=K]
-[maxmoves=N] [moves=V,V,...]" with GTP vertices ("9 komi=7 moves=E5,D4,pass").
+[maxmoves=N] [patterns=0|1] [moves=V,V,...]" with GTP vertices
+("9 komi=7 moves=E5,D4,pass").
 
 """ + _GAME_OPTIONS_HELP
 
@@ -652,7 +653,7 @@ def _play_position(kind: str, tree: Dict[str, Any], text: bytes) -> games.Builti
 
 # ---- Go positions (tools/cli.c, go_position_new) ------------------------------------------
 #
-# The adapter's text (gts_go_new): SIZE, komi=K, maxmoves=N, moves=V,V,...
+# The adapter's text (gts_go_new): SIZE, komi=K, maxmoves=N, patterns=0|1, moves=V,V,...
 # When the adapter refuses it: 1. each token alone (the adapter's rules), a
 # size given twice; 2. the syntax of every move of the last moves= token on
 # the empty board; 3. the moves played one by one.
@@ -717,15 +718,17 @@ def _go_explain(data: bytes) -> str:
             if not _go_accepts(t):
                 return f"bad board size '{_esc(t)}' at column {col} (expected 2..19)"
             have_size, size = True, int(t)
-        elif eq and key in (b"komi", b"maxmoves"):
+        elif eq and key in (b"komi", b"maxmoves", b"patterns"):
             if not _go_accepts(t):
                 if key == b"komi":
                     return (f"bad komi '{_esc(value)}' at column {col + 5} (expected a "
                             "multiple of 0.5 within -150..150)")
+                if key == b"patterns":
+                    return f"bad patterns '{_esc(value)}' at column {col + 9} (expected 0 or 1)"
                 return f"bad maxmoves '{_esc(value)}' at column {col + 9} (expected 1..100000)"
         else:
             return (f"unknown token '{_esc(t)}' at column {col} (expected SIZE, komi=K, "
-                    "maxmoves=N or moves=V,V,...)")
+                    "maxmoves=N, patterns=0|1 or moves=V,V,...)")
         base.append(t)
     try:
         g = games.Go(b" ".join(base).decode("ascii"))

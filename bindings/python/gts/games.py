@@ -372,7 +372,8 @@ class Go(BuiltinGame):
 
     ``position`` is the adapter's text (gts_go_new): blank-separated tokens
     "SIZE" (default 9), "komi=K" (default 7.5), "maxmoves=N" (default 3 *
-    size * size) and "moves=V,V,...", e.g. "9 komi=7 moves=E5,D4,pass". Or
+    size * size), "patterns=0|1" (the playout policy's MoGo patterns,
+    default 0) and "moves=V,V,...", e.g. "9 komi=7 moves=E5,D4,pass". Or
     give them as keywords: ``Go(size=5, komi=0.5, moves=["C3", "pass"])``
     (``moves`` as texts or move numbers) -- the text or the keywords, not
     both. :meth:`evaluate` is Black's area margin from the side to move, 100
