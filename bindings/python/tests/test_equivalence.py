@@ -7,6 +7,7 @@ import unittest
 
 import gts
 from pygames import PyRandomTree, PyRandomTreeNoHash, PyTicTacToe, PyTicTacToeFull, negamax
+from sweep import sweep_count
 
 ALGORITHMS = gts.algorithms()
 THREADS = 2
@@ -19,10 +20,11 @@ def run(game, alg, **kw):
 
 
 def random_trees(count, seed):
-    """Parameters of varied random trees, the same on every run."""
+    """Parameters of varied random trees, the same on every run (the first
+    count / GTS_TEST_DIVISOR of them with that variable set)."""
     rng = random.Random(seed)
     out = []
-    for i in range(count):
+    for i in range(sweep_count(count)):
         depth = rng.randint(2, 6)
         out.append(dict(seed=rng.getrandbits(32), branching=rng.randint(1, 5), depth=depth,
                         lo=rng.choice([-100, -5000, 0]), hi=rng.choice([100, 5000]),
@@ -166,7 +168,7 @@ class TestBuiltinTrees(unittest.TestCase):
 
     def test_randtree(self):
         rng = random.Random(5)
-        for _ in range(12):
+        for _ in range(sweep_count(12)):
             p = dict(seed=rng.getrandbits(48), branching=rng.randint(2, 5),
                      depth=rng.randint(3, 6), transpositions=rng.random() < 0.5,
                      terminal_percent=rng.choice([0, 10]), ordered_percent=rng.choice([0, 80]))
