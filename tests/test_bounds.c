@@ -294,6 +294,7 @@ static int random_playout(const gts_game *g, void *s, int plies, uint64_t *rng)
 static void connect4_sound(const gts_game *g, const char *name, int count, int min, int max)
 {
     cr_assert(g->bounds != NULL, "%s carries bounds", name);
+    count = (int)tgame_count((uint64_t)count);
     gts_engine *mm = reference_engine();
     uint64_t rng = 0xc4c4 + (uint64_t)min;
     sound_stats st = {0};

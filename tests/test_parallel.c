@@ -358,10 +358,15 @@ Test(parallel, tictactoe_positions_solved)
     /* The empty board and positions of 1..6 stones, none finished. */
     static const char *pos[] = {"", "5", "1", "15", "59", "123", "519", "5137", "1526",
                                 "74159", "2468", "35796", "951"};
+    const size_t npos = sizeof pos / sizeof pos[0];
     const gts_game *g = gts_game_tictactoe();
     gts_engine *mm = engine_threads(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
-    for (size_t p = 0; p < sizeof pos / sizeof pos[0]; p++) {
+    /* Every position; with GTS_TEST_DIVISOR, positions spread over the
+     * list (the empty board first), still every other one without a table. */
+    size_t count = (size_t)tgame_count(npos);
+    for (size_t k = 0; k < count; k++) {
+        size_t p = k * npos / count;
         void *s;
         cr_assert_eq(gts_tictactoe_new(pos[p], &s), GTS_OK, "position %s", pos[p]);
         int depth = 9 - (int)strlen(pos[p]);
@@ -371,7 +376,7 @@ Test(parallel, tictactoe_positions_solved)
         snprintf(what, sizeof what, "tic-tac-toe \"%s\"", pos[p]);
         for (size_t a = 0; a < NPAR; a++)
             for (size_t t = 0; t < NTHREADS; t++) {
-                gts_engine *e = engine_threads(THREADS[t], p % 2 ? 0 : 1);
+                gts_engine *e = engine_threads(THREADS[t], k % 2 ? 0 : 1);
                 check_search(e, PAR[a], g, s, depth, &ref, what);
                 gts_engine_free(e);
             }
@@ -380,34 +385,37 @@ Test(parallel, tictactoe_positions_solved)
     gts_engine_free(mm);
 }
 
-/* Quiescence, extensions and decided (mate-like) scores on the test game. */
+/* Quiescence, extensions and decided (mate-like) scores on the test game:
+ * three variants, six seeds each (a table on even seeds). With
+ * GTS_TEST_DIVISOR the first cases run: every variant, then the next seed. */
 Test(parallel, quiescence_extensions_and_decided_scores)
 {
-    for (int variant = 0; variant < 3; variant++)
-        for (uint64_t seed = 1; seed <= 6; seed++) {
-            tgame g;
-            tgame_init(&g, 300 + seed, 4, 7);
-            g.noisy = variant == 0;
-            g.extend_first = variant == 1;
-            g.win_leaves = variant == 2;
-            gts_game v = tgame_vtable(&g, seed % 2 == 0);
-            gts_engine *mm = engine_threads(1, 0);
-            cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
-            reference ref;
-            make_reference(mm, &v, &g, 7, &ref);
-            gts_engine_free(mm);
-            for (size_t a = 0; a < NPAR; a++)
-                for (size_t t = 0; t < NTHREADS; t++) {
-                    tgame copy = g;
-                    gts_engine *e = engine_threads(THREADS[t], 2);
-                    char what[48];
-                    snprintf(what, sizeof what, "tgame variant %d seed %llu", variant,
-                             (unsigned long long)seed);
-                    check_search(e, PAR[a], &v, &g, 7, &ref, what);
-                    cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s: state restored", what);
-                    gts_engine_free(e);
-                }
-        }
+    for (uint64_t k = 0; k < tgame_count(18); k++) {
+        int variant = (int)(k % 3);
+        uint64_t seed = 1 + k / 3;
+        tgame g;
+        tgame_init(&g, 300 + seed, 4, 7);
+        g.noisy = variant == 0;
+        g.extend_first = variant == 1;
+        g.win_leaves = variant == 2;
+        gts_game v = tgame_vtable(&g, seed % 2 == 0);
+        gts_engine *mm = engine_threads(1, 0);
+        cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+        reference ref;
+        make_reference(mm, &v, &g, 7, &ref);
+        gts_engine_free(mm);
+        for (size_t a = 0; a < NPAR; a++)
+            for (size_t t = 0; t < NTHREADS; t++) {
+                tgame copy = g;
+                gts_engine *e = engine_threads(THREADS[t], 2);
+                char what[48];
+                snprintf(what, sizeof what, "tgame variant %d seed %llu", variant,
+                         (unsigned long long)seed);
+                check_search(e, PAR[a], &v, &g, 7, &ref, what);
+                cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s: state restored", what);
+                gts_engine_free(e);
+            }
+    }
 }
 
 /* Lazy SMP (and ABDADA) at a fixed depth on a warm table: iterative

@@ -276,7 +276,7 @@ Test(search, callback_failure_restores_state)
 Test(search, shorter_wins_are_preferred_with_and_without_tt)
 {
     for (int tt = 0; tt < 2; tt++)
-        for (uint64_t seed = 1; seed < 40; seed++) {
+        for (uint64_t seed = 1; seed < 1 + tgame_count(39); seed++) {
             tgame g;
             tgame_init(&g, seed, 3, 6);
             g.win_leaves = true;
@@ -298,7 +298,7 @@ Test(search, shorter_wins_are_preferred_with_and_without_tt)
 
 Test(search, quiescence_and_extensions_agree_with_minimax)
 {
-    for (uint64_t seed = 1; seed < 60; seed++) {
+    for (uint64_t seed = 1; seed < 1 + tgame_count(59); seed++) {
         gts_score score[NEXACT];
         for (size_t a = 0; a < NEXACT; a++) {
             tgame g;
@@ -355,7 +355,7 @@ Test(search, options_do_not_change_exact_results)
         {GTS_OPT_ASPIRATION, 5}, {GTS_OPT_ASPIRATION, 1}, {GTS_OPT_KILLERS, 0},
         {GTS_OPT_HISTORY, 0}, {GTS_OPT_ITERATIVE, 0}, {GTS_OPT_TT_MB, 0},
     };
-    for (uint64_t seed = 100; seed < 160; seed++) {
+    for (uint64_t seed = 100; seed < 100 + tgame_count(60); seed++) {
         tgame g;
         tgame_init(&g, seed, 4, 5);
         gts_game v = tgame_vtable(&g, true);

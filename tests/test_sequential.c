@@ -220,7 +220,7 @@ Test(sequential, tictactoe_finds_the_fastest_win)
 /* Quiescence, extensions and decided (mate-like) scores. */
 Test(sequential, quiescence_extensions_and_decided_scores_agree_with_minimax)
 {
-    for (uint64_t seed = 1; seed < 80; seed++)
+    for (uint64_t seed = 1; seed < 1 + tgame_count(79); seed++)
         for (int tt = 0; tt < 2; tt++) {
             tgame g;
             tgame_init(&g, seed, 3, 5);
@@ -250,7 +250,7 @@ Test(sequential, quiescence_extensions_and_decided_scores_agree_with_minimax)
 Test(sequential, caller_window_reports_fail_soft_bounds)
 {
     gts_engine *ref = new_engine(false, false);
-    for (uint64_t i = 6000; i < 6100; i++) {
+    for (uint64_t i = 6000; i < 6000 + tgame_count(100); i++) {
         tree_case c = make_case(i, true);
         void *s;
         cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);

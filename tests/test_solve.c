@@ -11,6 +11,7 @@
 #include <string.h>
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "tgame.h"
 
 static gts_engine *engine(int threads, int tt_mb)
 {
@@ -114,7 +115,10 @@ Test(solve, prefetch_never_changes_a_search)
      * 2 threads: the same score as without. */
     gts_algorithm algs[32];
     int nalg = gts_algorithm_list(algs, 32);
-    for (size_t i = 0; i < NPOS; i++) {
+    /* Every position; with GTS_TEST_DIVISOR, positions spread over the list. */
+    size_t count = (size_t)tgame_count(NPOS);
+    for (size_t k = 0; k < count; k++) {
+        size_t i = k * NPOS / count;
         void *s = c4(POSITIONS[i]);
         for (int a = 0; a < nalg; a++) {
             if (!gts_algorithm_is_exact(algs[a]))
@@ -207,7 +211,7 @@ Test(solve, exact_algorithms_return_full_principal_variations)
 {
     gts_algorithm algs[32];
     int nalg = gts_algorithm_list(algs, 32);
-    for (int tree = 0; tree < 12; tree++) {
+    for (int tree = 0; tree < (int)tgame_count(12); tree++) {
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 77 + (uint64_t)tree,
                                  .branching = 5, .depth = 7, .min_value = -1000,
                                  .max_value = 1000, .branching_jitter = 2,

@@ -150,7 +150,7 @@ static leafset leaves(gts_algorithm alg, gts_game *v, tgame *g, bool tt)
 
 Test(sss_stockman, evaluates_the_leaves_of_mt_sss_and_none_alpha_beta_skips)
 {
-    int equal = 0, trees = 500;
+    int equal = 0, trees = (int)tgame_count(500);
     for (int t = 0; t < trees; t++) {
         tgame g;
         tgame_init(&g, 4242 + (uint64_t)t, 2 + t % 3, 2 + t % 4);
