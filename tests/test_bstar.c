@@ -104,7 +104,7 @@ Test(bstar, never_picks_a_losing_tictactoe_move)
  * ranges guesses, and B* ends by separation on a legal move. */
 Test(bstar, without_bounds_exact_or_heuristic)
 {
-    for (int t = 0; t < 100; t++) {
+    for (int t = 0; t < (int)tgame_count(100); t++) {
         tgame g;
         tgame_init(&g, 300 + (uint64_t)t, 2 + t % 3, 1 + t % 4);
         g.win_leaves = t % 2 == 0;
