@@ -25,6 +25,17 @@
  * depth 1..d, each depth's leaf values ordering the next one's tree and
  * serving as its guesses, as in the paper.
  *
+ * Working ahead (gts_mpi_options::work_ahead, APHID's asynchrony). A leaf
+ * keeps bounds for several depths. A slave that the pass's requests leave
+ * idle searches a leaf this iteration reached to the next depth (or the
+ * one after), with the whole window, the leaf least ahead first: its
+ * result waits in the leaf's table for the next iterations. An iteration
+ * ends when its pass needs no guess, as before, and cancels only the
+ * searches that are not ahead of it; a request for a leaf whose search in
+ * flight is of another depth cancels that search. Exactness is untouched:
+ * a pass uses only bounds of the depth it needs, whoever computed them
+ * and whenever.
+ *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
  * undoes it. Results of work that is no longer needed (an iteration that
@@ -87,6 +98,11 @@ enum { WORK_HDR = 6, RESULT_HDR = 13, DONE_HDR = 8, MSG_MAX = 13 + GTS_MAX_PLY }
 
 static const int DEFAULT_MASTER_PLIES = 2;
 static const int MAX_MASTER_PLIES = 8;
+/* Plies a slave with no needed leaf searches ahead of the master's
+ * iteration (gts_mpi_options::work_ahead); a leaf keeps the bounds of its
+ * needed depth and of each depth ahead. */
+enum { TAB_SLOTS = GTS_MPI_MAX_WORK_AHEAD + 1 };
+static const int DEFAULT_WORK_AHEAD = 2;
 static const gts_algorithm DEFAULT_ALGORITHM = GTS_ALG_PVS;
 /* generate() calls between two polls for a cancel message on a slave. */
 static const int POLL_INTERVAL = 1024;
@@ -380,6 +396,15 @@ static int serve_work(wrap *w, gts_engine *engine, gts_algorithm alg, void *stat
 
 /* ---- the master's tree -------------------------------------------------------- */
 
+/* Bounds [lo, hi] of a leaf's value searched to remaining depth `depth`
+ * (0: an empty slot), and the PV of the search that gave them. */
+typedef struct bounds {
+    int32_t depth;
+    gts_score lo, hi;
+    uint32_t pv_length;
+    gts_move pv[GTS_MAX_PLY];
+} bounds;
+
 typedef struct mnode {
     gts_move move;     /* the move from the parent */
     int32_t parent;    /* -1 at the root */
@@ -391,14 +416,18 @@ typedef struct mnode {
     bool terminal;     /* no moves: term is its value */
     gts_score term;
     gts_score est;     /* last known value, from this node's side to move */
-    /* Leaf table: bounds of the value at remaining depth `depth`. */
-    int32_t depth;
-    gts_score lo, hi;
+    /* Leaf table: bounds of the value at up to TAB_SLOTS remaining depths
+     * (the master's and those searched ahead of it). */
+    bounds tab[TAB_SLOTS];
     int64_t inflight;  /* seq of the search in flight, 0 if none */
+    int32_t inflight_depth;
     int32_t home;      /* rank that searched it last (its table knows it) */
     int32_t searched_depth; /* depth of its last completed search */
-    uint32_t pv_length;     /* PV of its last result (from the leaf) */
-    gts_move pv[GTS_MAX_PLY];
+    /* The last pass that reached this leaf: its depth there, the
+     * iteration, the pass and the visit (its order in the pass). */
+    int32_t need;
+    int32_t seen_iter;
+    uint64_t seen_pass, seen_at;
 } mnode;
 
 typedef struct request {
@@ -416,6 +445,8 @@ typedef struct master {
     request *req;
     int32_t nreq, req_cap;
     bool uncertain;
+    int32_t iter;       /* the iteration's depth */
+    uint64_t npass;     /* passes so far */
     gts_status status;
     int32_t callback_status;
     uint64_t tree_nodes;
@@ -442,8 +473,6 @@ static int32_t node_add(master *m, gts_move move, int32_t parent, int32_t ply, i
     x->ply = ply;
     x->ext = ext;
     x->best_kid = -1;
-    x->lo = -GTS_SCORE_INF;
-    x->hi = GTS_SCORE_INF;
     return m->nnodes++;
 }
 
@@ -540,9 +569,51 @@ static void build(master *m, int32_t x, int plies)
     free(moves);
 }
 
+/* The slot of @p n's table for @p depth, or NULL. */
+static bounds *tab_find(mnode *n, int depth)
+{
+    for (int i = 0; i < TAB_SLOTS; i++)
+        if (n->tab[i].depth == depth)
+            return &n->tab[i];
+    return NULL;
+}
+
+/* The deepest depth in @p n's table (0: none). */
+static int tab_deepest(const mnode *n)
+{
+    int d = 0;
+    for (int i = 0; i < TAB_SLOTS; i++)
+        if (n->tab[i].depth > d)
+            d = n->tab[i].depth;
+    return d;
+}
+
+/* The slot for a result at @p depth: its own, else the shallowest one,
+ * emptied (NULL if every slot is deeper: the result is too old to keep). */
+static bounds *tab_slot(mnode *n, int depth)
+{
+    bounds *b = tab_find(n, depth);
+    if (b)
+        return b;
+    b = &n->tab[0];
+    for (int i = 1; i < TAB_SLOTS; i++)
+        if (n->tab[i].depth < b->depth)
+            b = &n->tab[i];
+    if (b->depth > depth)
+        return NULL;
+    b->depth = depth;
+    b->lo = -GTS_SCORE_INF;
+    b->hi = GTS_SCORE_INF;
+    b->pv_length = 0;
+    return b;
+}
+
 static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_score beta)
 {
-    if (m->nodes[x].inflight)
+    /* A search of this depth is on its way; one of another depth (ahead)
+     * gives way to this one (master_dispatch cancels it). */
+    const mnode *n = &m->nodes[x];
+    if (n->inflight && n->inflight_depth == depth)
         return;
     if (m->nreq == m->req_cap) {
         int32_t cap = m->req_cap ? m->req_cap * 2 : 64;
@@ -584,17 +655,23 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
         if (depth > GTS_MAX_DEPTH)
             depth = GTS_MAX_DEPTH;
         n->best_kid = -1;
-        if (n->depth == depth) {
-            if (n->lo == n->hi || n->lo >= beta)
-                return n->lo;
-            if (n->hi <= alpha)
-                return n->hi;
+        n->need = depth;
+        n->seen_iter = m->iter;
+        n->seen_pass = m->npass;
+        n->seen_at = m->visits;
+        const bounds *b = tab_find(n, depth);
+        if (b) {
+            if (b->lo == b->hi || b->lo >= beta)
+                return b->lo;
+            if (b->hi <= alpha)
+                return b->hi;
         }
         m->uncertain = true;
         request_leaf(m, x, depth, alpha, beta);
+        n = &m->nodes[x];
         gts_score g = n->est;
-        if (n->depth == depth)
-            g = g < n->lo ? n->lo : g > n->hi ? n->hi : g;
+        if (b)
+            g = g < b->lo ? b->lo : g > b->hi ? b->hi : g;
         return g;
     }
     /* Step 2. Order the children by their last value (best first). */
@@ -668,26 +745,24 @@ static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_
     if (n->searched_depth == depth)
         s->leaf_researches++;
     n->searched_depth = depth;
-    if (n->depth != depth) {
-        n->depth = depth;
-        n->lo = -GTS_SCORE_INF;
-        n->hi = GTS_SCORE_INF;
-    }
+    bounds *b = tab_slot(n, depth);
+    if (!b)
+        return;
     gts_score v = leaf_to_root((gts_score)o->score, n->ply);
     if (o->flags & GTS_RESULT_LOWER_BOUND) {
-        if (v > n->lo)
-            n->lo = v;
+        if (v > b->lo)
+            b->lo = v;
     } else if (o->flags & GTS_RESULT_UPPER_BOUND) {
-        if (v < n->hi)
-            n->hi = v;
+        if (v < b->hi)
+            b->hi = v;
     } else {
-        n->lo = n->hi = v;
+        b->lo = b->hi = v;
     }
-    n->pv_length = o->pv_length;
-    memcpy(n->pv, o->pv, o->pv_length * sizeof o->pv[0]);
-    if (n->lo > n->hi) /* cannot happen with a consistent game; stay sound */
-        n->hi = n->lo;
-    n->est = v < n->lo ? n->lo : v > n->hi ? n->hi : v;
+    b->pv_length = o->pv_length;
+    memcpy(b->pv, o->pv, o->pv_length * sizeof o->pv[0]);
+    if (b->lo > b->hi) /* cannot happen with a consistent game; stay sound */
+        b->hi = b->lo;
+    n->est = v < b->lo ? b->lo : v > b->hi ? b->hi : v;
 }
 
 /* ---- master / slave drivers ------------------------------------------------------ */
@@ -1001,14 +1076,47 @@ static void master_drain(run *R, master *m, slave_slot *slots, gts_mpi_stats *s,
         master_receive(R, m, slots, RECV_DRAIN, s, leaf_nodes);
 }
 
-/* Give the pass's requests to idle slaves (the leaf's last rank first). */
-static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
+/* Cancel the search in flight for leaf @p x (its slot stays busy until
+ * the reply, which master_receive() counts as cancelled). */
+static void cancel_leaf(run *R, master *m, slave_slot *slots, int32_t x)
+{
+    for (int r = 1; r < R->size; r++)
+        if (slots[r].seq && slots[r].seq == m->nodes[x].inflight) {
+            net_cancel(R, r, &slots[r].seq);
+            break;
+        }
+    m->nodes[x].inflight = 0;
+}
+
+/* Send leaf @p x to slave @p to: @p depth plies, window (alpha, beta). */
+static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to, int32_t x,
+                      int depth, gts_score alpha, gts_score beta)
 {
     gts_move path[GTS_MAX_PLY];
+    int64_t buf[MSG_MAX];
+    int plen = path_of(m, x, path);
+    buf[0] = ++*seq;
+    buf[1] = x;
+    buf[2] = depth;
+    buf[3] = alpha;
+    buf[4] = beta;
+    buf[5] = plen;
+    for (int j = 0; j < plen; j++)
+        buf[WORK_HDR + j] = (int64_t)path[j];
+    net_work(R, to, buf, WORK_HDR + plen);
+    slots[to] = (slave_slot){ *seq, x, depth };
+    m->nodes[x].inflight = *seq;
+    m->nodes[x].inflight_depth = depth;
+}
+
+/* Give the pass's requests to idle slaves (the leaf's last rank first). A
+ * leaf searched ahead of the depth requested is cancelled first. */
+static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
+{
     for (int i = 0; i < m->nreq; i++) {
         request *q = &m->req[i];
         mnode *n = &m->nodes[q->node];
-        if (n->inflight)
+        if (n->inflight && n->inflight_depth == q->depth)
             continue;
         int to = 0;
         if (n->home > 0 && !slots[n->home].seq)
@@ -1018,24 +1126,85 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
                 to = r;
         if (!to)
             return;
-        int64_t buf[MSG_MAX];
-        int plen = path_of(m, q->node, path);
-        buf[0] = ++*seq;
-        buf[1] = q->node;
-        buf[2] = q->depth;
-        buf[3] = q->alpha;
-        buf[4] = q->beta;
-        buf[5] = plen;
-        for (int j = 0; j < plen; j++)
-            buf[WORK_HDR + j] = (int64_t)path[j];
-        net_work(R, to, buf, WORK_HDR + plen);
-        slots[to] = (slave_slot){ *seq, q->node, q->depth };
-        n->inflight = *seq;
+        if (n->inflight)
+            cancel_leaf(R, m, slots, q->node);
+        send_leaf(R, m, slots, seq, to, q->node, q->depth, q->alpha, q->beta);
+    }
+}
+
+/*
+ * Work ahead (APHID's slaves): give each slave still idle after
+ * master_dispatch() a leaf of this iteration to search deeper than the
+ * master needs it now, up to @p ahead plies and not past the last
+ * iteration (@p left more). The leaf chosen is the one least ahead (its
+ * deepest result or search in flight, relative to its need); then a
+ * leaf this slave searched last (its table knows it), then one nobody
+ * searched; then the earliest in the latest pass that reached it (the
+ * master's principal variation comes first). The window is infinite: the
+ * exact value answers every window a later pass asks at that depth (the
+ * window the master last asked there did worse, doc/results.md). The
+ * result goes into the leaf's table at that depth, where the next
+ * iterations' passes find it.
+ */
+static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int ahead, int left)
+{
+    if (ahead > left)
+        ahead = left;
+    if (ahead <= 0)
+        return;
+    for (int to = 1; to < R->size; to++) {
+        if (slots[to].seq)
+            continue;
+        int32_t best = -1;
+        int best_lead = 0, best_class = 0, best_target = 0;
+        for (int32_t i = 0; i < m->nnodes; i++) {
+            mnode *n = &m->nodes[i];
+            if (n->count != 0 || n->terminal || n->inflight || n->seen_iter != m->iter
+                || n->need <= 0)
+                continue;
+            int have = tab_deepest(n);
+            int target = (have > n->need ? have : n->need) + 1;
+            int lead = target - n->need;
+            if (lead > ahead || target > GTS_MAX_DEPTH)
+                continue;
+            int cls = n->home == to ? 0 : n->home == 0 ? 1 : 2;
+            bool better = best < 0 || lead < best_lead
+                          || (lead == best_lead && cls < best_class)
+                          || (lead == best_lead && cls == best_class
+                              && (n->seen_pass > m->nodes[best].seen_pass
+                                  || (n->seen_pass == m->nodes[best].seen_pass
+                                      && n->seen_at < m->nodes[best].seen_at)));
+            if (better) {
+                best = i;
+                best_lead = lead;
+                best_class = cls;
+                best_target = target;
+            }
+        }
+        if (best < 0)
+            return;
+        send_leaf(R, m, slots, seq, to, best, best_target, -GTS_SCORE_INF, GTS_SCORE_INF);
+    }
+}
+
+/* The end of an iteration: cancel each search in flight that is not
+ * ahead of what this iteration needed of its leaf (nothing will use it);
+ * those ahead go on, for the next iterations. */
+static void master_cancel_behind(run *R, master *m, slave_slot *slots)
+{
+    for (int r = 1; r < R->size; r++) {
+        if (!slots[r].seq)
+            continue;
+        mnode *n = &m->nodes[slots[r].node];
+        if (n->inflight != slots[r].seq)
+            continue; /* cancelled already */
+        if (n->seen_iter != m->iter || slots[r].depth <= n->need)
+            cancel_leaf(R, m, slots, slots[r].node);
     }
 }
 
 /* Fill @p r from the last complete pass at @p depth (score @p v). */
-static void master_fill(const master *m, const run *R, int depth, gts_score v, gts_result *r)
+static void master_fill(master *m, const run *R, int depth, gts_score v, gts_result *r)
 {
     r->score = v;
     r->depth = depth;
@@ -1053,10 +1222,12 @@ static void master_fill(const master *m, const run *R, int depth, gts_score v, g
         x = m->nodes[x].best_kid;
         r->pv[len++] = m->nodes[x].move;
     }
-    const mnode *leaf = &m->nodes[x];
-    if (!leaf->terminal) /* certain in the last pass: searched at this depth */
-        for (uint32_t i = 0; i < leaf->pv_length && len < GTS_MAX_PLY; i++)
-            r->pv[len++] = leaf->pv[i];
+    mnode *leaf = &m->nodes[x];
+    /* Certain in the last pass: searched at the depth that pass needed. */
+    const bounds *b = leaf->terminal ? NULL : tab_find(leaf, leaf->need);
+    if (b)
+        for (uint32_t i = 0; i < b->pv_length && len < GTS_MAX_PLY; i++)
+            r->pv[len++] = b->pv[i];
     if (len > 0) {
         r->pv_length = len;
         r->best_move = r->pv[0];
@@ -1100,14 +1271,18 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     int64_t seq = 0;
     bool stop = m.nodes == NULL || m.nodes[0].terminal;
     s->leaves = 0;
+    int ahead = opt->work_ahead < 0 ? 0 : opt->work_ahead == 0 ? DEFAULT_WORK_AHEAD
+                                                                : opt->work_ahead;
     for (int depth = iterative ? 1 : depth_max; depth <= depth_max && !stop
          && m.status == GTS_OK; depth++) {
         gts_score v = 0;
+        m.iter = depth;
         /* Step 2. Passes until one needs no guess. */
         for (;;) {
             m.nreq = 0;
             m.uncertain = false;
             uint64_t visits = m.visits;
+            m.npass++;
             v = pass(&m, 0, depth, R->lim.alpha, R->lim.beta);
             master_work(R, m.visits - visits);
             s->passes++;
@@ -1128,6 +1303,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 leaf_result(&m, q->node, q->depth, &o, s);
             } else {
                 master_dispatch(R, &m, slots, &seq);
+                master_ahead(R, &m, slots, &seq, ahead, depth_max - depth);
                 if (!any_busy(slots, R->size)) {
                     fail(&m, GTS_ENOMEM, 0); /* a request could not be recorded */
                     break;
@@ -1164,7 +1340,10 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
         s->leaves = 0;
         for (int32_t i = 0; i < m.nnodes; i++)
             s->leaves += m.nodes[i].count == 0 && !m.nodes[i].terminal;
-        master_drain(R, &m, slots, s, &leaf_nodes);
+        if (ahead > 0)
+            master_cancel_behind(R, &m, slots);
+        else
+            master_drain(R, &m, slots, s, &leaf_nodes);
         if (R->lim.on_iteration) {
             res->nodes = m.tree_nodes + leaf_nodes;
             res->time_us = now_us() - R->start_us;
@@ -1362,6 +1541,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     if (opt->master_plies < 0 || opt->master_plies > MAX_MASTER_PLIES)
         return GTS_ERANGE;
     if (opt->virtual_latency < 0 || opt->virtual_latency > GTS_MPI_MAX_VIRTUAL_LATENCY)
+        return GTS_ERANGE;
+    if (opt->work_ahead < -1 || opt->work_ahead > GTS_MPI_MAX_WORK_AHEAD)
         return GTS_ERANGE;
     return GTS_OK;
 }

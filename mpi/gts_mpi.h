@@ -66,6 +66,15 @@ typedef struct gts_mpi_options {
      * gts_mpi_search() checks its range and otherwise ignores it. @since 0.2
      */
     int32_t virtual_latency;
+    /**
+     * @brief Plies ahead of the master's iteration to which an idle slave
+     * deepens the leaves that iteration reached (APHID's slaves work ahead;
+     * 1..#GTS_MPI_MAX_WORK_AHEAD): 0 = #GTS_MPI_MAX_WORK_AHEAD, the default;
+     * -1 = none: slaves idle until the master needs a leaf, and each
+     * iteration cancels what is in flight at its end (the behaviour before
+     * this field). Only rank 0's is used. @since 0.2
+     */
+    int32_t work_ahead;
 } gts_mpi_options;
 
 /**
@@ -77,6 +86,8 @@ typedef struct gts_mpi_options {
 
 /** @brief Most ranks gts_mpi_search_virtual() simulates. @since 0.2 */
 #define GTS_MPI_MAX_VIRTUAL_RANKS 1024
+/** @brief Largest gts_mpi_options::work_ahead. @since 0.2 */
+#define GTS_MPI_MAX_WORK_AHEAD 2
 /** @brief Largest gts_mpi_options::virtual_latency. @since 0.2 */
 #define GTS_MPI_MAX_VIRTUAL_LATENCY (1 << 30)
 

@@ -134,6 +134,9 @@ static gts_score after_move(const gts_game *g, void *state, gts_move move, int d
 static const gts_algorithm ALGS[] = { GTS_ALG_PVS, GTS_ALG_ALPHABETA, GTS_ALG_MTDF };
 static const int CONFIGS[][2] = { { 1, 1 }, { 2, 0 }, { 2, 1 }, { 3, 0 } };
 enum { NCONFIGS = sizeof CONFIGS / sizeof CONFIGS[0] };
+/* gts_mpi_options::work_ahead: the default (the most), none, one ply. */
+static const int AHEADS[] = { 0, -1, 1 };
+enum { NAHEADS = sizeof AHEADS / sizeof AHEADS[0] };
 
 /* One set-up: distributed search at master depths 1..3, with and without
  * iterative deepening, compared with serial alpha-beta (and minimax when
@@ -157,7 +160,8 @@ static void compare(const char *what, const gts_game *g, void *state, int depth,
             gts_result r = result_new();
             gts_mpi_options opt = { .struct_size = sizeof opt,
                                     .algorithm = ALGS[ci % 3],
-                                    .master_plies = plies };
+                                    .master_plies = plies,
+                                    .work_ahead = AHEADS[ci % NAHEADS] };
             gts_mpi_stats stats = { .struct_size = sizeof stats };
             gts_status st = gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &opt, &r, &stats);
             CHECK(st == GTS_OK, "%s plies %d: %s", what, plies, gts_strerror(st));
@@ -550,6 +554,9 @@ static void test_args(void)
     opt = (gts_mpi_options){ .struct_size = sizeof opt, .virtual_latency = -1 };
     s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_ERANGE, "virtual_latency: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt, .work_ahead = -2 };
+    s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "work_ahead -2: %s", gts_strerror(s));
     s = gts_mpi_search(MPI_COMM_NULL, e, g, st, &lim, NULL, &r, NULL);
     CHECK(s == GTS_EINVAL, "MPI_COMM_NULL: %s", gts_strerror(s));
     /* Different roots on different ranks. */
@@ -713,14 +720,14 @@ static void vpool_free(void)
 
 /* One virtual search on fresh engines (4 MiB table each, as engine_new). */
 static void vsearch(int ranks, const gts_game *g, void *state, int depth, int plies,
-                    int iterative, gts_algorithm alg, int latency, vrun *out)
+                    int iterative, gts_algorithm alg, int latency, int ahead, vrun *out)
 {
     memset(out, 0, sizeof *out);
     gts_engine *const *e = vengines(ranks, iterative);
     gts_limits lim = limits_of(depth);
     out->r = result_new();
     gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = alg, .master_plies = plies,
-                            .virtual_latency = latency };
+                            .virtual_latency = latency, .work_ahead = ahead };
     out->stats = (gts_mpi_stats){ .struct_size = sizeof out->stats,
                                   .rank_nodes = out->rank_nodes,
                                   .rank_nodes_capacity = VMAX };
@@ -807,13 +814,16 @@ static void vcompare(const char *what, const gts_game *g, void *state, int depth
         int n = ranks[ni];
         for (size_t ci = 0; ci < NCONFIGS; ci++) {
             int plies = CONFIGS[ci][0], iterative = CONFIGS[ci][1];
+            /* Each work_ahead at some rank counts and configurations. */
+            int ahead = AHEADS[(ni + ci) % NAHEADS];
             vrun v;
-            vsearch(n, g, state, depth, plies, iterative, ALGS[ci % 3], 0, &v);
+            vsearch(n, g, state, depth, plies, iterative, ALGS[ci % 3], 0, ahead, &v);
             CHECK(v.st == GTS_OK, "%s at %d plies %d: %s", what, n, plies, gts_strerror(v.st));
             CHECK(!g->hash || g->hash(state, g->user) == hash0, "%s at %d: root not restored",
                   what, n);
-            CHECK(v.r.score == ref, "%s at %d plies %d iterative %d alg %s: virtual %d, serial %d",
-                  what, n, plies, iterative, gts_algorithm_name(ALGS[ci % 3]), v.r.score, ref);
+            CHECK(v.r.score == ref,
+                  "%s at %d plies %d iterative %d alg %s ahead %d: virtual %d, serial %d", what, n,
+                  plies, iterative, gts_algorithm_name(ALGS[ci % 3]), ahead, v.r.score, ref);
             CHECK(v.r.depth == depth, "%s at %d: depth %d of %d", what, n, v.r.depth, depth);
             CHECK(!(v.r.flags & (GTS_RESULT_LOWER_BOUND | GTS_RESULT_UPPER_BOUND)),
                   "%s at %d: a bound (flags %#x)", what, n, v.r.flags);
@@ -827,21 +837,22 @@ static void vcompare(const char *what, const gts_game *g, void *state, int depth
         }
     }
     /* Deterministic: the same search twice on fresh engines, without and
-     * with a message latency. */
-    for (int latency = 0; latency <= 40; latency += 40) {
-        vrun a, b;
-        vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, &a);
-        vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, &b);
-        CHECK(a.st == GTS_OK && same_vrun(&a, &b, 16),
-              "%s latency %d: two runs differ (time %llu / %llu, nodes %llu / %llu)", what,
-              latency, (unsigned long long)a.stats.virtual_time,
-              (unsigned long long)b.stats.virtual_time, (unsigned long long)a.r.nodes,
-              (unsigned long long)b.r.nodes);
-        CHECK(a.r.score == ref, "%s latency %d: %d, serial %d", what, latency, a.r.score, ref);
-        CHECK(a.stats.virtual_time >= 2 * (uint64_t)latency,
-              "%s latency %d: virtual time %llu is less than one round trip", what, latency,
-              (unsigned long long)a.stats.virtual_time);
-    }
+     * with a message latency, working ahead or not. */
+    for (int latency = 0; latency <= 40; latency += 40)
+        for (size_t ai = 0; ai < NAHEADS; ai++) {
+            vrun a, b;
+            vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, AHEADS[ai], &a);
+            vsearch(16, g, state, depth, 2, 1, GTS_ALG_PVS, latency, AHEADS[ai], &b);
+            CHECK(a.st == GTS_OK && same_vrun(&a, &b, 16),
+                  "%s latency %d ahead %d: two runs differ (time %llu / %llu, nodes %llu / %llu)",
+                  what, latency, AHEADS[ai], (unsigned long long)a.stats.virtual_time,
+                  (unsigned long long)b.stats.virtual_time, (unsigned long long)a.r.nodes,
+                  (unsigned long long)b.r.nodes);
+            CHECK(a.r.score == ref, "%s latency %d: %d, serial %d", what, latency, a.r.score, ref);
+            CHECK(a.stats.virtual_time >= 2 * (uint64_t)latency,
+                  "%s latency %d: virtual time %llu is less than one round trip", what, latency,
+                  (unsigned long long)a.stats.virtual_time);
+        }
 }
 
 /* A callback fails in a virtual slave (or in the master): the status and
@@ -943,6 +954,11 @@ static void vargs(void)
     gts_mpi_options opt = { .struct_size = sizeof opt, .virtual_latency = -1 };
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_ERANGE, "latency -1: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt,
+                             .work_ahead = GTS_MPI_MAX_WORK_AHEAD + 1 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "work_ahead too large: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt, .virtual_latency = -1 };
     opt.virtual_latency = GTS_MPI_MAX_VIRTUAL_LATENCY;
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_OK && r.score == ref, "largest latency: %s, %d, serial %d", gts_strerror(s),
@@ -1051,7 +1067,7 @@ static void vreal_one(const char *what, const gts_game *g, void *state, int dept
         if (rank != 0)
             continue;
         vrun v;
-        vsearch(size, g, state, depth, plies, 1, GTS_ALG_PVS, 0, &v);
+        vsearch(size, g, state, depth, plies, 1, GTS_ALG_PVS, 0, 0, &v);
         const gts_mpi_stats *x = &stats, *y = &v.stats;
         CHECK(v.st == GTS_OK && v.r.score == r.score && v.r.best_move == r.best_move
                   && v.r.nodes == r.nodes && x->passes == y->passes && x->leaves == y->leaves
@@ -1109,7 +1125,7 @@ typedef struct vsetup {
 static void vbench_row(const vsetup *b, int ranks, int plies, int latency)
 {
     vrun v;
-    vsearch(ranks, b->game, b->state, b->depth, plies, 1, GTS_ALG_PVS, latency, &v);
+    vsearch(ranks, b->game, b->state, b->depth, plies, 1, GTS_ALG_PVS, latency, 0, &v);
     CHECK(v.st == GTS_OK && v.r.score == b->ref, "vbench %s at %d: %s, %d, serial %d", b->what,
           ranks, gts_strerror(v.st), v.r.score, b->ref);
     check_vstats(b->what, ranks, &v);
