@@ -42,7 +42,9 @@
  *                     for doc/results.md: the set-ups of `bench`; "vbench
  *                     big" the bigger ones (with message latencies) and the
  *                     random tree of the virtual-processor figures,
- *                     "vbench all" both.
+ *                     "vbench all" both; a third argument is
+ *                     gts_mpi_options::work_ahead ("vbench all -1": the
+ *                     synchronous version).
  *
  * The serial reference runs on rank 0 with a fresh engine. Exit status 0
  * when every check passed on every rank.
@@ -1122,10 +1124,14 @@ typedef struct vsetup {
     gts_score ref;
 } vsetup;
 
+/* gts_mpi_options::work_ahead of the vbench rows (0: the default). */
+static int vbench_ahead;
+
 static void vbench_row(const vsetup *b, int ranks, int plies, int latency)
 {
     vrun v;
-    vsearch(ranks, b->game, b->state, b->depth, plies, 1, GTS_ALG_PVS, latency, 0, &v);
+    vsearch(ranks, b->game, b->state, b->depth, plies, 1, GTS_ALG_PVS, latency, vbench_ahead,
+            &v);
     CHECK(v.st == GTS_OK && v.r.score == b->ref, "vbench %s at %d: %s, %d, serial %d", b->what,
           ranks, gts_strerror(v.st), v.r.score, b->ref);
     check_vstats(b->what, ranks, &v);
@@ -1228,8 +1234,10 @@ int main(int argc, char **argv)
         size = 1;
         if (strcmp(mode, "virtual") == 0)
             test_virtual();
-        else
+        else {
+            vbench_ahead = argc > 3 ? atoi(argv[3]) : 0;
             test_vbench(argc > 2 ? argv[2] : NULL);
+        }
         printf("test_mpi %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
@@ -1254,7 +1262,7 @@ int main(int argc, char **argv)
         test_vreal();
     else {
         fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal (under mpirun), "
-                        "test_mpi virtual|vbench [big|all]\n");
+                        "test_mpi virtual|vbench [big|all] [work_ahead]\n");
         failures++;
     }
     int total = 0;
