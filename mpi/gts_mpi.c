@@ -27,14 +27,14 @@
  *
  * Working ahead (gts_mpi_options::work_ahead, APHID's asynchrony). A leaf
  * keeps bounds for several depths. A slave that the pass's requests leave
- * idle searches a leaf this iteration reached to the next depth (or the
- * one after), with the whole window, the leaf least ahead first: its
- * result waits in the leaf's table for the next iterations. An iteration
- * ends when its pass needs no guess, as before, and cancels only the
- * searches that are not ahead of it; a request for a leaf whose search in
- * flight is of another depth cancels that search. Exactness is untouched:
- * a pass uses only bounds of the depth it needs, whoever computed them
- * and whenever.
+ * idle searches a leaf to the next depth (or the one after), with the
+ * whole window, leaves this iteration reached first, the leaf least ahead
+ * first: its result waits in the leaf's table for the next iterations.
+ * An iteration ends when its pass needs no guess, as before, and cancels
+ * only the searches that are not ahead of it; a request for a leaf whose
+ * search in flight is of another depth cancels that search. Exactness is
+ * untouched: a pass uses only bounds of the depth it needs, whoever
+ * computed them and whenever.
  *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
@@ -1132,12 +1132,20 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
     }
 }
 
+/* What the current iteration needs (or would need) of leaf @p n: the depth
+ * its last pass needed, plus the iterations since. */
+static int leaf_need(const master *m, const mnode *n)
+{
+    return n->need + (m->iter - n->seen_iter);
+}
+
 /*
  * Work ahead (APHID's slaves): give each slave still idle after
- * master_dispatch() a leaf of this iteration to search deeper than the
- * master needs it now, up to @p ahead plies and not past the last
- * iteration (@p left more). The leaf chosen is the one least ahead (its
- * deepest result or search in flight, relative to its need); then a
+ * master_dispatch() a leaf to search deeper than the master needs it now,
+ * up to @p ahead plies and not past the last iteration (@p left more).
+ * The leaf chosen is one this iteration reached, else one an earlier
+ * iteration reached (cut off since: it may come back); among those, the
+ * one least ahead (its deepest result, relative to its need); then a
  * leaf this slave searched last (its table knows it), then one nobody
  * searched; then the earliest in the latest pass that reached it (the
  * master's principal variation comes first). The window is infinite: the
@@ -1156,26 +1164,28 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         if (slots[to].seq)
             continue;
         int32_t best = -1;
-        int best_lead = 0, best_class = 0, best_target = 0;
+        int best_lead = 0, best_class = 0, best_target = 0, best_old = 0;
         for (int32_t i = 0; i < m->nnodes; i++) {
             mnode *n = &m->nodes[i];
-            if (n->count != 0 || n->terminal || n->inflight || n->seen_iter != m->iter
-                || n->need <= 0)
+            if (n->count != 0 || n->terminal || n->inflight || n->need <= 0)
                 continue;
+            int old = n->seen_iter != m->iter;
+            int need = leaf_need(m, n);
             int have = tab_deepest(n);
-            int target = (have > n->need ? have : n->need) + 1;
-            int lead = target - n->need;
+            int target = (have > need ? have : need) + 1;
+            int lead = target - need;
             if (lead > ahead || target > GTS_MAX_DEPTH)
                 continue;
             int cls = n->home == to ? 0 : n->home == 0 ? 1 : 2;
-            bool better = best < 0 || lead < best_lead
-                          || (lead == best_lead && cls < best_class)
-                          || (lead == best_lead && cls == best_class
+            bool better = best < 0 || old < best_old || (old == best_old && lead < best_lead)
+                          || (old == best_old && lead == best_lead && cls < best_class)
+                          || (old == best_old && lead == best_lead && cls == best_class
                               && (n->seen_pass > m->nodes[best].seen_pass
                                   || (n->seen_pass == m->nodes[best].seen_pass
                                       && n->seen_at < m->nodes[best].seen_at)));
             if (better) {
                 best = i;
+                best_old = old;
                 best_lead = lead;
                 best_class = cls;
                 best_target = target;
@@ -1188,8 +1198,8 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
 }
 
 /* The end of an iteration: cancel each search in flight that is not
- * ahead of what this iteration needed of its leaf (nothing will use it);
- * those ahead go on, for the next iterations. */
+ * ahead of what this iteration needed (or would have needed) of its leaf:
+ * nothing will use it. Those ahead go on, for the next iterations. */
 static void master_cancel_behind(run *R, master *m, slave_slot *slots)
 {
     for (int r = 1; r < R->size; r++) {
@@ -1198,7 +1208,7 @@ static void master_cancel_behind(run *R, master *m, slave_slot *slots)
         mnode *n = &m->nodes[slots[r].node];
         if (n->inflight != slots[r].seq)
             continue; /* cancelled already */
-        if (n->seen_iter != m->iter || slots[r].depth <= n->need)
+        if (slots[r].depth <= leaf_need(m, n))
             cancel_leaf(R, m, slots, slots[r].node);
     }
 }
