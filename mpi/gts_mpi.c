@@ -23,7 +23,12 @@
  * uncertain for its window), so an iteration ends. With iterative
  * deepening (the engine's #GTS_OPT_ITERATIVE) the master repeats this for
  * depth 1..d, each depth's leaf values ordering the next one's tree and
- * serving as its guesses, as in the paper.
+ * serving as its guesses, as in the paper. A leaf search itself goes
+ * straight to its depth (#GTS_OPT_ITERATIVE off for it): the master's
+ * iterations are its deepening, and the rank that searched the leaf at
+ * the previous depth, preferred for it, has those results in its table;
+ * deepening each leaf search from depth 1 again cost up to a quarter of
+ * the nodes at one rank (doc/results.md).
  *
  * Working ahead (gts_mpi_options::work_ahead, APHID's asynchrony). A leaf
  * keeps bounds for several depths. A slave that the pass's requests leave
@@ -300,7 +305,8 @@ typedef struct leaf_out {
 } leaf_out;
 
 /* Replay @p path on @p state, search @p depth plies under [alpha, beta]
- * with @p engine, undo the path. A rank whose user stopped it searches
+ * with @p engine, without its iterative deepening (#GTS_OPT_ITERATIVE off
+ * for this search), undo the path. A rank whose user stopped it searches
  * nothing: the result is empty and stopped, as a cancelled one. */
 static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *state,
                         const gts_move *path, int plen, int depth, gts_score alpha,
@@ -332,7 +338,14 @@ static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *st
         memset(&r, 0, sizeof r);
         r.struct_size = sizeof r;
         tl_countdown = POLL_INTERVAL;
+        /* Straight to the depth (see the top: the master's iterations
+         * are the leaf's deepening). */
+        int64_t iterative = 0;
+        bool restore = gts_engine_get(engine, GTS_OPT_ITERATIVE, &iterative) == GTS_OK
+                       && iterative && gts_engine_set(engine, GTS_OPT_ITERATIVE, 0) == GTS_OK;
         gts_status st = gts_search(w->engine, alg, &w->g, state, &lim, &r);
+        if (restore)
+            gts_engine_set(engine, GTS_OPT_ITERATIVE, iterative);
         out->status = st;
         out->score = r.score;
         out->flags = r.flags;

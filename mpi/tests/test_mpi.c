@@ -738,6 +738,14 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     out->st = gts_mpi_search_virtual(ranks, e, g, state, &lim, &opt, &out->r, &out->stats);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    /* Leaf searches turn the engine's iterative deepening off while they
+     * run: every engine has the caller's setting back. */
+    for (int i = 0; i < ranks; i++) {
+        int64_t it = -1;
+        gts_engine_get(e[i], GTS_OPT_ITERATIVE, &it);
+        CHECK(it == iterative, "virtual rank %d of %d: GTS_OPT_ITERATIVE %lld after, want %d", i,
+              ranks, (long long)it, iterative);
+    }
 }
 
 /* The statistics of a virtual run agree with each other and the result. */
@@ -1065,6 +1073,10 @@ static void vreal_one(const char *what, const gts_game *g, void *state, int dept
                                 .rank_nodes_capacity = 2 };
         gts_status s = gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &opt, &r, &stats);
         CHECK(s == GTS_OK, "%s plies %d: %s", what, plies, gts_strerror(s));
+        int64_t it = -1;
+        gts_engine_get(e, GTS_OPT_ITERATIVE, &it);
+        CHECK(it == 1, "%s plies %d, rank %d: GTS_OPT_ITERATIVE %lld after, want 1", what, plies,
+              rank, (long long)it);
         gts_engine_free(e);
         if (rank != 0)
             continue;
