@@ -19,7 +19,12 @@
  * returned a value satisfying the fail-soft property (v <= alpha implies
  * true <= v, v >= beta implies true >= v, else true == v) and, by
  * induction over the tree, so does the root: the value is exact, as serial
- * alpha-beta's. Each leaf search strictly narrows its [lo, hi] (it was
+ * alpha-beta's. At one rank the passes are PVS (a later child with a null
+ * window first, the full window only when it fails high inside it): the
+ * master searches its leaves itself, one at a time in the pass's order, so
+ * the first uncertain leaf has serial PVS's window and null windows pay;
+ * with slaves a pass's re-search would be decided on guesses (more passes
+ * and leaf re-searches, a lower speedup: doc/results.md). Each leaf search strictly narrows its [lo, hi] (it was
  * uncertain for its window), so an iteration ends. With iterative
  * deepening (the engine's #GTS_OPT_ITERATIVE) the master repeats this for
  * depth 1..d, each depth's leaf values ordering the next one's tree and
@@ -458,6 +463,7 @@ typedef struct master {
     request *req;
     int32_t nreq, req_cap;
     bool uncertain;
+    bool pvs;           /* later children with a null window first (one rank) */
     int32_t iter;       /* the iteration's depth */
     uint64_t npass;     /* passes so far */
     gts_status status;
@@ -703,7 +709,17 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
     int32_t best_kid = -1;
     for (int i = 0; i < n->count; i++) {
         int32_t c = k[i];
-        gts_score v = -pass(m, c, depth - 1 + m->nodes[c].ext, -beta, -a);
+        int cd = depth - 1 + m->nodes[c].ext;
+        gts_score v;
+        if (i > 0 && m->pvs && a > -UNDECIDED_MAX && a < UNDECIDED_MAX && a + 1 < beta) {
+            /* A null window first, the full one only if it fails high
+             * inside it (fail-soft: each pass's value keeps the property
+             * that makes the guess-free pass exact). */
+            v = -pass(m, c, cd, -a - 1, -a);
+            if (v > a && v < beta)
+                v = -pass(m, c, cd, -beta, -a);
+        } else
+            v = -pass(m, c, cd, -beta, -a);
         m->nodes[c].est = -v;
         if (v > best) {
             best = v;
@@ -1265,6 +1281,10 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     memset(&m, 0, sizeof m);
     m.game = &R->w->orig;
     m.state = R->state;
+    /* At one rank the leaves are searched one at a time, in the pass's
+     * order, so the windows are serial PVS's; with slaves the null-window
+     * pass's re-searches would wait on guesses (doc/results.md). */
+    m.pvs = R->size == 1;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
