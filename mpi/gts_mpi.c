@@ -431,6 +431,7 @@ typedef struct mnode {
     int32_t first;     /* children: kids[first .. first + count) */
     int32_t count;
     int32_t best_kid;  /* of the last pass (-1: none) */
+    int32_t ordered;   /* the iteration that ordered its children last */
     bool terminal;     /* no moves: term is its value */
     gts_score term;
     gts_score est;     /* last known value, from this node's side to move */
@@ -693,9 +694,14 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
             g = g < b->lo ? b->lo : g > b->hi ? b->hi : g;
         return g;
     }
-    /* Step 2. Order the children by their last value (best first). */
+    /* Step 2. Order the children by their last value (best first), once
+     * an iteration, as serial iterative deepening does: re-sorted after
+     * each result, the passes of one iteration visited the children in a
+     * different order each, with other windows (doc/results.md). */
     int32_t *k = &m->kids[n->first];
-    for (int i = 1; i < n->count; i++) {
+    bool order = n->ordered != m->iter;
+    n->ordered = m->iter;
+    for (int i = 1; order && i < n->count; i++) {
         int32_t v = k[i];
         int j = i;
         while (j > 0 && m->nodes[k[j - 1]].est > m->nodes[v].est) {
