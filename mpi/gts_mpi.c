@@ -701,10 +701,23 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
     int32_t *k = &m->kids[n->first];
     bool order = n->ordered != m->iter;
     n->ordered = m->iter;
-    for (int i = 1; order && i < n->count; i++) {
+    /* The best child of the last pass that reached the node first, as
+     * serial search tries the table's move first: the others' values are
+     * often bounds, or older when a cut-off skipped them (doc/results.md). */
+    int first = 0;
+    if (order && n->best_kid >= 0) {
+        for (int i = 0; i < n->count; i++)
+            if (k[i] == n->best_kid) {
+                memmove(k + 1, k, (size_t)i * sizeof *k);
+                k[0] = n->best_kid;
+                first = 1;
+                break;
+            }
+    }
+    for (int i = first + 1; order && i < n->count; i++) {
         int32_t v = k[i];
         int j = i;
-        while (j > 0 && m->nodes[k[j - 1]].est > m->nodes[v].est) {
+        while (j > first && m->nodes[k[j - 1]].est > m->nodes[v].est) {
             k[j] = k[j - 1];
             j--;
         }
