@@ -28,12 +28,12 @@
  * uncertain for its window), so an iteration ends. With iterative
  * deepening (the engine's #GTS_OPT_ITERATIVE) the master repeats this for
  * depth 1..d, each depth's leaf values ordering the next one's tree and
- * serving as its guesses, as in the paper. A leaf search itself goes
- * straight to its depth (#GTS_OPT_ITERATIVE off for it): the master's
- * iterations are its deepening, and the rank that searched the leaf at
- * the previous depth, preferred for it, has those results in its table;
- * deepening each leaf search from depth 1 again cost up to a quarter of
- * the nodes at one rank (doc/results.md).
+ * serving as its guesses, as in the paper. A leaf search on the rank
+ * that searched the leaf last, one ply less deep or more, goes straight
+ * to its depth (#GTS_OPT_ITERATIVE off for it, the WORK message says so):
+ * the master's iterations are its deepening and that rank's table holds
+ * the previous depth; deepening each leaf search from depth 1 again cost
+ * up to a quarter of the nodes at one rank (doc/results.md).
  *
  * Working ahead (gts_mpi_options::work_ahead, APHID's asynchrony). A leaf
  * keeps bounds for several depths. A slave that the pass's requests leave
@@ -104,7 +104,7 @@
 enum { TAG_WORK = 1, TAG_RESULT = 2, TAG_CANCEL = 3, TAG_DONE = 4, TAG_STOP = 5 };
 
 /* Header words of the messages; each is followed by up to GTS_MAX_PLY moves. */
-enum { WORK_HDR = 6, RESULT_HDR = 13, DONE_HDR = 8, MSG_MAX = 13 + GTS_MAX_PLY };
+enum { WORK_HDR = 7, RESULT_HDR = 13, DONE_HDR = 8, MSG_MAX = 13 + GTS_MAX_PLY };
 
 static const int DEFAULT_MASTER_PLIES = 2;
 static const int MAX_MASTER_PLIES = 8;
@@ -310,12 +310,13 @@ typedef struct leaf_out {
 } leaf_out;
 
 /* Replay @p path on @p state, search @p depth plies under [alpha, beta]
- * with @p engine, without its iterative deepening (#GTS_OPT_ITERATIVE off
- * for this search), undo the path. A rank whose user stopped it searches
- * nothing: the result is empty and stopped, as a cancelled one. */
+ * with @p engine (@p direct: without its iterative deepening,
+ * #GTS_OPT_ITERATIVE off for this search), undo the path. A rank whose
+ * user stopped it searches nothing: the result is empty and stopped, as a
+ * cancelled one. */
 static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *state,
                         const gts_move *path, int plen, int depth, gts_score alpha,
-                        gts_score beta, leaf_out *out)
+                        gts_score beta, bool direct, leaf_out *out)
 {
     memset(out, 0, sizeof *out);
     w->engine = engine;
@@ -343,10 +344,9 @@ static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *st
         memset(&r, 0, sizeof r);
         r.struct_size = sizeof r;
         tl_countdown = POLL_INTERVAL;
-        /* Straight to the depth (see the top: the master's iterations
-         * are the leaf's deepening). */
+        /* Straight to the depth (see the top and leaf_direct()). */
         int64_t iterative = 0;
-        bool restore = gts_engine_get(engine, GTS_OPT_ITERATIVE, &iterative) == GTS_OK
+        bool restore = direct && gts_engine_get(engine, GTS_OPT_ITERATIVE, &iterative) == GTS_OK
                        && iterative && gts_engine_set(engine, GTS_OPT_ITERATIVE, 0) == GTS_OK;
         gts_status st = gts_search(w->engine, alg, &w->g, state, &lim, &r);
         if (restore)
@@ -393,7 +393,7 @@ static int serve_work(wrap *w, gts_engine *engine, gts_algorithm alg, void *stat
     w->seq = buf[0];
     w->cancelled = false;
     search_leaf(w, engine, alg, state, path, plen, (int)buf[2], (gts_score)buf[3],
-                (gts_score)buf[4], o);
+                (gts_score)buf[4], buf[6] != 0, o);
     out[0] = buf[0];
     out[1] = o->status;
     out[2] = o->score;
@@ -1136,6 +1136,17 @@ static void cancel_leaf(run *R, master *m, slave_slot *slots, int32_t x)
     m->nodes[x].inflight = 0;
 }
 
+/* Whether rank @p to searches leaf @p n to @p depth without deepening to
+ * it: it searched the leaf last, at least one ply less deep, so its table
+ * holds what the leaf search's own iterative deepening would compute
+ * first. On another rank the search deepens as the engine is set: straight
+ * to the depth there cost a random tree without move ordering up to three
+ * times the nodes (doc/results.md). */
+static bool leaf_direct(const mnode *n, int to, int depth)
+{
+    return n->searched_depth > 0 && n->home == to && n->searched_depth >= depth - 1;
+}
+
 /* Send leaf @p x to slave @p to: @p depth plies, window (alpha, beta). */
 static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to, int32_t x,
                       int depth, gts_score alpha, gts_score beta)
@@ -1149,6 +1160,7 @@ static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to
     buf[3] = alpha;
     buf[4] = beta;
     buf[5] = plen;
+    buf[6] = leaf_direct(&m->nodes[x], to, depth);
     for (int j = 0; j < plen; j++)
         buf[WORK_HDR + j] = (int64_t)path[j];
     net_work(R, to, buf, WORK_HDR + plen);
@@ -1357,7 +1369,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 int plen = path_of(&m, q->node, path);
                 leaf_out o;
                 search_leaf(R->w, R->engine, R->alg, R->state, path, plen, q->depth, q->alpha,
-                            q->beta, &o);
+                            q->beta, leaf_direct(&m.nodes[q->node], 0, q->depth), &o);
                 master_work(R, (uint64_t)o.nodes);
                 leaf_nodes += (uint64_t)o.nodes;
                 own_nodes += (uint64_t)o.nodes;
