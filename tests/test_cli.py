@@ -617,6 +617,23 @@ class TestTables(unittest.TestCase):
                          {"dts"})
         self.assertTrue(any("mcts" in n and "virtual" in n for n in j["notes"]), j["notes"])
 
+    def test_speedup_default_leaves_out_mcts(self):
+        # MCTS has no time to depth (it reaches a depth only by proving the
+        # root to it: hours on the default random tree): not in the default
+        # list; asked for by name it runs, with a note.
+        base = ["speedup", "--game", "tictactoe", "--depth", "4", "--threads", "1",
+                "--repeat", "1", "--format", "json"]
+        rc, out, err = run(base)
+        self.assertEqual(rc, 0, err)
+        algs = {row["algorithm"] for row in json.loads(out)["rows"]}
+        self.assertNotIn("mcts", algs)
+        self.assertIn("dts", algs)
+        rc, out, err = run(base + ["--algs", "mcts"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        self.assertIn("mcts", {row["algorithm"] for row in j["rows"]})
+        self.assertTrue(any("mcts" in n and "playouts" in n for n in j["notes"]), j["notes"])
+
     def test_nodes_csv(self):
         rc, out, err = run(["nodes", "tictactoe", "--algs", "alphabeta,minimax", "--depths",
                             "1-4", "--format", "csv"])

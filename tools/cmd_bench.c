@@ -375,7 +375,7 @@ static const char SPEEDUP_USAGE[] =
     "\n"
     "Options:\n"
     "  --game G         connect4, randtree (default), othello or tictactoe\n"
-    "  --algs LIST      algorithms (default: every parallel algorithm)\n"
+    "  --algs LIST      algorithms (default: every parallel algorithm but mcts)\n"
     "  --threads LIST   thread counts (default 1,2,4)\n"
     "  --depth D        search depth (default: connect4 20, randtree 12 (and the\n"
     "                   tree's depth), othello 13, tictactoe 9)\n"
@@ -637,17 +637,23 @@ int cmd_speedup(int argc, char **argv)
                 cli_table_note(t, "skipped mcts: MCTS ignores --virtual (GTS_OPT_VIRTUAL)");
                 continue;
             }
+            if (a == GTS_ALG_MCTS)
+                cli_table_note(t, "mcts reaches the depth only by proving the root to it, "
+                                  "which can take hours on these trees; its parallel speed "
+                                  "is playouts per second (doc/results.md, MCTS)");
             if (!gts_algorithm_is_parallel(a))
                 cli_table_note(t, "%s is serial: its thread count has no effect", names[i]);
             algs[na++] = a;
         }
     } else {
-        /* With --virtual, only the depth-first parallel algorithms: MCTS
-         * ignores the option (its rows would be real threads' node counts). */
+        /* Only the depth-first parallel algorithms: MCTS has no time to
+         * depth (it reaches a depth limit only by proving the root to it:
+         * the default random tree was not done after half an hour), and
+         * it ignores --virtual (its rows would be real threads' counts). */
         gts_algorithm all[64];
         int n = cli_algorithms(all, 64);
         for (int i = 0; i < n; i++)
-            if (gts_algorithm_is_parallel(all[i]) && !(virt && all[i] == GTS_ALG_MCTS))
+            if (gts_algorithm_is_parallel(all[i]) && all[i] != GTS_ALG_MCTS)
                 algs[na++] = all[i];
     }
 
