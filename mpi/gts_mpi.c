@@ -628,12 +628,16 @@ static bounds *tab_slot(mnode *n, int depth)
     return b;
 }
 
+/* Whether a search of leaf @p n to @p depth is on its way (one of another
+ * depth, ahead, gives way to a request: master_dispatch cancels it). */
+static bool inflight_at(const mnode *n, int depth)
+{
+    return n->inflight && n->inflight_depth == depth;
+}
+
 static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_score beta)
 {
-    /* A search of this depth is on its way; one of another depth (ahead)
-     * gives way to this one (master_dispatch cancels it). */
-    const mnode *n = &m->nodes[x];
-    if (n->inflight && n->inflight_depth == depth)
+    if (inflight_at(&m->nodes[x], depth))
         return;
     if (m->nreq == m->req_cap) {
         int32_t cap = m->req_cap ? m->req_cap * 2 : 64;
@@ -1176,7 +1180,7 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
     for (int i = 0; i < m->nreq; i++) {
         request *q = &m->req[i];
         mnode *n = &m->nodes[q->node];
-        if (n->inflight && n->inflight_depth == q->depth)
+        if (inflight_at(n, q->depth))
             continue;
         int to = 0;
         if (n->home > 0 && !slots[n->home].seq)
@@ -1214,6 +1218,26 @@ static int leaf_need(const master *m, const mnode *n)
  * result goes into the leaf's table at that depth, where the next
  * iterations' passes find it.
  */
+typedef struct ahead_pick {
+    int32_t node;
+    int old, lead, cls, target;
+    uint64_t pass, at;
+} ahead_pick;
+
+/* Whether @p a goes before @p b, in master_ahead()'s order. */
+static bool ahead_before(const ahead_pick *a, const ahead_pick *b)
+{
+    if (a->old != b->old)
+        return a->old < b->old;
+    if (a->lead != b->lead)
+        return a->lead < b->lead;
+    if (a->cls != b->cls)
+        return a->cls < b->cls;
+    if (a->pass != b->pass)
+        return a->pass > b->pass;
+    return a->at < b->at;
+}
+
 static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int ahead, int left)
 {
     if (ahead > left)
@@ -1223,37 +1247,30 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
     for (int to = 1; to < R->size; to++) {
         if (slots[to].seq)
             continue;
-        int32_t best = -1;
-        int best_lead = 0, best_class = 0, best_target = 0, best_old = 0;
+        ahead_pick best = { .node = -1 };
         for (int32_t i = 0; i < m->nnodes; i++) {
-            mnode *n = &m->nodes[i];
+            const mnode *n = &m->nodes[i];
             if (n->count != 0 || n->terminal || n->inflight || n->need <= 0)
                 continue;
-            int old = n->seen_iter != m->iter;
             int need = leaf_need(m, n);
             int have = tab_deepest(n);
-            int target = (have > need ? have : need) + 1;
-            int lead = target - need;
-            if (lead > ahead || target > GTS_MAX_DEPTH)
+            ahead_pick c = {
+                .node = i,
+                .old = n->seen_iter != m->iter,
+                .target = (have > need ? have : need) + 1,
+                .cls = n->home == to ? 0 : n->home == 0 ? 1 : 2,
+                .pass = n->seen_pass,
+                .at = n->seen_at,
+            };
+            c.lead = c.target - need;
+            if (c.lead > ahead || c.target > GTS_MAX_DEPTH)
                 continue;
-            int cls = n->home == to ? 0 : n->home == 0 ? 1 : 2;
-            bool better = best < 0 || old < best_old || (old == best_old && lead < best_lead)
-                          || (old == best_old && lead == best_lead && cls < best_class)
-                          || (old == best_old && lead == best_lead && cls == best_class
-                              && (n->seen_pass > m->nodes[best].seen_pass
-                                  || (n->seen_pass == m->nodes[best].seen_pass
-                                      && n->seen_at < m->nodes[best].seen_at)));
-            if (better) {
-                best = i;
-                best_old = old;
-                best_lead = lead;
-                best_class = cls;
-                best_target = target;
-            }
+            if (best.node < 0 || ahead_before(&c, &best))
+                best = c;
         }
-        if (best < 0)
+        if (best.node < 0)
             return;
-        send_leaf(R, m, slots, seq, to, best, best_target, -GTS_SCORE_INF, GTS_SCORE_INF);
+        send_leaf(R, m, slots, seq, to, best.node, best.target, -GTS_SCORE_INF, GTS_SCORE_INF);
     }
 }
 
@@ -1409,7 +1426,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
         if (stop || m.status != GTS_OK)
             break;
         /* Step 4. A complete iteration: its result; the work still in
-         * flight was for this depth and is cancelled. */
+         * flight is cancelled, except searches ahead of this iteration
+         * (work_ahead), which go on for the next ones. */
         master_fill(&m, R, depth, v, res);
         s->leaves = 0;
         for (int32_t i = 0; i < m.nnodes; i++)
