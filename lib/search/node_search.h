@@ -77,16 +77,16 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
         return gts__terminal(c, key, ply);
     }
 
-    /* Step 6. Ordering */
+    /* Step 6. Table lookahead, then ordering (which overlaps the loads) */
+    const gts_move *moves = gts__moves(c, ply);
+    if (!gts__lookahead(c, depth, moves, n))
+        return 0;
     if (tt_move >= (uint32_t)n)
         tt_move = GTS__TT_NO_MOVE;
     bool sort = n > 1 && gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
-    const gts_move *moves = gts__moves(c, ply);
     int limit = n;
     if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
-    if (!gts__lookahead(c, depth, moves, n))
-        return 0;
 
     /* Step 7. Children (a second pass over the deferred ones). The deferred
      * indices reuse this ply's key buffer: gts__order_moves has read the
