@@ -463,6 +463,8 @@ typedef struct master {
     int32_t nkids, kids_cap;
     request *req;
     int32_t nreq, req_cap;
+    struct ahead_pick *picks; /* master_ahead()'s candidates */
+    int32_t picks_cap;
     bool uncertain;
     bool pvs;           /* later children with a null window first (one rank) */
     int32_t iter;       /* the iteration's depth */
@@ -589,13 +591,20 @@ static void build(master *m, int32_t x, int plies)
     free(moves);
 }
 
-/* The slot of @p n's table for @p depth, or NULL. */
-static bounds *tab_find(mnode *n, int depth)
+/* The index of @p n's table slot for @p depth, or -1. */
+static int tab_index(const mnode *n, int depth)
 {
     for (int i = 0; i < TAB_SLOTS; i++)
         if (n->tab[i].depth == depth)
-            return &n->tab[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+/* The slot of @p n's table for @p depth, or NULL. */
+static const bounds *tab_find(const mnode *n, int depth)
+{
+    int i = tab_index(n, depth);
+    return i < 0 ? NULL : &n->tab[i];
 }
 
 /* The deepest depth in @p n's table (0: none). */
@@ -612,10 +621,10 @@ static int tab_deepest(const mnode *n)
  * emptied (NULL if every slot is deeper: the result is too old to keep). */
 static bounds *tab_slot(mnode *n, int depth)
 {
-    bounds *b = tab_find(n, depth);
-    if (b)
-        return b;
-    b = &n->tab[0];
+    int at = tab_index(n, depth);
+    if (at >= 0)
+        return &n->tab[at];
+    bounds *b = &n->tab[0];
     for (int i = 1; i < TAB_SLOTS; i++)
         if (n->tab[i].depth < b->depth)
             b = &n->tab[i];
@@ -1244,33 +1253,54 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         ahead = left;
     if (ahead <= 0)
         return;
+    /* The candidates, once: everything but the slave's class (cls) is the
+     * same for every idle slave. */
+    int32_t np = 0;
+    for (int32_t i = 0; i < m->nnodes; i++) {
+        const mnode *n = &m->nodes[i];
+        if (n->count != 0 || n->terminal || n->inflight || n->need <= 0)
+            continue;
+        int need = leaf_need(m, n);
+        int have = tab_deepest(n);
+        ahead_pick c = {
+            .node = i,
+            .old = n->seen_iter != m->iter,
+            .target = (have > need ? have : need) + 1,
+            .pass = n->seen_pass,
+            .at = n->seen_at,
+        };
+        c.lead = c.target - need;
+        if (c.lead > ahead || c.target > GTS_MAX_DEPTH)
+            continue;
+        if (np == m->picks_cap) {
+            int32_t cap = m->picks_cap ? m->picks_cap * 2 : 64;
+            ahead_pick *p = realloc(m->picks, (size_t)cap * sizeof *p);
+            if (!p) {
+                fail(m, GTS_ENOMEM, 0);
+                return;
+            }
+            m->picks = p;
+            m->picks_cap = cap;
+        }
+        m->picks[np++] = c;
+    }
     for (int to = 1; to < R->size; to++) {
         if (slots[to].seq)
             continue;
-        ahead_pick best = { .node = -1 };
-        for (int32_t i = 0; i < m->nnodes; i++) {
-            const mnode *n = &m->nodes[i];
-            if (n->count != 0 || n->terminal || n->inflight || n->need <= 0)
-                continue;
-            int need = leaf_need(m, n);
-            int have = tab_deepest(n);
-            ahead_pick c = {
-                .node = i,
-                .old = n->seen_iter != m->iter,
-                .target = (have > need ? have : need) + 1,
-                .cls = n->home == to ? 0 : n->home == 0 ? 1 : 2,
-                .pass = n->seen_pass,
-                .at = n->seen_at,
-            };
-            c.lead = c.target - need;
-            if (c.lead > ahead || c.target > GTS_MAX_DEPTH)
-                continue;
-            if (best.node < 0 || ahead_before(&c, &best))
-                best = c;
+        int32_t best = -1;
+        for (int32_t k = 0; k < np; k++) {
+            ahead_pick *c = &m->picks[k];
+            if (m->nodes[c->node].inflight)
+                continue; /* sent to an earlier slave of this loop */
+            int home = m->nodes[c->node].home;
+            c->cls = home == to ? 0 : home == 0 ? 1 : 2;
+            if (best < 0 || ahead_before(c, &m->picks[best]))
+                best = k;
         }
-        if (best.node < 0)
+        if (best < 0)
             return;
-        send_leaf(R, m, slots, seq, to, best.node, best.target, -GTS_SCORE_INF, GTS_SCORE_INF);
+        const ahead_pick *b = &m->picks[best];
+        send_leaf(R, m, slots, seq, to, b->node, b->target, -GTS_SCORE_INF, GTS_SCORE_INF);
     }
 }
 
@@ -1291,7 +1321,7 @@ static void master_cancel_behind(run *R, master *m, slave_slot *slots)
 }
 
 /* Fill @p r from the last complete pass at @p depth (score @p v). */
-static void master_fill(master *m, const run *R, int depth, gts_score v, gts_result *r)
+static void master_fill(const master *m, const run *R, int depth, gts_score v, gts_result *r)
 {
     r->score = v;
     r->depth = depth;
@@ -1309,7 +1339,7 @@ static void master_fill(master *m, const run *R, int depth, gts_score v, gts_res
         x = m->nodes[x].best_kid;
         r->pv[len++] = m->nodes[x].move;
     }
-    mnode *leaf = &m->nodes[x];
+    const mnode *leaf = &m->nodes[x];
     /* Certain in the last pass: searched at the depth that pass needed. */
     const bounds *b = leaf->terminal ? NULL : tab_find(leaf, leaf->need);
     if (b)
@@ -1474,6 +1504,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     free(m.nodes);
     free(m.kids);
     free(m.req);
+    free(m.picks);
     return m.status;
 }
 
