@@ -600,38 +600,35 @@ class TestTables(unittest.TestCase):
         self.assertIn("speedup", rows[0])
         self.assertIn("nosuchalg", err)  # csv notes go to stderr
 
+    def speedup_json(self, args):
+        """`gts speedup ARGS --repeat 1 --format json`: the JSON and the
+        set of algorithms in its rows."""
+        rc, out, err = run(["speedup"] + args + ["--repeat", "1", "--format", "json"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        return j, {row["algorithm"] for row in j["rows"]}
+
     def test_speedup_virtual_leaves_out_mcts(self):
         # MCTS ignores GTS_OPT_VIRTUAL: not in the default list, and a note
         # when asked for by name; the depth-first algorithms still run.
-        base = ["speedup", "--virtual", "--game", "tictactoe", "--depth", "4", "--threads",
-                "2", "--repeat", "1", "--format", "json"]
-        rc, out, err = run(base)
-        self.assertEqual(rc, 0, err)
-        algs = {row["algorithm"] for row in json.loads(out)["rows"]}
+        base = ["--virtual", "--game", "tictactoe", "--depth", "4", "--threads", "2"]
+        _, algs = self.speedup_json(base)
         self.assertNotIn("mcts", algs)
         self.assertIn("dts", algs)
-        rc, out, err = run(base + ["--algs", "mcts,dts"])
-        self.assertEqual(rc, 0, err)
-        j = json.loads(out)
-        self.assertEqual({row["algorithm"] for row in j["rows"]} - {"alphabeta", "pvs"},
-                         {"dts"})
+        j, algs = self.speedup_json(base + ["--algs", "mcts,dts"])
+        self.assertEqual(algs - {"alphabeta", "pvs"}, {"dts"})
         self.assertTrue(any("mcts" in n and "virtual" in n for n in j["notes"]), j["notes"])
 
     def test_speedup_default_leaves_out_mcts(self):
         # MCTS has no time to depth (it reaches a depth only by proving the
         # root to it: hours on the default random tree): not in the default
         # list; asked for by name it runs, with a note.
-        base = ["speedup", "--game", "tictactoe", "--depth", "4", "--threads", "1",
-                "--repeat", "1", "--format", "json"]
-        rc, out, err = run(base)
-        self.assertEqual(rc, 0, err)
-        algs = {row["algorithm"] for row in json.loads(out)["rows"]}
+        base = ["--game", "tictactoe", "--depth", "4", "--threads", "1"]
+        _, algs = self.speedup_json(base)
         self.assertNotIn("mcts", algs)
         self.assertIn("dts", algs)
-        rc, out, err = run(base + ["--algs", "mcts"])
-        self.assertEqual(rc, 0, err)
-        j = json.loads(out)
-        self.assertIn("mcts", {row["algorithm"] for row in j["rows"]})
+        j, algs = self.speedup_json(base + ["--algs", "mcts"])
+        self.assertIn("mcts", algs)
         self.assertTrue(any("mcts" in n and "playouts" in n for n in j["notes"]), j["notes"])
 
     def test_nodes_csv(self):
