@@ -96,6 +96,7 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
     OPT(GTS_OPT_VIRTUAL, 0, 1, 0, virtual_procs),
+    OPT(GTS_OPT_SPLIT_PLY, 0, GTS_MAX_PLY, 0, split_ply),
     OPT(GTS_OPT_JAMBOREE_SERIAL, 0, 100, 0, jamboree_serial),
     OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
     OPT(GTS_OPT_MCTS_PLAYOUTS, 0, (int64_t)1 << 62, 0, mcts_playouts),

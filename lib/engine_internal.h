@@ -66,6 +66,7 @@ struct gts_engine {
     int64_t nbest_depth;
     int64_t threads;
     int64_t virtual_procs;   /* GTS_OPT_VIRTUAL */
+    int64_t split_ply;       /* GTS_OPT_SPLIT_PLY */
     int64_t jamboree_serial;  /* GTS_OPT_JAMBOREE_SERIAL */
 
     gts_allocator alloc;    /* every allocation of the engine goes here */

@@ -330,7 +330,9 @@ class TestSolve(Agree):
                      ["--root", "bisect", "--stats"], ["--root=mtdf", "--stats"],
                      ["--no-bounds", "--stats"], ["--no-prefetch", "--stats"],
                      ["--alg", "mtdf", "--tt-mb", "1", "--stats"],
-                     ["--alg", "ybwc", "--threads", "2"], ["--threads", "2"]):
+                     ["--alg", "ybwc", "--threads", "2"], ["--threads", "2"],
+                     ["--alg", "dts", "--threads", "2", "--split-ply", "3"],
+                     ["--alg", "abdada", "--threads", "2", "--split-ply=0"]):
             with self.subTest(args=args):
                 c = self.check(args, SOLVE_INPUT)
                 self.assertEqual(c[1].split("\n")[0].split(" ")[:2], [NEAR_END, "-1"])

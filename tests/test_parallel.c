@@ -167,9 +167,9 @@ static tree_case make_case(uint64_t i)
 }
 
 /* Trees [first, first + count) for @alg at every thread count, with
- * GTS_OPT_JAMBOREE_SERIAL = @serial. */
-static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
-                             int aspiration, int serial)
+ * GTS_OPT_JAMBOREE_SERIAL = @serial and GTS_OPT_SPLIT_PLY = @split_ply. */
+static void run_trees_opts(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
+                           int aspiration, int serial, int split_ply)
 {
     count = tgame_count(count);
     gts_engine *mm = engine_threads(1, 0);
@@ -179,6 +179,7 @@ static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, 
         e[t] = engine_threads(THREADS[t], tt ? 2 : 0);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ASPIRATION, aspiration), GTS_OK);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_JAMBOREE_SERIAL, serial), GTS_OK);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_SPLIT_PLY, split_ply), GTS_OK);
     }
     const gts_game *g = gts_game_randtree();
     int multi = 0, searches = 0;
@@ -189,8 +190,8 @@ static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, 
         reference ref;
         make_reference(mm, g, s, c.depth, &ref);
         char what[96];
-        snprintf(what, sizeof what, "tree %llu (b=%u d=%d tt=%d asp=%d)", (unsigned long long)i,
-                 c.p.branching, c.depth, tt, aspiration);
+        snprintf(what, sizeof what, "tree %llu (b=%u d=%d tt=%d asp=%d split_ply=%d)",
+                 (unsigned long long)i, c.p.branching, c.depth, tt, aspiration, split_ply);
         for (size_t t = 0; t < NTHREADS; t++) {
             if (i % 2 == 0)
                 gts_engine_clear(e[t]); /* fresh table, or warm from the last tree */
@@ -208,7 +209,27 @@ static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, 
 
 static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt, int aspiration)
 {
-    run_trees_serial(alg, first, count, tt, aspiration, 0);
+    run_trees_opts(alg, first, count, tt, aspiration, 0, 0);
+}
+
+static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
+                             int aspiration, int serial)
+{
+    run_trees_opts(alg, first, count, tt, aspiration, serial, 0);
+}
+
+/* GTS_OPT_SPLIT_PLY: work shared only at the root, in the top two plies,
+ * or in the top three; every algorithm that shares work by ply stays exact
+ * at every thread count (Lazy SMP ignores the option). */
+Test(parallel, split_ply_limits_trees)
+{
+    static const gts_algorithm algs[] = {GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS,
+                                         GTS_ALG_YBWC,        GTS_ALG_PVSPLIT,  GTS_ALG_ABDADA,
+                                         GTS_ALG_ROOTSPLIT};
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+        for (int limit = 1; limit <= 3; limit++)
+            run_trees_opts(algs[a], 3000 + 40 * (uint64_t)limit, 40, limit != 2, limit == 2 ? 25 : 0,
+                           0, limit);
 }
 
 /* Jamboree with the lecture version's sequential prefix (50%), an odd
@@ -218,6 +239,41 @@ Test(parallel, jamboree_serial_prefix_trees)
     run_trees_serial(GTS_ALG_JAMBOREE, 2000, 100, true, 0, 50);
     run_trees_serial(GTS_ALG_JAMBOREE, 2100, 100, false, 25, 30);
     run_trees_serial(GTS_ALG_JAMBOREE, 2200, 50, true, 0, 100);
+}
+
+/* The option does what it says: under virtual processors (deterministic)
+ * at 8 threads on a tree big enough for deep split points, limiting the
+ * sharing to the root changes each algorithm's schedule (its rounds of
+ * the virtual clock), and the value stays minimax's. */
+Test(parallel, split_ply_changes_the_schedule)
+{
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = 77, .branching = 6, .depth = 7,
+                             .min_value = -1000, .max_value = 1000, .ordered_percent = 50};
+    void *s;
+    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    const gts_game *g = gts_game_randtree();
+    gts_engine *mm = engine_threads(1, 0);
+    cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
+    reference ref;
+    make_reference(mm, g, s, 7, &ref);
+    static const gts_algorithm algs[] = {GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS,
+                                         GTS_ALG_YBWC, GTS_ALG_ABDADA};
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
+        uint64_t rounds[2];
+        for (int k = 0; k < 2; k++) {
+            gts_engine *e = engine_threads(8, 2);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_SPLIT_PLY, k), GTS_OK);
+            check_search(e, algs[a], g, s, 7, &ref, k ? "split_ply 1" : "split_ply 0");
+            uint64_t idle;
+            cr_assert_eq(gts_engine_virtual_stats(e, &rounds[k], &idle), GTS_OK);
+            gts_engine_free(e);
+        }
+        cr_expect_neq(rounds[0], rounds[1], "%s: split_ply 1 changes the schedule (%llu rounds)",
+                      gts_algorithm_name(algs[a]), (unsigned long long)rounds[0]);
+    }
+    gts_engine_free(mm);
+    gts_games_free(g, s);
 }
 
 /* 1,000 trees per algorithm and thread count: half with a table, half

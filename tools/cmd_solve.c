@@ -34,7 +34,7 @@ static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
     "                          [--check] [--iterative | --no-iterative]\n"
     "                          [--deepen N] [--root DRIVER] [--no-bounds]\n"
-    "                          [--no-prefetch]\n"
+    "                          [--no-prefetch] [--split-ply P]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -64,6 +64,8 @@ static const char SOLVE_USAGE[] =
     "                   measure what it brings)\n"
     "  --no-prefetch    do not play the children ahead to prefetch their table\n"
     "                   entries (GTS_OPT_TT_PREFETCH, on by default here)\n"
+    "  --split-ply P    parallel algorithms share work only in the top P plies\n"
+    "                   (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)\n"
     "  -h, --help       this help\n"
     "\n"
     "A malformed line (bad character, full column, a position where the game is\n"
@@ -76,6 +78,9 @@ static const char SOLVE_USAGE[] =
 static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_WINDOW;
 /* Nodes of the iterative-deepening prelude (GTS_OPT_DEEPEN_NODES). */
 static const int64_t SOLVE_DEFAULT_DEEPEN = 32768;
+/* Plies of the tree where parallel algorithms share work
+ * (GTS_OPT_SPLIT_PLY; measured: doc/results.md, issue 10). */
+static const int64_t SOLVE_DEFAULT_SPLIT_PLY = 12;
 
 /* Default table of the solver: solving benefits from a bigger one. */
 static const int64_t SOLVE_DEFAULT_TT_MB = 64;
@@ -87,7 +92,7 @@ typedef struct solve_opts {
     gts_algorithm alg;
     int64_t threads, tt_mb;
     bool stats, check, iterative, no_bounds, no_prefetch;
-    int64_t root, deepen;
+    int64_t root, deepen, split_ply;
 } solve_opts;
 
 /*
@@ -165,7 +170,8 @@ static char *trim(char *s, size_t *len)
 int cmd_solve(int argc, char **argv)
 {
     enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
-           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH, OPT_DEEPEN };
+           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH, OPT_DEEPEN,
+           OPT_SPLIT_PLY };
     static const struct option opts[] = {
         { "alg", required_argument, NULL, OPT_ALG },
         { "threads", required_argument, NULL, OPT_THREADS },
@@ -178,11 +184,13 @@ int cmd_solve(int argc, char **argv)
         { "no-bounds", no_argument, NULL, OPT_NOBOUNDS },
         { "no-prefetch", no_argument, NULL, OPT_NOPREFETCH },
         { "deepen", required_argument, NULL, OPT_DEEPEN },
+        { "split-ply", required_argument, NULL, OPT_SPLIT_PLY },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
     solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
-                     .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN };
+                     .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN,
+                     .split_ply = SOLVE_DEFAULT_SPLIT_PLY };
     const char *alg_name = SOLVE_DEFAULT_ALG;
     int c;
     optind = 0;
@@ -240,6 +248,11 @@ int cmd_solve(int argc, char **argv)
                                          &o.deepen))
                 return CLI_USAGE;
             break;
+        case OPT_SPLIT_PLY:
+            if (!cli_parse_engine_option("solve", "--split-ply", GTS_OPT_SPLIT_PLY, optarg,
+                                         &o.split_ply))
+                return CLI_USAGE;
+            break;
         default:
             return cli_bad_option("solve", c, argv);
         }
@@ -277,7 +290,8 @@ int cmd_solve(int argc, char **argv)
     if ((!o.iterative && !cli_engine_set("solve", e, GTS_OPT_ITERATIVE, 0, "iterative"))
         || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")
         || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")
-        || !cli_engine_set("solve", e, GTS_OPT_DEEPEN_NODES, o.deepen, "deepen_nodes")) {
+        || !cli_engine_set("solve", e, GTS_OPT_DEEPEN_NODES, o.deepen, "deepen_nodes")
+        || !cli_engine_set("solve", e, GTS_OPT_SPLIT_PLY, o.split_ply, "split_ply")) {
         gts_engine_free(e);
         return CLI_FAIL;
     }

@@ -118,6 +118,21 @@ typedef enum gts_option {
     GTS_OPT_VIRTUAL = 301,
 
     /**
+     * @brief Deepest ply at which the parallel depth-first algorithms
+     * share work (0..#GTS_MAX_PLY, default 0 = no limit): YBWC, Jamboree,
+     * PVSplit and root splitting split, DTS publishes, ABDADA defers and
+     * parallel ER refutes in parallel only at nodes fewer than this many
+     * plies from the root; below, the thread that reaches a node searches
+     * it with the serial alpha-beta/PVS. 1 = the root only. Their remaining
+     * depth limits still apply. Sharing costs every node it covers (shared
+     * counters, published moves, locks), which a deep node's small subtree
+     * may not repay: in an exact solve, whose remaining depth counts every
+     * ply to the end of the game, most nodes are deep in plies but small
+     * (doc/results.md). Results stay exact for every value. @since 0.2
+     */
+    GTS_OPT_SPLIT_PLY = 302,
+
+    /**
      * @brief #GTS_ALG_JAMBOREE's sequential prefix, in percent of a node's
      * moves (0..100): that share of the moves (rounded up, the eldest
      * always included) is searched one after the other, each by a

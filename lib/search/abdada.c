@@ -114,7 +114,7 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
 static gts_score abdada_child(gts__ctx *c, const void *arg, int depth, int ply,
                               gts_score alpha, gts_score beta)
 {
-    if (depth >= ABDADA_MIN_DEPTH && ply < GTS_MAX_PLY)
+    if (depth >= ABDADA_MIN_DEPTH && ply < c->split_ply)
         return abdada_search((gts__pw *)arg, depth, ply, alpha, beta);
     return gts__alphabeta(c, depth, ply, alpha, beta);
 }

@@ -102,7 +102,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
 static gts_score dts_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    if (depth >= DTS_MIN_DEPTH && ply < GTS_MAX_PLY)
+    if (depth >= DTS_MIN_DEPTH && ply < pw->c->split_ply)
         return dts_search(pw, depth, ply, alpha, beta);
     return gts__alphabeta(pw->c, depth, ply, alpha, beta);
 }

@@ -88,7 +88,7 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
 static gts_score er_child(gts__pw *pw, er_kind kind, int depth, int ply, gts_score alpha,
                           gts_score beta)
 {
-    if (depth >= ER_MIN_DEPTH && ply < GTS_MAX_PLY)
+    if (depth >= ER_MIN_DEPTH && ply < pw->c->split_ply)
         return er_search(pw, kind, depth, ply, alpha, beta);
     return gts__alphabeta(pw->c, depth, ply, alpha, beta);
 }

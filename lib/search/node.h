@@ -46,6 +46,7 @@ struct gts__ctx {
     /* options snapshot */
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
     bool vp;                     /* virtual processors: every node is a tick */
+    int split_ply;               /* parallel algorithms share work only above it */
     int nbest, nbest_depth;
     /* Per-ply buffers of max_moves entries each, one block per ply,
      * allocated when a search first generates at that ply (gts__generate)

@@ -137,7 +137,7 @@ static gts_score ychild(gts__pw *pw, const yvariant *v, int depth, int ply, gts_
 {
     /* A node that may not split and whose descendants may not either is
      * searched serially. */
-    if (depth >= v->min_split && ply < GTS_MAX_PLY
+    if (depth >= v->min_split && ply < pw->c->split_ply
         && (v->where == YB_ANY || (v->where == YB_PV && pv)))
         return ysearch(pw, v, depth, ply, alpha, beta, pv);
     return gts__alphabeta(pw->c, depth, ply, alpha, beta);

@@ -98,6 +98,7 @@ OPTIONS = {
     "nbest": 210,
     "nbest_depth": 211,
     "threads": 300,
+    "split_ply": 302,
 }
 
 #: Major version of libgts this binding speaks, and the oldest minor.

@@ -45,6 +45,7 @@ KEY_WIDTH = 17                 # the key column of the search text output
 SOLVE_DEFAULT_ALG = "pvs"
 SOLVE_DEFAULT_TT_MB = 64
 SOLVE_DEFAULT_DEEPEN = 32768
+SOLVE_DEFAULT_SPLIT_PLY = 12
 SOLVE_MAX_LINE = 256
 C4_CELLS = 42
 OTHELLO_PASS = 64
@@ -130,7 +131,7 @@ _SOLVE_USAGE = """\
 Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]
                           [--check] [--iterative | --no-iterative]
                           [--deepen N] [--root DRIVER] [--no-bounds]
-                          [--no-prefetch]
+                          [--no-prefetch] [--split-ply P]
 
 Read Connect-4 positions from stdin, one per line, as the 1-based columns
 played from the empty board ("4453"), and print "POSITION SCORE" for each.
@@ -160,6 +161,8 @@ Options:
                    measure what it brings)
   --no-prefetch    do not play the children ahead to prefetch their table
                    entries (GTS_OPT_TT_PREFETCH, on by default here)
+  --split-ply P    parallel algorithms share work only in the top P plies
+                   (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)
   -h, --help       this help
 
 A malformed line (bad character, full column, a position where the game is
@@ -1139,7 +1142,7 @@ SOLVE_OPTS = [Opt("alg", True, "alg"), Opt("threads", True, "threads"),
               Opt("check", False, "check"), Opt("iterative", False, "iterative"),
               Opt("no-iterative", False, "no_iterative"), Opt("root", True, "root"),
               Opt("no-bounds", False, "no_bounds"), Opt("no-prefetch", False, "no_prefetch"),
-              Opt("deepen", True, "deepen"), HELP_OPT]
+              Opt("deepen", True, "deepen"), Opt("split-ply", True, "split_ply"), HELP_OPT]
 
 
 class _WithoutBounds:
@@ -1170,6 +1173,7 @@ def cmd_solve(argv: List[str]) -> int:
     stats = check = iterative = no_bounds = no_prefetch = False
     root = ROOT_DRIVERS["window"]
     deepen = SOLVE_DEFAULT_DEEPEN
+    split_ply = SOLVE_DEFAULT_SPLIT_PLY
     operands: List[str] = []
     for key, value in _getopt("solve", argv, SOLVE_OPTS, operands):
         if key == "help":
@@ -1182,6 +1186,8 @@ def cmd_solve(argv: List[str]) -> int:
             tt_mb = _engine_option("solve", "--tt-mb", "tt_mb", value)
         elif key == "deepen":
             deepen = _engine_option("solve", "--deepen", "deepen_nodes", value)
+        elif key == "split_ply":
+            split_ply = _engine_option("solve", "--split-ply", "split_ply", value)
         elif key in ("stats", "check", "no_bounds", "no_prefetch"):
             stats, check = stats or key == "stats", check or key == "check"
             no_bounds = no_bounds or key == "no_bounds"
@@ -1215,6 +1221,7 @@ def cmd_solve(argv: List[str]) -> int:
         _engine_set("solve", engine, "root_driver", root, "root_driver")
         _engine_set("solve", engine, "tt_prefetch", 0 if no_prefetch else 1, "tt_prefetch")
         _engine_set("solve", engine, "deepen_nodes", deepen, "deepen_nodes")
+        _engine_set("solve", engine, "split_ply", split_ply, "split_ply")
         status = _solve_lines(engine, alg, stats, check, no_bounds)
     finally:
         engine.close()

@@ -517,8 +517,8 @@ class Engine:
     """A search engine: ``Engine(tt_mb=64, threads=2, aspiration=50, ...)``.
 
     Options (lowercase names of ``gts_option``): tt_mb, aspiration,
-    killers, history, quiescence, iterative, nbest, nbest_depth, threads.
-    Booleans are accepted for the 0/1 switches. Use as a context manager or
+    killers, history, quiescence, iterative, nbest, nbest_depth, threads,
+    split_ply (and the others of gts.OPTION_NAMES). Booleans are accepted for the 0/1 switches. Use as a context manager or
     call :meth:`close`. Not thread-safe, except :meth:`stop`. Searches
     from the main thread defer Ctrl-C until the game is restored (see
     :meth:`search`).
