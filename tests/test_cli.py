@@ -619,6 +619,23 @@ class TestTables(unittest.TestCase):
         self.assertEqual(algs - {"alphabeta", "pvs"}, {"dts"})
         self.assertTrue(any("mcts" in n and "virtual" in n for n in j["notes"]), j["notes"])
 
+    def test_speedup_split_ply(self):
+        # --split-ply reaches the engine (GTS_OPT_SPLIT_PLY): the virtual
+        # schedule of DTS changes on a tree with deep split points, the
+        # score does not; out-of-range values are usage errors.
+        base = ["--virtual", "--game", "randtree", "--branching", "4", "--tree-depth", "8",
+                "--depth", "8", "--threads", "4", "--algs", "dts"]
+        rows = {}
+        for p in ("0", "1"):
+            j, _ = self.speedup_json(base + ["--split-ply", p])
+            rows[p] = [r for r in j["rows"] if r["algorithm"] == "dts" and r["threads"] == 4][0]
+            self.assertEqual(rows[p]["score_ok"], "yes")
+        self.assertNotEqual(rows["0"]["ticks"], rows["1"]["ticks"])
+        for bad in ("-1", "129", "x"):
+            rc, _, err = run(["speedup", "--split-ply", bad])
+            self.assertEqual(rc, 2, bad)
+            self.assertIn("--split-ply", err)
+
     def test_speedup_default_leaves_out_mcts(self):
         # MCTS has no time to depth (it reaches a depth only by proving the
         # root to it: hours on the default random tree): not in the default

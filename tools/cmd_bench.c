@@ -364,7 +364,8 @@ int cmd_bench(int argc, char **argv)
 static const char SPEEDUP_USAGE[] =
     "Usage: gts speedup [--game G] [--algs A,B,...] [--threads 1,2,4,...]\n"
     "                   [--depth D] [--repeat R] [--median] [--position P]\n"
-    "                   [--tt-mb M] [--virtual] [--format text|csv|json]\n"
+    "                   [--tt-mb M] [--virtual] [--split-ply P]\n"
+    "                   [--format text|csv|json]\n"
     "\n"
     "Time to depth of parallel algorithms per thread count. For each algorithm\n"
     "and thread count: the time (best of R runs, or the median), the speedup\n"
@@ -389,6 +390,8 @@ static const char SPEEDUP_USAGE[] =
     "                   counts far beyond the machine's cores are measured by\n"
     "                   design; deterministic, so one run per measurement; the\n"
     "                   column idle is the share of idle turns\n"
+    "  --split-ply P    share work only in the top P plies (GTS_OPT_SPLIT_PLY;\n"
+    "                   default 0: no limit)\n"
     "  --format F       text (default), csv or json\n"
     "  -h, --help       this help\n";
 
@@ -415,16 +418,27 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* How every measurement of one `gts speedup` runs. */
+typedef struct sp_setup {
+    int depth;
+    int64_t tt_mb;
+    int repeat;
+    bool median, virt;
+    int64_t split_ply; /* GTS_OPT_SPLIT_PLY */
+} sp_setup;
+
 /* R runs of @p alg at @p threads; best or median time (and the nodes of that run). */
-static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void *state, int depth,
-                         int64_t tt_mb, int repeat, bool median, bool virt, cli_progress *p,
-                         uint64_t *done)
+static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void *state,
+                         const sp_setup *su, cli_progress *p, uint64_t *done)
 {
     sp_measure out = { .ok = false };
-    gts_engine *e = cli_engine_new("speedup", tt_mb, threads);
+    int depth = su->depth, repeat = su->repeat;
+    bool median = su->median, virt = su->virt;
+    gts_engine *e = cli_engine_new("speedup", su->tt_mb, threads);
     if (!e)
         return out;
-    if (virt && !cli_engine_set("speedup", e, GTS_OPT_VIRTUAL, 1, "--virtual")) {
+    if ((virt && !cli_engine_set("speedup", e, GTS_OPT_VIRTUAL, 1, "--virtual"))
+        || !cli_engine_set("speedup", e, GTS_OPT_SPLIT_PLY, su->split_ply, "--split-ply")) {
         gts_engine_free(e);
         return out;
     }
@@ -491,7 +505,7 @@ int cmd_speedup(int argc, char **argv)
 {
     enum {
         OPT_GAME = OPT_FIRST_FREE, OPT_ALGS, OPT_THREADS, OPT_DEPTH, OPT_REPEAT, OPT_MEDIAN,
-        OPT_POSITION, OPT_TT, OPT_FORMAT, OPT_VIRTUAL
+        OPT_POSITION, OPT_TT, OPT_FORMAT, OPT_VIRTUAL, OPT_SPLIT_PLY
     };
     static const struct option opts[] = {
         { "game", required_argument, NULL, OPT_GAME },
@@ -504,6 +518,7 @@ int cmd_speedup(int argc, char **argv)
         { "tt-mb", required_argument, NULL, OPT_TT },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "virtual", no_argument, NULL, OPT_VIRTUAL },
+        { "split-ply", required_argument, NULL, OPT_SPLIT_PLY },
         { "help", no_argument, NULL, 'h' },
         CLI_GAME_LONG_OPTIONS,
         { 0, 0, 0, 0 },
@@ -513,7 +528,7 @@ int cmd_speedup(int argc, char **argv)
     go.name = "randtree";
     char algs_buf[1024] = "";
     const char *threads_arg = "1,2,4";
-    int64_t depth = 0, repeat = 3, tt_mb = -1;
+    int64_t depth = 0, repeat = 3, tt_mb = -1, split_ply = 0;
     bool median = false, tree_depth_set = false, virt = false;
     cli_format fmt = CLI_FMT_TEXT;
     int c, rc;
@@ -557,6 +572,11 @@ int cmd_speedup(int argc, char **argv)
             break;
         case OPT_VIRTUAL:
             virt = true;
+            break;
+        case OPT_SPLIT_PLY:
+            if (!cli_parse_engine_option("speedup", "--split-ply", GTS_OPT_SPLIT_PLY, optarg,
+                                         &split_ply))
+                return CLI_USAGE;
             break;
         case OPT_POSITION:
             go.position = optarg;
@@ -668,10 +688,9 @@ int cmd_speedup(int argc, char **argv)
     cli_progress *prog = cli_progress_start("speedup", total);
 
     /* The serial references: alpha-beta and PVS at 1 thread. */
-    sp_measure ab = sp_run(GTS_ALG_ALPHABETA, 1, g, state, (int)depth, tt_mb, (int)repeat, median,
-                           virt, prog, &done);
-    sp_measure pvs = sp_run(GTS_ALG_PVS, 1, g, state, (int)depth, tt_mb, (int)repeat, median, virt,
-                            prog, &done);
+    const sp_setup su = { (int)depth, tt_mb, (int)repeat, median, virt, split_ply };
+    sp_measure ab = sp_run(GTS_ALG_ALPHABETA, 1, g, state, &su, prog, &done);
+    sp_measure pvs = sp_run(GTS_ALG_PVS, 1, g, state, &su, prog, &done);
     if (!ab.ok || !pvs.ok) {
         status = CLI_FAIL;
         goto out;
@@ -714,16 +733,15 @@ int cmd_speedup(int argc, char **argv)
     }
 
     for (int a = 0; a < na; a++) {
-        sp_measure one = sp_run(algs[a], 1, g, state, (int)depth, tt_mb, (int)repeat, median,
-                                virt, prog, &done);
+        sp_measure one = sp_run(algs[a], 1, g, state, &su, prog, &done);
         if (!one.ok) {
             status = CLI_FAIL;
             continue;
         }
         for (int k = 0; k < nt; k++) {
             sp_measure m = threads[k] == 1 ? one
-                                           : sp_run(algs[a], threads[k], g, state, (int)depth,
-                                                    tt_mb, (int)repeat, median, virt, prog, &done);
+                                           : sp_run(algs[a], threads[k], g, state, &su, prog,
+                                                    &done);
             if (threads[k] == 1)
                 done += (uint64_t)repeat;
             if (!m.ok) {
