@@ -478,16 +478,31 @@ typedef struct master {
     int32_t seldepth;
 } master;
 
+/* The master's growing arrays: @p arr (*@p cap elements of @p size bytes)
+ * with room for @p need elements, doubled from 64 as needed. NULL when out
+ * of memory; @p arr is then unchanged (and still the caller's). */
+static void *grow(void *arr, int32_t *cap, int32_t need, size_t size)
+{
+    if (need <= *cap)
+        return arr;
+    int32_t c = *cap ? *cap : 64;
+    while (c < need) {
+        if (c > INT32_MAX / 2)
+            return NULL;
+        c *= 2;
+    }
+    void *p = realloc(arr, (size_t)c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+
 static int32_t node_add(master *m, gts_move move, int32_t parent, int32_t ply, int32_t ext)
 {
-    if (m->nnodes == m->cap) {
-        int32_t cap = m->cap ? m->cap * 2 : 64;
-        mnode *n = realloc(m->nodes, (size_t)cap * sizeof *n);
-        if (!n)
-            return -1;
-        m->nodes = n;
-        m->cap = cap;
-    }
+    mnode *nodes = grow(m->nodes, &m->cap, m->nnodes + 1, sizeof *nodes);
+    if (!nodes)
+        return -1;
+    m->nodes = nodes;
     mnode *x = &m->nodes[m->nnodes];
     memset(x, 0, sizeof *x);
     x->move = move;
@@ -544,17 +559,13 @@ static void build(master *m, int32_t x, int plies)
         m->nodes[x].terminal = true;
         m->nodes[x].term = m->nodes[x].est;
     } else {
-        if (m->nkids + n > m->kids_cap) {
-            int32_t cap = (m->kids_cap + n) * 2;
-            int32_t *k = realloc(m->kids, (size_t)cap * sizeof *k);
-            if (!k) {
-                fail(m, GTS_ENOMEM, 0);
-                free(moves);
-                return;
-            }
-            m->kids = k;
-            m->kids_cap = cap;
+        int32_t *kids = grow(m->kids, &m->kids_cap, m->nkids + n, sizeof *kids);
+        if (!kids) {
+            fail(m, GTS_ENOMEM, 0);
+            free(moves);
+            return;
         }
+        m->kids = kids;
         int32_t first = m->nkids;
         m->nkids += n;
         m->nodes[x].first = first;
@@ -648,16 +659,12 @@ static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_s
 {
     if (inflight_at(&m->nodes[x], depth))
         return;
-    if (m->nreq == m->req_cap) {
-        int32_t cap = m->req_cap ? m->req_cap * 2 : 64;
-        request *r = realloc(m->req, (size_t)cap * sizeof *r);
-        if (!r) {
-            fail(m, GTS_ENOMEM, 0);
-            return;
-        }
-        m->req = r;
-        m->req_cap = cap;
+    request *req = grow(m->req, &m->req_cap, m->nreq + 1, sizeof *req);
+    if (!req) {
+        fail(m, GTS_ENOMEM, 0);
+        return;
     }
+    m->req = req;
     /* The window as the leaf sees it: undecided bounds as they are,
      * decided ones widened to infinity (sound, see the top). */
     request *r = &m->req[m->nreq++];
@@ -1272,16 +1279,12 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         c.lead = c.target - need;
         if (c.lead > ahead || c.target > GTS_MAX_DEPTH)
             continue;
-        if (np == m->picks_cap) {
-            int32_t cap = m->picks_cap ? m->picks_cap * 2 : 64;
-            ahead_pick *p = realloc(m->picks, (size_t)cap * sizeof *p);
-            if (!p) {
-                fail(m, GTS_ENOMEM, 0);
-                return;
-            }
-            m->picks = p;
-            m->picks_cap = cap;
+        ahead_pick *picks = grow(m->picks, &m->picks_cap, np + 1, sizeof *picks);
+        if (!picks) {
+            fail(m, GTS_ENOMEM, 0);
+            return;
         }
+        m->picks = picks;
         m->picks[np++] = c;
     }
     for (int to = 1; to < R->size; to++) {
