@@ -212,12 +212,6 @@ static void run_trees(gts_algorithm alg, uint64_t first, uint64_t count, bool tt
     run_trees_opts(alg, first, count, tt, aspiration, 0, 0);
 }
 
-static void run_trees_serial(gts_algorithm alg, uint64_t first, uint64_t count, bool tt,
-                             int aspiration, int serial)
-{
-    run_trees_opts(alg, first, count, tt, aspiration, serial, 0);
-}
-
 /* GTS_OPT_SPLIT_PLY: work shared only at the root, in the top two plies,
  * or in the top three; every algorithm that shares work by ply stays exact
  * at every thread count (Lazy SMP ignores the option). */
@@ -228,17 +222,17 @@ Test(parallel, split_ply_limits_trees)
                                          GTS_ALG_ROOTSPLIT};
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
         for (int limit = 1; limit <= 3; limit++)
-            run_trees_opts(algs[a], 3000 + 40 * (uint64_t)limit, 40, limit != 2, limit == 2 ? 25 : 0,
-                           0, limit);
+            run_trees_opts(algs[a], 3000 + 40 * (uint64_t)limit, 40, limit != 2,
+                           limit == 2 ? 25 : 0, 0, limit);
 }
 
 /* Jamboree with the lecture version's sequential prefix (50%), an odd
  * share and everything serial: exact at every thread count too. */
 Test(parallel, jamboree_serial_prefix_trees)
 {
-    run_trees_serial(GTS_ALG_JAMBOREE, 2000, 100, true, 0, 50);
-    run_trees_serial(GTS_ALG_JAMBOREE, 2100, 100, false, 25, 30);
-    run_trees_serial(GTS_ALG_JAMBOREE, 2200, 50, true, 0, 100);
+    run_trees_opts(GTS_ALG_JAMBOREE, 2000, 100, true, 0, 50, 0);
+    run_trees_opts(GTS_ALG_JAMBOREE, 2100, 100, false, 25, 30, 0);
+    run_trees_opts(GTS_ALG_JAMBOREE, 2200, 50, true, 0, 100, 0);
 }
 
 /* The option does what it says: under virtual processors (deterministic)
