@@ -185,6 +185,8 @@ gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
         *field = value;
     if (option == GTS_OPT_MCTS_REUSE && value == 0)
         gts__mcts_drop(engine); /* no tree is kept from now on */
+    if (option == GTS_OPT_TREE_MB)
+        gts__mcts_trim(engine); /* the spare tree memory fits the new budget */
     gts__engine_release(engine);
     return rc;
 }
@@ -253,7 +255,7 @@ void gts_engine_free(gts_engine *engine)
         return;
     gts__pool_free(engine->pool);
     free_contexts(engine);
-    gts__mcts_drop(engine);
+    gts__mcts_release(engine);
     gts__free(&engine->alloc, engine->mcts_stats,
               (size_t)engine->mcts_stats_cap * sizeof *engine->mcts_stats);
     gts__tt_destroy(&engine->tt);

@@ -102,10 +102,19 @@ struct gts_engine {
     /* The tree of the last MCTS search, kept for gts_mcts_advance()
      * (mcts.c; NULL: none). */
     struct gts__mcts_kept *mcts_kept;
+    /* Tree memory between MCTS searches, for the next one (mcts.c "spare
+     * chunks"; NULL: none) and its bytes. */
+    struct gts__mc_chunk *mcts_spare;
+    uint64_t mcts_spare_bytes;
 };
 
 /* Free the kept MCTS tree, if any (mcts.c). Not thread-safe. */
 void gts__mcts_drop(gts_engine *e);
+/* Free the spare tree memory beyond what GTS_OPT_TREE_MB allows (mcts.c).
+ * Not thread-safe. */
+void gts__mcts_trim(gts_engine *e);
+/* Free the kept tree and every spare chunk (mcts.c). Not thread-safe. */
+void gts__mcts_release(gts_engine *e);
 
 /* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */
 int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);

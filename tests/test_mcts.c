@@ -1403,6 +1403,50 @@ Test(mcts, reuse_memory_is_freed)
     }
 }
 
+/* Tree memory outlives a search (mcts.c, "spare chunks"): the next search
+ * takes its chunks from the engine instead of the allocator, the engine
+ * holds no more than GTS_OPT_TREE_MB of them (lowering it frees the rest),
+ * and gts_engine_free() returns everything. */
+Test(mcts, tree_memory_is_kept_for_the_next_search)
+{
+    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    A.calls = 0;
+    A.fail_at = 0;
+    A.live = 0;
+    tgame g;
+    tgame_init(&g, 9, 6, 8);
+    gts_game v = tgame_vtable(&g, false);
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new_with(&e, &alloc), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_REUSE, 0), GTS_OK);
+    /* one playout first: the engine's contexts and statistics exist, and
+     * one chunk of tree memory */
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 1), GTS_OK);
+    mcts(e, &v, &g, NULL);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 6000), GTS_OK);
+    long live0 = A.live;
+    long calls = A.calls;
+    gts_result r1 = mcts(e, &v, &g, NULL);
+    long first = A.calls - calls, live1 = A.live;
+    cr_assert_gt(live1 - live0, 40, "the tree's chunks stay with the engine (%ld blocks)",
+                 live1 - live0);
+    calls = A.calls;
+    gts_result r2 = mcts(e, &v, &g, NULL);
+    long second = A.calls - calls;
+    cr_expect_eq(r2.nodes, r1.nodes, "the same search");
+    cr_expect_eq(r2.best_move, r1.best_move);
+    cr_expect_leq(second, first - 40, "the second search takes the spare chunks: %ld "
+                  "allocations against %ld", second, first);
+    cr_expect_eq(A.live, live1, "and holds no more afterwards");
+    /* 1 MiB: at most 16 chunks of 64 KiB are kept */
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
+    cr_expect_leq(A.live - live0, 16, "trimmed to the new budget: %ld blocks",
+                  A.live - live0);
+    gts_engine_free(e);
+    cr_assert_eq(A.live, 0, "%ld blocks leaked", A.live);
+}
+
 Test(mcts, rave_and_reuse_options)
 {
     int64_t lo, hi, def;

@@ -180,7 +180,10 @@ typedef enum gts_option {
      * best-first algorithms: MCTS, B* and MMA. Allocated through the
      * engine's allocator as the tree grows and freed when the search ends
      * (an MCTS tree kept for gts_mcts_advance() stays until the next search
-     * and counts against the budget there, see #GTS_OPT_MCTS_REUSE). When
+     * and counts against the budget there, see #GTS_OPT_MCTS_REUSE). MCTS
+     * keeps the memory of its tree for the next search instead (up to this
+     * budget, the kept tree included; gts_engine_free() returns it, and
+     * lowering the option frees what exceeds the new budget). When
      * it is used up the search stops growing the tree (MCTS keeps
      * sampling) and sets #GTS_RESULT_MEMORY_LIMIT. Default 64. (Named
      * GTS_OPT_MCTS_TREE_MB before 0.2 was released.)

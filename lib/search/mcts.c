@@ -74,6 +74,7 @@
 #include "struct_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,14 +119,14 @@ struct mc_node {
     uint32_t state;     /* atomic: MC_LEAF / MC_EXPANDING / MC_EXPANDED | flags */
     uint32_t n;         /* children */
     float prior;        /* in [0, 1] from the move's rank (0: no priors) */
-    uint64_t amaf_sum;  /* atomic: AMAF rewards * MC_ONE (RAVE), for the side */
-    uint64_t amaf_visits; /* atomic: simulations that played move later */
+    uint64_t amaf_sum;  /* relaxed, lossy adds: AMAF rewards * MC_ONE (RAVE), for the side */
+    uint64_t amaf_visits; /* relaxed, lossy adds: simulations that played move later */
 };
 _Static_assert(sizeof(mc_node) == 72, "mc_node: 72 bytes");
 _Static_assert(MC_HEAD % _Alignof(mc_node) == 0, "children stay aligned");
 
-typedef struct mc_chunk mc_chunk;
-struct mc_chunk {
+typedef struct gts__mc_chunk mc_chunk;
+struct gts__mc_chunk {
     mc_chunk *next;
     size_t size;
     _Alignas(16) unsigned char data[];
@@ -183,6 +184,9 @@ struct mc_search {
     mc_node *merged;        /* [nroot]: root children summed over the trees */
     mc_worker *w;           /* [threads] */
     gts__task *tasks;       /* [threads] */
+    /* the engine's spare chunks (mc_spare_give), taken under the lock */
+    pthread_mutex_t spare_lock;
+    mc_chunk *spare;
     /* written by the workers during a batch: atomics only */
     _Alignas(GTS__CACHELINE) uint64_t mem_used;
     _Alignas(GTS__CACHELINE) uint64_t claimed;
@@ -303,6 +307,32 @@ static inline uint64_t *mc_head_hash(mc_node *ch)
     return (uint64_t *)(void *)((unsigned char *)ch - MC_HEAD);
 }
 
+/* A spare chunk (MC_CHUNK bytes) for a worker, or NULL. */
+static mc_chunk *mc_search_spare(mc_search *m)
+{
+    if (!gts__atomic_load_relaxed_ptr(&m->spare))
+        return NULL;
+    pthread_mutex_lock(&m->spare_lock);
+    mc_chunk *ch = m->spare;
+    if (ch)
+        gts__atomic_store_relaxed_ptr(&m->spare, ch->next);
+    pthread_mutex_unlock(&m->spare_lock);
+    return ch;
+}
+
+/* Move the engine's spare chunks to the search's list (no worker runs). */
+static void mc_search_take_spare(mc_search *m)
+{
+    gts_engine *e = m->run->engine;
+    while (e->mcts_spare) {
+        mc_chunk *ch = e->mcts_spare;
+        e->mcts_spare = ch->next;
+        ch->next = m->spare;
+        m->spare = ch;
+    }
+    e->mcts_spare_bytes = 0;
+}
+
 /* @n nodes (after an MC_HEAD header) from the worker's chunk, or NULL:
  * when the budget says no, the tree is full for everyone (the search goes
  * on); when the allocator says no, GTS_ENOMEM is recorded (the search
@@ -332,7 +362,9 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
         }
         want = size;
     }
-    mc_chunk *ch = gts__malloc(&m->run->engine->alloc, sizeof *ch + want);
+    mc_chunk *ch = want == MC_CHUNK ? mc_search_spare(m) : NULL;
+    if (!ch)
+        ch = gts__malloc(&m->run->engine->alloc, sizeof *ch + want);
     if (!ch) { /* out of memory, not out of budget: the search fails */
         gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
         gts__fail(w->c, GTS_ENOMEM, 0);
@@ -346,34 +378,19 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
     return (mc_node *)(void *)(ch->data + MC_HEAD);
 }
 
-static void mc_free_chunk_list(const gts_allocator *a, mc_chunk *ch)
-{
-    for (mc_chunk *next; ch; ch = next) {
-        next = ch->next;
-        gts__free(a, ch, sizeof *ch + ch->size);
-    }
-}
-
-static void mc_free_chunks(const gts_allocator *a, mc_worker *w)
-{
-    mc_free_chunk_list(a, w->chunks);
-    w->chunks = NULL;
-    w->left = 0;
-}
-
 /* ---- the kept tree (tree reuse) ------------------------------------------------- */
 
 /*
  * After a search (GTS_OPT_MCTS_REUSE), the engine keeps its tree(s): every
  * chunk, the root nodes, and whether a gts_mcts_advance() since allows the
  * next search to adopt it. gts_mcts_advance() with moves copies the
- * subtree of the position reached into fresh chunks (so the memory of the
- * discarded siblings is returned at once and the kept bytes are what the
- * next search is charged), shifting decided scores to the new root's
- * distance. The next search adopts a tree whose root matches its own
- * (same generate(), the same moves in the same order, the same hash() when
- * the game has one, no depth limit on either search, room in the budget);
- * otherwise it frees it and starts fresh. No worker runs while the kept
+ * subtree of the position reached into other chunks (so the memory of the
+ * discarded siblings is free at once, for the spare list, and the kept
+ * bytes are what the next search is charged), shifting decided scores to
+ * the new root's distance. The next search adopts a tree whose root
+ * matches its own (same generate(), the same moves in the same order, the
+ * same hash() when the game has one, no depth limit on either search, room
+ * in the budget); otherwise it frees it and starts fresh. No worker runs while the kept
  * tree is touched: the engine is claimed or the search is between its
  * set-up and its batches.
  */
@@ -388,19 +405,91 @@ struct gts__mcts_kept {
 };
 typedef struct gts__mcts_kept mc_kept;
 
-static void mc_kept_free(const gts_allocator *a, mc_kept *k)
+/* ---- spare chunks --------------------------------------------------------------- */
+
+/*
+ * Tree memory outlives a search. The chunks of a tree the engine does not
+ * keep go to its spare list (those of MC_CHUNK bytes, while the spare list
+ * and the kept tree together stay within GTS_OPT_TREE_MB; the others are
+ * freed), and a search or a tree copy takes its chunks from there before
+ * it asks the allocator. Why: freed, the chunks went back to the system
+ * (a search of a few seconds builds 100+ MB of tree) and the next search
+ * took every page fault again, 7 % of gts-gtp's time (perf). The engine
+ * frees them in gts_engine_free(); lowering GTS_OPT_TREE_MB trims them.
+ * Only the engine's holder touches the list (between searches, or in a
+ * search's set-up and end); during a search it is the search's, under
+ * its lock (mc_search_spare).
+ */
+static uint64_t mc_spare_cap(const gts_engine *e)
+{
+    uint64_t cap = (uint64_t)e->tree_mb << 20;
+    uint64_t kept = e->mcts_kept ? e->mcts_kept->bytes : 0;
+    return kept < cap ? cap - kept : 0;
+}
+
+/* Give the chunks of @list to the engine's spare list, or free them. */
+static void mc_spare_give(gts_engine *e, mc_chunk *list)
+{
+    uint64_t cap = mc_spare_cap(e);
+    for (mc_chunk *ch = list, *next; ch; ch = next) {
+        next = ch->next;
+        if (ch->size == MC_CHUNK && e->mcts_spare_bytes + MC_CHUNK <= cap) {
+            ch->next = e->mcts_spare;
+            e->mcts_spare = ch;
+            e->mcts_spare_bytes += MC_CHUNK;
+        } else {
+            gts__free(&e->alloc, ch, sizeof *ch + ch->size);
+        }
+    }
+}
+
+/* A spare chunk of MC_CHUNK bytes, or NULL (no search runs). */
+static mc_chunk *mc_spare_take(gts_engine *e)
+{
+    mc_chunk *ch = e->mcts_spare;
+    if (ch) {
+        e->mcts_spare = ch->next;
+        e->mcts_spare_bytes -= MC_CHUNK;
+    }
+    return ch;
+}
+
+/* Free spare chunks until the spare list fits under @cap bytes. */
+static void mc_spare_trim(gts_engine *e, uint64_t cap)
+{
+    while (e->mcts_spare_bytes > cap) {
+        mc_chunk *ch = mc_spare_take(e);
+        gts__free(&e->alloc, ch, sizeof *ch + ch->size);
+    }
+}
+
+void gts__mcts_trim(gts_engine *e)
+{
+    mc_spare_trim(e, mc_spare_cap(e));
+}
+
+void gts__mcts_release(gts_engine *e)
+{
+    gts__mcts_drop(e);
+    mc_spare_trim(e, 0);
+}
+
+/* Free @k, no longer the engine's kept tree: its chunks go to the spare
+ * list. */
+static void mc_kept_free(gts_engine *e, mc_kept *k)
 {
     if (!k)
         return;
-    mc_free_chunk_list(a, k->chunks);
-    gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
-    gts__free(a, k, sizeof *k);
+    mc_spare_give(e, k->chunks);
+    gts__free(&e->alloc, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
+    gts__free(&e->alloc, k, sizeof *k);
 }
 
 void gts__mcts_drop(gts_engine *e)
 {
-    mc_kept_free(&e->alloc, e->mcts_kept);
+    mc_kept *k = e->mcts_kept;
     e->mcts_kept = NULL;
+    mc_kept_free(e, k);
 }
 
 /* ---- callbacks ------------------------------------------------------------------ */
@@ -804,6 +893,21 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
     return mc_playout(w, ply, n, reward);
 }
 
+/* Add @v to the statistic @p without a read-modify-write: a relaxed load
+ * and a relaxed store. Two workers adding to the same counter at the same
+ * moment may lose one of the two additions; for the AMAF statistics,
+ * updated at every child of every node of the path (hundreds per
+ * playout), that is the price of not paying a locked add for each, most
+ * of them on the cache lines near the root that every worker shares
+ * (Enzenberger & Mueller, "A lock-free multithreaded Monte-Carlo tree
+ * search algorithm", 2009, accept the same for all statistics). The
+ * visit counts and sums that UCB1 and the result rely on keep their
+ * atomic adds. */
+static inline void mc_add_lossy_64(uint64_t *p, uint64_t v)
+{
+    gts__atomic_store_relaxed_64(p, gts__atomic_load_relaxed_64(p) + v);
+}
+
 /* First slot of @mv in a worker's AMAF table (Fibonacci hashing). */
 static inline uint32_t mc_seen_slot(gts_move mv)
 {
@@ -853,8 +957,8 @@ static void mc_amaf(mc_worker *w, int ply, double reward)
                 h = (h + 1) & (MC_SEEN - 1);
             if (w->seen_stamp[h] != w->stamp || ((w->seen_at[h] - k) & 1))
                 continue;
-            gts__atomic_faa_relaxed_64(&c->amaf_sum, add);
-            gts__atomic_faa_relaxed_64(&c->amaf_visits, 1);
+            mc_add_lossy_64(&c->amaf_sum, add);
+            mc_add_lossy_64(&c->amaf_visits, 1);
         }
     }
 }
@@ -1179,7 +1283,9 @@ static void mc_free_worker(mc_search *m, mc_worker *w)
 {
     const gts_allocator *a = &m->run->engine->alloc;
     uint32_t cap = m->game->max_moves;
-    mc_free_chunks(a, w); /* w->m is unset when setup failed before it */
+    mc_spare_give(m->run->engine, w->chunks); /* w->m is unset when setup failed before it */
+    w->chunks = NULL;
+    w->left = 0;
     gts__free(a, w->buf, (size_t)cap * sizeof *w->buf);
     gts__free(a, w->line, (size_t)w->line_cap * sizeof *w->line);
     gts__free(a, w->keys, (size_t)cap * sizeof *w->keys);
@@ -1229,7 +1335,7 @@ static int mc_adopt(mc_search *m, int n)
         k->chunks = NULL;
         m->mem_used = k->bytes; /* the other roots' trees are freed with the chunks */
     }
-    mc_kept_free(&e->alloc, k);
+    mc_kept_free(e, k);
     return adopted;
 }
 
@@ -1365,8 +1471,14 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
         ok = mc_setup_worker(m, i);
     if (!ok)
         gts__fail(c0, GTS_ENOMEM, 0);
-    else
+    /* The engine's spare chunks are the search's until its end: before the
+     * roots, which take the first, and again after them (a kept tree that
+     * did not match has given its chunks back there). */
+    pthread_mutex_init(&m->spare_lock, NULL);
+    mc_search_take_spare(m);
+    if (ok)
         ok = mc_setup_roots(m);
+    mc_search_take_spare(m);
     if (ok)
         for (int i = 0; i < m->threads; i++)
             m->w[i].root = &m->roots[m->root_mode ? i : 0];
@@ -1412,6 +1524,8 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
     if (m->w)
         for (int i = 0; i < m->threads; i++)
             mc_free_worker(m, &m->w[i]);
+    mc_spare_give(e, m->spare);
+    pthread_mutex_destroy(&m->spare_lock);
     gts__free(a, m->merged, (size_t)m->nroot * sizeof *m->merged);
     gts__free(a, m->tasks, (size_t)m->threads * sizeof *m->tasks);
     gts__free(a, m->roots, (size_t)m->nroots * sizeof *m->roots);
@@ -1445,7 +1559,7 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 /* Fresh chunks for a copied tree (no budget: a copy is never larger than
  * the tree it comes from, which fitted). */
 typedef struct mc_arena {
-    const gts_allocator *a;
+    gts_engine *e;
     mc_chunk *chunks;
     unsigned char *bump;
     size_t left;
@@ -1457,7 +1571,9 @@ static mc_node *mc_arena_take(mc_arena *ar, uint32_t n)
     size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
     if (size > ar->left) {
         size_t want = size > MC_CHUNK ? size : MC_CHUNK;
-        mc_chunk *ch = gts__malloc(ar->a, sizeof *ch + want);
+        mc_chunk *ch = want == MC_CHUNK ? mc_spare_take(ar->e) : NULL;
+        if (!ch)
+            ch = gts__malloc(&ar->e->alloc, sizeof *ch + want);
         if (!ch)
             return NULL;
         ch->size = want;
@@ -1550,7 +1666,7 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         rc = 1;
     } else if (k) {
         /* Step 1. The subtree of every kept root (a missing one is dropped) */
-        mc_arena ar = {.a = a};
+        mc_arena ar = {.e = engine};
         mc_node *roots = gts__calloc(a, (size_t)k->nroots, sizeof *roots);
         int kept = 0;
         bool oom = !roots;
@@ -1566,7 +1682,7 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         }
         /* Step 3. Replace the old tree (or drop everything): the kept
          * structure is reused, its chunks and roots replaced */
-        mc_free_chunk_list(a, k->chunks);
+        mc_chunk *old = k->chunks;
         gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
         k->chunks = ar.chunks;
         k->bytes = ar.bytes;
@@ -1580,6 +1696,7 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         } else {
             rc = 1;
         }
+        mc_spare_give(engine, old); /* after the copy: within the budget */
     }
     if (rc == 1 && visits)
         for (int t = 0; t < engine->mcts_kept->nroots; t++)
