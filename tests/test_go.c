@@ -355,6 +355,80 @@ Test(go, trusted_policy_keeps_its_promise)
     }
 }
 
+/* apply() skips its legality test for the point the policy has just
+ * returned (go.c, `vouched`): only in the position the policy saw. Along
+ * random games, after each policy call: the move is applied, applying it
+ * again in the next position is refused (the point is taken), and after
+ * an undo it is tested afresh; every point apply() takes right after a
+ * policy call is one generate() lists. */
+Test(go, policy_note_lives_one_position)
+{
+    static const char *positions[] = {"5 komi=0.5", "9", "4 komi=0 maxmoves=1000"};
+    uint64_t x = 7;
+    long checked = 0;
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++)
+        for (int game = 0; game < 4; game++) {
+            void *s = go_new(positions[i]);
+            gts_move list[400], played[2000];
+            int n = 0;
+            for (;;) {
+                int cnt = G()->generate(s, list, G()->max_moves, NULL);
+                cr_assert_geq(cnt, 0);
+                if (cnt == 0)
+                    break;
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                gts_move m;
+                cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
+                /* another point than the policy's: tested as always */
+                gts_move other = (gts_move)((x >> 40) % 81);
+                bool listed = false;
+                for (int k = 0; k < cnt && !listed; k++)
+                    listed = list[k] == other;
+                if (other != m) {
+                    int rc = G()->apply(s, other, NULL);
+                    cr_assert_eq(rc == 0, listed, "%s ply %d: apply(%u) %d", positions[i], n,
+                                 other, rc);
+                    if (rc == 0) {
+                        cr_assert_eq(G()->undo(s, other, NULL), 0);
+                        /* the note is gone: the policy's point is tested */
+                        cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
+                    }
+                }
+                cr_assert_lt(n, 2000);
+                cr_assert_eq(G()->apply(s, m, NULL), 0);
+                played[n++] = m;
+                if (m != GTS_GO_PASS && G()->generate(s, list, G()->max_moves, NULL) > 0) {
+                    cr_assert_eq(G()->apply(s, m, NULL), GTS_EINVAL, "%s ply %d: %u is taken",
+                                 positions[i], n, m);
+                    cr_assert_eq(G()->undo(s, m, NULL), 0);
+                    cr_assert_eq(G()->apply(s, m, NULL), 0, "tested afresh after undo");
+                    checked++;
+                }
+            }
+            while (n > 0)
+                cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
+            gts_games_free(G(), s);
+        }
+    cr_expect_gt(checked, 100, "policy moves re-applied: %ld", checked);
+}
+
+/* The note does not survive an undo either: on 3x3, A1 is a legal point
+ * for black (not an eye: white holds its diagonal) and suicide for white.
+ * Once the policy has picked A1 for black, undoing white's last move
+ * leaves white to move, and apply(A1) must be refused. */
+Test(go, policy_note_forgotten_by_undo)
+{
+    void *s = go_new("3 komi=0 moves=A2,B2,B1,C3");
+    const gts_move a1 = 0, c3 = 2 * 3 + 2; /* y * size + x */
+    gts_move m = GTS_MOVE_NONE;
+    for (uint64_t r = 1; r < 1000 && m != a1; r++)
+        cr_assert_eq(G()->playout_move(s, r * 0x9e3779b97f4a7c15ull, &m, NULL), 1);
+    cr_assert_eq(m, a1, "the policy plays A1 for black some time");
+    cr_assert_eq(G()->undo(s, c3, NULL), 0);
+    cr_expect_eq(G()->apply(s, a1, NULL), GTS_EINVAL, "A1 is suicide for white");
+    gts_games_free(G(), s);
+}
+
 Test(go, hash_sees_history)
 {
     /* Same board, different histories: different keys (legality differs

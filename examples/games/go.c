@@ -77,7 +77,10 @@
  * edge; a capture never can, the other moves are tested); the pattern and
  * random moves are not self-ataris of two or more stones (go_self_atari);
  * nothing left: a pass. Every choice comes from the one random value of
- * the call: the same value, the same move.
+ * the call: the same value, the same move. The policy notes the point it
+ * returns (`vouched`: it has just tested its legality), and apply() of
+ * that point in that position skips its own test; apply() and undo()
+ * forget the note, so it never outlives the position it was made in.
  *
  * Patterns. A neighbourhood is 8 cells of 2 bits (empty, black, white, off
  * the board): a 16-bit code. A table of 2 x 65536 bits (per colour to
@@ -156,6 +159,9 @@ typedef struct go_state {
     unsigned char *stack; /* (max_game + 1) snapshots */
     uint64_t *hist;     /* board key after k moves, k = 0..ply */
     gts_move *played;   /* moves played */
+    int vouched;        /* a point playout_move() has just found legal here
+                         * (apply() skips its test), 0: none; apply(),
+                         * undo() and clone clear it */
     uint16_t filter[GO_FILTER]; /* counts of hist[0..ply] by top bits */
 } go_state;
 
@@ -402,10 +408,11 @@ static int go_apply(void *state, gts_move move, void *user)
         if (move >= (gts_move)s->npoints)
             return GTS_EINVAL;
         p = go_index(s, move);
-        if (!go_legal_at(s, b, p, b->to_move, &key))
+        if (p != s->vouched && !go_legal_at(s, b, p, b->to_move, &key))
             return GTS_EINVAL;
     }
     go_pos *nb = go_at(s, s->ply + 1);
+    s->vouched = 0;
     memcpy(nb, b, s->stride);
     nb->hist_sum = b->hist_sum + go_mix(b->board_key);
     nb->to_move = (uint8_t)(GO_BLACK + GO_WHITE - b->to_move);
@@ -430,6 +437,7 @@ static int go_undo(void *state, gts_move move, void *user)
         return GTS_EINVAL;
     s->filter[go_filter_slot(s->hist[s->ply])]--;
     s->ply--;
+    s->vouched = 0;
     return 0;
 }
 
@@ -928,7 +936,7 @@ static int go_capture_move(const go_state *s, const go_pos *b, int c, uint32_t r
 static int go_playout_move(void *state, uint64_t random, gts_move *move, void *user)
 {
     (void)user;
-    const go_state *s = state;
+    go_state *s = state; /* only s->vouched is written */
     if (!s || !move)
         return GTS_EINVAL;
     if (go_over(s))
@@ -949,6 +957,7 @@ static int go_playout_move(void *state, uint64_t random, gts_move *move, void *u
     }
     if (tp) {
         *move = (gts_move)((tp / s->w - 1) * s->size + tp % s->w - 1);
+        s->vouched = tp; /* every rule tests its move with go_legal_at() */
         return 1;
     }
     unsigned n = (unsigned)s->npoints;
@@ -967,6 +976,7 @@ static int go_playout_move(void *state, uint64_t random, gts_move *move, void *u
             continue;
         if (go_legal_at(s, b, p, c, NULL) && !go_self_atari(s, b, p, c)) {
             *move = (gts_move)m;
+            s->vouched = p;
             return 1;
         }
     }
