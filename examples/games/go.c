@@ -151,6 +151,10 @@ typedef struct go_pos {
 
 typedef struct go_state {
     int size, w, npoints;
+    uint16_t index[GO_MAX_SIZE * GO_MAX_SIZE]; /* move -> board index (go_index) */
+    uint16_t coprime[GO_MAX_SIZE * GO_MAX_SIZE]; /* [k]: first stride >= k (cyclic
+                                                  * over 1..npoints-1) coprime
+                                                  * with npoints */
     int komi2;          /* komi in half points */
     bool patterns;      /* playout policy: MoGo's rules after the atari ones */
     uint32_t max_game;  /* move cap */
@@ -186,10 +190,11 @@ static go_pos *go_cur(const go_state *s) { return go_at(s, s->ply); }
 
 static unsigned go_filter_slot(uint64_t key) { return (unsigned)(key >> (64 - GO_FILTER_BITS)); }
 
-/* Board index of move @p m (not a pass). */
+/* Board index of move @p m (not a pass): (m / size + 1) * w + m % size
+ * + 1, from a table (no divisions on the playouts' hot path). */
 static int go_index(const go_state *s, gts_move m)
 {
-    return ((int)m / s->size + 1) * s->w + (int)m % s->size + 1;
+    return s->index[m];
 }
 
 static bool go_over(const go_state *s)
@@ -528,6 +533,16 @@ static uint8_t go_pattern_bits[2][GTS__GO_PATTERN_CODES / 8];
 static pthread_once_t go_pattern_once = PTHREAD_ONCE_INIT;
 static void go_pattern_init(void);
 
+static unsigned go_gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* A state with an empty board (black to move), or NULL. */
 static go_state *go_alloc(int size, int komi2, bool patterns, uint32_t max_game)
 {
@@ -541,6 +556,15 @@ static go_state *go_alloc(int size, int komi2, bool patterns, uint32_t max_game)
     s->size = size;
     s->w = size + 2;
     s->npoints = size * size;
+    for (int m = 0; m < s->npoints; m++)
+        s->index[m] = (uint16_t)((m / size + 1) * s->w + m % size + 1);
+    unsigned n = (unsigned)s->npoints;
+    for (unsigned k = 1; n > 2 && k < n; k++) {
+        unsigned stride = k;
+        while (go_gcd(stride, n) != 1)
+            stride = stride % (n - 1) + 1;
+        s->coprime[k] = (uint16_t)stride;
+    }
     s->komi2 = komi2;
     s->patterns = patterns;
     s->max_game = max_game;
@@ -600,16 +624,6 @@ static bool go_is_eye(const go_state *s, const go_pos *b, int p, int c)
         edge |= qc == GO_BORDER;
     }
     return bad + edge < 2;
-}
-
-static unsigned go_gcd(unsigned a, unsigned b)
-{
-    while (b) {
-        unsigned t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
 }
 
 /* Real liberties of the string headed by @p h, counted up to 2; the first
@@ -964,13 +978,11 @@ static int go_playout_move(void *state, uint64_t random, gts_move *move, void *u
     unsigned start = (unsigned)(random % n);
     unsigned stride = 1;
     if (n > 2) {
-        stride = 1 + (unsigned)((random >> 32) % (n - 1));
-        while (go_gcd(stride, n) != 1)
-            stride = stride % (n - 1) + 1;
+        stride = s->coprime[1 + (random >> 32) % (n - 1)];
     }
     int c = b->to_move;
     unsigned m = start;
-    for (unsigned i = 0; i < n; i++, m = (m + stride) % n) {
+    for (unsigned i = 0; i < n; i++, m = m + stride < n ? m + stride : m + stride - n) {
         int p = go_index(s, (gts_move)m);
         if (b->pt[p].color != GO_EMPTY || go_is_eye(s, b, p, c))
             continue;
