@@ -390,9 +390,9 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
  * the new root's distance. The next search adopts a tree whose root
  * matches its own (same generate(), the same moves in the same order, the
  * same hash() when the game has one, no depth limit on either search, room
- * in the budget); otherwise it frees it and starts fresh. No worker runs while the kept
- * tree is touched: the engine is claimed or the search is between its
- * set-up and its batches.
+ * in the budget); otherwise it frees it and starts fresh. No worker runs
+ * while the kept tree is touched: the engine is claimed or the search is
+ * between its set-up and its batches.
  */
 struct gts__mcts_kept {
     mc_chunk *chunks;       /* every node of the trees */
