@@ -1372,21 +1372,30 @@ Test(mcts, reuse_after_a_stop_in_both_parallel_modes)
     gts_games_free(gts_game_connect4(), s);
 }
 
+/* An engine on the counting allocator A (counters reset, nothing failing),
+ * without a table, and the tgame of many tree chunks it searches. */
+static gts_engine *counted_engine(tgame *g, gts_game *v, bool hashed)
+{
+    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    A.calls = 0;
+    A.fail_at = 0;
+    A.live = 0;
+    tgame_init(g, 9, 6, 8);
+    *v = tgame_vtable(g, hashed);
+    gts_engine *e;
+    cr_assert_eq(gts_engine_new_with(&e, &alloc), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+    return e;
+}
+
 /* The kept tree is the engine's: freed by gts_engine_free(), and a copy
  * that cannot be allocated drops it cleanly. */
 Test(mcts, reuse_memory_is_freed)
 {
-    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
     for (long extra = 0; extra <= 6; extra++) {
-        A.calls = 0;
-        A.fail_at = 0;
-        A.live = 0;
         tgame g;
-        tgame_init(&g, 9, 6, 8);
-        gts_game v = tgame_vtable(&g, true);
-        gts_engine *e;
-        cr_assert_eq(gts_engine_new_with(&e, &alloc), GTS_OK);
-        cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+        gts_game v;
+        gts_engine *e = counted_engine(&g, &v, true);
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 20000), GTS_OK);
         gts_result r = mcts(e, &v, &g, NULL);
         if (extra > 0) { /* the copy's k-th allocation fails */
@@ -1409,16 +1418,9 @@ Test(mcts, reuse_memory_is_freed)
  * and gts_engine_free() returns everything. */
 Test(mcts, tree_memory_is_kept_for_the_next_search)
 {
-    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
-    A.calls = 0;
-    A.fail_at = 0;
-    A.live = 0;
     tgame g;
-    tgame_init(&g, 9, 6, 8);
-    gts_game v = tgame_vtable(&g, false);
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new_with(&e, &alloc), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+    gts_game v;
+    gts_engine *e = counted_engine(&g, &v, false);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_REUSE, 0), GTS_OK);
     /* one playout first: the engine's contexts and statistics exist, and
      * one chunk of tree memory */
