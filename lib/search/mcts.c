@@ -320,19 +320,6 @@ static mc_chunk *mc_search_spare(mc_search *m)
     return ch;
 }
 
-/* Move the engine's spare chunks to the search's list (no worker runs). */
-static void mc_search_take_spare(mc_search *m)
-{
-    gts_engine *e = m->run->engine;
-    while (e->mcts_spare) {
-        mc_chunk *ch = e->mcts_spare;
-        e->mcts_spare = ch->next;
-        ch->next = m->spare;
-        m->spare = ch;
-    }
-    e->mcts_spare_bytes = 0;
-}
-
 /* @n nodes (after an MC_HEAD header) from the worker's chunk, or NULL:
  * when the budget says no, the tree is full for everyone (the search goes
  * on); when the allocator says no, GTS_ENOMEM is recorded (the search
@@ -452,6 +439,15 @@ static mc_chunk *mc_spare_take(gts_engine *e)
         e->mcts_spare_bytes -= MC_CHUNK;
     }
     return ch;
+}
+
+/* Move the engine's spare chunks to the search's list (no worker runs). */
+static void mc_search_take_spare(mc_search *m)
+{
+    for (mc_chunk *ch; (ch = mc_spare_take(m->run->engine)) != NULL;) {
+        ch->next = m->spare;
+        m->spare = ch;
+    }
 }
 
 /* Free spare chunks until the spare list fits under @cap bytes. */
@@ -1556,8 +1552,8 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 
 /* ---- tree reuse ------------------------------------------------------------------ */
 
-/* Fresh chunks for a copied tree (no budget: a copy is never larger than
- * the tree it comes from, which fitted). */
+/* Chunks for a copied tree, spare ones first (no budget: a copy is never
+ * larger than the tree it comes from, which fitted). */
 typedef struct mc_arena {
     gts_engine *e;
     mc_chunk *chunks;
