@@ -609,7 +609,8 @@ class TestTables(unittest.TestCase):
         return j, {row["algorithm"] for row in j["rows"]}
 
     def test_speedup_virtual_leaves_out_mcts(self):
-        # MCTS ignores GTS_OPT_VIRTUAL: not in the default list, and a note
+        # Time to a depth says nothing of MCTS (bench_mcts_virtual measures
+        # it on virtual processors): not in the default list, and a note
         # when asked for by name; the depth-first algorithms still run.
         base = ["--virtual", "--game", "tictactoe", "--depth", "4", "--threads", "2"]
         _, algs = self.speedup_json(base)

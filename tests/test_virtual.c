@@ -13,14 +13,16 @@
  *    and 16 virtual processors, on a random tree and on a Connect-4
  *    position, gives the very same rounds, idle turns, nodes, score and
  *    best move three times;
- *  - MCTS ignores the option, also on an engine whose pool a virtual
- *    search left virtual;
+ *  - MCTS (tree and root parallelisation) runs on virtual processors too,
+ *    deterministically, and on real threads once the option is off again;
  *  - bad arguments.
  */
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
 #include "tgame.h"
+
+#include <string.h>
 
 static const gts_algorithm PAR[] = {
     GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
@@ -113,38 +115,94 @@ Test(virtual, no_clock_without_virtual_processors)
     gts_games_free(gts_game_randtree(), tree);
 }
 
-/* MCTS ignores the option: on an engine whose last search was a virtual
- * one (the pool stays virtual), with the option on and off, it runs on
- * real threads (no clock) and its playouts add up. */
-Test(virtual, mcts_runs_real_threads_after_a_virtual_search)
+/* One MCTS search of @playouts on @e; its clock and root statistics. */
+typedef struct mrun {
+    uint64_t rounds, idle, nodes, visits;
+    gts_move best;
+    gts_mcts_move_stats st[8];
+    int n;
+} mrun;
+
+static mrun mcts_run(gts_engine *e, void *tree, int64_t playouts)
+{
+    mrun m;
+    memset(&m, 0, sizeof m);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, playouts), GTS_OK);
+    gts_result r = { .struct_size = sizeof r };
+    cr_assert_eq(gts_mcts(e, gts_game_randtree(), tree, NULL, &r), GTS_OK);
+    cr_assert_eq(gts_engine_virtual_stats(e, &m.rounds, &m.idle), GTS_OK);
+    m.nodes = r.nodes;
+    m.best = r.best_move;
+    for (int i = 0; i < 8; i++)
+        m.st[i].struct_size = sizeof m.st[i];
+    m.n = gts_mcts_root_stats(e, m.st, 8);
+    for (int i = 0; i < m.n && i < 8; i++)
+        m.visits += m.st[i].visits;
+    return m;
+}
+
+/* MCTS on virtual processors (tree and root parallelisation): every
+ * applied move is a turn, so nodes <= rounds x threads; the playouts add up
+ * to the budget; three runs on fresh engines give the same clock, nodes,
+ * move and root statistics. With the option off, on an engine whose last
+ * search was virtual (the pool stays virtual), it runs on real threads (no
+ * clock) and its playouts still add up. */
+Test(virtual, mcts_on_virtual_processors)
 {
     void *tree = tree_new(5, false, 12); /* too big to prove in 2000 playouts */
+    static const int P[] = { 2, 3, 8 };
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (size_t k = 0; k < sizeof P / sizeof P[0]; k++) {
+            mrun first;
+            for (int rep = 0; rep < 3; rep++) {
+                gts_engine *e = NULL;
+                cr_assert_eq(gts_engine_new(&e), GTS_OK);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, P[k]), GTS_OK);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PARALLEL, mode), GTS_OK);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_SEED, 7), GTS_OK);
+                mrun m = mcts_run(e, tree, 2000);
+                gts_engine_free(e);
+                cr_expect_eq(m.visits, 2000, "mode %d P=%d: %llu visits", mode, P[k],
+                             (unsigned long long)m.visits);
+                cr_expect_gt(m.rounds, 0, "mode %d P=%d: a clock", mode, P[k]);
+                cr_expect_leq(m.nodes, m.rounds * (uint64_t)P[k],
+                              "mode %d P=%d: %llu nodes in %llu rounds", mode, P[k],
+                              (unsigned long long)m.nodes, (unsigned long long)m.rounds);
+                cr_expect_lt(m.rounds, m.nodes, "mode %d P=%d: the workers shared the work",
+                             mode, P[k]);
+                if (rep == 0) {
+                    first = m;
+                    continue;
+                }
+                cr_expect_eq(m.rounds, first.rounds, "mode %d P=%d run %d: rounds", mode,
+                             P[k], rep);
+                cr_expect_eq(m.idle, first.idle, "mode %d P=%d run %d: idle", mode, P[k], rep);
+                cr_expect_eq(m.nodes, first.nodes, "mode %d P=%d run %d: nodes", mode, P[k],
+                             rep);
+                cr_expect_eq(m.best, first.best, "mode %d P=%d run %d: move", mode, P[k], rep);
+                cr_expect_eq(m.n, first.n);
+                for (int i = 0; i < m.n && i < 8; i++) {
+                    cr_expect_eq(m.st[i].move, first.st[i].move);
+                    cr_expect_eq(m.st[i].visits, first.st[i].visits,
+                                 "mode %d P=%d run %d: child %d visits", mode, P[k], rep, i);
+                    cr_expect_eq(m.st[i].mean, first.st[i].mean);
+                }
+            }
+        }
+
     gts_engine *e = NULL;
     cr_assert_eq(gts_engine_new(&e), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 4), GTS_OK);
-    for (int on = 1; on >= 0; on--) {
-        cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
-        gts_limits lim = { .struct_size = sizeof lim, .depth = 4 };
-        gts_result r = { .struct_size = sizeof r };
-        cr_assert_eq(gts_search(e, GTS_ALG_DTS, gts_game_randtree(), tree, &lim, &r), GTS_OK);
-        uint64_t rounds = 0, idle = 0;
-        cr_assert_eq(gts_engine_virtual_stats(e, &rounds, &idle), GTS_OK);
-        cr_assert_gt(rounds, 0, "the depth-first search ran on virtual processors");
-        cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, on), GTS_OK);
-        cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 2000), GTS_OK);
-        r = (gts_result){ .struct_size = sizeof r };
-        cr_assert_eq(gts_mcts(e, gts_game_randtree(), tree, NULL, &r), GTS_OK);
-        cr_assert_eq(gts_engine_virtual_stats(e, &rounds, &idle), GTS_OK);
-        cr_expect_eq(rounds, 0, "option %d: MCTS ran on virtual processors (%llu rounds)", on,
-                     (unsigned long long)rounds);
-        gts_mcts_move_stats st[8];
-        st[0].struct_size = sizeof st[0];
-        int n = gts_mcts_root_stats(e, st, 8);
-        uint64_t visits = 0;
-        for (int i = 0; i < n && i < 8; i++)
-            visits += st[i].visits;
-        cr_expect_eq(visits, 2000, "option %d: %llu visits", on, (unsigned long long)visits);
-    }
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
+    gts_limits lim = { .struct_size = sizeof lim, .depth = 4 };
+    gts_result r = { .struct_size = sizeof r };
+    cr_assert_eq(gts_search(e, GTS_ALG_DTS, gts_game_randtree(), tree, &lim, &r), GTS_OK);
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 0), GTS_OK);
+    mrun m = mcts_run(e, tree, 2000);
+    cr_expect_eq(m.rounds, 0, "option off: MCTS ran on virtual processors (%llu rounds)",
+                 (unsigned long long)m.rounds);
+    cr_expect_eq(m.visits, 2000, "option off: %llu visits", (unsigned long long)m.visits);
     gts_engine_free(e);
     gts_games_free(gts_game_randtree(), tree);
 }

@@ -654,7 +654,8 @@ int cmd_speedup(int argc, char **argv)
                 continue;
             }
             if (virt && a == GTS_ALG_MCTS) {
-                cli_table_note(t, "skipped mcts: MCTS ignores --virtual (GTS_OPT_VIRTUAL)");
+                cli_table_note(t, "skipped mcts: speedup to a depth says nothing of MCTS; "
+                                  "its virtual processors: bench_mcts_virtual");
                 continue;
             }
             if (a == GTS_ALG_MCTS)
@@ -668,8 +669,8 @@ int cmd_speedup(int argc, char **argv)
     } else {
         /* Only the depth-first parallel algorithms: MCTS has no time to
          * depth (it reaches a depth limit only by proving the root to it:
-         * the default random tree was not done after half an hour), and
-         * it ignores --virtual (its rows would be real threads' counts). */
+         * the default random tree was not done after half an hour); on
+         * virtual processors too (bench_mcts_virtual measures it there). */
         gts_algorithm all[64];
         int n = cli_algorithms(all, 64);
         for (int i = 0; i < n; i++)

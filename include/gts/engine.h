@@ -113,7 +113,12 @@ typedef enum gts_option {
      * a virtual clock instead of wall-clock time (gts_engine_virtual_stats()).
      * The real pool, deques, table and split points run, serialised: the
      * result is exact as always, deterministic, and independent of how many
-     * cores the machine has; only slower. MCTS ignores it. @since 0.2
+     * cores the machine has; only slower. MCTS runs on virtual processors
+     * too (tree and root parallelisation; since 0.2, before which it
+     * ignored the option): one applied move of a descent or a playout per
+     * turn, deterministic for a given #GTS_OPT_MCTS_SEED and playout budget
+     * (#GTS_OPT_MCTS_PLAYOUTS; a time limit ends it at a real-time moment).
+     * @since 0.2
      */
     GTS_OPT_VIRTUAL = 301,
 
@@ -500,7 +505,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * The virtual speedup of a parallel search of N nodes in R rounds over a
  * serial search of S nodes is S / R; its idle fraction is
  * idle_turns / (R x threads). Zero for a search that was not virtual
- * (serial algorithms, one thread, MCTS).
+ * (serial algorithms, one thread).
  *
  * @param engine     the engine.
  * @param[out] rounds     receives the rounds.

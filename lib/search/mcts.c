@@ -1085,10 +1085,13 @@ static void mc_run_batch(mc_search *m)
         mc_work(&m->w[0]);
         return;
     }
-    /* MCTS ignores GTS_OPT_VIRTUAL: its workers wait for each other without
-     * counting nodes. The pool stays virtual after a virtual depth-first
-     * search (only those switch it), so switch it back to real threads. */
-    gts__pool_set_virtual(m->run->pool, false);
+    /* GTS_OPT_VIRTUAL: the workers take turns, one applied move (a step
+     * of a descent or of a playout) per turn, like the depth-first
+     * algorithms' nodes. Nothing in an iteration waits for another worker
+     * outside a tick point: a lost expansion race is a playout from the
+     * node, and the spare-chunk mutex is held for a pop only, never across
+     * a tick. The batch's join is the pool's own wait (a tick point). */
+    gts__pool_set_virtual(m->run->pool, m->run->engine->virtual_procs != 0);
     gts__pool_run(m->run->pool, mc_batch, m);
 }
 
