@@ -26,7 +26,9 @@
  *    nodes, one apply per turn).
  *
  * Printed as CSV, one row per (P, B): threads, mode, playouts, searches,
- * right, right_pct, ticks, nodes (all searches together), idle turns. The
+ * right, right_pct, ticks, nodes (all searches together), idle turns, and
+ * against the serial row of the same budget (threads 1 listed first),
+ * search by search: lost (right serially, wrong here) and gained. The
  * serial rows at several budgets give the curve that a parallel row's
  * share of right moves is read off: the serial playouts that reach the
  * same share, over the parallel row's ticks, is the strength speedup
@@ -229,8 +231,9 @@ typedef struct row {
     uint64_t searches, right, ticks, nodes, idle;
 } row;
 
+/* @ok[seed * npos + i]: whether search i of seed (0-based) found a right move. */
 static row run(const position *pos, int npos, int threads, bool root, int64_t playouts,
-               int seeds)
+               int seeds, bool *ok)
 {
     row out = { 0 };
     const gts_game *g = gts_game_connect4();
@@ -257,7 +260,9 @@ static row run(const position *pos, int npos, int threads, bool root, int64_t pl
             uint64_t rounds = 0, idle = 0;
             gts_engine_virtual_stats(e, &rounds, &idle);
             out.searches++;
-            out.right += r.best_move < C4_COLS && pos[i].right[r.best_move];
+            bool right = r.best_move < C4_COLS && pos[i].right[r.best_move];
+            ok[(sd - 1) * npos + i] = right;
+            out.right += right;
             out.ticks += threads > 1 ? rounds : r.nodes;
             out.nodes += r.nodes;
             out.idle += idle;
@@ -327,16 +332,46 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_mcts_virtual: %d positions with a wrong move (%s); "
                     "a random move is right in %.1f %% of them\n",
             n, file ? file : "made now", n ? 100.0 * chance / n : 0.0);
-    printf("threads,mode,playouts,searches,right,right_pct,ticks,nodes,idle_turns\n");
+    /* The serial row of each budget (threads 1, when listed): every other
+     * row is compared with it search by search, the same position and
+     * seed. Most positions go the same way at every setting, so the pairs
+     * that differ (lost: right serially, wrong here; gained: the other way)
+     * say much more than the difference of two shares. */
+    size_t per_row = (size_t)n * (size_t)seeds;
+    bool *serial = calloc((size_t)nbudgets * per_row, 1), *ok = calloc(per_row, 1);
+    bool *have_serial = calloc((size_t)nbudgets, 1);
+    if (!serial || !ok || !have_serial) {
+        fprintf(stderr, "bench_mcts_virtual: out of memory\n");
+        return 1;
+    }
+    printf("threads,mode,playouts,searches,right,right_pct,ticks,nodes,idle_turns,"
+           "lost_vs_serial,gained_vs_serial\n");
     for (int t = 0; t < nthreads; t++)
         for (int b = 0; b < nbudgets; b++) {
-            row r = run(pos, n, (int)threads[t], root, budgets[b], seeds);
+            row r = run(pos, n, (int)threads[t], root, budgets[b], seeds, ok);
+            uint64_t lost = 0, gained = 0;
+            if (threads[t] == 1 && !have_serial[b]) {
+                memcpy(serial + (size_t)b * per_row, ok, per_row);
+                have_serial[b] = true;
+            } else if (have_serial[b]) {
+                for (size_t k = 0; k < per_row; k++) {
+                    lost += serial[(size_t)b * per_row + k] && !ok[k];
+                    gained += !serial[(size_t)b * per_row + k] && ok[k];
+                }
+            }
             printf("%" PRId64 ",%s,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 "\n",
+                   ",%" PRIu64 ",%" PRIu64,
                    threads[t], root ? "root" : "tree", budgets[b], r.searches, r.right,
                    r.searches ? 100.0 * (double)r.right / (double)r.searches : 0.0, r.ticks,
                    r.nodes, r.idle);
+            if (have_serial[b] && !(threads[t] == 1 && lost + gained == 0))
+                printf(",%" PRIu64 ",%" PRIu64 "\n", lost, gained);
+            else
+                printf(",,\n");
             fflush(stdout);
         }
+    free(serial);
+    free(ok);
+    free(have_serial);
     return 0;
 }
