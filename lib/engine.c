@@ -346,8 +346,20 @@ gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *rounds,
         return GTS_EINVAL;
     *rounds = 0;
     *idle_turns = 0;
+    uint64_t sync = 0;
     if (engine->pool && engine->virtual_procs)
-        gts__pool_virtual_stats(engine->pool, rounds, idle_turns);
+        gts__pool_virtual_stats(engine->pool, rounds, idle_turns, &sync);
+    return GTS_OK;
+}
+
+gts_status gts_engine_virtual_sync(const gts_engine *engine, uint64_t *sync_turns)
+{
+    if (!engine || !sync_turns)
+        return GTS_EINVAL;
+    *sync_turns = 0;
+    uint64_t rounds = 0, idle = 0;
+    if (engine->pool && engine->virtual_procs)
+        gts__pool_virtual_stats(engine->pool, &rounds, &idle, sync_turns);
     return GTS_OK;
 }
 

@@ -150,6 +150,7 @@ struct gts__pool {
     uint32_t vp_runs;         /* runs so far, for the next generation */
     uint64_t vp_rounds;       /* rounds of the last virtual run (baton holder only) */
     uint64_t vp_idle;         /* idle turns of the last virtual run (baton holder only) */
+    uint64_t vp_sync;         /* the idle turns spent waiting for another worker */
 };
 
 /* The worker this thread is while a virtual run is in progress. */
@@ -286,11 +287,29 @@ bool gts__pool_vp_tick(void)
     return true;
 }
 
-/* An idle worker's turn: it found nothing. */
+/* An idle worker's turn: it found nothing to do. */
 static void vp_idle_tick(gts__worker *w)
 {
     w->pool->vp_idle++; /* only the baton holder runs */
     gts__pool_vp_tick();
+}
+
+/* A worker's turn spent waiting for another one (a join, a lock, a
+ * backoff): idle, and synchronisation. */
+static void vp_sync_tick(gts__worker *w)
+{
+    w->pool->vp_idle++; /* only the baton holder runs */
+    w->pool->vp_sync++;
+    gts__pool_vp_tick();
+}
+
+bool gts__pool_vp_starve(void)
+{
+    gts__worker *w = vp_self;
+    if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
+        return false;
+    vp_idle_tick(w);
+    return true;
 }
 
 bool gts__pool_vp_wait(void)
@@ -298,7 +317,7 @@ bool gts__pool_vp_wait(void)
     gts__worker *w = vp_self;
     if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
         return false;
-    vp_idle_tick(w);
+    vp_sync_tick(w);
     return true;
 }
 
@@ -339,16 +358,19 @@ void gts__pool_set_virtual(gts__pool *pool, bool on)
             sched_yield();
 }
 
-void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns)
+void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns,
+                             uint64_t *sync_turns)
 {
     *rounds = pool->vp_rounds;
     *idle_turns = pool->vp_idle;
+    *sync_turns = pool->vp_sync;
 }
 
 void gts__pool_virtual_reset(gts__pool *pool)
 {
     pool->vp_rounds = 0;
     pool->vp_idle = 0;
+    pool->vp_sync = 0;
 }
 
 /* Step 2. Finding and running tasks. */
@@ -459,7 +481,7 @@ static void help_until(gts__worker *w, bool (*done)(const void *), const void *c
             continue;
         }
         if (vp_self != NULL && gts__atomic_load_relaxed_32(&p->vp_gen) != 0) {
-            vp_idle_tick(w); /* what we wait for runs on another worker's turns */
+            vp_sync_tick(w); /* what we wait for runs on another worker's turns */
             continue;
         }
         if (idle < p->spin_rounds + POOL_YIELD_ROUNDS) {

@@ -120,13 +120,17 @@ bool gts__pool_help(gts__worker *w);
 void gts__pool_set_virtual(gts__pool *pool, bool on);
 /* Rounds of the baton and idle turns of the virtual runs since the last
  * reset (a search may run the pool several times). */
-void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns);
+void gts__pool_virtual_stats(const gts__pool *pool, uint64_t *rounds, uint64_t *idle_turns,
+                             uint64_t *sync_turns);
 void gts__pool_virtual_reset(gts__pool *pool);
 /* A tick point: inside a virtual run, hand the baton on and wait for it
  * (true); otherwise nothing (false). Any thread may call it. */
 bool gts__pool_vp_tick(void);
-/* The same for a turn spent waiting (counted as idle). */
+/* The same for a turn spent waiting for another worker (counted as idle
+ * and as synchronisation, gts_engine_virtual_sync()). */
 bool gts__pool_vp_wait(void);
+/* The same for a turn spent looking for work and finding none (idle). */
+bool gts__pool_vp_starve(void);
 
 int gts__worker_id(const gts__worker *w);          /* 0..threads-1 */
 gts__pool *gts__worker_pool(const gts__worker *w);

@@ -407,6 +407,7 @@ static const int64_t SPEEDUP_TREE_DEPTH = 12;
 typedef struct sp_measure {
     uint64_t us, nodes, mandatory, speculative, wasted;
     uint64_t idle; /* --virtual: idle turns */
+    uint64_t sync; /* --virtual: the idle turns spent waiting for another worker */
     gts_score score;
     int depth;
     bool ok;
@@ -470,16 +471,17 @@ static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void
             gts_engine_free(e);
             return out;
         }
-        uint64_t idle = 0;
+        uint64_t idle = 0, sync = 0;
         if (virt) {
             /* Virtual time: rounds of turns; a search without a pool is
              * one node per round. */
             uint64_t rounds = 0;
             gts_engine_virtual_stats(e, &rounds, &idle);
+            gts_engine_virtual_sync(e, &sync);
             us = rounds ? rounds : r.nodes;
         }
         runs[k] = (sp_measure){ us, r.nodes, r.nodes_mandatory, r.nodes_speculative,
-                                r.nodes_wasted, idle, r.score, r.depth, true };
+                                r.nodes_wasted, idle, sync, r.score, r.depth, true };
         times[k] = us;
     }
     int pick = 0;
@@ -623,7 +625,8 @@ int cmd_speedup(int argc, char **argv)
     };
     static const char *const vcols[] = {
         "game", "algorithm", "threads", "depth", "ticks", "speedup", "speedup_vs_serial",
-        "nodes", "node_ratio", "mandatory", "speculative", "wasted", "idle", "score", "score_ok"
+        "nodes", "node_ratio", "mandatory", "speculative", "wasted", "idle", "sync", "score",
+        "score_ok"
     };
     char title[256];
     if (virt) {
@@ -637,7 +640,7 @@ int cmd_speedup(int argc, char **argv)
                  go.position && *go.position ? go.position : "(start)", depth,
                  median ? "median" : "best", repeat, repeat == 1 ? "" : "s");
     }
-    t = cli_table_new(title, 15, virt ? vcols : cols);
+    t = cli_table_new(title, virt ? 16 : 15, virt ? vcols : cols);
     gts_algorithm algs[64];
     int na = 0;
     if (algs_buf[0]) {
@@ -724,10 +727,12 @@ int cmd_speedup(int argc, char **argv)
             cli_table_null(t);
             cli_table_null(t);
             cli_table_null(t);
-            if (virt)
+            if (virt) {
                 cli_table_num(t, 0.0, 3);
-            else
+                cli_table_num(t, 0.0, 3);
+            } else {
                 cli_table_num(t, m->us ? (double)m->nodes * 1e6 / (double)m->us : 0.0, 0);
+            }
             cli_table_int(t, m->score);
             cli_table_str(t, m->score == ab.score ? "yes" : "NO");
         }
@@ -764,9 +769,10 @@ int cmd_speedup(int argc, char **argv)
             cli_table_uint(t, m.mandatory);
             cli_table_uint(t, m.speculative);
             cli_table_uint(t, m.wasted);
-            if (virt)
+            if (virt) {
                 cli_table_num(t, m.us ? (double)m.idle / ((double)m.us * threads[k]) : 0.0, 3);
-            else
+                cli_table_num(t, m.us ? (double)m.sync / ((double)m.us * threads[k]) : 0.0, 3);
+            } else
                 cli_table_num(t, m.us ? (double)m.nodes * 1e6 / (double)m.us : 0.0, 0);
             cli_table_int(t, m.score);
             bool ok = !gts_algorithm_is_exact(algs[a]) || m.score == ab.score;

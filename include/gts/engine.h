@@ -519,6 +519,30 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
 GTS_API gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *rounds,
                                             uint64_t *idle_turns);
 
+/**
+ * @brief The synchronisation turns of the last search with #GTS_OPT_VIRTUAL
+ *        set: the idle turns (gts_engine_virtual_stats()) that workers spent
+ *        waiting for one another.
+ *
+ * An idle turn is either a look for work that found none (no task on any
+ * worker) or a wait for another worker: a join whose tasks run elsewhere
+ * with nothing to steal, a spin lock another worker holds, a backoff while
+ * another worker finishes what this one needs (the end of a split point or
+ * of a DTS node). The second kind is counted here, so
+ * idle_turns - sync_turns is the starved part; sync_turns / (rounds x
+ * threads) is the synchronisation fraction.
+ *
+ * @param engine          the engine.
+ * @param[out] sync_turns receives the turns; 0 for a search that was not
+ *                        virtual (serial algorithms, one thread).
+ * @return #GTS_OK, or #GTS_EINVAL for a NULL argument.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine, between
+ * searches.
+ * @since 0.2
+ */
+GTS_API gts_status gts_engine_virtual_sync(const gts_engine *engine, uint64_t *sync_turns);
+
 #ifdef __cplusplus
 }
 #endif

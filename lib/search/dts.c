@@ -401,7 +401,7 @@ static void dts_idle_task(gts__task *task, gts__worker *w)
             idle = 0;
             gts__pool_vp_tick(); /* virtual processors: a help is a turn */
         } else {
-            gts__backoff(idle++);
+            gts__backoff_starved(idle++); /* no split point to join */
         }
     }
 }

@@ -259,10 +259,8 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
 
 /* ---- waiting ------------------------------------------------------------------ */
 
-void gts__backoff(unsigned round)
+static void backoff_real(unsigned round)
 {
-    if (gts__pool_vp_wait()) /* a virtual run: waiting is one idle turn */
-        return;
     if (round < BACKOFF_SPIN_ROUNDS) {
         for (unsigned i = 0; i < (8u << round); i++)
             gts__atomic_pause();
@@ -289,6 +287,20 @@ void gts__spin_lock_slow(uint32_t *lock)
         if (gts__atomic_cas_32(lock, 0, 1))
             return;
     }
+}
+
+void gts__backoff(unsigned round)
+{
+    if (gts__pool_vp_wait()) /* a virtual run: a synchronisation turn */
+        return;
+    backoff_real(round);
+}
+
+void gts__backoff_starved(unsigned round)
+{
+    if (gts__pool_vp_starve()) /* a virtual run: an idle turn, no work anywhere */
+        return;
+    backoff_real(round);
 }
 
 /* ---- moves -------------------------------------------------------------------- */

@@ -240,9 +240,14 @@ static inline void gts__spin_unlock(uint32_t *lock)
     gts__atomic_store_release_32(lock, 0);
 }
 
-/* Idle step @round of a thread waiting for something: pause, then yield,
- * then short sleeps. Callers reset @round when they found work. */
+/* Idle step @round of a thread waiting for another one (a result it
+ * needs, a split point's helpers): pause, then yield, then short sleeps.
+ * Callers reset @round when they found work. A virtual processor's turn,
+ * counted as synchronisation (gts_engine_virtual_sync()). */
 void gts__backoff(unsigned round);
+/* The same for a thread looking for work and finding none (DTS's idle
+ * workers): a virtual turn counted as idle only. */
+void gts__backoff_starved(unsigned round);
 
 /* ---- split points ------------------------------------------------------- */
 
