@@ -49,7 +49,9 @@
  *   - group->pending = tasks of the group spawned and not yet finished. It
  *     is incremented before the push and decremented (release) after the
  *     task's function returned and the worker's finished counter was bumped;
- *     after that decrement the pool never touches the task or the group.
+ *     after that decrement the pool never touches the task or the group,
+ *     and the worker's retired counter says so (gts__pool_run() returns
+ *     only when every spawned task retired, detached ones included).
  *   - a task is run exactly once, by the worker that popped or stole it (or
  *     inline by the spawner if the push failed).
  *   - when gts__pool_run() returns, every task of the run has finished and
@@ -107,6 +109,7 @@ struct gts__worker {
     uint64_t rng;      /* xorshift64 state, owner only (see gts__pool_run) */
     uint64_t spawned;  /* tasks spawned by this worker (single writer) */
     uint64_t finished; /* tasks finished by this worker (single writer) */
+    uint64_t retired;  /* of those, the ones whose group it no longer touches */
     int id;
     bool started;      /* pthread created (ids >= 1) */
     pthread_t thread;
@@ -451,6 +454,9 @@ static void run_task(gts__worker *w, gts__task *t)
         gts__atomic_fence_seq_cst();
         evc_notify(&w->pool->join, true);
     }
+    /* The last touch of the task's memory is done (gts__pool_run waits
+     * for this count before it returns). */
+    gts__atomic_store_release_64(&w->retired, gts__atomic_load_relaxed_64(&w->retired) + 1);
 }
 
 /* Idle step @round of a thread that found nothing: pause, then yield. */
@@ -770,6 +776,18 @@ static bool run_quiescent(const void *ctx)
     return finished == spawned;
 }
 
+/* Every finished task also retired (run_task's last touch of its group). */
+static bool run_retired(const gts__pool *p)
+{
+    uint64_t retired = 0, spawned = 0;
+
+    for (int i = 0; i < p->threads; i++)
+        retired += gts__atomic_load_acquire_64(&p->workers[i].retired);
+    for (int i = 0; i < p->threads; i++)
+        spawned += gts__atomic_load_acquire_64(&p->workers[i].spawned);
+    return retired == spawned;
+}
+
 void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void *arg)
 {
     gts__worker *w0 = &pool->workers[0];
@@ -796,6 +814,14 @@ void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void 
     /* Tasks the run's code did not wait for (it should have) are finished
      * here, with worker 0 helping. */
     help_until(w0, run_quiescent, pool);
+    /* A task counts as finished before its group's decrement (the join's
+     * wake-up must see it), so a worker may still be decrementing the
+     * group of a task nobody waited for: wait for that too, a few
+     * instructions per worker, so that no worker touches the run's memory
+     * once this returns. (A virtual run's workers finish their tails
+     * within their turns: nothing to wait for there.) */
+    while (!run_retired(pool))
+        sched_yield();
     if (virtual_run) {
         /* End of the run: every other worker is in its idle loop waiting
          * for the baton; closing the generation releases them all. */
