@@ -290,38 +290,34 @@ bool gts__pool_vp_tick(void)
     return true;
 }
 
-/* An idle worker's turn: it found nothing to do. */
-static void vp_idle_tick(gts__worker *w)
+/* An idle turn of @w: it found nothing to do, or (@sync) it waits for
+ * another worker (a join, a lock, a backoff), which is idle too. */
+static void vp_idle_tick(gts__worker *w, bool sync)
 {
     w->pool->vp_idle++; /* only the baton holder runs */
+    if (sync)
+        w->pool->vp_sync++;
     gts__pool_vp_tick();
 }
 
-/* A worker's turn spent waiting for another one (a join, a lock, a
- * backoff): idle, and synchronisation. */
-static void vp_sync_tick(gts__worker *w)
+/* vp_idle_tick() of the calling thread's worker; false outside a virtual run. */
+static bool vp_idle_turn(bool sync)
 {
-    w->pool->vp_idle++; /* only the baton holder runs */
-    w->pool->vp_sync++;
-    gts__pool_vp_tick();
+    gts__worker *w = vp_self;
+    if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
+        return false;
+    vp_idle_tick(w, sync);
+    return true;
 }
 
 bool gts__pool_vp_starve(void)
 {
-    gts__worker *w = vp_self;
-    if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
-        return false;
-    vp_idle_tick(w);
-    return true;
+    return vp_idle_turn(false);
 }
 
 bool gts__pool_vp_wait(void)
 {
-    gts__worker *w = vp_self;
-    if (w == NULL || gts__atomic_load_acquire_32(&w->pool->vp_gen) == 0)
-        return false;
-    vp_sync_tick(w);
-    return true;
+    return vp_idle_turn(true);
 }
 
 /*
@@ -487,7 +483,7 @@ static void help_until(gts__worker *w, bool (*done)(const void *), const void *c
             continue;
         }
         if (vp_self != NULL && gts__atomic_load_relaxed_32(&p->vp_gen) != 0) {
-            vp_sync_tick(w); /* what we wait for runs on another worker's turns */
+            vp_idle_tick(w, true); /* what we wait for runs on another worker's turns */
             continue;
         }
         if (idle < p->spin_rounds + POOL_YIELD_ROUNDS) {
@@ -764,28 +760,21 @@ int gts__pool_threads(const gts__pool *pool)
  * from a running task, whose own finish would then follow a spawn we missed
  * on the same worker, after we read its counter: contradiction.
  */
-static bool run_quiescent(const void *ctx)
+static bool run_counted(const gts__pool *p, bool retired)
 {
-    const gts__pool *p = ctx;
-    uint64_t finished = 0, spawned = 0;
+    uint64_t done = 0, spawned = 0;
 
     for (int i = 0; i < p->threads; i++)
-        finished += gts__atomic_load_acquire_64(&p->workers[i].finished);
+        done += gts__atomic_load_acquire_64(retired ? &p->workers[i].retired
+                                                    : &p->workers[i].finished);
     for (int i = 0; i < p->threads; i++)
         spawned += gts__atomic_load_acquire_64(&p->workers[i].spawned);
-    return finished == spawned;
+    return done == spawned;
 }
 
-/* Every finished task also retired (run_task's last touch of its group). */
-static bool run_retired(const gts__pool *p)
+static bool run_quiescent(const void *ctx)
 {
-    uint64_t retired = 0, spawned = 0;
-
-    for (int i = 0; i < p->threads; i++)
-        retired += gts__atomic_load_acquire_64(&p->workers[i].retired);
-    for (int i = 0; i < p->threads; i++)
-        spawned += gts__atomic_load_acquire_64(&p->workers[i].spawned);
-    return retired == spawned;
+    return run_counted(ctx, false);
 }
 
 void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void *arg)
@@ -820,7 +809,7 @@ void gts__pool_run(gts__pool *pool, void (*fn)(void *arg, gts__worker *w), void 
      * instructions per worker, so that no worker touches the run's memory
      * once this returns. (A virtual run's workers finish their tails
      * within their turns: nothing to wait for there.) */
-    while (!run_retired(pool))
+    while (!run_counted(pool, true)) /* the same proof with "retired" */
         sched_yield();
     if (virtual_run) {
         /* End of the run: every other worker is in its idle loop waiting
