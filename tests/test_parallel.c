@@ -586,16 +586,25 @@ Test(parallel, stop_is_prompt_restores_state_and_leaves_no_thread)
 
 /*
  * Promptness in nodes, not milliseconds: apply() calls gts_engine_stop()
- * at its STOP_AT-th call (on any thread), and every apply after that is
- * counted. Each thread notices the stop at its next node; the worst a
- * thread can still do is finish a path replay it started (a helper
- * re-applying the moves to a task's node, at most one per ply), so the
- * bound is 2 * depth applies per thread: a few hundred at most, against a
- * search that would otherwise never end. (Seen here: 0 to 4 in all.)
+ * at its STOP_AT-th call (on any thread); every generate() and apply()
+ * after that is counted.
+ * - generate() is new search work: each thread notices the stop at its
+ *   next node, so it can still finish the node it was in (one generate,
+ *   and one more in ER's first-child jobs, which generate a child's moves
+ *   inside the job), and the driver may finish lengthening the last
+ *   iteration's PV (one per ply of depth): 2 per thread + depth.
+ * - apply() after the stop mostly puts states back: a helper finishes the
+ *   path replay it was in and then, frame by frame, returns to where each
+ *   nested help found it (gts__pw_leave re-applies that frame's path, at
+ *   most one move per ply). How deep helps nest depends on the schedule:
+ *   under a loaded machine ER at 16 threads was seen at 588 applies (37 a
+ *   thread), idle at 0 to 19. Bounded here by 2 * GTS_MAX_PLY a thread: a
+ *   loop that kept replaying after the stop would pass it, and one that
+ *   kept searching would fail the generate bound first.
  */
 #define STOP_AT 20000
 static gts_engine *g_stop_engine;
-static uint64_t g_applies;
+static uint64_t g_applies, g_generates;
 
 static int stopping_apply(void *s, gts_move m, void *user)
 {
@@ -604,29 +613,49 @@ static int stopping_apply(void *s, gts_move m, void *user)
     return tgame_apply(s, m, user);
 }
 
+static int counting_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    if (__atomic_load_n(&g_applies, __ATOMIC_RELAXED) >= STOP_AT)
+        __atomic_add_fetch(&g_generates, 1, __ATOMIC_RELAXED);
+    return tgame_generate(s, moves, cap, user);
+}
+
 Test(parallel, stop_from_a_callback_is_prompt)
 {
     static const int threads[] = {1, 2, 4, 16};
+    const int depth = 40;
     for (size_t a = 0; a < NPAR; a++)
         for (int t = 0; t < 4; t++) {
+            const char *name = gts_algorithm_name(PAR[a]);
             tgame g, copy;
             tgame_init(&g, 70 + a, 8, 40);
             copy = g;
             gts_game v = tgame_vtable(&g, true);
             v.apply = stopping_apply;
+            v.generate = counting_generate;
             gts_engine *e = engine_threads(threads[t], 4);
             g_stop_engine = e;
             __atomic_store_n(&g_applies, 0, __ATOMIC_RELAXED);
-            gts_limits l = {.struct_size = sizeof l, .depth = 40};
+            __atomic_store_n(&g_generates, 0, __ATOMIC_RELAXED);
+            gts_limits l = {.struct_size = sizeof l, .depth = depth};
             gts_result r = {.struct_size = sizeof r};
-            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
-            uint64_t after = __atomic_load_n(&g_applies, __ATOMIC_RELAXED) - STOP_AT;
-            cr_expect(r.flags & GTS_RESULT_STOPPED, "%s: stop flagged", gts_algorithm_name(PAR[a]));
-            cr_expect_leq(after, (uint64_t)threads[t] * 2 * 40,
-                          "%s threads=%d: %llu applies after the stop", gts_algorithm_name(PAR[a]),
-                          threads[t], (unsigned long long)after);
-            cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s threads=%d: state restored",
-                      gts_algorithm_name(PAR[a]), threads[t]);
+            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK, "%s threads=%d", name,
+                         threads[t]);
+            uint64_t applies = __atomic_load_n(&g_applies, __ATOMIC_RELAXED);
+            uint64_t generates = __atomic_load_n(&g_generates, __ATOMIC_RELAXED);
+            cr_expect_geq(applies, STOP_AT, "%s threads=%d: ended before the stop (%llu applies)",
+                          name, threads[t], (unsigned long long)applies);
+            uint64_t after = applies >= STOP_AT ? applies - STOP_AT : 0;
+            cr_expect(r.flags & GTS_RESULT_STOPPED, "%s threads=%d: stop flagged", name,
+                      threads[t]);
+            cr_expect_leq(generates, (uint64_t)threads[t] * 2 + depth,
+                          "%s threads=%d: %llu generates after the stop", name, threads[t],
+                          (unsigned long long)generates);
+            cr_expect_leq(after, (uint64_t)threads[t] * 2 * GTS_MAX_PLY,
+                          "%s threads=%d: %llu applies after the stop", name, threads[t],
+                          (unsigned long long)after);
+            cr_expect(memcmp(&copy, &g, sizeof g) == 0, "%s threads=%d: state restored", name,
+                      threads[t]);
             gts_engine_free(e);
         }
 }
