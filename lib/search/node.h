@@ -467,4 +467,15 @@ static inline gts_score gts__leaf(gts__ctx *c, int ply, gts_score alpha, gts_sco
     return gts__evaluate(c, ply);
 }
 
+/* The whole node search of a horizon node when there is no quiescence
+ * (depth <= 0, !c->use_qs), for a parent to run in place of the call:
+ * enter (stop, limits, seldepth), then evaluate. 0 when the search must
+ * unwind, as every node search. */
+static inline gts_score gts__horizon(gts__ctx *c, int ply)
+{
+    if (gts__enter(c, ply))
+        return 0;
+    return gts__evaluate(c, ply);
+}
+
 #endif

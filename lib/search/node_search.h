@@ -115,7 +115,13 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
             }
             int d = depth - 1 + ext;
             gts_score s;
-            if (searched == 0 || !c->use_pvs) {
+            if (d <= 0 && !c->use_qs) {
+                /* A horizon child, what most children are: its node
+                 * (step 1 of this function at ply + 1) in place, without
+                 * the call. Its value does not depend on the window, so
+                 * PVS has nothing to re-search. */
+                s = -gts__horizon(c, ply + 1);
+            } else if (searched == 0 || !c->use_pvs) {
                 s = -h->child(c, arg, d, ply + 1, -beta, -a);
             } else {
                 s = -h->child(c, arg, d, ply + 1, -a - 1, -a);
