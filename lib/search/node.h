@@ -469,12 +469,17 @@ static inline gts_score gts__leaf(gts__ctx *c, int ply, gts_score alpha, gts_sco
 
 /* The whole node search of a horizon node when there is no quiescence
  * (depth <= 0, !c->use_qs), for a parent to run in place of the call:
- * enter (stop, limits, seldepth), then evaluate. 0 when the search must
- * unwind, as every node search. */
+ * enter (limits, seldepth), then evaluate; 0 when a limit ends the
+ * search. The stop and abort flags are left to the caller, which must
+ * check gts__aborted() before it uses the value (the parent does after
+ * every child): one evaluate() more after a stop, one check fewer a node. */
 static inline gts_score gts__horizon(gts__ctx *c, int ply)
 {
-    if (gts__enter(c, ply))
+    c->pv_len[ply] = 0;
+    if (c->nodes >= c->next_poll && gts__poll_limits(c))
         return 0;
+    if (ply > c->seldepth)
+        c->seldepth = ply;
     return gts__evaluate(c, ply);
 }
 
