@@ -6,7 +6,12 @@
  * arrays with overflow checks, and cache-line aligned blocks. An aligned
  * block over-allocates by @align bytes and keeps the distance to the real
  * start in the byte just before the aligned address, so release() gets back
- * the exact pointer and size it handed out.
+ * the exact pointer and size it handed out. A big zeroed block (a
+ * transposition table) asks the kernel for huge pages before it is zeroed
+ * (Linux, transparent huge pages in "madvise" mode): 64 MiB then costs 32
+ * page faults instead of 16384 (most of an engine's creation time), and a
+ * table probe fewer TLB misses. Only advice: refused or ignored (another
+ * allocator's memory, a kernel without THP) it changes nothing.
  *
  * Concurrency contract: stateless; as thread-safe as the user's allocator,
  * which the public contract requires to be thread-safe.
@@ -16,6 +21,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 static void *default_allocate(size_t size, void *user)
 {
@@ -65,6 +73,27 @@ void gts__free(const gts_allocator *a, void *p, size_t size)
         a->release(p, size, a->user);
 }
 
+/* Blocks from this size on are worth huge pages (2 MiB on x86-64). */
+#define HUGE_ADVICE_MIN ((size_t)8 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+static void advise_huge(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (size < HUGE_ADVICE_MIN)
+        return;
+    /* The 2 MiB-aligned part inside the block: only there can the kernel
+     * use huge pages, and madvise() wants a page-aligned start. */
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
 void *gts__calloc_aligned(const gts_allocator *a, size_t size, size_t align)
 {
     a = or_default(a);
@@ -77,6 +106,7 @@ void *gts__calloc_aligned(const gts_allocator *a, size_t size, size_t align)
     size_t gap = align - ((uintptr_t)raw & (align - 1));
     unsigned char *p = raw + gap;
     p[-1] = (unsigned char)(gap - 1);
+    advise_huge(p, size);
     memset(p, 0, size);
     return p;
 }
