@@ -102,10 +102,17 @@ static inline bool gts__aborted(const gts__ctx *c)
     return false;
 }
 
+/* The node and time limits, checked once per poll interval: true when one
+ * of them has just ended the search. */
+static inline bool gts__poll_due(gts__ctx *c)
+{
+    return c->nodes >= c->next_poll && gts__poll_limits(c);
+}
+
 /* Called once per node: true when the search must unwind. */
 static inline bool gts__poll(gts__ctx *c)
 {
-    if (c->nodes >= c->next_poll && gts__poll_limits(c))
+    if (gts__poll_due(c))
         return true;
     return gts__aborted(c);
 }
@@ -476,7 +483,7 @@ static inline gts_score gts__leaf(gts__ctx *c, int ply, gts_score alpha, gts_sco
 static inline gts_score gts__horizon(gts__ctx *c, int ply)
 {
     c->pv_len[ply] = 0;
-    if (c->nodes >= c->next_poll && gts__poll_limits(c))
+    if (gts__poll_due(c))
         return 0;
     if (ply > c->seldepth)
         c->seldepth = ply;
