@@ -321,6 +321,56 @@ Test(search, quiescence_and_extensions_agree_with_minimax)
     }
 }
 
+static int extend_none(void *s, gts_move m, void *user)
+{
+    (void)s;
+    (void)m;
+    (void)user;
+    return 0;
+}
+
+Test(search, lean_and_general_nodes_search_the_same_tree)
+{
+    /* A plain serial search runs the lean instance of the node
+     * (node_search.h); an extend() callback, even one that never extends,
+     * selects the general one. Both must walk the very same tree: same
+     * value, best move, node count and principal variation. */
+    static const gts_algorithm algs[] = {GTS_ALG_ALPHABETA, GTS_ALG_PVS};
+    for (uint64_t seed = 200; seed < 200 + tgame_count(40); seed++) {
+        for (size_t a = 0; a < 2; a++) {
+            for (int tt = 0; tt < 2; tt++) {
+                gts_result r[2];
+                for (int general = 0; general < 2; general++) {
+                    tgame g;
+                    tgame_init(&g, seed, 4, 6);
+                    gts_game v = tgame_vtable(&g, true);
+                    if (general)
+                        v.extend = extend_none;
+                    gts_engine *e = engine();
+                    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt ? 1 : 0), GTS_OK);
+                    gts_limits l = limits_depth(6);
+                    r[general] = result_new();
+                    cr_assert_eq(gts_search(e, algs[a], &v, &g, &l, &r[general]), GTS_OK);
+                    gts_engine_free(e);
+                }
+                const char *name = gts_algorithm_name(algs[a]);
+                cr_expect_eq(r[0].score, r[1].score, "seed %llu %s tt=%d: score",
+                             (unsigned long long)seed, name, tt);
+                cr_expect_eq(r[0].best_move, r[1].best_move, "seed %llu %s: move",
+                             (unsigned long long)seed, name);
+                cr_expect_eq(r[0].nodes, r[1].nodes, "seed %llu %s tt=%d: nodes %llu vs %llu",
+                             (unsigned long long)seed, name, tt,
+                             (unsigned long long)r[0].nodes, (unsigned long long)r[1].nodes);
+                cr_expect_eq(r[0].pv_length, r[1].pv_length, "seed %llu %s: PV length",
+                             (unsigned long long)seed, name);
+                for (uint32_t i = 0; i < r[0].pv_length && i < r[1].pv_length; i++)
+                    cr_expect_eq(r[0].pv[i], r[1].pv[i], "seed %llu %s: PV[%u]",
+                                 (unsigned long long)seed, name, i);
+            }
+        }
+    }
+}
+
 Test(search, caller_window_reports_bounds)
 {
     tgame g;

@@ -150,7 +150,7 @@ static const gts__node_hooks ABDADA_HOOKS = {
  * node_search.h with the two passes as hooks. */
 static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    return gts__node_search(pw->c, &ABDADA_HOOKS, pw, depth, ply, alpha, beta);
+    return gts__node_search(pw->c, &ABDADA_HOOKS, pw, depth, ply, alpha, beta, false);
 }
 
 /* ---- iteration ------------------------------------------------------------------ */

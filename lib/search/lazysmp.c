@@ -116,7 +116,7 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
                              gts_score beta)
 {
     lazy_node ln = {pw, helper};
-    return gts__node_search(pw->c, &LAZY_HOOKS, &ln, depth, ply, alpha, beta);
+    return gts__node_search(pw->c, &LAZY_HOOKS, &ln, depth, ply, alpha, beta, false);
 }
 
 static void lazy_main(gts__pw *pw, void *arg)

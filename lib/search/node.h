@@ -102,6 +102,13 @@ static inline bool gts__aborted(const gts__ctx *c)
     return false;
 }
 
+/* gts__aborted() for a node instantiated @lean (see gts__node_search):
+ * without split points (c->abort == NULL) only the run's flag can stop it. */
+static inline __attribute__((always_inline)) bool gts__aborted_as(const gts__ctx *c, bool lean)
+{
+    return lean ? gts__run_stopped(c->shared) : gts__aborted(c);
+}
+
 /* The node and time limits, checked once per poll interval: true when one
  * of them has just ended the search. */
 static inline bool gts__poll_due(gts__ctx *c)
@@ -118,20 +125,29 @@ static inline bool gts__poll(gts__ctx *c)
 }
 
 /* Entry of every node search: clear the node's PV, poll stop and limits,
- * record the ply reached. True when the search must unwind (return 0). */
-static inline bool gts__enter(gts__ctx *c, int ply)
+ * record the ply reached. True when the search must unwind (return 0).
+ * gts__enter_as: the same in a node instantiated @lean. */
+static inline __attribute__((always_inline)) bool gts__enter_as(gts__ctx *c, int ply, bool lean)
 {
     c->pv_len[ply] = 0;
-    if (gts__poll(c))
+    if (gts__poll_due(c) || gts__aborted_as(c, lean))
         return true;
     if (ply > c->seldepth)
         c->seldepth = ply;
     return false;
 }
 
+static inline bool gts__enter(gts__ctx *c, int ply)
+{
+    return gts__enter_as(c, ply, false);
+}
+
 /* ---- callbacks ----------------------------------------------------------- */
 
-static inline bool gts__apply(gts__ctx *c, gts_move m)
+/* apply() with error handling and node counting; gts__apply_as: the same
+ * in a node instantiated @lean (never on virtual processors). */
+static inline __attribute__((always_inline)) bool gts__apply_as(gts__ctx *c, gts_move m,
+                                                                bool lean)
 {
     int rc = c->game->apply(c->state, m, c->user);
     if (rc < 0) {
@@ -139,9 +155,14 @@ static inline bool gts__apply(gts__ctx *c, gts_move m)
         return false;
     }
     c->nodes++;
-    if (__builtin_expect(c->vp, 0))
+    if (!lean && __builtin_expect(c->vp, 0))
         gts__pool_vp_tick(); /* one node: one turn of the virtual clock */
     return true;
+}
+
+static inline bool gts__apply(gts__ctx *c, gts_move m)
+{
+    return gts__apply_as(c, m, false);
 }
 
 static inline void gts__undo(gts__ctx *c, gts_move m)
@@ -280,8 +301,8 @@ static inline bool gts__game_bounds(gts__ctx *c, int ply, gts_score *lo, gts_sco
  * its table entry against the narrowed window: a result inside it is exact,
  * one on its edge a bound, as for any window.
  */
-static inline bool gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta,
-                               gts_score *cut)
+static inline __attribute__((always_inline)) bool
+gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta, gts_score *cut)
 {
     gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
     if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi)) {
@@ -318,9 +339,9 @@ static inline bool gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score
  * at the root, which needs a move. The caller searches and stores against
  * the narrowed *alpha, *beta.
  */
-static inline bool gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha,
-                                   gts_score *beta, uint64_t *key, uint32_t *tt_move,
-                                   gts_score *cut)
+static inline __attribute__((always_inline)) bool
+gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
+                uint64_t *key, uint32_t *tt_move, gts_score *cut)
 {
     *key = 0;
     *tt_move = GTS__TT_NO_MOVE;

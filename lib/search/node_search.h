@@ -21,6 +21,11 @@
  *              (ABDADA: another thread is searching that child); otherwise
  *              it may leave a token for
  *   leave      called after the child's search (ABDADA's busy counter).
+ * @lean (a constant at each instantiation) leaves out, at compile time,
+ * what a plain serial search never uses (gts__lean_ok): the split points'
+ * abort chain, the virtual clock, extensions, quiescence and n-best
+ * pruning. A caller may instantiate it lean only for a context that
+ * gts__lean_ok() accepts, and every node below must be lean too.
  * With c->use_pvs the first move searched gets the full window and the
  * others a null window around alpha, re-searched with the full window when
  * they fail high inside (alpha, beta) (Reinefeld's NegaScout, in the
@@ -46,17 +51,25 @@ typedef struct gts__node_hooks {
     void (*leave)(const void *arg, void *token);
 } gts__node_hooks;
 
+/* A context on which a node may be instantiated lean (gts__node_search):
+ * no split point above it, no virtual clock, no extensions, no quiescence,
+ * no n-best pruning. Constant through a serial search's recursion. */
+static inline bool gts__lean_ok(const gts__ctx *c)
+{
+    return !c->abort && !c->vp && !c->game->extend && !c->use_qs && c->nbest <= 0;
+}
+
 static inline __attribute__((always_inline)) gts_score
 gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
-                 gts_score alpha, gts_score beta)
+                 gts_score alpha, gts_score beta, bool lean)
 {
     /* Step 1. Stop, limits, horizon */
-    if (gts__enter(c, ply))
+    if (gts__enter_as(c, ply, lean))
         return 0;
     if (ply >= GTS_MAX_PLY)
         return gts__evaluate(c, ply);
     if (depth <= 0)
-        return gts__leaf(c, ply, alpha, beta);
+        return lean ? gts__evaluate(c, ply) : gts__leaf(c, ply, alpha, beta);
 
     /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
     uint64_t key;
@@ -85,7 +98,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
         tt_move = GTS__TT_NO_MOVE;
     bool sort = n > 1 && gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
     int limit = n;
-    if (c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
+    if (!lean && c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
 
     /* Step 7. Children (a second pass over the deferred ones). The deferred
@@ -104,8 +117,8 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
                        : sort     ? gts__pick(c, ply, k, n)
                                   : (uint32_t)k;
             gts_move m = moves[i];
-            int ext = gts__extension(c, m);
-            if (ext < 0 || !gts__apply(c, m))
+            int ext = lean ? 0 : gts__extension(c, m);
+            if (ext < 0 || !gts__apply_as(c, m, lean))
                 return 0;
             void *token = NULL;
             if (h->defer && h->defer(c, arg, pass, searched, &token)) {
@@ -115,7 +128,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
             }
             int d = depth - 1 + ext;
             gts_score s;
-            if (d <= 0 && !c->use_qs) {
+            if (d <= 0 && (lean || !c->use_qs)) {
                 /* A horizon child, what most children are: its node
                  * (step 1 of this function at ply + 1) in place, without
                  * the call. Its value does not depend on the window, so
@@ -125,14 +138,14 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
                 s = -h->child(c, arg, d, ply + 1, -beta, -a);
             } else {
                 s = -h->child(c, arg, d, ply + 1, -a - 1, -a);
-                if (s > a && s < beta && !gts__aborted(c))
+                if (s > a && s < beta && !gts__aborted_as(c, lean))
                     s = -h->child(c, arg, d, ply + 1, -beta, -a);
             }
             if (h->leave)
                 h->leave(arg, token);
             gts__undo(c, m);
             searched++;
-            if (gts__aborted(c))
+            if (gts__aborted_as(c, lean))
                 return 0;
 
             if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))

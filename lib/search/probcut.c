@@ -250,7 +250,7 @@ static const gts__node_hooks PC_HOOKS = { .child = pc_child, .pre_moves = pc_pre
 static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, gts_score alpha,
                          gts_score beta)
 {
-    return gts__node_search(c, &PC_HOOKS, conf, depth, ply, alpha, beta);
+    return gts__node_search(c, &PC_HOOKS, conf, depth, ply, alpha, beta, false);
 }
 
 gts_score gts__iterate_probcut(gts__run *run, int depth, gts_score alpha, gts_score beta)
