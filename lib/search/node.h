@@ -455,7 +455,10 @@ void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
 /* Step "child result" of every fail-soft node: child @m (generate() index
  * @index) scored @s. Keep the best score and its move (the root's best move
  * at ply 0); above alpha, raise *a and the PV; at beta, record the cutoff
- * for ordering and return true: the caller stops searching children. */
+ * for ordering and return true: the caller stops searching children.
+ * Below the root a cutoff leaves the PV alone: the parent of a node that
+ * fails high sees a value at or below its alpha and never reads that
+ * node's line (and in a null window every raise of alpha is a cutoff). */
 static inline bool gts__child_result(gts__ctx *c, int depth, int ply, gts_move m,
                                      uint32_t index, gts_score s, gts_score beta,
                                      gts_score *best, uint32_t *best_index, gts_score *a)
@@ -471,7 +474,8 @@ static inline bool gts__child_result(gts__ctx *c, int depth, int ply, gts_move m
     if (s <= *a)
         return false;
     *a = s;
-    gts__pv_update(c, ply, m);
+    if (s < beta || ply == 0)
+        gts__pv_update(c, ply, m);
     if (s < beta)
         return false;
     gts__order_cutoff(c, ply, depth, m);
