@@ -478,7 +478,8 @@ static inline bool gts__child_result(gts__ctx *c, int depth, int ply, gts_move m
         gts__pv_update(c, ply, m);
     if (s < beta)
         return false;
-    gts__order_cutoff(c, ply, depth, m);
+    if (c->use_killers || c->use_history)
+        gts__order_cutoff(c, ply, depth, m);
     return true;
 }
 
