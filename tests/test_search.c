@@ -361,6 +361,8 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
                 cr_expect_eq(r[0].nodes, r[1].nodes, "seed %llu %s tt=%d: nodes %llu vs %llu",
                              (unsigned long long)seed, name, tt,
                              (unsigned long long)r[0].nodes, (unsigned long long)r[1].nodes);
+                cr_expect_eq(r[0].seldepth, r[1].seldepth, "seed %llu %s: seldepth",
+                             (unsigned long long)seed, name);
                 cr_expect_eq(r[0].pv_length, r[1].pv_length, "seed %llu %s: PV length",
                              (unsigned long long)seed, name);
                 for (uint32_t i = 0; i < r[0].pv_length && i < r[1].pv_length; i++)

@@ -516,4 +516,14 @@ static inline gts_score gts__horizon(gts__ctx *c, int ply)
     return gts__evaluate(c, ply);
 }
 
+/* gts__horizon() for a lean parent at depth 1, whose children are all
+ * horizon nodes: the parent has cleared their PV and recorded their ply
+ * once, before its first child. */
+static inline gts_score gts__horizon_lean(gts__ctx *c, int ply)
+{
+    if (gts__poll_due(c))
+        return 0;
+    return gts__evaluate(c, ply);
+}
+
 #endif

@@ -109,6 +109,14 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     gts_score a = alpha;
     uint32_t *deferred = h->defer ? (uint32_t *)c->keys[ply] : NULL;
     int ndeferred = 0, searched = 0;
+    /* Lean, every child is a horizon child when depth <= 1 (no extension):
+     * their empty PV and the ply they reach are then recorded once here,
+     * not once per child (gts__horizon_lean). */
+    if (lean && depth <= 1) {
+        c->pv_len[ply + 1] = 0;
+        if (ply + 1 > c->seldepth)
+            c->seldepth = ply + 1;
+    }
     for (int pass = 0; pass < (h->defer ? 2 : 1); pass++) {
         int count = pass == 0 ? limit : ndeferred;
         for (int k = 0; k < count; k++) {
@@ -133,7 +141,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
                  * (step 1 of this function at ply + 1) in place, without
                  * the call. Its value does not depend on the window, so
                  * PVS has nothing to re-search. */
-                s = -gts__horizon(c, ply + 1);
+                s = lean ? -gts__horizon_lean(c, ply + 1) : -gts__horizon(c, ply + 1);
             } else if (searched == 0 || !c->use_pvs) {
                 s = -h->child(c, arg, d, ply + 1, -beta, -a);
             } else {
