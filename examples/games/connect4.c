@@ -123,7 +123,13 @@ typedef uint64_t c4_pair __attribute__((vector_size(16)));
 C4_DEFINE_BIT_TRICKS(uint64_t, )
 C4_DEFINE_BIT_TRICKS(c4_pair, _pair)
 
-static uint64_t c4_column_mask(int c) { return 0x3Full << (c * C4_H1); }
+/* The 6 cells of column c (a table: a load, where the shift needs a
+ * multiply by 7 first). */
+static const uint64_t C4_COLUMN_MASK[C4_WIDTH] = {
+    0x3Full << 0, 0x3Full << 7, 0x3Full << 14, 0x3Full << 21,
+    0x3Full << 28, 0x3Full << 35, 0x3Full << 42,
+};
+static uint64_t c4_column_mask(int c) { return C4_COLUMN_MASK[c]; }
 static uint64_t c4_top_bit(int c) { return 1ull << (C4_HEIGHT - 1 + c * C4_H1); }
 
 static uint64_t c4_playable(const c4_state *s) { return (s->mask + C4_BOTTOM) & C4_BOARD; }
@@ -143,11 +149,16 @@ static bool c4_legal(const c4_state *s, gts_move m)
 }
 
 /* C4_EMIT[set]: the columns of a 7-bit set of columns, centre-first, as
- * moves, then their number in [7]. Filled once when the library is loaded. */
+ * moves, then their number in [7]. Filled once when the library is loaded,
+ * like C4_CENTRE. */
 static gts_move C4_EMIT[1 << C4_WIDTH][C4_WIDTH + 1];
+/* C4_CENTRE[c]: C4_SCORE_CENTRE * (3 - |c - 3|), the ordering keys' centre term. */
+static int32_t C4_CENTRE[C4_WIDTH];
 
 __attribute__((constructor)) static void c4_emit_init(void)
 {
+    for (int c = 0; c < C4_WIDTH; c++)
+        C4_CENTRE[c] = C4_SCORE_CENTRE * (3 - abs(c - 3));
     for (unsigned set = 0; set < 1u << C4_WIDTH; set++) {
         gts_move n = 0;
         for (int i = 0; i < C4_WIDTH; i++)
@@ -175,8 +186,11 @@ static int c4_emit(uint64_t cols, gts_move *moves, uint32_t capacity)
     uint32_t n = (uint32_t)e[C4_WIDTH];
     if (n > capacity)
         return GTS_EINVAL;
-    /* the usual case: a fixed-size copy (a few vector moves), no loop */
-    memcpy(moves, e, (capacity >= C4_WIDTH ? C4_WIDTH : n) * sizeof *moves);
+    /* the usual case: a fixed-size copy (a few vector moves, no call) */
+    if (capacity >= C4_WIDTH)
+        memcpy(moves, e, C4_WIDTH * sizeof *moves);
+    else
+        memcpy(moves, e, n * sizeof *moves);
     return (int)n;
 }
 
@@ -191,8 +205,8 @@ static uint64_t c4_centre_most(uint64_t cells)
     return 0;
 }
 
-/* The ordering keys' centre term of column @p c. */
-static int32_t c4_centre(int c) { return C4_SCORE_CENTRE * (3 - abs(c - 3)); }
+/* The ordering keys' centre term of column @p c (a table, filled with C4_EMIT). */
+static int32_t c4_centre(int c) { return C4_CENTRE[c]; }
 
 /* Ordering key of column @p c (playable) given both sides' winning cells:
  * an immediate win, then a forced block, then the threats the move makes,
