@@ -1486,6 +1486,21 @@ static void *sigint_main(void *arg)
     return NULL;
 }
 
+/* At exit: end the watcher (blocked in sigwaitinfo(), a cancellation point;
+ * it never holds the lock there) and join it, so that nothing of it is
+ * left behind (valgrind would see its thread as possibly lost). */
+static pthread_t sigint_thread;
+static bool sigint_running;
+
+static void sigint_stop(void)
+{
+    if (!sigint_running)
+        return;
+    sigint_running = false;
+    if (pthread_cancel(sigint_thread) == 0)
+        pthread_join(sigint_thread, NULL);
+}
+
 void cli_sigint_start(const char *command)
 {
     struct sigaction old;
@@ -1500,12 +1515,12 @@ void cli_sigint_start(const char *command)
     sigset_t before;
     if (pthread_sigmask(SIG_BLOCK, &sigint_set, &before) != 0)
         return;
-    pthread_t t;
-    if (pthread_create(&t, NULL, sigint_main, NULL) != 0) {
+    if (pthread_create(&sigint_thread, NULL, sigint_main, NULL) != 0) {
         pthread_sigmask(SIG_SETMASK, &before, NULL); /* the default action, then */
         return;
     }
-    pthread_detach(t);
+    sigint_running = true;
+    atexit(sigint_stop);
 }
 
 void cli_sigint_also(int sig)
