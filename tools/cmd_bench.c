@@ -303,7 +303,7 @@ int cmd_bench(int argc, char **argv)
     cli_table *t = cli_table_new("gts bench: gts_alphabeta vs a bare alpha-beta "
                                  "(best of runs; nodes/s per CPU second)",
                                  10, cols);
-    cli_progress *prog = cli_progress_start("bench", (uint64_t)(2 * 3 * repeat));
+    cli_progress *prog = cli_progress_start("bench", (uint64_t)(2 * BENCH_ENGINES * repeat));
     uint64_t done = 0;
     int status = CLI_OK;
     for (int wi = 0; wi < 2 && status == CLI_OK; wi++) {
@@ -315,21 +315,20 @@ int cmd_bench(int argc, char **argv)
             break;
         }
         const bench_measure bare = best[0], lbare = best[1], lfull = best[2];
-        const bench_measure *ms[BENCH_ENGINES] = { &bare, &lbare, &lfull };
-        const char *const *names = BENCH_ENGINE_NAMES;
         double bare_nps = bare.us ? (double)bare.nodes * 1e6 / (double)bare.us : 0.0;
         for (int k = 0; k < BENCH_ENGINES; k++) {
-            double nps = ms[k]->us ? (double)ms[k]->nodes * 1e6 / (double)ms[k]->us : 0.0;
+            const bench_measure *m = &best[k];
+            double nps = m->us ? (double)m->nodes * 1e6 / (double)m->us : 0.0;
             cli_table_str(t, w->name);
-            cli_table_str(t, names[k]);
+            cli_table_str(t, BENCH_ENGINE_NAMES[k]);
             cli_table_int(t, w->nstates);
             cli_table_int(t, w->depth);
-            cli_table_uint(t, ms[k]->nodes);
-            cli_table_num(t, (double)ms[k]->us / 1000.0, 1);
-            cli_table_num(t, (double)ms[k]->wall_us / 1000.0, 1);
+            cli_table_uint(t, m->nodes);
+            cli_table_num(t, (double)m->us / 1000.0, 1);
+            cli_table_num(t, (double)m->wall_us / 1000.0, 1);
             cli_table_num(t, nps, 0);
             cli_table_num(t, bare_nps > 0 ? nps / bare_nps : 0.0, 3);
-            cli_table_num(t, bare.nodes ? (double)ms[k]->nodes / (double)bare.nodes : 0.0, 3);
+            cli_table_num(t, bare.nodes ? (double)m->nodes / (double)bare.nodes : 0.0, 3);
         }
         double lb_nps = lbare.us ? (double)lbare.nodes * 1e6 / (double)lbare.us : 0.0;
         bool same_tree = lbare.nodes == bare.nodes && lbare.score_sum == bare.score_sum;
