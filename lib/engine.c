@@ -85,6 +85,8 @@ typedef struct option_info {
 static const option_info OPTIONS[] = {
     OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
     OPT(GTS_OPT_TT_PREFETCH, 0, 1, 0, tt_prefetch),
+    OPT(GTS_OPT_TT_NEAR_DEPTH, 0, GTS_MAX_DEPTH, 0, tt_near_depth),
+    OPT(GTS_OPT_TT_NEAR_KB, 1, 1 << 30, 1024, tt_near_kb),
     OPT(GTS_OPT_ASPIRATION, 0, GTS_SCORE_WIN, 0, aspiration),
     OPT(GTS_OPT_KILLERS, 0, 1, 1, killers),
     OPT(GTS_OPT_HISTORY, 0, 1, 1, history),
@@ -183,6 +185,8 @@ gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
     }
     if (rc == GTS_OK)
         *field = value;
+    if (option == GTS_OPT_TT_NEAR_DEPTH || option == GTS_OPT_TT_NEAR_KB)
+        gts__tt_set_near(&engine->tt, (int)engine->tt_near_depth, (uint64_t)engine->tt_near_kb);
     if (option == GTS_OPT_MCTS_REUSE && value == 0)
         gts__mcts_drop(engine); /* no tree is kept from now on */
     if (option == GTS_OPT_TREE_MB)
@@ -239,6 +243,7 @@ gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
     e->tt.alloc = &e->alloc;
     for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
         *option_field(e, &OPTIONS[i]) = OPTIONS[i].def;
+    gts__tt_set_near(&e->tt, (int)e->tt_near_depth, (uint64_t)e->tt_near_kb);
     /* The table is allocated (and its pages touched) now, not inside the
      * first search: a search's time is search time only. */
     if (e->tt_mb > 0 && gts__tt_resize(&e->tt, (size_t)e->tt_mb) != GTS_OK) {

@@ -55,6 +55,8 @@ struct gts_engine {
     /* options */
     int64_t tt_mb;
     int64_t tt_prefetch;
+    int64_t tt_near_depth;   /* GTS_OPT_TT_NEAR_DEPTH */
+    int64_t tt_near_kb;      /* GTS_OPT_TT_NEAR_KB */
     int64_t aspiration;
     int64_t killers;
     int64_t history;

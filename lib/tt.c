@@ -21,6 +21,7 @@
 #include "alloc_internal.h"
 #include "atomic_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,24 @@ int gts__tt_resize(gts__tt *tt, size_t mb)
     tt->buckets = mem;
     tt->nbuckets = n;
     tt->generation = 0;
+    gts__tt_set_near(tt, tt->near_depth_set, tt->near_kb_set);
     return GTS_OK;
+}
+
+void gts__tt_set_near(gts__tt *tt, int depth, uint64_t kb)
+{
+    tt->near_depth_set = depth;
+    tt->near_kb_set = kb;
+    uint64_t near = kb * 1024 / sizeof(gts__tt_bucket);
+    if (near > tt->nbuckets / 2)
+        near = tt->nbuckets / 2;
+    if (depth <= 0 || near == 0) {
+        near = 0;
+        depth = INT_MIN; /* no depth is this shallow: the far part only */
+    }
+    tt->near = near;
+    tt->far = tt->nbuckets - near;
+    tt->near_depth = depth;
 }
 
 void gts__tt_destroy(gts__tt *tt)
@@ -77,6 +95,7 @@ void gts__tt_destroy(gts__tt *tt)
                       sizeof(gts__tt_bucket));
     tt->buckets = NULL;
     tt->nbuckets = 0;
+    gts__tt_set_near(tt, tt->near_depth_set, tt->near_kb_set);
 }
 
 void gts__tt_clear(gts__tt *tt)
@@ -91,9 +110,9 @@ void gts__tt_new_generation(gts__tt *tt)
     tt->generation = (tt->generation + 1) % GENERATIONS;
 }
 
-bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
+bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__tt_hit *hit)
 {
-    gts__tt_bucket *b = gts__tt_bucket_of(tt, key);
+    gts__tt_bucket *b = gts__tt_bucket_of(tt, key, at);
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
         uint64_t data = gts__atomic_load_relaxed_64(&b->entry[i].data);
         uint64_t check = gts__atomic_load_relaxed_64(&b->entry[i].check);
@@ -108,10 +127,10 @@ bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit)
     return false;
 }
 
-void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
+void gts__tt_store(gts__tt *tt, uint64_t key, int at, gts_score score, int depth, int bound,
                    uint32_t move_index)
 {
-    gts__tt_bucket *b = gts__tt_bucket_of(tt, key);
+    gts__tt_bucket *b = gts__tt_bucket_of(tt, key, at);
     uint32_t gen = tt->generation;
     gts__tt_entry *victim = NULL;
     int victim_worth = 1 << 30;

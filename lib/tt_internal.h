@@ -40,7 +40,12 @@ typedef struct gts__tt_bucket {
 typedef struct gts__tt {
     const gts_allocator *alloc; /* NULL: malloc/free */
     gts__tt_bucket *buckets;
-    uint64_t nbuckets;
+    uint64_t nbuckets;      /* all: the far part's, then the near part's */
+    uint64_t far;           /* buckets of the far part (the first ones) */
+    uint64_t near;          /* buckets of the near part, after them; 0: none */
+    int near_depth;         /* nodes with depth <= this use the near part */
+    int near_depth_set;     /* as set: GTS_OPT_TT_NEAR_DEPTH, 0 = off */
+    uint64_t near_kb_set;   /* as set: GTS_OPT_TT_NEAR_KB */
     uint32_t generation; /* 0..63 */
 } gts__tt;
 
@@ -62,19 +67,29 @@ static inline uint64_t gts__tt_mix(uint64_t k)
     return (k ^ (k >> 32)) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
-static inline gts__tt_bucket *gts__tt_bucket_of(const gts__tt *tt, uint64_t key)
+/* The bucket of @key for a node with @depth plies to go: in the near part
+ * when the table has one and @depth <= near_depth (GTS_OPT_TT_NEAR_DEPTH),
+ * else in the far part. Probe, store and prefetch of one node pass the same
+ * depth, so they meet in the same bucket; an entry in the other part is
+ * only never found, never wrong (every entry checks its whole key). */
+static inline gts__tt_bucket *gts__tt_bucket_of(const gts__tt *tt, uint64_t key, int depth)
 {
-    unsigned __int128 m = (unsigned __int128)gts__tt_mix(key) * tt->nbuckets;
-    return &tt->buckets[(uint64_t)(m >> 64)];
+    uint64_t base = 0, n = tt->far;
+    if (depth <= tt->near_depth) {
+        base = tt->far;
+        n = tt->near;
+    }
+    unsigned __int128 m = (unsigned __int128)gts__tt_mix(key) * n;
+    return &tt->buckets[base + (uint64_t)(m >> 64)];
 }
 
 /* Start loading @key's bucket into the cache (a hint: no effect on data).
  * A probe is a cache miss on any table larger than the cache; issued as soon
  * as the key is known, the load overlaps the node's other work. */
-static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key)
+static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key, int depth)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(gts__tt_bucket_of(tt, key));
+    __builtin_prefetch(gts__tt_bucket_of(tt, key, depth));
 #else
     (void)tt;
     (void)key;
@@ -84,6 +99,11 @@ static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key)
 /* Set the table to @mb MiB (0 frees it). Contents are lost. 0 or GTS_ENOMEM
  * (then the old table is kept). Not concurrent with probes/stores. */
 int gts__tt_resize(gts__tt *tt, size_t mb);
+/* The near part (GTS_OPT_TT_NEAR_DEPTH, GTS_OPT_TT_NEAR_KB): nodes with at
+ * most @depth plies to go (0: none) use @kb KiB at the end of the table,
+ * at most half of it. Entries stay where they are: some are no longer
+ * found. Not concurrent with probes/stores. */
+void gts__tt_set_near(gts__tt *tt, int depth, uint64_t kb);
 void gts__tt_destroy(gts__tt *tt);
 /* Empty every entry. Not concurrent with probes/stores. */
 void gts__tt_clear(gts__tt *tt);
@@ -92,12 +112,12 @@ void gts__tt_new_generation(gts__tt *tt);
 static inline bool gts__tt_enabled(const gts__tt *tt) { return tt->buckets != NULL; }
 
 /* Any thread, concurrently with stores. */
-bool gts__tt_probe(const gts__tt *tt, uint64_t key, gts__tt_hit *hit);
+bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__tt_hit *hit);
 /* Store a result: @score is a lower bound (GTS__BOUND_LOWER), an upper bound
  * or exact, node-relative. A result at the depth already stored for the key
  * is merged with it (the tighter of each bound), so a lower bound from one
  * null-window search and an upper bound from another make an exact value. */
-void gts__tt_store(gts__tt *tt, uint64_t key, gts_score score, int depth, int bound,
+void gts__tt_store(gts__tt *tt, uint64_t key, int at, gts_score score, int depth, int bound,
                    uint32_t move_index);
 /* Permille of the first 1000 buckets' entries that belong to this generation. */
 int gts__tt_hashfull(const gts__tt *tt);

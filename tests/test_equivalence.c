@@ -68,7 +68,7 @@ static gts_score move_value(gts_engine *ref, void *s, gts_move move, int depth)
     return v;
 }
 
-static void run_cases(uint64_t first, uint64_t count, bool tt)
+static void run_cases(uint64_t first, uint64_t count, bool tt, int near)
 {
     gts_engine *ref, *e[NEXACT];
     cr_assert_eq(gts_engine_new(&ref), GTS_OK);
@@ -77,6 +77,9 @@ static void run_cases(uint64_t first, uint64_t count, bool tt)
     for (size_t a = 0; a < NEXACT; a++) {
         cr_assert_eq(gts_engine_new(&e[a]), GTS_OK);
         cr_assert_eq(gts_engine_set(e[a], GTS_OPT_TT_MB, tt ? 2 : 0), GTS_OK);
+        /* A near part of 16 buckets for the nodes @near plies from the leaves. */
+        cr_assert_eq(gts_engine_set(e[a], GTS_OPT_TT_NEAR_DEPTH, near), GTS_OK);
+        cr_assert_eq(gts_engine_set(e[a], GTS_OPT_TT_NEAR_KB, 1), GTS_OK);
     }
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i);
@@ -107,10 +110,10 @@ static void run_cases(uint64_t first, uint64_t count, bool tt)
 }
 
 /* 2,400 trees in all, in chunks so Criterion runs them on both cores. */
-Test(equivalence, trees_0000_0599_with_tt) { run_cases(0, 600, true); }
-Test(equivalence, trees_0600_1199_with_tt) { run_cases(600, 600, true); }
-Test(equivalence, trees_1200_1799_without_tt) { run_cases(1200, 600, false); }
-Test(equivalence, trees_1800_2399_without_tt) { run_cases(1800, 600, false); }
+Test(equivalence, trees_0000_0599_with_tt) { run_cases(0, 600, true, 0); }
+Test(equivalence, trees_0600_1199_with_tt_near_part) { run_cases(600, 600, true, 3); }
+Test(equivalence, trees_1200_1799_without_tt) { run_cases(1200, 600, false, 0); }
+Test(equivalence, trees_1800_2399_without_tt) { run_cases(1800, 600, false, 0); }
 
 /* Aspiration windows and no iterative deepening must not change the value. */
 Test(equivalence, aspiration_and_direct_search)

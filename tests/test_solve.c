@@ -141,6 +141,46 @@ Test(solve, prefetch_never_changes_a_search)
     }
 }
 
+/* ---- the table's near part ------------------------------------------------------ */
+
+Test(solve, near_part_never_changes_a_score)
+{
+    /* Every exact algorithm at 1 and 2 threads, the near part tiny (16
+     * buckets: constant churn) and as the solver sets it: the same score as
+     * one table for all nodes, with the plain game and the solver's (bounds,
+     * keyed moves, distance scores). */
+    gts_algorithm algs[32];
+    int nalg = gts_algorithm_list(algs, 32);
+    size_t count = (size_t)tgame_count(NPOS);
+    for (size_t k = 0; k < count; k++) {
+        size_t i = k * NPOS / count;
+        void *s = c4(POSITIONS[i]);
+        for (int a = 0; a < nalg; a++) {
+            if (!gts_algorithm_is_exact(algs[a]))
+                continue;
+            for (int t = 1; t <= (gts_algorithm_is_parallel(algs[a]) ? 2 : 1); t++) {
+                gts_engine *tiny = engine(t, 2), *wide = engine(t, 2), *off = engine(t, 2);
+                cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_DEPTH, 3), GTS_OK);
+                cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_KB, 1), GTS_OK);
+                cr_assert_eq(gts_engine_set(wide, GTS_OPT_TT_NEAR_DEPTH, 12), GTS_OK);
+                const gts_game *games[] = {gts_game_connect4(), gts_game_connect4_solver()};
+                for (int gi = 0; gi < 2; gi++) {
+                    gts_result x = search(tiny, algs[a], games[gi], s, 8);
+                    gts_result y = search(off, algs[a], games[gi], s, 8);
+                    gts_result z = search(wide, algs[a], games[gi], s, 8);
+                    cr_expect(x.score == y.score && z.score == y.score,
+                              "%s %s t%d game %d: %d %d, off %d", POSITIONS[i],
+                              gts_algorithm_name(algs[a]), t, gi, x.score, z.score, y.score);
+                }
+                gts_engine_free(tiny);
+                gts_engine_free(wide);
+                gts_engine_free(off);
+            }
+        }
+        gts_games_free(gts_game_connect4(), s);
+    }
+}
+
 /* ---- the table is there from the start ------------------------------------------ */
 
 typedef struct live {

@@ -34,7 +34,8 @@ static const char SOLVE_USAGE[] =
     "Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]\n"
     "                          [--check] [--iterative | --no-iterative]\n"
     "                          [--deepen N] [--root DRIVER] [--no-bounds]\n"
-    "                          [--no-prefetch] [--split-ply P]\n"
+    "                          [--no-prefetch] [--tt-near D] [--tt-near-kb K]\n"
+    "                          [--split-ply P]\n"
     "\n"
     "Read Connect-4 positions from stdin, one per line, as the 1-based columns\n"
     "played from the empty board (\"4453\"), and print \"POSITION SCORE\" for each.\n"
@@ -64,6 +65,10 @@ static const char SOLVE_USAGE[] =
     "                   measure what it brings)\n"
     "  --no-prefetch    do not play the children ahead to prefetch their table\n"
     "                   entries (GTS_OPT_TT_PREFETCH, on by default here)\n"
+    "  --tt-near D      nodes with at most D plies to go use a small, cache-resident\n"
+    "                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10; 0: one\n"
+    "                   table for all nodes)\n"
+    "  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)\n"
     "  --split-ply P    parallel algorithms share work only in the top P plies\n"
     "                   (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)\n"
     "  -h, --help       this help\n"
@@ -81,6 +86,11 @@ static const int64_t SOLVE_DEFAULT_DEEPEN = 32768;
 /* Plies of the tree where parallel algorithms share work
  * (GTS_OPT_SPLIT_PLY; measured: doc/results.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_SPLIT_PLY = 12;
+/* The table's near part: the nodes with at most this many plies to go
+ * (GTS_OPT_TT_NEAR_DEPTH) use GTS_OPT_TT_NEAR_KB of cache-resident table
+ * (measured: doc/results.md, issue 10). */
+static const int64_t SOLVE_DEFAULT_TT_NEAR = 10;
+static const int64_t SOLVE_DEFAULT_TT_NEAR_KB = 1024;
 
 /* Default table of the solver: solving benefits from a bigger one. */
 static const int64_t SOLVE_DEFAULT_TT_MB = 64;
@@ -92,7 +102,7 @@ typedef struct solve_opts {
     gts_algorithm alg;
     int64_t threads, tt_mb;
     bool stats, check, iterative, no_bounds, no_prefetch;
-    int64_t root, deepen, split_ply;
+    int64_t root, deepen, split_ply, tt_near, tt_near_kb;
 } solve_opts;
 
 /*
@@ -171,7 +181,7 @@ int cmd_solve(int argc, char **argv)
 {
     enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
            OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH, OPT_DEEPEN,
-           OPT_SPLIT_PLY };
+           OPT_SPLIT_PLY, OPT_TT_NEAR, OPT_TT_NEAR_KB };
     static const struct option opts[] = {
         { "alg", required_argument, NULL, OPT_ALG },
         { "threads", required_argument, NULL, OPT_THREADS },
@@ -185,12 +195,15 @@ int cmd_solve(int argc, char **argv)
         { "no-prefetch", no_argument, NULL, OPT_NOPREFETCH },
         { "deepen", required_argument, NULL, OPT_DEEPEN },
         { "split-ply", required_argument, NULL, OPT_SPLIT_PLY },
+        { "tt-near", required_argument, NULL, OPT_TT_NEAR },
+        { "tt-near-kb", required_argument, NULL, OPT_TT_NEAR_KB },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
     solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
                      .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN,
-                     .split_ply = SOLVE_DEFAULT_SPLIT_PLY };
+                     .split_ply = SOLVE_DEFAULT_SPLIT_PLY, .tt_near = SOLVE_DEFAULT_TT_NEAR,
+                     .tt_near_kb = SOLVE_DEFAULT_TT_NEAR_KB };
     const char *alg_name = SOLVE_DEFAULT_ALG;
     int c;
     optind = 0;
@@ -253,6 +266,16 @@ int cmd_solve(int argc, char **argv)
                                          &o.split_ply))
                 return CLI_USAGE;
             break;
+        case OPT_TT_NEAR:
+            if (!cli_parse_engine_option("solve", "--tt-near", GTS_OPT_TT_NEAR_DEPTH, optarg,
+                                         &o.tt_near))
+                return CLI_USAGE;
+            break;
+        case OPT_TT_NEAR_KB:
+            if (!cli_parse_engine_option("solve", "--tt-near-kb", GTS_OPT_TT_NEAR_KB, optarg,
+                                         &o.tt_near_kb))
+                return CLI_USAGE;
+            break;
         default:
             return cli_bad_option("solve", c, argv);
         }
@@ -291,7 +314,9 @@ int cmd_solve(int argc, char **argv)
         || !cli_engine_set("solve", e, GTS_OPT_ROOT_DRIVER, o.root, "root_driver")
         || !cli_engine_set("solve", e, GTS_OPT_TT_PREFETCH, !o.no_prefetch, "tt_prefetch")
         || !cli_engine_set("solve", e, GTS_OPT_DEEPEN_NODES, o.deepen, "deepen_nodes")
-        || !cli_engine_set("solve", e, GTS_OPT_SPLIT_PLY, o.split_ply, "split_ply")) {
+        || !cli_engine_set("solve", e, GTS_OPT_SPLIT_PLY, o.split_ply, "split_ply")
+        || !cli_engine_set("solve", e, GTS_OPT_TT_NEAR_DEPTH, o.tt_near, "tt_near_depth")
+        || !cli_engine_set("solve", e, GTS_OPT_TT_NEAR_KB, o.tt_near_kb, "tt_near_kb")) {
         gts_engine_free(e);
         return CLI_FAIL;
     }

@@ -205,7 +205,7 @@ static void extend_pv(gts__run *run, gts_result *r, int depth)
     }
     while (len < depth && len < GTS_MAX_PLY - 1) {
         gts__tt_hit hit;
-        if (!gts__tt_probe(c->tt, g->hash(c->state, c->user), &hit) || hit.depth < depth - len
+        if (!gts__tt_probe(c->tt, g->hash(c->state, c->user), depth - len, &hit) || hit.depth < depth - len
             || hit.move_index == GTS__TT_NO_MOVE
             || gts__tt_bound_from(hit.lower, len) < v)
             break;

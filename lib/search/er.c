@@ -130,7 +130,7 @@ static bool er_first(gts__ctx *c, gts_move m, int d, int ply, gts_score alpha, g
         goto out;
     }
     if (n == 0) {
-        *s = -gts__terminal(c, key, cp);
+        *s = -gts__terminal(c, key, d, cp);
         goto out;
     }
     bool sort = gts__order_moves(c, cp, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
@@ -187,7 +187,7 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     if (n < 0)
         return 0;
     if (n == 0)
-        return gts__terminal(c, key, ply);
+        return gts__terminal(c, key, depth, ply);
     const gts_move *moves = gts__moves(c, ply);
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -251,7 +251,7 @@ static inline bool er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, g
         return true;
     }
     if (*n == 0) {
-        *v = gts__terminal(c, *key, ply);
+        *v = gts__terminal(c, *key, depth, ply);
         return true;
     }
     *sort = gts__order_moves(c, ply, *n, tt_move < (uint32_t)*n ? tt_move : GTS__TT_NO_MOVE);

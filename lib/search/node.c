@@ -91,18 +91,18 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
     gts__stop_run(sh, 0);
 }
 
-bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n)
+bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth)
 {
     const gts_game *g = c->game;
     if (g->hash_after) { /* the children's keys without playing them */
         for (int i = 0; i < n; i++)
-            gts__tt_prefetch(c->tt, g->hash_after(c->state, moves[i], c->user));
+            gts__tt_prefetch(c->tt, g->hash_after(c->state, moves[i], c->user), depth);
         return true;
     }
     for (int i = 0; i < n; i++) {
         if (g->apply(c->state, moves[i], c->user) < 0)
             continue;
-        gts__tt_prefetch(c->tt, g->hash(c->state, c->user));
+        gts__tt_prefetch(c->tt, g->hash(c->state, c->user), depth);
         int rc = g->undo(c->state, moves[i], c->user);
         if (rc < 0) {
             gts__fail(c, GTS_ECALLBACK, rc);

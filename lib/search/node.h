@@ -347,7 +347,7 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
     *tt_move = GTS__TT_NO_MOVE;
     if (c->tt) {
         *key = c->game->hash(c->state, c->user);
-        gts__tt_prefetch(c->tt, *key);
+        gts__tt_prefetch(c->tt, *key, depth);
     }
     if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
         return true;
@@ -355,7 +355,7 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
         return false;
     c->tt_probes++;
     gts__tt_hit hit;
-    if (!gts__tt_probe(c->tt, *key, &hit))
+    if (!gts__tt_probe(c->tt, *key, depth, &hit))
         return false;
     c->tt_hits++;
     *tt_move = hit.move_index;
@@ -386,17 +386,17 @@ static inline void gts__tt_save(gts__ctx *c, uint64_t key, int depth, int ply,
         return;
     int bound = best >= beta ? GTS__BOUND_LOWER
               : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
-    gts__tt_store(c->tt, key, gts__tt_score_to(best, ply), depth, bound,
+    gts__tt_store(c->tt, key, depth, gts__tt_score_to(best, ply), depth, bound,
                   bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
 }
 
 /* A node without moves: the game is over. Its value does not depend on the
  * remaining depth, so it is stored as exact at the maximum depth. */
-static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int ply)
+static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int depth, int ply)
 {
     gts_score s = gts__evaluate(c, ply);
     if (c->tt && !gts__aborted(c))
-        gts__tt_store(c->tt, key, gts__tt_score_to(s, ply), GTS_MAX_DEPTH, GTS__BOUND_EXACT,
+        gts__tt_store(c->tt, key, depth, gts__tt_score_to(s, ply), GTS_MAX_DEPTH, GTS__BOUND_EXACT,
                       GTS__TT_NO_MOVE);
     return s;
 }
@@ -407,7 +407,7 @@ static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int ply)
  * is left for the real search of that child to report. False after a
  * failed undo() (recorded). */
 static const int GTS__PREFETCH_MIN_DEPTH = 3;
-bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n);
+bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth);
 static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves, int n)
 {
     if (!c->use_prefetch || !c->tt)
@@ -419,7 +419,7 @@ static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves,
      * is even ordered and applied. */
     if (c->game->hash_after ? depth < 2 : depth < GTS__PREFETCH_MIN_DEPTH || n < 2)
         return true;
-    return gts__prefetch_children(c, moves, n);
+    return gts__prefetch_children(c, moves, n, depth - 1);
 }
 
 /* ---- ordering (order.c) --------------------------------------------------- */

@@ -87,7 +87,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     if (n < 0)
         return 0;
     if (n == 0) {
-        return gts__terminal(c, key, ply);
+        return gts__terminal(c, key, depth, ply);
     }
 
     /* Step 6. Table lookahead, then ordering (which overlaps the loads) */

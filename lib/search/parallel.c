@@ -356,7 +356,7 @@ bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score 
         return true;
     gts__pw_release(pw, nd->am); /* no moves, or a failure (recorded) */
     if (nd->n == 0)
-        *score = gts__terminal(c, nd->key, ply);
+        *score = gts__terminal(c, nd->key, depth, ply);
     return false;
 }
 

@@ -41,10 +41,10 @@ static void *run(void *arg)
     for (uint64_t r = 0; r < rounds; r++) {
         uint64_t k = key_of(next(&w->seed) % KEYS);
         if (r & 1) {
-            gts__tt_store(&table, k, score_of(k), depth_of(k), bound_of(k), move_of(k));
+            gts__tt_store(&table, k, 1, score_of(k), depth_of(k), bound_of(k), move_of(k));
         } else {
             gts__tt_hit h;
-            if (gts__tt_probe(&table, k, &h)) {
+            if (gts__tt_probe(&table, k, 1, &h)) {
                 w->hits++;
                 int b = bound_of(k);
                 gts_score lower = b == GTS__BOUND_UPPER ? -GTS_SCORE_INF : score_of(k);

@@ -88,6 +88,8 @@ RESULT_FLAG_NAMES = (
 OPTIONS = {
     "tt_mb": 100,
     "tt_prefetch": 101,
+    "tt_near_depth": 102,
+    "tt_near_kb": 103,
     "aspiration": 200,
     "killers": 201,
     "history": 202,

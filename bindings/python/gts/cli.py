@@ -46,6 +46,8 @@ SOLVE_DEFAULT_ALG = "pvs"
 SOLVE_DEFAULT_TT_MB = 64
 SOLVE_DEFAULT_DEEPEN = 32768
 SOLVE_DEFAULT_SPLIT_PLY = 12
+SOLVE_DEFAULT_TT_NEAR = 10
+SOLVE_DEFAULT_TT_NEAR_KB = 1024
 SOLVE_MAX_LINE = 256
 C4_CELLS = 42
 OTHELLO_PASS = 64
@@ -131,7 +133,8 @@ _SOLVE_USAGE = """\
 Usage: gts solve connect4 [--alg NAME] [--threads N] [--tt-mb M] [--stats]
                           [--check] [--iterative | --no-iterative]
                           [--deepen N] [--root DRIVER] [--no-bounds]
-                          [--no-prefetch] [--split-ply P]
+                          [--no-prefetch] [--tt-near D] [--tt-near-kb K]
+                          [--split-ply P]
 
 Read Connect-4 positions from stdin, one per line, as the 1-based columns
 played from the empty board ("4453"), and print "POSITION SCORE" for each.
@@ -161,6 +164,10 @@ Options:
                    measure what it brings)
   --no-prefetch    do not play the children ahead to prefetch their table
                    entries (GTS_OPT_TT_PREFETCH, on by default here)
+  --tt-near D      nodes with at most D plies to go use a small, cache-resident
+                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10; 0: one
+                   table for all nodes)
+  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)
   --split-ply P    parallel algorithms share work only in the top P plies
                    (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)
   -h, --help       this help
@@ -1142,7 +1149,8 @@ SOLVE_OPTS = [Opt("alg", True, "alg"), Opt("threads", True, "threads"),
               Opt("check", False, "check"), Opt("iterative", False, "iterative"),
               Opt("no-iterative", False, "no_iterative"), Opt("root", True, "root"),
               Opt("no-bounds", False, "no_bounds"), Opt("no-prefetch", False, "no_prefetch"),
-              Opt("deepen", True, "deepen"), Opt("split-ply", True, "split_ply"), HELP_OPT]
+              Opt("deepen", True, "deepen"), Opt("split-ply", True, "split_ply"),
+              Opt("tt-near", True, "tt_near"), Opt("tt-near-kb", True, "tt_near_kb"), HELP_OPT]
 
 
 class _WithoutBounds:
@@ -1174,6 +1182,7 @@ def cmd_solve(argv: List[str]) -> int:
     root = ROOT_DRIVERS["window"]
     deepen = SOLVE_DEFAULT_DEEPEN
     split_ply = SOLVE_DEFAULT_SPLIT_PLY
+    tt_near, tt_near_kb = SOLVE_DEFAULT_TT_NEAR, SOLVE_DEFAULT_TT_NEAR_KB
     operands: List[str] = []
     for key, value in _getopt("solve", argv, SOLVE_OPTS, operands):
         if key == "help":
@@ -1188,6 +1197,10 @@ def cmd_solve(argv: List[str]) -> int:
             deepen = _engine_option("solve", "--deepen", "deepen_nodes", value)
         elif key == "split_ply":
             split_ply = _engine_option("solve", "--split-ply", "split_ply", value)
+        elif key == "tt_near":
+            tt_near = _engine_option("solve", "--tt-near", "tt_near_depth", value)
+        elif key == "tt_near_kb":
+            tt_near_kb = _engine_option("solve", "--tt-near-kb", "tt_near_kb", value)
         elif key in ("stats", "check", "no_bounds", "no_prefetch"):
             stats, check = stats or key == "stats", check or key == "check"
             no_bounds = no_bounds or key == "no_bounds"
@@ -1222,6 +1235,8 @@ def cmd_solve(argv: List[str]) -> int:
         _engine_set("solve", engine, "tt_prefetch", 0 if no_prefetch else 1, "tt_prefetch")
         _engine_set("solve", engine, "deepen_nodes", deepen, "deepen_nodes")
         _engine_set("solve", engine, "split_ply", split_ply, "split_ply")
+        _engine_set("solve", engine, "tt_near_depth", tt_near, "tt_near_depth")
+        _engine_set("solve", engine, "tt_near_kb", tt_near_kb, "tt_near_kb")
         status = _solve_lines(engine, alg, stats, check, no_bounds)
     finally:
         engine.close()
