@@ -87,6 +87,8 @@ void gts__tt_set_near(gts__tt *tt, int depth, uint64_t kb)
     tt->near = near;
     tt->far = tt->nbuckets - near;
     tt->near_depth = depth;
+    tt->part[0] = (gts__tt_part){ tt->buckets, tt->far };
+    tt->part[1] = (gts__tt_part){ tt->buckets + tt->far, near };
 }
 
 void gts__tt_destroy(gts__tt *tt)
@@ -110,9 +112,8 @@ void gts__tt_new_generation(gts__tt *tt)
     tt->generation = (tt->generation + 1) % GENERATIONS;
 }
 
-bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__tt_hit *hit)
+bool gts__tt_probe_bucket(const gts__tt_bucket *b, uint64_t key, gts__tt_hit *hit)
 {
-    gts__tt_bucket *b = gts__tt_bucket_of(tt, key, at);
     for (int i = 0; i < GTS__TT_BUCKET_ENTRIES; i++) {
         uint64_t data = gts__atomic_load_relaxed_64(&b->entry[i].data);
         uint64_t check = gts__atomic_load_relaxed_64(&b->entry[i].check);

@@ -37,6 +37,12 @@ typedef struct gts__tt_bucket {
     gts__tt_entry entry[GTS__TT_BUCKET_ENTRIES];
 } __attribute__((aligned(64))) gts__tt_bucket;
 
+/* A part of the table: @n buckets from @base. */
+typedef struct gts__tt_part {
+    gts__tt_bucket *base;
+    uint64_t n;
+} gts__tt_part;
+
 typedef struct gts__tt {
     const gts_allocator *alloc; /* NULL: malloc/free */
     gts__tt_bucket *buckets;
@@ -44,6 +50,7 @@ typedef struct gts__tt {
     uint64_t far;           /* buckets of the far part (the first ones) */
     uint64_t near;          /* buckets of the near part, after them; 0: none */
     int near_depth;         /* nodes with depth <= this use the near part */
+    gts__tt_part part[2];   /* [0] the far part, [1] the near part */
     int near_depth_set;     /* as set: GTS_OPT_TT_NEAR_DEPTH, 0 = off */
     uint64_t near_kb_set;   /* as set: GTS_OPT_TT_NEAR_KB */
     uint32_t generation; /* 0..63 */
@@ -72,28 +79,34 @@ static inline uint64_t gts__tt_mix(uint64_t k)
  * else in the far part. Probe, store and prefetch of one node pass the same
  * depth, so they meet in the same bucket; an entry in the other part is
  * only never found, never wrong (every entry checks its whole key). */
+static inline const gts__tt_part *gts__tt_part_of(const gts__tt *tt, int depth)
+{
+    return &tt->part[depth <= tt->near_depth];
+}
+static inline gts__tt_bucket *gts__tt_in(const gts__tt_part *p, uint64_t key)
+{
+    unsigned __int128 m = (unsigned __int128)gts__tt_mix(key) * p->n;
+    return &p->base[(uint64_t)(m >> 64)];
+}
 static inline gts__tt_bucket *gts__tt_bucket_of(const gts__tt *tt, uint64_t key, int depth)
 {
-    uint64_t base = 0, n = tt->far;
-    if (depth <= tt->near_depth) {
-        base = tt->far;
-        n = tt->near;
-    }
-    unsigned __int128 m = (unsigned __int128)gts__tt_mix(key) * n;
-    return &tt->buckets[base + (uint64_t)(m >> 64)];
+    return gts__tt_in(gts__tt_part_of(tt, depth), key);
 }
 
 /* Start loading @key's bucket into the cache (a hint: no effect on data).
  * A probe is a cache miss on any table larger than the cache; issued as soon
  * as the key is known, the load overlaps the node's other work. */
-static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key, int depth)
+static inline void gts__tt_prefetch_bucket(const gts__tt_bucket *b)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(gts__tt_bucket_of(tt, key, depth));
+    __builtin_prefetch(b);
 #else
-    (void)tt;
-    (void)key;
+    (void)b;
 #endif
+}
+static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key, int depth)
+{
+    gts__tt_prefetch_bucket(gts__tt_bucket_of(tt, key, depth));
 }
 
 /* Set the table to @mb MiB (0 frees it). Contents are lost. 0 or GTS_ENOMEM
@@ -112,7 +125,12 @@ void gts__tt_new_generation(gts__tt *tt);
 static inline bool gts__tt_enabled(const gts__tt *tt) { return tt->buckets != NULL; }
 
 /* Any thread, concurrently with stores. */
-bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__tt_hit *hit);
+bool gts__tt_probe_bucket(const gts__tt_bucket *b, uint64_t key, gts__tt_hit *hit);
+/* The entry of @key for a node with @at plies to go (gts__tt_bucket_of). */
+static inline bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__tt_hit *hit)
+{
+    return gts__tt_probe_bucket(gts__tt_bucket_of(tt, key, at), key, hit);
+}
 /* Store a result: @score is a lower bound (GTS__BOUND_LOWER), an upper bound
  * or exact, node-relative. A result at the depth already stored for the key
  * is merged with it (the tighter of each bound), so a lower bound from one

@@ -94,15 +94,17 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth)
 {
     const gts_game *g = c->game;
+    /* A copy: the callbacks below cannot change it, so it stays in registers. */
+    const gts__tt_part part = *gts__tt_part_of(c->tt, depth);
     if (g->hash_after) { /* the children's keys without playing them */
         for (int i = 0; i < n; i++)
-            gts__tt_prefetch(c->tt, g->hash_after(c->state, moves[i], c->user), depth);
+            gts__tt_prefetch_bucket(gts__tt_in(&part, g->hash_after(c->state, moves[i], c->user)));
         return true;
     }
     for (int i = 0; i < n; i++) {
         if (g->apply(c->state, moves[i], c->user) < 0)
             continue;
-        gts__tt_prefetch(c->tt, g->hash(c->state, c->user), depth);
+        gts__tt_prefetch_bucket(gts__tt_in(&part, g->hash(c->state, c->user)));
         int rc = g->undo(c->state, moves[i], c->user);
         if (rc < 0) {
             gts__fail(c, GTS_ECALLBACK, rc);

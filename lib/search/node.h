@@ -345,9 +345,11 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
 {
     *key = 0;
     *tt_move = GTS__TT_NO_MOVE;
+    const gts__tt_bucket *b = NULL;
     if (c->tt) {
         *key = c->game->hash(c->state, c->user);
-        gts__tt_prefetch(c->tt, *key, depth);
+        b = gts__tt_bucket_of(c->tt, *key, depth);
+        gts__tt_prefetch_bucket(b);
     }
     if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
         return true;
@@ -355,7 +357,7 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
         return false;
     c->tt_probes++;
     gts__tt_hit hit;
-    if (!gts__tt_probe(c->tt, *key, depth, &hit))
+    if (!gts__tt_probe_bucket(b, *key, &hit))
         return false;
     c->tt_hits++;
     *tt_move = hit.move_index;
