@@ -34,6 +34,10 @@ static gts_score score_of(uint64_t k) { return (gts_score)(k % 60001) - 30000; }
 static int depth_of(uint64_t k) { return (int)(k % 128); }
 static int bound_of(uint64_t k) { return (int)(k % 3) + 1; }
 static uint32_t move_of(uint64_t k) { return (uint32_t)(k % 0xffff); }
+/* The node's remaining depth, which picks the table's part: half the keys
+ * go to the near part (at <= NEAR_DEPTH), half to the far one. */
+enum { NEAR_DEPTH = 7 };
+static int at_of(uint64_t k) { return (int)(k >> 60); }
 
 static void *run(void *arg)
 {
@@ -41,10 +45,10 @@ static void *run(void *arg)
     for (uint64_t r = 0; r < rounds; r++) {
         uint64_t k = key_of(next(&w->seed) % KEYS);
         if (r & 1) {
-            gts__tt_store(&table, k, 1, score_of(k), depth_of(k), bound_of(k), move_of(k));
+            gts__tt_store(&table, k, at_of(k), score_of(k), depth_of(k), bound_of(k), move_of(k));
         } else {
             gts__tt_hit h;
-            if (gts__tt_probe(&table, k, 1, &h)) {
+            if (gts__tt_probe(&table, k, at_of(k), &h)) {
                 w->hits++;
                 int b = bound_of(k);
                 gts_score lower = b == GTS__BOUND_UPPER ? -GTS_SCORE_INF : score_of(k);
@@ -73,6 +77,7 @@ int main(int argc, char **argv)
         return 2;
     }
     table.nbuckets = 1024; /* use the first 64 KiB only: many collisions */
+    gts__tt_set_near(&table, NEAR_DEPTH, 16); /* of which 16 KiB near */
     worker w[64] = {{0}};
     for (int i = 0; i < threads; i++) {
         w[i].seed = (uint64_t)i * 7919 + 1;
