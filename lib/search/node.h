@@ -421,6 +421,10 @@ static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves,
      * is even ordered and applied. */
     if (c->game->hash_after ? depth < 2 : depth < GTS__PREFETCH_MIN_DEPTH || n < 2)
         return true;
+    /* Children in the table's near part (GTS_OPT_TT_NEAR_DEPTH) are in the
+     * cache already: nothing to start loading. */
+    if (depth - 1 <= c->tt->near_depth)
+        return true;
     return gts__prefetch_children(c, moves, n, depth - 1);
 }
 
