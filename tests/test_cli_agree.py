@@ -329,6 +329,8 @@ class TestSolve(Agree):
         for args in ([], ["--stats"], ["--iterative", "--stats"], ["--no-iterative"],
                      ["--root", "bisect", "--stats"], ["--root=mtdf", "--stats"],
                      ["--no-bounds", "--stats"], ["--no-prefetch", "--stats"],
+                     ["--tt-near", "0", "--stats"], ["--tt-near=4", "--tt-near-kb", "1", "--stats"],
+                     ["--alg", "abdada", "--threads", "2", "--tt-near", "20", "--tt-near-kb=64"],
                      ["--alg", "mtdf", "--tt-mb", "1", "--stats"],
                      ["--alg", "ybwc", "--threads", "2"], ["--threads", "2"],
                      ["--alg", "dts", "--threads", "2", "--split-ply", "3"],
@@ -427,6 +429,8 @@ USAGE_ERRORS = [
     "solve", "solve othello", "solve connect4 extra", "solve connect4 --alg probcut",
     "solve connect4 --alg nosuch", "solve connect4 --threads -3", "solve connect4 --root x",
     "solve connect4 --root", "solve connect4 --tt-mb 2000000", "solve connect4 --bisect",
+    "solve connect4 --tt-near -1", "solve connect4 --tt-near 999", "solve connect4 --tt-near x",
+    "solve connect4 --tt-near-kb 0", "solve connect4 --tt-near-kb", "solve connect4 --tt-near-kb 2000000000",
     # algorithms, help
     "algorithms extra", "algorithms --format xml", "help nosuch",
 ]
