@@ -55,8 +55,8 @@ typedef enum gts_option {
      * in the CPU cache, the others in the rest. Such nodes are most of a
      * search and their subtrees are small, so a cache hit there is worth
      * more than the entries the small part loses. For exact solves with
-     * cheap callbacks (Connect-4 with 10: about a sixth less time at one
-     * thread for 4 % more nodes; doc/results.md); a depth-limited search with
+     * cheap callbacks (Connect-4 with 10: 8-21 % less time at one thread
+     * for 4 % more nodes; doc/results.md); a depth-limited search with
      * iterative deepening loses the table move of a node that crosses the
      * line from one iteration to the next. Never changes a result. 0
      * (the default): one table for all nodes.
