@@ -88,7 +88,9 @@ void gts__tt_set_near(gts__tt *tt, int depth, uint64_t kb)
     tt->far = tt->nbuckets - near;
     tt->near_depth = depth;
     tt->part[0] = (gts__tt_part){ tt->buckets, tt->far };
-    tt->part[1] = (gts__tt_part){ tt->buckets + tt->far, near };
+    /* No arithmetic on a NULL table (before the first resize, after
+     * destroy): even + 0 is undefined there. */
+    tt->part[1] = (gts__tt_part){ tt->buckets ? tt->buckets + tt->far : NULL, near };
 }
 
 void gts__tt_destroy(gts__tt *tt)
