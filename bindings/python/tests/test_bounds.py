@@ -225,6 +225,35 @@ class TestRootDriver(unittest.TestCase):
                             self.assertIn(r.best_move, g.moves())
 
 
+class TestNearPart(unittest.TestCase):
+    """The table's near part (tt_near_depth, tt_near_kb) never changes an
+    exact score: a tiny one (16 buckets) under every exact algorithm."""
+
+    def test_option(self):
+        self.assertEqual(gts.option_bounds("tt_near_depth")[2], 0)
+        self.assertEqual(gts.option_bounds("tt_near_kb")[2], 1024)
+        with gts.Engine(tt_near_depth=10) as e:
+            self.assertEqual(e.get("tt_near_depth"), 10)
+        with self.assertRaises(gts.GtsError):
+            gts.Engine(tt_near_kb=0)
+
+    def test_same_scores(self):
+        for params in TREES[:2]:
+            depth = params["depth"]
+            ref = negamax(PyRandomTree(**params), depth)
+            for alg in EXACT:
+                with self.subTest(tree=params["seed"], alg=alg.name):
+                    r = run(PyRandomTree(**params), alg, depth=depth, tt_near_depth=2,
+                            tt_near_kb=1)
+                    self.assertEqual(r.score, ref)
+        with gts.games.Connect4("4453") as g:
+            ref = gts.minimax(g, depth=6, iterative=0).score
+            for alg in EXACT:
+                with self.subTest(game="connect4", alg=alg.name):
+                    r = run(g, alg, depth=6, tt_near_depth=3, tt_near_kb=1)
+                    self.assertEqual(r.score, ref)
+
+
 if __name__ == "__main__":
     unittest.main()
 
