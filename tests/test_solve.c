@@ -107,15 +107,17 @@ Test(solve, keyed_generate_failures_are_reported)
     gts_games_free(gts_game_connect4(), copy);
 }
 
-/* ---- table lookahead ------------------------------------------------------------ */
+/* ---- every exact algorithm on every position -------------------------------------- */
 
-Test(solve, prefetch_never_changes_a_search)
+typedef void (*exact_case)(const char *pos, void *s, gts_algorithm alg, int threads);
+
+/* Run @f for every position (with GTS_TEST_DIVISOR, positions spread over
+ * the list) and every exact algorithm, at 1 thread and, for parallel
+ * ones, at 2. */
+static void each_exact(exact_case f)
 {
-    /* Serial: the same tree node for node; every exact algorithm at 1 and
-     * 2 threads: the same score as without. */
     gts_algorithm algs[32];
     int nalg = gts_algorithm_list(algs, 32);
-    /* Every position; with GTS_TEST_DIVISOR, positions spread over the list. */
     size_t count = (size_t)tgame_count(NPOS);
     for (size_t k = 0; k < count; k++) {
         size_t i = k * NPOS / count;
@@ -123,63 +125,56 @@ Test(solve, prefetch_never_changes_a_search)
         for (int a = 0; a < nalg; a++) {
             if (!gts_algorithm_is_exact(algs[a]))
                 continue;
-            for (int t = 1; t <= (gts_algorithm_is_parallel(algs[a]) ? 2 : 1); t++) {
-                gts_engine *on = engine(t, 2), *off = engine(t, 2);
-                cr_assert_eq(gts_engine_set(on, GTS_OPT_TT_PREFETCH, 1), GTS_OK);
-                gts_result x = search(on, algs[a], gts_game_connect4(), s, 8);
-                gts_result y = search(off, algs[a], gts_game_connect4(), s, 8);
-                cr_expect_eq(x.score, y.score, "%s %s t%d", POSITIONS[i],
-                             gts_algorithm_name(algs[a]), t);
-                if (t == 1)
-                    cr_expect_eq(x.nodes, y.nodes, "%s %s: same tree", POSITIONS[i],
-                                 gts_algorithm_name(algs[a]));
-                gts_engine_free(on);
-                gts_engine_free(off);
-            }
+            for (int t = 1; t <= (gts_algorithm_is_parallel(algs[a]) ? 2 : 1); t++)
+                f(POSITIONS[i], s, algs[a], t);
         }
         gts_games_free(gts_game_connect4(), s);
     }
 }
+
+/* ---- table lookahead ------------------------------------------------------------ */
+
+/* Serial: the same tree node for node; parallel: the same score as without. */
+static void prefetch_case(const char *pos, void *s, gts_algorithm alg, int t)
+{
+    gts_engine *on = engine(t, 2), *off = engine(t, 2);
+    cr_assert_eq(gts_engine_set(on, GTS_OPT_TT_PREFETCH, 1), GTS_OK);
+    gts_result x = search(on, alg, gts_game_connect4(), s, 8);
+    gts_result y = search(off, alg, gts_game_connect4(), s, 8);
+    cr_expect_eq(x.score, y.score, "%s %s t%d", pos, gts_algorithm_name(alg), t);
+    if (t == 1)
+        cr_expect_eq(x.nodes, y.nodes, "%s %s: same tree", pos, gts_algorithm_name(alg));
+    gts_engine_free(on);
+    gts_engine_free(off);
+}
+
+Test(solve, prefetch_never_changes_a_search) { each_exact(prefetch_case); }
 
 /* ---- the table's near part ------------------------------------------------------ */
 
-Test(solve, near_part_never_changes_a_score)
+/* The near part tiny (16 buckets: constant churn) and as the solver sets
+ * it: the same score as one table for all nodes, with the plain game and
+ * the solver's (bounds, keyed moves, distance scores). */
+static void near_case(const char *pos, void *s, gts_algorithm alg, int t)
 {
-    /* Every exact algorithm at 1 and 2 threads, the near part tiny (16
-     * buckets: constant churn) and as the solver sets it: the same score as
-     * one table for all nodes, with the plain game and the solver's (bounds,
-     * keyed moves, distance scores). */
-    gts_algorithm algs[32];
-    int nalg = gts_algorithm_list(algs, 32);
-    size_t count = (size_t)tgame_count(NPOS);
-    for (size_t k = 0; k < count; k++) {
-        size_t i = k * NPOS / count;
-        void *s = c4(POSITIONS[i]);
-        for (int a = 0; a < nalg; a++) {
-            if (!gts_algorithm_is_exact(algs[a]))
-                continue;
-            for (int t = 1; t <= (gts_algorithm_is_parallel(algs[a]) ? 2 : 1); t++) {
-                gts_engine *tiny = engine(t, 2), *wide = engine(t, 2), *off = engine(t, 2);
-                cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_DEPTH, 3), GTS_OK);
-                cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_KB, 1), GTS_OK);
-                cr_assert_eq(gts_engine_set(wide, GTS_OPT_TT_NEAR_DEPTH, 12), GTS_OK);
-                const gts_game *games[] = {gts_game_connect4(), gts_game_connect4_solver()};
-                for (int gi = 0; gi < 2; gi++) {
-                    gts_result x = search(tiny, algs[a], games[gi], s, 8);
-                    gts_result y = search(off, algs[a], games[gi], s, 8);
-                    gts_result z = search(wide, algs[a], games[gi], s, 8);
-                    cr_expect(x.score == y.score && z.score == y.score,
-                              "%s %s t%d game %d: %d %d, off %d", POSITIONS[i],
-                              gts_algorithm_name(algs[a]), t, gi, x.score, z.score, y.score);
-                }
-                gts_engine_free(tiny);
-                gts_engine_free(wide);
-                gts_engine_free(off);
-            }
-        }
-        gts_games_free(gts_game_connect4(), s);
+    gts_engine *tiny = engine(t, 2), *wide = engine(t, 2), *off = engine(t, 2);
+    cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_DEPTH, 3), GTS_OK);
+    cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_KB, 1), GTS_OK);
+    cr_assert_eq(gts_engine_set(wide, GTS_OPT_TT_NEAR_DEPTH, 12), GTS_OK);
+    const gts_game *games[] = {gts_game_connect4(), gts_game_connect4_solver()};
+    for (int gi = 0; gi < 2; gi++) {
+        gts_result x = search(tiny, alg, games[gi], s, 8);
+        gts_result y = search(off, alg, games[gi], s, 8);
+        gts_result z = search(wide, alg, games[gi], s, 8);
+        cr_expect(x.score == y.score && z.score == y.score, "%s %s t%d game %d: %d %d, off %d",
+                  pos, gts_algorithm_name(alg), t, gi, x.score, z.score, y.score);
     }
+    gts_engine_free(tiny);
+    gts_engine_free(wide);
+    gts_engine_free(off);
 }
+
+Test(solve, near_part_never_changes_a_score) { each_exact(near_case); }
 
 /* ---- the table is there from the start ------------------------------------------ */
 
