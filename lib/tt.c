@@ -130,10 +130,9 @@ bool gts__tt_probe_bucket(const gts__tt_bucket *b, uint64_t key, gts__tt_hit *hi
     return false;
 }
 
-void gts__tt_store(gts__tt *tt, uint64_t key, int at, gts_score score, int depth, int bound,
-                   uint32_t move_index)
+void gts__tt_store_bucket(gts__tt *tt, gts__tt_bucket *b, uint64_t key, gts_score score,
+                          int depth, int bound, uint32_t move_index)
 {
-    gts__tt_bucket *b = gts__tt_bucket_of(tt, key, at);
     uint32_t gen = tt->generation;
     gts__tt_entry *victim = NULL;
     int victim_worth = 1 << 30;

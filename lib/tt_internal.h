@@ -109,6 +109,20 @@ static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key, int depth)
     gts__tt_prefetch_bucket(gts__tt_bucket_of(tt, key, depth));
 }
 
+/* Slice @i of @n of the near part: each real thread of a search gets its
+ * own, so that no cache line of the near part is written by two cores (at
+ * two threads the shared part ran about 9 % slower, doc/results.md). The
+ * whole part when @n <= 1 or the part has fewer buckets than slices. */
+static inline gts__tt_part gts__tt_near_slice(const gts__tt *tt, int i, int n)
+{
+    gts__tt_part p = tt->part[1];
+    if (n > 1 && p.base && p.n >= (uint64_t)n) {
+        p.n /= (uint64_t)n;
+        p.base += (uint64_t)i * p.n;
+    }
+    return p;
+}
+
 /* Set the table to @mb MiB (0 frees it). Contents are lost. 0 or GTS_ENOMEM
  * (then the old table is kept). Not concurrent with probes/stores. */
 int gts__tt_resize(gts__tt *tt, size_t mb);
@@ -135,8 +149,14 @@ static inline bool gts__tt_probe(const gts__tt *tt, uint64_t key, int at, gts__t
  * or exact, node-relative. A result at the depth already stored for the key
  * is merged with it (the tighter of each bound), so a lower bound from one
  * null-window search and an upper bound from another make an exact value. */
-void gts__tt_store(gts__tt *tt, uint64_t key, int at, gts_score score, int depth, int bound,
-                   uint32_t move_index);
+void gts__tt_store_bucket(gts__tt *tt, gts__tt_bucket *b, uint64_t key, gts_score score,
+                          int depth, int bound, uint32_t move_index);
+/* The same into the bucket of @key for a node with @at plies to go. */
+static inline void gts__tt_store(gts__tt *tt, uint64_t key, int at, gts_score score, int depth,
+                                 int bound, uint32_t move_index)
+{
+    gts__tt_store_bucket(tt, gts__tt_bucket_of(tt, key, at), key, score, depth, bound, move_index);
+}
 /* Permille of the first 1000 buckets' entries that belong to this generation. */
 int gts__tt_hashfull(const gts__tt *tt);
 

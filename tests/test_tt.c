@@ -206,3 +206,23 @@ Test(tt, near_part_holds_the_shallow_nodes)
     gts__tt_destroy(&tt);
     cr_expect(tt.near == 0 && tt.far == 0, "no table, no parts");
 }
+
+Test(tt, near_part_slices_one_per_thread)
+{
+    gts__tt tt = {0};
+    gts__tt_part none = gts__tt_near_slice(&tt, 0, 2);
+    cr_expect(none.base == NULL && none.n == 0, "no table, no slice");
+    cr_assert_eq(gts__tt_resize(&tt, 1), GTS_OK);
+    gts__tt_set_near(&tt, 4, 64);
+    gts__tt_part whole = gts__tt_near_slice(&tt, 0, 1);
+    cr_expect(whole.base == tt.part[1].base && whole.n == tt.near, "one thread: the whole part");
+    gts__tt_part a = gts__tt_near_slice(&tt, 0, 2), b = gts__tt_near_slice(&tt, 1, 2);
+    cr_expect_eq(a.n, tt.near / 2);
+    cr_expect_eq(b.n, tt.near / 2);
+    cr_expect(a.base == tt.part[1].base && b.base == a.base + a.n, "two halves, one after the other");
+    cr_expect(b.base + b.n <= tt.buckets + tt.nbuckets, "inside the table");
+    gts__tt_part many = gts__tt_near_slice(&tt, 3, (int)tt.near + 1);
+    cr_expect(many.base == tt.part[1].base && many.n == tt.near,
+              "more slices than buckets: the whole part");
+    gts__tt_destroy(&tt);
+}

@@ -205,7 +205,9 @@ static void extend_pv(gts__run *run, gts_result *r, int depth)
     }
     while (len < depth && len < GTS_MAX_PLY - 1) {
         gts__tt_hit hit;
-        if (!gts__tt_probe(c->tt, g->hash(c->state, c->user), depth - len, &hit) || hit.depth < depth - len
+        uint64_t key = g->hash(c->state, c->user);
+        if (!gts__tt_probe_bucket(gts__ctx_bucket(c, key, depth - len), key, &hit)
+            || hit.depth < depth - len
             || hit.move_index == GTS__TT_NO_MOVE
             || gts__tt_bound_from(hit.lower, len) < v)
             break;
@@ -465,6 +467,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
             }
         }
         gts__ctx_begin(engine->ctx[i], engine, game, s);
+        gts__ctx_parts(engine->ctx[i], i, threads);
     }
 
     if (rc == GTS_OK)

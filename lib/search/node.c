@@ -91,11 +91,19 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
     gts__stop_run(sh, 0);
 }
 
+void gts__ctx_parts(gts__ctx *c, int i, int threads)
+{
+    if (!c->tt)
+        return;
+    c->tt_part[0] = c->tt->part[0];
+    c->tt_part[1] = gts__tt_near_slice(c->tt, i, c->vp ? 1 : threads);
+}
+
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth)
 {
     const gts_game *g = c->game;
     /* A copy: the callbacks below cannot change it, so it stays in registers. */
-    const gts__tt_part part = *gts__tt_part_of(c->tt, depth);
+    const gts__tt_part part = *gts__ctx_part(c, depth);
     if (g->hash_after) { /* the children's keys without playing them */
         for (int i = 0; i < n; i++)
             gts__tt_prefetch_bucket(gts__tt_in(&part, g->hash_after(c->state, moves[i], c->user)));

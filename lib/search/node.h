@@ -42,6 +42,8 @@ struct gts__ctx {
     void *user;
     gts__shared *shared;
     gts__tt *tt;                 /* NULL: no table or no hash() */
+    gts__tt_part tt_part[2];     /* the table's far part and this thread's
+                                    slice of its near part (gts__ctx_parts) */
     const gts__abort *abort;     /* split-point chain (parallel) */
     /* options snapshot */
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
@@ -81,6 +83,21 @@ void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c);
 void gts__ctx_clear_tables(gts__ctx *c);
 /* Bind a context to a search: game, state, options; zero the statistics. */
 void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state);
+/* Give context @i of a search with @threads contexts its slice of the
+ * table's near part (gts__tt_near_slice; the whole part on virtual
+ * processors, which model no cache). After gts__ctx_begin. */
+void gts__ctx_parts(gts__ctx *c, int i, int threads);
+
+/* The part of the table, then the bucket, of a node with @depth plies to
+ * go searched by @c (c->tt not NULL). */
+static inline const gts__tt_part *gts__ctx_part(const gts__ctx *c, int depth)
+{
+    return &c->tt_part[depth <= c->tt->near_depth];
+}
+static inline gts__tt_bucket *gts__ctx_bucket(const gts__ctx *c, uint64_t key, int depth)
+{
+    return gts__tt_in(gts__ctx_part(c, depth), key);
+}
 
 /* ---- errors and stopping ------------------------------------------------ */
 
@@ -348,7 +365,7 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
     const gts__tt_bucket *b = NULL;
     if (c->tt) {
         *key = c->game->hash(c->state, c->user);
-        b = gts__tt_bucket_of(c->tt, *key, depth);
+        b = gts__ctx_bucket(c, *key, depth);
         gts__tt_prefetch_bucket(b);
     }
     if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
@@ -388,8 +405,8 @@ static inline void gts__tt_save(gts__ctx *c, uint64_t key, int depth, int ply,
         return;
     int bound = best >= beta ? GTS__BOUND_LOWER
               : best > alpha ? GTS__BOUND_EXACT : GTS__BOUND_UPPER;
-    gts__tt_store(c->tt, key, depth, gts__tt_score_to(best, ply), depth, bound,
-                  bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
+    gts__tt_store_bucket(c->tt, gts__ctx_bucket(c, key, depth), key, gts__tt_score_to(best, ply),
+                         depth, bound, bound == GTS__BOUND_UPPER ? GTS__TT_NO_MOVE : best_index);
 }
 
 /* A node without moves: the game is over. Its value does not depend on the
@@ -398,8 +415,8 @@ static inline gts_score gts__terminal(gts__ctx *c, uint64_t key, int depth, int 
 {
     gts_score s = gts__evaluate(c, ply);
     if (c->tt && !gts__aborted(c))
-        gts__tt_store(c->tt, key, depth, gts__tt_score_to(s, ply), GTS_MAX_DEPTH, GTS__BOUND_EXACT,
-                      GTS__TT_NO_MOVE);
+        gts__tt_store_bucket(c->tt, gts__ctx_bucket(c, key, depth), key, gts__tt_score_to(s, ply),
+                             GTS_MAX_DEPTH, GTS__BOUND_EXACT, GTS__TT_NO_MOVE);
     return s;
 }
 

@@ -234,7 +234,7 @@ static bool pc_pre_moves(gts__ctx *c, const void *arg, int depth, int ply, gts_s
     }
     c->pv_len[ply] = 0;
     gts__tt_hit hit;
-    if (conf->iid && c->tt && gts__tt_probe(c->tt, key, depth, &hit))
+    if (conf->iid && c->tt && gts__tt_probe_bucket(gts__ctx_bucket(c, key, depth), key, &hit))
         *tt_move = hit.move_index;
     return false;
 }
