@@ -65,7 +65,9 @@ typedef enum gts_option {
     GTS_OPT_TT_NEAR_DEPTH = 102,
     /**
      * @brief Size of the near part (#GTS_OPT_TT_NEAR_DEPTH) in KiB, taken
-     * from the table's #GTS_OPT_TT_MB, at most half of it. Default 1024.
+     * from the table's #GTS_OPT_TT_MB, at most half of it. The threads of a
+     * parallel search each use an equal slice of it (not on virtual
+     * processors). Default 1024.
      * @since 0.2
      */
     GTS_OPT_TT_NEAR_KB = 103,
