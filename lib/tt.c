@@ -84,13 +84,12 @@ void gts__tt_set_near(gts__tt *tt, int depth, uint64_t kb)
         near = 0;
         depth = INT_MIN; /* no depth is this shallow: the far part only */
     }
-    tt->near = near;
-    tt->far = tt->nbuckets - near;
+    uint64_t far = tt->nbuckets - near;
     tt->near_depth = depth;
-    tt->part[0] = (gts__tt_part){ tt->buckets, tt->far };
+    tt->part[0] = (gts__tt_part){ tt->buckets, far };
     /* No arithmetic on a NULL table (before the first resize, after
      * destroy): even + 0 is undefined there. */
-    tt->part[1] = (gts__tt_part){ tt->buckets ? tt->buckets + tt->far : NULL, near };
+    tt->part[1] = (gts__tt_part){ tt->buckets ? tt->buckets + far : NULL, near };
 }
 
 void gts__tt_destroy(gts__tt *tt)

@@ -47,10 +47,9 @@ typedef struct gts__tt {
     const gts_allocator *alloc; /* NULL: malloc/free */
     gts__tt_bucket *buckets;
     uint64_t nbuckets;      /* all: the far part's, then the near part's */
-    uint64_t far;           /* buckets of the far part (the first ones) */
-    uint64_t near;          /* buckets of the near part, after them; 0: none */
     int near_depth;         /* nodes with depth <= this use the near part */
-    gts__tt_part part[2];   /* [0] the far part, [1] the near part */
+    gts__tt_part part[2];   /* [0] the far part (the first buckets), [1] the
+                               near part after it (n == 0: none) */
     int near_depth_set;     /* as set: GTS_OPT_TT_NEAR_DEPTH, 0 = off */
     uint64_t near_kb_set;   /* as set: GTS_OPT_TT_NEAR_KB */
     uint32_t generation; /* 0..63 */
@@ -104,14 +103,11 @@ static inline void gts__tt_prefetch_bucket(const gts__tt_bucket *b)
     (void)b;
 #endif
 }
-static inline void gts__tt_prefetch(const gts__tt *tt, uint64_t key, int depth)
-{
-    gts__tt_prefetch_bucket(gts__tt_bucket_of(tt, key, depth));
-}
 
 /* Slice @i of @n of the near part: each real thread of a search gets its
- * own, so that no cache line of the near part is written by two cores (at
- * two threads the shared part ran about 9 % slower, doc/results.md). The
+ * own, so that no cache line of the near part is written by two cores
+ * (with a slice each, ABDADA at two threads takes about 15 % less time,
+ * doc/results.md). The
  * whole part when @n <= 1 or the part has fewer buckets than slices. */
 static inline gts__tt_part gts__tt_near_slice(const gts__tt *tt, int i, int n)
 {

@@ -159,19 +159,19 @@ Test(tt, resize_to_zero_disables)
 static bool in_near_part(const gts__tt *tt, uint64_t key, int depth)
 {
     uint64_t b = (uint64_t)(gts__tt_bucket_of(tt, key, depth) - tt->buckets);
-    return b >= tt->far && b < tt->nbuckets;
+    return b >= tt->part[0].n && b < tt->nbuckets;
 }
 
 Test(tt, near_part_holds_the_shallow_nodes)
 {
     gts__tt tt = {0};
     cr_assert_eq(gts__tt_resize(&tt, 1), GTS_OK);
-    cr_expect_eq(tt.near, 0u, "no near part unless asked for");
-    cr_expect_eq(tt.far, tt.nbuckets);
+    cr_expect_eq(tt.part[1].n, 0u, "no near part unless asked for");
+    cr_expect_eq(tt.part[0].n, tt.nbuckets);
     cr_expect(!in_near_part(&tt, 9, 1), "without one every depth uses the whole table");
     gts__tt_set_near(&tt, 4, 64);
-    cr_expect_eq(tt.near, 64u * 1024 / sizeof(gts__tt_bucket), "64 KiB of buckets");
-    cr_expect_eq(tt.far + tt.near, tt.nbuckets, "taken from the table, not added to it");
+    cr_expect_eq(tt.part[1].n, 64u * 1024 / sizeof(gts__tt_bucket), "64 KiB of buckets");
+    cr_expect_eq(tt.part[0].n + tt.part[1].n, tt.nbuckets, "taken from the table, not added to it");
     for (uint64_t k = 1; k < 1000; k++) {
         cr_expect(in_near_part(&tt, k, 1) && in_near_part(&tt, k, 4), "key %llu at depth <= 4",
                   (unsigned long long)k);
@@ -197,14 +197,14 @@ Test(tt, near_part_holds_the_shallow_nodes)
 
     /* At most half the table; resize keeps the setting; 0 turns it off. */
     gts__tt_set_near(&tt, 4, (uint64_t)1 << 30);
-    cr_expect_eq(tt.near, tt.nbuckets / 2, "a near part larger than the table is half of it");
+    cr_expect_eq(tt.part[1].n, tt.nbuckets / 2, "a near part larger than the table is half of it");
     cr_assert_eq(gts__tt_resize(&tt, 2), GTS_OK);
-    cr_expect_eq(tt.near, tt.nbuckets / 2, "resize keeps the near part's setting");
+    cr_expect_eq(tt.part[1].n, tt.nbuckets / 2, "resize keeps the near part's setting");
     gts__tt_set_near(&tt, 0, 64);
-    cr_expect(tt.near == 0 && tt.far == tt.nbuckets, "depth 0: no near part");
+    cr_expect(tt.part[1].n == 0 && tt.part[0].n == tt.nbuckets, "depth 0: no near part");
     cr_expect(!in_near_part(&tt, 9, 0) && !in_near_part(&tt, 9, -5), "whatever the depth");
     gts__tt_destroy(&tt);
-    cr_expect(tt.near == 0 && tt.far == 0, "no table, no parts");
+    cr_expect(tt.part[1].n == 0 && tt.part[0].n == 0, "no table, no parts");
 }
 
 Test(tt, near_part_slices_one_per_thread)
@@ -215,14 +215,15 @@ Test(tt, near_part_slices_one_per_thread)
     cr_assert_eq(gts__tt_resize(&tt, 1), GTS_OK);
     gts__tt_set_near(&tt, 4, 64);
     gts__tt_part whole = gts__tt_near_slice(&tt, 0, 1);
-    cr_expect(whole.base == tt.part[1].base && whole.n == tt.near, "one thread: the whole part");
+    cr_expect(whole.base == tt.part[1].base && whole.n == tt.part[1].n,
+              "one thread: the whole part");
     gts__tt_part a = gts__tt_near_slice(&tt, 0, 2), b = gts__tt_near_slice(&tt, 1, 2);
-    cr_expect_eq(a.n, tt.near / 2);
-    cr_expect_eq(b.n, tt.near / 2);
+    cr_expect_eq(a.n, tt.part[1].n / 2);
+    cr_expect_eq(b.n, tt.part[1].n / 2);
     cr_expect(a.base == tt.part[1].base && b.base == a.base + a.n, "two halves, one after the other");
     cr_expect(b.base + b.n <= tt.buckets + tt.nbuckets, "inside the table");
-    gts__tt_part many = gts__tt_near_slice(&tt, 3, (int)tt.near + 1);
-    cr_expect(many.base == tt.part[1].base && many.n == tt.near,
+    gts__tt_part many = gts__tt_near_slice(&tt, 3, (int)tt.part[1].n + 1);
+    cr_expect(many.base == tt.part[1].base && many.n == tt.part[1].n,
               "more slices than buckets: the whole part");
     gts__tt_destroy(&tt);
 }
