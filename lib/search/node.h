@@ -12,7 +12,8 @@
  *   function that applied returns, whatever happens (stop, error, cutoff).
  * - After gts__aborted(c) turns true, returned scores are meaningless: a
  *   caller checks it after every child and returns at once, storing nothing
- *   in the transposition table.
+ *   in the transposition table (a lean node at depth 1 checks once after
+ *   its horizon children: gts__frontier_lean).
  * - Scores inside the search are root-relative for decided scores (mate
  *   distance from the root); the TT stores them node-relative.
  */
@@ -189,13 +190,15 @@ static inline void gts__undo(gts__ctx *c, gts_move m)
         gts__fail(c, GTS_ECALLBACK, rc);
 }
 
-/* evaluate() with validation and distance-to-end adjustment. */
-static inline gts_score gts__evaluate(gts__ctx *c, int ply)
+/* An ordinary score (not decided, not invalid): one unsigned compare. */
+static inline bool gts__ordinary(gts_score s)
 {
-    gts_score s = c->game->evaluate(c->state, c->user);
-    /* Fast path, one unsigned compare: an ordinary score. */
-    if ((uint32_t)s + (uint32_t)(GTS_SCORE_DECIDED - 1) <= 2u * (GTS_SCORE_DECIDED - 1))
-        return s;
+    return (uint32_t)s + (uint32_t)(GTS_SCORE_DECIDED - 1) <= 2u * (GTS_SCORE_DECIDED - 1);
+}
+
+/* The rest of gts__evaluate() for a score @s that is not ordinary. */
+static inline gts_score gts__evaluate_rare(gts__ctx *c, gts_score s, int ply)
+{
     if (s == GTS_SCORE_INVALID) {
         gts__fail(c, GTS_ECALLBACK, -1);
         return 0;
@@ -205,6 +208,13 @@ static inline gts_score gts__evaluate(gts__ctx *c, int ply)
         return 0;
     }
     return s > 0 ? s - ply : s + ply; /* decided: distance from the root */
+}
+
+/* evaluate() with validation and distance-to-end adjustment. */
+static inline gts_score gts__evaluate(gts__ctx *c, int ply)
+{
+    gts_score s = c->game->evaluate(c->state, c->user);
+    return gts__ordinary(s) ? s : gts__evaluate_rare(c, s, ply);
 }
 
 /* Moves of the node at @ply into the context's buffer; -1 after a failure. */

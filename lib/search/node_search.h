@@ -59,6 +59,56 @@ static inline bool gts__lean_ok(const gts__ctx *c)
     return !c->abort && !c->vp && !c->game->extend && !c->use_qs && c->nbest <= 0;
 }
 
+/*
+ * The children of a lean node at depth 1 below the root when none of them
+ * reaches the next limit check (c->nodes + n < c->next_poll): every child
+ * is a horizon node, so each is apply, evaluate, undo. The callbacks and
+ * the state are read once, and the checks that do not depend on the child
+ * move out of the loop: no child polls (none would reach the check: the
+ * same nodes count as in the general loop), and the stop flag, which a
+ * failed evaluate() or another thread raises, is read once after the last
+ * child rather than after each (at most n - 1 evaluate() calls more after
+ * a stop, whose values are never used). @sort is a constant at each of the
+ * two instances (gts__frontier_lean). False when the search must unwind;
+ * else *best, *best_index, *a as the general loop leaves them.
+ */
+static inline __attribute__((always_inline)) bool
+gts__frontier_as(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort, gts_score beta,
+                 gts_score *best, uint32_t *best_index, gts_score *a)
+{
+    const gts_game *g = c->game;
+    void *state = c->state, *user = c->user;
+    for (int k = 0; k < n; k++) {
+        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
+        gts_move m = moves[i];
+        int rc = g->apply(state, m, user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            return false;
+        }
+        c->nodes++;
+        gts_score v = g->evaluate(state, user);
+        if (!gts__ordinary(v))
+            v = gts__evaluate_rare(c, v, ply + 1);
+        rc = g->undo(state, m, user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            return false;
+        }
+        if (gts__child_result(c, 1, ply, m, i, -v, beta, best, best_index, a))
+            break;
+    }
+    return !gts__run_stopped(c->shared);
+}
+
+static inline __attribute__((always_inline)) bool
+gts__frontier_lean(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort, gts_score beta,
+                   gts_score *best, uint32_t *best_index, gts_score *a)
+{
+    return sort ? gts__frontier_as(c, ply, moves, n, true, beta, best, best_index, a)
+                : gts__frontier_as(c, ply, moves, n, false, beta, best, best_index, a);
+}
+
 static inline __attribute__((always_inline)) gts_score
 gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
                  gts_score alpha, gts_score beta, bool lean)
@@ -116,6 +166,11 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
         c->pv_len[ply + 1] = 0;
         if (ply + 1 > c->seldepth)
             c->seldepth = ply + 1;
+        if (ply > 0 && !h->defer && !h->order && c->nodes + (uint64_t)n < c->next_poll) {
+            if (!gts__frontier_lean(c, ply, moves, n, sort, beta, &best, &best_index, &a))
+                return 0;
+            goto store;
+        }
     }
     for (int pass = 0; pass < (h->defer ? 2 : 1); pass++) {
         int count = pass == 0 ? limit : ndeferred;
