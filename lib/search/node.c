@@ -68,6 +68,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->abort = NULL;
     c->use_killers = e->killers != 0;
     c->use_history = e->history != 0;
+    c->order_hint = game->move_score || game->generate_keyed || c->use_killers || c->use_history;
     c->use_prefetch = e->tt_prefetch != 0;
     c->vp = e->virtual_procs != 0 && e->threads > 1;
     c->split_ply = e->split_ply > 0 ? (int)e->split_ply : GTS_MAX_PLY;

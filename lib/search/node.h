@@ -48,6 +48,8 @@ struct gts__ctx {
     const gts__abort *abort;     /* split-point chain (parallel) */
     /* options snapshot */
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
+    bool order_hint;             /* a move hint, killers or history: moves
+                                    are ordered even without a table move */
     bool vp;                     /* virtual processors: every node is a tick */
     int split_ply;               /* parallel algorithms share work only above it */
     int nbest, nbest_depth;
@@ -466,8 +468,7 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
  * walks moves by index can then skip it altogether. */
 static inline bool gts__order_wanted(const gts__ctx *c, uint32_t tt_move)
 {
-    return c->game->move_score || c->game->generate_keyed || c->use_killers || c->use_history
-           || tt_move != GTS__TT_NO_MOVE;
+    return c->order_hint || tt_move != GTS__TT_NO_MOVE;
 }
 /* Index (into generate order) of the k-th best move: lazy selection sort. */
 static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
