@@ -334,7 +334,12 @@ static inline __attribute__((always_inline)) bool
 gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta, gts_score *cut)
 {
     gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
-    if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi)) {
+    /* Fast path: no bounds() and a window inside [lo, hi], the usual
+     * case once a score has come back: nothing to cut, nothing to clip. */
+    bool bounds = c->game->bounds != NULL;
+    if (!bounds && *alpha >= lo && *beta <= hi)
+        return false;
+    if (bounds && !gts__game_bounds(c, ply, &lo, &hi)) {
         *cut = 0;
         return true;
     }
