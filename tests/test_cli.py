@@ -580,6 +580,10 @@ class TestTables(unittest.TestCase):
         self.assertEqual(j["command"], "bench")
         self.assertEqual(len(j["rows"]), 6)
         self.assertTrue(any("overhead" in n for n in j["notes"]))
+        # one paired ratio per workload, over the repeats run
+        paired = [n for n in j["notes"] if "paired by repeat" in n]
+        self.assertEqual(len(paired), 2, j["notes"])
+        self.assertTrue(all("median of 1 " in n for n in paired), paired)
 
     def test_speedup_csv_json(self):
         args = ["speedup", "--game", "tictactoe", "--depth", "6", "--threads", "1,2",

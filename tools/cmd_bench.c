@@ -191,20 +191,25 @@ static bench_measure run_lib(const bench_work *w, bool full)
 }
 
 /* The best (least CPU time) of @repeat runs of each engine on @w. The
- * engines take turns, bare, lib-bare, lib-full, then again: a machine
- * whose speed drifts between runs (a VM's fast and slow modes) then
- * touches all three alike, where blocks of repeats per engine would let
- * one engine see only the fast runs. */
+ * engines take turns, bare, lib-bare, lib-full, then again (bare and
+ * lib-bare swap places every other repeat): a machine whose speed drifts
+ * between runs (a VM's fast and slow modes) then touches all three alike,
+ * where blocks of repeats per engine would let one engine see only the
+ * fast runs. @ratio[k]: lib-bare's speed over bare's in repeat k (bare's
+ * CPU time over lib-bare's, the trees being the same), paired so that the
+ * drift between repeats cancels out. */
 enum { BENCH_ENGINES = 3 };
 static const char *const BENCH_ENGINE_NAMES[BENCH_ENGINES] = { "bare", "lib-bare", "lib-full" };
 
 static bool best_of(const bench_work *w, int repeat, cli_progress *p, uint64_t *done,
-                    bench_measure best[BENCH_ENGINES])
+                    bench_measure best[BENCH_ENGINES], double *ratio)
 {
     for (int e = 0; e < BENCH_ENGINES; e++)
         best[e] = (bench_measure){ 0, UINT64_MAX, 0, 0, false };
     for (int k = 0; k < repeat; k++) {
-        for (int e = 0; e < BENCH_ENGINES; e++) {
+        uint64_t us[2] = { 0, 0 };
+        for (int j = 0; j < BENCH_ENGINES; j++) {
+            int e = j < 2 && k % 2 ? 1 - j : j;
             char label[64];
             snprintf(label, sizeof label, "%s %s", w->name, BENCH_ENGINE_NAMES[e]);
             cli_progress_set(p, (*done)++, label);
@@ -213,9 +218,18 @@ static bool best_of(const bench_work *w, int repeat, cli_progress *p, uint64_t *
                 return false;
             if (m.us < best[e].us)
                 best[e] = m;
+            if (e < 2)
+                us[e] = m.us;
         }
+        ratio[k] = us[1] ? (double)us[0] / (double)us[1] : 0.0;
     }
     return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -309,7 +323,8 @@ int cmd_bench(int argc, char **argv)
     for (int wi = 0; wi < 2 && status == CLI_OK; wi++) {
         const bench_work *w = &works[wi];
         bench_measure best[BENCH_ENGINES];
-        if (!best_of(w, (int)repeat, prog, &done, best)) {
+        double ratio[1000]; /* --repeat is at most 1000 */
+        if (!best_of(w, (int)repeat, prog, &done, best, ratio)) {
             cli_error("bench: a search failed on %s", w->name);
             status = CLI_FAIL;
             break;
@@ -338,6 +353,14 @@ int cmd_bench(int argc, char **argv)
                        w->name, bare_nps > 0 ? 100.0 * lb_nps / bare_nps : 0.0,
                        lb_nps > 0 ? bare_nps / lb_nps : 0.0,
                        same_tree ? "yes" : "NO (node counts or scores differ)");
+        qsort(ratio, (size_t)repeat, sizeof ratio[0], cmp_double);
+        double median = repeat % 2 ? ratio[repeat / 2]
+                                   : (ratio[repeat / 2 - 1] + ratio[repeat / 2]) / 2.0;
+        cli_table_note(t,
+                       "%s: paired by repeat: lib-bare at %.1f%% of the bare speed, median "
+                       "of %d (range %.1f%%-%.1f%%)",
+                       w->name, 100.0 * median, (int)repeat, 100.0 * ratio[0],
+                       100.0 * ratio[repeat - 1]);
         cli_table_note(t,
                        "%s: TT + ordering: lib-full searches %.1f%% of bare's nodes, "
                        "%.2fx faster than bare in time",
