@@ -95,8 +95,23 @@ gts__frontier_as(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort, 
             gts__fail(c, GTS_ECALLBACK, rc);
             return false;
         }
-        if (gts__child_result(c, 1, ply, m, i, -v, beta, best, best_index, a))
+        /* gts__child_result below the root for a child whose PV is empty
+         * (the caller cleared pv_len[ply + 1]): the PV is the move alone. */
+        v = -v;
+        if (v <= *best)
+            continue;
+        *best = v;
+        *best_index = i;
+        if (v <= *a)
+            continue;
+        *a = v;
+        if (v >= beta) {
+            if (c->use_killers || c->use_history)
+                gts__order_cutoff(c, ply, 1, m);
             break;
+        }
+        c->pv[ply][0] = m;
+        c->pv_len[ply] = 1;
     }
     return !gts__run_stopped(c->shared);
 }
