@@ -584,6 +584,17 @@ class TestTables(unittest.TestCase):
         paired = [n for n in j["notes"] if "paired by repeat" in n]
         self.assertEqual(len(paired), 2, j["notes"])
         self.assertTrue(all("median of 1 " in n for n in paired), paired)
+        # one engine alone (for a profiler): its rows, no comparison
+        rc, out, err = run(["bench", "--quick", "--repeat", "1", "--engine", "lib-bare",
+                            "--format", "json"])
+        self.assertEqual(rc, 0, err)
+        j = json.loads(out)
+        self.assertEqual([r["engine"] for r in j["rows"]], ["lib-bare", "lib-bare"])
+        self.assertEqual(j["rows"][0]["nps_vs_bare"], "-")
+        self.assertFalse(any("overhead" in n or "paired" in n for n in j["notes"]), j["notes"])
+        rc, out, err = run(["bench", "--engine", "nope"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--engine", err)
 
     def test_speedup_csv_json(self):
         args = ["speedup", "--game", "tictactoe", "--depth", "6", "--threads", "1,2",

@@ -80,7 +80,7 @@ static gts_score bare_search(bare_ctx *b, int depth, int ply, gts_score alpha, g
 /* ---- bench ------------------------------------------------------------------------ */
 
 static const char BENCH_USAGE[] =
-    "Usage: gts bench [--repeat R] [--format text|csv|json] [--quick]\n"
+    "Usage: gts bench [--repeat R] [--format text|csv|json] [--quick] [--engine E]\n"
     "\n"
     "Nodes per second of gts_alphabeta against a bare alpha-beta written in the\n"
     "tool (no TT, no ordering) on the same adapter, on Connect-4 mid-game\n"
@@ -96,6 +96,8 @@ static const char BENCH_USAGE[] =
     "Options:\n"
     "  --repeat R       best of R runs per measurement (default 3)\n"
     "  --quick          smaller workloads (for smoke tests)\n"
+    "  --engine E       run only engine E (bare, lib-bare or lib-full), e.g. under\n"
+    "                   a profiler; the notes that compare engines are left out\n"
     "  --format F       text (default), csv or json\n"
     "  -h, --help       this help\n";
 
@@ -201,8 +203,8 @@ static bench_measure run_lib(const bench_work *w, bool full)
 enum { BENCH_ENGINES = 3 };
 static const char *const BENCH_ENGINE_NAMES[BENCH_ENGINES] = { "bare", "lib-bare", "lib-full" };
 
-static bool best_of(const bench_work *w, int repeat, cli_progress *p, uint64_t *done,
-                    bench_measure best[BENCH_ENGINES], double *ratio)
+static bool best_of(const bench_work *w, int repeat, unsigned engines, cli_progress *p,
+                    uint64_t *done, bench_measure best[BENCH_ENGINES], double *ratio)
 {
     for (int e = 0; e < BENCH_ENGINES; e++)
         best[e] = (bench_measure){ 0, UINT64_MAX, 0, 0, false };
@@ -210,6 +212,8 @@ static bool best_of(const bench_work *w, int repeat, cli_progress *p, uint64_t *
         uint64_t us[2] = { 0, 0 };
         for (int j = 0; j < BENCH_ENGINES; j++) {
             int e = j < 2 && k % 2 ? 1 - j : j;
+            if (!(engines & 1u << e))
+                continue;
             char label[64];
             snprintf(label, sizeof label, "%s %s", w->name, BENCH_ENGINE_NAMES[e]);
             cli_progress_set(p, (*done)++, label);
@@ -234,15 +238,17 @@ static int cmp_double(const void *a, const void *b)
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_REPEAT = OPT_FIRST_FREE, OPT_FORMAT, OPT_QUICK };
+    enum { OPT_REPEAT = OPT_FIRST_FREE, OPT_FORMAT, OPT_QUICK, OPT_ENGINE };
     static const struct option opts[] = {
         { "repeat", required_argument, NULL, OPT_REPEAT },
+        { "engine", required_argument, NULL, OPT_ENGINE },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "quick", no_argument, NULL, OPT_QUICK },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
     int64_t repeat = 3;
+    unsigned engines = (1u << BENCH_ENGINES) - 1; /* bit e: run engine e */
     bool quick = false;
     cli_format fmt = CLI_FMT_TEXT;
     int c;
@@ -264,6 +270,15 @@ int cmd_bench(int argc, char **argv)
         case OPT_QUICK:
             quick = true;
             break;
+        case OPT_ENGINE: {
+            int e = 0;
+            while (e < BENCH_ENGINES && strcmp(optarg, BENCH_ENGINE_NAMES[e]) != 0)
+                e++;
+            if (e == BENCH_ENGINES)
+                return cli_usage_error("bench", "--engine: expected bare, lib-bare or lib-full");
+            engines = 1u << e;
+            break;
+        }
         default:
             return cli_bad_option("bench", c, argv);
         }
@@ -317,14 +332,15 @@ int cmd_bench(int argc, char **argv)
     cli_table *t = cli_table_new("gts bench: gts_alphabeta vs a bare alpha-beta "
                                  "(best of runs; nodes/s per CPU second)",
                                  10, cols);
-    cli_progress *prog = cli_progress_start("bench", (uint64_t)(2 * BENCH_ENGINES * repeat));
+    int nengines = __builtin_popcount(engines);
+    cli_progress *prog = cli_progress_start("bench", (uint64_t)(2 * nengines * repeat));
     uint64_t done = 0;
     int status = CLI_OK;
     for (int wi = 0; wi < 2 && status == CLI_OK; wi++) {
         const bench_work *w = &works[wi];
         bench_measure best[BENCH_ENGINES];
         double ratio[1000]; /* --repeat is at most 1000 */
-        if (!best_of(w, (int)repeat, prog, &done, best, ratio)) {
+        if (!best_of(w, (int)repeat, engines, prog, &done, best, ratio)) {
             cli_error("bench: a search failed on %s", w->name);
             status = CLI_FAIL;
             break;
@@ -332,6 +348,8 @@ int cmd_bench(int argc, char **argv)
         const bench_measure bare = best[0], lbare = best[1], lfull = best[2];
         double bare_nps = bare.us ? (double)bare.nodes * 1e6 / (double)bare.us : 0.0;
         for (int k = 0; k < BENCH_ENGINES; k++) {
+            if (!(engines & 1u << k))
+                continue;
             const bench_measure *m = &best[k];
             double nps = m->us ? (double)m->nodes * 1e6 / (double)m->us : 0.0;
             cli_table_str(t, w->name);
@@ -342,9 +360,16 @@ int cmd_bench(int argc, char **argv)
             cli_table_num(t, (double)m->us / 1000.0, 1);
             cli_table_num(t, (double)m->wall_us / 1000.0, 1);
             cli_table_num(t, nps, 0);
+            if (!(engines & 1u)) { /* no bare run to compare with */
+                cli_table_str(t, "-");
+                cli_table_str(t, "-");
+                continue;
+            }
             cli_table_num(t, bare_nps > 0 ? nps / bare_nps : 0.0, 3);
             cli_table_num(t, bare.nodes ? (double)m->nodes / (double)bare.nodes : 0.0, 3);
         }
+        if (nengines == 1)
+            continue; /* nothing to compare */
         double lb_nps = lbare.us ? (double)lbare.nodes * 1e6 / (double)lbare.us : 0.0;
         bool same_tree = lbare.nodes == bare.nodes && lbare.score_sum == bare.score_sum;
         cli_table_note(t,
