@@ -379,16 +379,13 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
 {
     *key = 0;
     *tt_move = GTS__TT_NO_MOVE;
-    const gts__tt_bucket *b = NULL;
-    if (c->tt) {
-        *key = c->game->hash(c->state, c->user);
-        b = gts__ctx_bucket(c, *key, depth);
-        gts__tt_prefetch_bucket(b);
-    }
+    if (!c->tt) /* read once: bounds() below is a call */
+        return ply > 0 && gts__window(c, ply, alpha, beta, cut);
+    *key = c->game->hash(c->state, c->user);
+    const gts__tt_bucket *b = gts__ctx_bucket(c, *key, depth);
+    gts__tt_prefetch_bucket(b);
     if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
         return true;
-    if (!c->tt)
-        return false;
     c->tt_probes++;
     gts__tt_hit hit;
     if (!gts__tt_probe_bucket(b, *key, &hit))
