@@ -176,7 +176,9 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     int ndeferred = 0, searched = 0;
     /* Lean, every child is a horizon child when depth <= 1 (no extension):
      * their empty PV and the ply they reach are then recorded once here,
-     * not once per child (gts__horizon_lean). */
+     * not once per child (gts__horizon_lean). Below the root, when no
+     * child can reach the limit check and no hook reorders or defers,
+     * they run in the frontier loop (gts__frontier_lean). */
     if (lean && depth <= 1) {
         c->pv_len[ply + 1] = 0;
         if (ply + 1 > c->seldepth)
