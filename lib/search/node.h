@@ -192,15 +192,14 @@ static inline void gts__undo(gts__ctx *c, gts_move m)
         gts__fail(c, GTS_ECALLBACK, rc);
 }
 
-/* An ordinary score (not decided, not invalid): one unsigned compare. */
-static inline bool gts__ordinary(gts_score s)
+/* A score @s that evaluate() returned at @ply, validated and adjusted for
+ * distance to the end: ordinary scores (one unsigned compare) as they are,
+ * decided ones made root-relative; a failure (recorded) gives 0. */
+static inline gts_score gts__evaluated(gts__ctx *c, gts_score s, int ply)
 {
-    return (uint32_t)s + (uint32_t)(GTS_SCORE_DECIDED - 1) <= 2u * (GTS_SCORE_DECIDED - 1);
-}
-
-/* The rest of gts__evaluate() for a score @s that is not ordinary. */
-static inline gts_score gts__evaluate_rare(gts__ctx *c, gts_score s, int ply)
-{
+    if (__builtin_expect((uint32_t)s + (uint32_t)(GTS_SCORE_DECIDED - 1)
+                             <= 2u * (GTS_SCORE_DECIDED - 1), 1))
+        return s;
     if (s == GTS_SCORE_INVALID) {
         gts__fail(c, GTS_ECALLBACK, -1);
         return 0;
@@ -215,8 +214,7 @@ static inline gts_score gts__evaluate_rare(gts__ctx *c, gts_score s, int ply)
 /* evaluate() with validation and distance-to-end adjustment. */
 static inline gts_score gts__evaluate(gts__ctx *c, int ply)
 {
-    gts_score s = c->game->evaluate(c->state, c->user);
-    return gts__ordinary(s) ? s : gts__evaluate_rare(c, s, ply);
+    return gts__evaluated(c, c->game->evaluate(c->state, c->user), ply);
 }
 
 /* Moves of the node at @ply into the context's buffer; -1 after a failure. */

@@ -87,9 +87,7 @@ gts__frontier_as(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort, 
             return false;
         }
         c->nodes++;
-        gts_score v = g->evaluate(state, user);
-        if (!gts__ordinary(v))
-            v = gts__evaluate_rare(c, v, ply + 1);
+        gts_score v = gts__evaluated(c, g->evaluate(state, user), ply + 1);
         rc = g->undo(state, m, user);
         if (rc < 0) {
             gts__fail(c, GTS_ECALLBACK, rc);
