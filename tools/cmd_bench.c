@@ -200,7 +200,7 @@ static bench_measure run_lib(const bench_work *w, bool full)
  * fast runs. @ratio[k]: lib-bare's speed over bare's in repeat k (bare's
  * CPU time over lib-bare's, the trees being the same), paired so that the
  * drift between repeats cancels out. */
-enum { BENCH_ENGINES = 3 };
+enum { BENCH_ENGINES = 3, BENCH_REPEAT_MAX = 1000 };
 static const char *const BENCH_ENGINE_NAMES[BENCH_ENGINES] = { "bare", "lib-bare", "lib-full" };
 
 static bool best_of(const bench_work *w, int repeat, unsigned engines, cli_progress *p,
@@ -260,8 +260,9 @@ int cmd_bench(int argc, char **argv)
             fputs(BENCH_USAGE, stdout);
             return CLI_OK;
         case OPT_REPEAT:
-            if (!cli_parse_i64(optarg, 1, 1000, &repeat))
-                return cli_usage_error("bench", "--repeat: expected 1..1000, got '%s'", optarg);
+            if (!cli_parse_i64(optarg, 1, BENCH_REPEAT_MAX, &repeat))
+                return cli_usage_error("bench", "--repeat: expected 1..%d, got '%s'",
+                                       BENCH_REPEAT_MAX, optarg);
             break;
         case OPT_FORMAT:
             if (!cli_parse_format(optarg, &fmt))
@@ -339,7 +340,7 @@ int cmd_bench(int argc, char **argv)
     for (int wi = 0; wi < 2 && status == CLI_OK; wi++) {
         const bench_work *w = &works[wi];
         bench_measure best[BENCH_ENGINES];
-        double ratio[1000]; /* --repeat is at most 1000 */
+        double ratio[BENCH_REPEAT_MAX];
         if (!best_of(w, (int)repeat, engines, prog, &done, best, ratio)) {
             cli_error("bench: a search failed on %s", w->name);
             status = CLI_FAIL;
