@@ -285,8 +285,12 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
         r->score = -ch->hi;
         if (ch->lo < ch->hi)
             r->flags |= GTS_RESULT_LOWER_BOUND;
-        /* Proved: the value at the full depth, as a completed iteration. */
-        r->depth = proved && ch->lo == ch->hi ? lim->depth : deepest;
+        /* Proved: the value at the full depth, as a completed iteration;
+         * else the deepest ply expanded, at most the depth asked for
+         * (extensions may go past it: seldepth reports them). */
+        r->depth = proved && ch->lo == ch->hi ? lim->depth
+                 : deepest < lim->depth       ? deepest
+                                              : lim->depth;
         r->seldepth = deepest;
         /* The PV: then the best pessimistic child of every expanded node. */
         r->pv_length = 0;
