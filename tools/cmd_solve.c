@@ -66,7 +66,8 @@ static const char SOLVE_USAGE[] =
     "  --no-prefetch    do not play the children ahead to prefetch their table\n"
     "                   entries (GTS_OPT_TT_PREFETCH, on by default here)\n"
     "  --tt-near D      nodes with at most D plies to go use a small, cache-resident\n"
-    "                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10; 0: one\n"
+    "                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10, and 12\n"
+    "                   for a parallel algorithm on more than one thread; 0: one\n"
     "                   table for all nodes)\n"
     "  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)\n"
     "  --split-ply P    parallel algorithms share work only in the top P plies\n"
@@ -90,6 +91,10 @@ static const int64_t SOLVE_DEFAULT_SPLIT_PLY = 12;
  * (GTS_OPT_TT_NEAR_DEPTH) use GTS_OPT_TT_NEAR_KB of cache-resident table
  * (measured: doc/results.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_TT_NEAR = 10;
+/* The same for a parallel algorithm on more than one thread: each thread
+ * has its own slice of the near part (half of it at two threads), and
+ * there a deeper near part is faster (measured: doc/results.md, issue 10). */
+static const int64_t SOLVE_DEFAULT_TT_NEAR_PARALLEL = 12;
 static const int64_t SOLVE_DEFAULT_TT_NEAR_KB = 1024;
 
 /* Default table of the solver: solving benefits from a bigger one. */
@@ -202,7 +207,7 @@ int cmd_solve(int argc, char **argv)
     };
     solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
                      .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN,
-                     .split_ply = SOLVE_DEFAULT_SPLIT_PLY, .tt_near = SOLVE_DEFAULT_TT_NEAR,
+                     .split_ply = SOLVE_DEFAULT_SPLIT_PLY, .tt_near = -1,
                      .tt_near_kb = SOLVE_DEFAULT_TT_NEAR_KB };
     const char *alg_name = SOLVE_DEFAULT_ALG;
     int c;
@@ -301,6 +306,10 @@ int cmd_solve(int argc, char **argv)
                                "algorithm '%s' is not exact: solving needs an exact one "
                                "(see '%s algorithms')",
                                gts_algorithm_name(o.alg), cli_prog);
+    if (o.tt_near < 0) /* not given */
+        o.tt_near = o.threads > 1 && gts_algorithm_is_parallel(o.alg)
+                        ? SOLVE_DEFAULT_TT_NEAR_PARALLEL
+                        : SOLVE_DEFAULT_TT_NEAR;
     if (o.threads > 1 && !gts_algorithm_is_parallel(o.alg))
         fprintf(stderr,
                 "%s solve: warning: --threads %" PRId64

@@ -47,6 +47,8 @@ SOLVE_DEFAULT_TT_MB = 64
 SOLVE_DEFAULT_DEEPEN = 32768
 SOLVE_DEFAULT_SPLIT_PLY = 12
 SOLVE_DEFAULT_TT_NEAR = 10
+# ... and for a parallel algorithm on more than one thread (a slice each).
+SOLVE_DEFAULT_TT_NEAR_PARALLEL = 12
 SOLVE_DEFAULT_TT_NEAR_KB = 1024
 SOLVE_MAX_LINE = 256
 C4_CELLS = 42
@@ -165,7 +167,8 @@ Options:
   --no-prefetch    do not play the children ahead to prefetch their table
                    entries (GTS_OPT_TT_PREFETCH, on by default here)
   --tt-near D      nodes with at most D plies to go use a small, cache-resident
-                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10; 0: one
+                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10, and 12
+                   for a parallel algorithm on more than one thread; 0: one
                    table for all nodes)
   --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)
   --split-ply P    parallel algorithms share work only in the top P plies
@@ -1182,7 +1185,7 @@ def cmd_solve(argv: List[str]) -> int:
     root = ROOT_DRIVERS["window"]
     deepen = SOLVE_DEFAULT_DEEPEN
     split_ply = SOLVE_DEFAULT_SPLIT_PLY
-    tt_near, tt_near_kb = SOLVE_DEFAULT_TT_NEAR, SOLVE_DEFAULT_TT_NEAR_KB
+    tt_near, tt_near_kb = None, SOLVE_DEFAULT_TT_NEAR_KB
     operands: List[str] = []
     for key, value in _getopt("solve", argv, SOLVE_OPTS, operands):
         if key == "help":
@@ -1224,6 +1227,9 @@ def cmd_solve(argv: List[str]) -> int:
     if not info.exact:
         raise UsageError("solve", f"algorithm '{alg}' is not exact: solving needs an exact "
                                   f"one (see '{PROG} algorithms')")
+    if tt_near is None:  # not given
+        parallel = threads > 1 and info.parallel
+        tt_near = SOLVE_DEFAULT_TT_NEAR_PARALLEL if parallel else SOLVE_DEFAULT_TT_NEAR
     if threads > 1 and not info.parallel:
         _warn("solve", f"--threads {threads} has no effect: '{alg}' is a serial algorithm")
 
