@@ -9,7 +9,8 @@
  * checks refuse what would crash later: a size below the 0.2 layout, a
  * missing name, game or position_new, a game without free() (the
  * commands release every state with gts_games_free(), that is the game's
- * free()), or without generate, apply, undo or evaluate.
+ * free()), or without generate, apply, undo or evaluate, a max_moves
+ * outside 1..65535 (the commands size their move buffers with it).
  *
  * Libraries stay loaded until the process exits (states and vtables point
  * into them); a path loaded twice is loaded once. The tool is
@@ -73,6 +74,11 @@ static bool plugin_check(const gts_plugin *d, gts_plugin *out, char *why, size_t
                  strcmp(missing, "game->free") == 0
                      ? " (the tool releases the states of position_new() with it)"
                      : "");
+        return false;
+    }
+    if (out->game->max_moves < 1 || out->game->max_moves > 65535) {
+        snprintf(why, size, "its game's max_moves is %u, not 1..65535 (gts/game.h)",
+                 (unsigned)out->game->max_moves);
         return false;
     }
     if (!out->name[0] || strpbrk(out->name, " \t\n\r")) {
