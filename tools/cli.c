@@ -6,6 +6,7 @@
  * Only the public API of libgts and libgts-games is used.
  */
 #include "cli.h"
+#include "plugin.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -898,6 +899,8 @@ void *cli_position_new(const char *name, const gts_randtree_params *tree, const 
                        char *why, size_t size)
 {
     enum pos_kind kind;
+    if (cli_is_game_library(name)) /* a game library (tools/plugin.c) */
+        return cli_plugin_position_new(name, text, why, size);
     if (strcmp(name, "chess") == 0) {
         /* A FEN (or "startpos"), optionally with "moves ...": the adapter
          * parses it whole (gts_chess_new). */
@@ -965,6 +968,14 @@ const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void *
     *state = NULL;
     const char *pos = o->position ? o->position : "";
     const gts_game *g = o->name ? gts_games_find(o->name) : NULL;
+    const char *shown = o->name; /* the game's name in messages */
+    if (cli_is_game_library(o->name)) {
+        const gts_plugin *p = cli_plugin_load(o->name, command);
+        if (!p)
+            return NULL;
+        g = p->game;
+        shown = p->name;
+    }
     if (!g) {
         char *esc = cli_escaped(o->name ? o->name : "");
         cli_usage_error(command, "unknown game '%s' (known: %s)", esc, cli_game_names);
@@ -985,7 +996,7 @@ const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void *
     *state = cli_position_new(o->name, &o->tree, pos, why, sizeof why);
     if (!*state) {
         char *esc = cli_escaped(pos);
-        cli_usage_error(command, "bad %s position '%s': %s", o->name, esc, why);
+        cli_usage_error(command, "bad %s position '%s': %s", shown, esc, why);
         free(esc);
         return NULL;
     }

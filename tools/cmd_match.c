@@ -28,6 +28,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "plugin.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -854,7 +855,14 @@ int cmd_match(int argc, char **argv)
         return CLI_USAGE;
     }
     m.pos_name = m.name;
-    if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
+    const gts_plugin *plugin = NULL; /* a game library (tools/plugin.c) */
+    if (cli_is_game_library(m.name)) {
+        if (!(plugin = cli_plugin_load(m.name, "match"))) {
+            free(extra);
+            return CLI_USAGE;
+        }
+        m.name = plugin->name;
+    } else if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
         strcmp(m.name, "othello") && strcmp(m.name, "chess") && strcmp(m.name, "go") &&
         strcmp(m.name, "randtree")) {
         char *esc = cli_escaped(m.name);
@@ -863,11 +871,16 @@ int cmd_match(int argc, char **argv)
         free(extra);
         return CLI_USAGE;
     }
-    m.g = gts_games_find(m.name);
+    m.g = plugin ? plugin->game : gts_games_find(m.name);
     m.search = m.g;
     m.lead = m.sep = "";
     m.max_all_plies = MATCH_MAX_OPENING_PLIES;
-    if (strcmp(m.name, "randtree") == 0) {
+    if (plugin) { /* openings of moves only if it says how to write them */
+        m.lead = plugin->moves_prefix ? plugin->moves_prefix : "";
+        m.sep = plugin->moves_separator;
+        if (!m.sep || !m.g->format_move)
+            m.max_all_plies = 0;
+    } else if (strcmp(m.name, "randtree") == 0) {
         m.sep = ",";
     } else if (strcmp(m.name, "chess") == 0) {
         m.search = gts_game_chess_engine();
@@ -911,7 +924,12 @@ int cmd_match(int argc, char **argv)
         return CLI_FAIL;
     }
     const char *spec_text = openings_spec ? openings_spec : (nextra ? "" : "all:0");
-    if (strncmp(spec_text, "all:", 4) == 0) {
+    if (plugin && m.max_all_plies == 0 && strcmp(spec_text, "all:0") != 0 &&
+        (strncmp(spec_text, "all:", 4) == 0 || strncmp(spec_text, "random:", 7) == 0)) {
+        rc = cli_usage_error("match",
+                             "--openings: the game library writes no moves_separator (or its "
+                             "game no format_move): use all:0, a file or --opening POS");
+    } else if (strncmp(spec_text, "all:", 4) == 0) {
         int64_t plies;
         if (!cli_parse_i64(spec_text + 4, 0, MATCH_MAX_OPENING_PLIES, &plies)) {
             char *esc = cli_escaped(spec_text);

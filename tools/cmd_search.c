@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "plugin.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -127,7 +128,7 @@ static const gts_game *search_game(const cli_game_opts *go, void **state, const 
     bool solver = strcmp(go->name, "connect4_solver") == 0;
     if (solver)
         copy.name = "connect4";
-    if (!gts_games_find(copy.name)) {
+    if (!cli_is_game_library(copy.name) && !gts_games_find(copy.name)) {
         char *esc = cli_escaped(go->name);
         cli_usage_error(command, "unknown game '%s' (known: %s)", esc, SEARCH_GAME_NAMES);
         free(esc);

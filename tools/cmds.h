@@ -13,5 +13,6 @@ int cmd_bench(int argc, char **argv);      /* cmd_bench.c */
 int cmd_speedup(int argc, char **argv);    /* cmd_bench.c */
 int cmd_algorithms(int argc, char **argv); /* gts.c */
 int cmd_match(int argc, char **argv);      /* cmd_match.c */
+int cmd_check(int argc, char **argv);      /* cmd_check.c */
 
 #endif

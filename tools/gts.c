@@ -22,13 +22,14 @@ typedef struct gts_command {
 
 static const gts_command COMMANDS[] = {
     { "solve", cmd_solve, "solve Connect-4 positions read from stdin exactly" },
-    { "search", cmd_search, "search a position of a built-in game with one algorithm" },
+    { "search", cmd_search, "search a position of a game with one algorithm" },
     { "perft", cmd_perft, "count the leaf paths of a game tree to a depth" },
     { "bench", cmd_bench, "library alpha-beta vs a bare hand-written alpha-beta (nodes/s)" },
     { "speedup", cmd_speedup, "parallel speedup and search overhead per thread count" },
     { "nodes", cmd_nodes, "nodes and time per depth for several algorithms" },
     { "algorithms", cmd_algorithms, "list the search algorithms and their properties" },
     { "match", cmd_match, "two engine set-ups play a game from openings, colours swapped" },
+    { "check", cmd_check, "check a game adapter against the gts_game contract" },
 };
 static const int NCOMMANDS = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);
 
@@ -45,7 +46,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-11s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(f,
             "\n"
-            "Games: %s.\n"
+            "Games: %s;\n"
+            "or a game library: its path, any name with a '/' (./libmygame.so).\n"
             "Run '%s COMMAND --help' for the options of a command.\n"
             "Exit status: 0 success, 1 failure (bad input, search error), 2 usage error,\n"
             "130 interrupted (Ctrl-C).\n",

@@ -17,5 +17,6 @@
 #include "probcut.h"
 #include "mcts.h"
 #include "check.h"
+#include "plugin.h"
 
 #endif /* GTS_GTS_H */

@@ -11,6 +11,11 @@
  */
 #include <gts/gts.h>
 #include <stdio.h>
+
+/* The installed headers say 0.2, as the library's API does (issue 31). */
+#if !(GTS_VERSION_MAJOR > 0 || GTS_VERSION_MINOR >= 2)
+#error "the installed gts/version.h is older than 0.2"
+#endif
 #include <stdlib.h>
 #include <string.h>
 

@@ -15,8 +15,13 @@ libgts-games), first match wins:
 
 1. ``GTS_LIBRARY`` / ``GTS_GAMES_LIBRARY``: an explicit path (an error if it
    does not load: an explicit setting is never silently ignored);
-2. an installed library found by ``ctypes.util.find_library``;
-3. a development checkout: ``build*/lib/libgts.so`` of the source tree this
+2. the libraries installed with this package: ``meson install`` puts the
+   package into the prefix's site-packages and writes ``gts/_installed.py``,
+   which records the library directory relative to the package (so a moved
+   prefix still works);
+3. an installed library found by ``ctypes.util.find_library`` (the loader's
+   cache and ``LD_LIBRARY_PATH``);
+4. a development checkout: ``build*/lib/libgts.so`` of the source tree this
    package lives in (``build/`` first, then the most recently built), and for
    the games library also ``../examples/games/libgts-games.so`` next to the
    loaded libgts.
@@ -105,7 +110,7 @@ OPTIONS = {
 
 #: Major version of libgts this binding speaks, and the oldest minor.
 ABI_MAJOR = 0
-ABI_MIN_MINOR = 1
+ABI_MIN_MINOR = 2  # gts_struct_size(), which the mirrors check, is 0.2's
 
 # ---- struct mirrors ---------------------------------------------------------------
 
@@ -314,14 +319,48 @@ def _sanitizer(path: str) -> Optional[str]:
     return None
 
 
+def _installed_candidates(attribute: str) -> List[Path]:
+    """The library of ``meson install`` (gts/_installed.py), if this package
+    was installed that way: ``_installed.<attribute>`` in ``_installed.LIBDIR``
+    (relative to the package's directory, or absolute)."""
+    try:
+        from . import _installed  # generated at install time only
+    except ImportError:
+        return []
+    here = Path(__file__).resolve().parent
+    return [Path(os.path.normpath(here / _installed.LIBDIR / getattr(_installed, attribute)))]
+
+
 def _has_symbols(lib: ctypes.CDLL, names) -> bool:
     return all(hasattr(lib, n) for n in names)
 
 
-def _load(env: str, libname: str, symbols, extra: List[Path],
+def _try_paths(libname: str, symbols, paths: List[Path],
+               tried: List[str]) -> Optional[Tuple[ctypes.CDLL, str]]:
+    """The first of @paths that loads and is lib@libname; what failed into @tried."""
+    for cand in paths:
+        if not cand.is_file():
+            tried.append(f"{cand} (no such file)")
+            continue
+        san = _sanitizer(str(cand))
+        if san:
+            tried.append(f"{cand} (built with {san}: skipped)")
+            continue
+        try:
+            lib = ctypes.CDLL(str(cand))
+        except OSError as e:
+            tried.append(f"{cand} ({e})")
+            continue
+        if _has_symbols(lib, symbols):
+            return lib, str(cand)
+        tried.append(f"{cand} (not lib{libname})")
+    return None
+
+
+def _load(env: str, libname: str, symbols, installed: List[Path], extra: List[Path],
           hint: str) -> Tuple[ctypes.CDLL, str]:
     """Load a library by the discovery order above; ImportError if nothing fits."""
-    tried = []
+    tried: List[str] = []
     path = os.environ.get(env)
     if path:
         san = _sanitizer(path)
@@ -342,6 +381,9 @@ def _load(env: str, libname: str, symbols, extra: List[Path],
         if not _has_symbols(lib, symbols):
             raise ImportError(f"{env}={path!r} is not lib{libname} (missing {symbols[0]}).")
         return lib, path
+    hit = _try_paths(libname, symbols, installed, tried)
+    if hit:
+        return hit
     found = ctypes.util.find_library(libname)
     if found:
         try:
@@ -353,25 +395,23 @@ def _load(env: str, libname: str, symbols, extra: List[Path],
             tried.append(f"{found} ({e})")
     else:
         tried.append(f"find_library({libname!r}): not installed")
-    for cand in extra:
-        if not cand.is_file():
-            continue
-        san = _sanitizer(str(cand))
-        if san:
-            tried.append(f"{cand} (built with {san}: skipped)")
-            continue
-        try:
-            lib = ctypes.CDLL(str(cand))
-        except OSError as e:
-            tried.append(f"{cand} ({e})")
-            continue
-        if _has_symbols(lib, symbols):
-            return lib, str(cand)
-        tried.append(f"{cand} (not lib{libname})")
+    hit = _try_paths(libname, symbols, [c for c in extra if c.is_file()], tried)
+    if hit:
+        return hit
+    if not installed:
+        tried.append("no gts/_installed.py (this package was not installed by meson)")
     raise ImportError(
-        f"lib{libname} not found. Set {env} to the path of lib{libname}.so, for example "
-        f"{env}={hint} after `meson setup build && ninja -C build`, or install "
-        f"libgts so that the dynamic loader finds it. Tried: " + "; ".join(tried))
+        f"lib{libname} not found. Point the gts package at it in one of these ways: "
+        f"(1) set {env} to the path of lib{libname}.so (for example {env}={hint} in a "
+        f"source tree after `meson setup build && ninja -C build`); "
+        f"(2) install libgts and this package together with `meson install` (the "
+        f"package goes to the prefix's site-packages, `pkg-config --variable=pythondir "
+        f"gts`, and records where the library is); "
+        f"(3) make the dynamic loader find lib{libname}.so: LD_LIBRARY_PATH=<libdir>, or "
+        f"an install into a system library directory followed by ldconfig; "
+        f"(4) use the package from a source checkout (PYTHONPATH=bindings/python) with "
+        f"build/lib/libgts.so built. See doc/python.md, \"Finding the libraries\". "
+        f"Tried: " + "; ".join(tried))
 
 
 _OPTIONAL_SYMBOLS = ("gts_version_string", "gts_engine_hashfull", "gts_probcut_defaults",
@@ -432,7 +472,7 @@ def entry_point(name: str):
     return fn
 
 
-lib, LIB_PATH = _load("GTS_LIBRARY", "gts", _CORE_SYMBOLS,
+lib, LIB_PATH = _load("GTS_LIBRARY", "gts", _CORE_SYMBOLS, _installed_candidates("LIBGTS"),
                       _build_tree_candidates("lib/libgts.so"), "build/lib/libgts.so")
 _declare_core(lib)
 
@@ -560,7 +600,8 @@ def games_lib() -> ctypes.CDLL:
     global _games_lib, GAMES_LIB_PATH
     with _games_lock:
         if _games_lib is None:
-            g, path = _load("GTS_GAMES_LIBRARY", "gts-games", _GAMES_SYMBOLS, _games_candidates(),
+            g, path = _load("GTS_GAMES_LIBRARY", "gts-games", _GAMES_SYMBOLS,
+                            _installed_candidates("LIBGTS_GAMES"), _games_candidates(),
                             "build/examples/games/libgts-games.so")
             _declare_games(g)
             _games_lib, GAMES_LIB_PATH = g, path

@@ -82,6 +82,66 @@ class TestLibrary(unittest.TestCase):
         self.assertIn("ImportError", p.stderr)
         self.assertIn("GTS_LIBRARY", p.stderr)
 
+    def _package_copy(self, tmp):
+        """A copy of the gts package outside the source tree (no checkout
+        fallback), and an environment that points nowhere."""
+        import shutil
+        pkg = os.path.join(tmp, "site", "gts")
+        shutil.copytree(os.path.dirname(os.path.abspath(gts.__file__)), pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "_installed.py"))
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(pkg))
+        for var in ("GTS_LIBRARY", "GTS_GAMES_LIBRARY", "LD_LIBRARY_PATH"):
+            env.pop(var, None)
+        return pkg, env
+
+    def test_not_found_message_names_every_way(self):
+        # Issue 31: "libgts not found" after an install; the message must say
+        # every way to point the package at a library.
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, env = self._package_copy(tmp)
+            p = subprocess.run([sys.executable, "-c", "import gts; print(gts.LIBRARY_PATH)"],
+                               env=env, cwd=tmp, capture_output=True, text=True, timeout=60)
+        if p.returncode == 0:
+            self.skipTest("a libgts is installed where the loader finds it: " + p.stdout)
+        self.assertIn("libgts not found", p.stderr)
+        for way in ("GTS_LIBRARY=", "meson install", "pkg-config --variable=pythondir gts",
+                    "LD_LIBRARY_PATH", "ldconfig", "PYTHONPATH=bindings/python",
+                    "_installed.py"):
+            self.assertIn(way, p.stderr)
+
+    def test_installed_module_locates_the_libraries(self):
+        # What `meson install` writes (bindings/_installed.py.in): the
+        # library directory relative to the package, found with no
+        # environment variable, wherever the tree is moved.
+        import tempfile
+        games = _lib.GAMES_LIB_PATH or _lib.games_lib() and _lib.GAMES_LIB_PATH
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, env = self._package_copy(tmp)
+            libdir = os.path.join(tmp, "lib", "x86_64")
+            os.makedirs(libdir)
+            os.symlink(os.path.realpath(_lib.LIB_PATH), os.path.join(libdir, "libgts.so.0"))
+            os.symlink(os.path.realpath(games), os.path.join(libdir, "libgts-games.so.0"))
+            with open(os.path.join(pkg, "_installed.py"), "w") as f:
+                f.write('LIBDIR = "../../lib/x86_64"\nLIBGTS = "libgts.so.0"\n'
+                        'LIBGTS_GAMES = "libgts-games.so.0"\n')
+            p = subprocess.run(
+                [sys.executable, "-c",
+                 "import gts; from gts import _lib; "
+                 "print(gts.alphabeta(gts.games.TicTacToe(), depth=9).score); "
+                 "print(gts.LIBRARY_PATH); print(_lib.GAMES_LIB_PATH)"],
+                env=env, cwd=tmp, capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            score, core, games_path = p.stdout.split()
+            self.assertEqual(score, "0")
+            self.assertEqual(core, os.path.join(libdir, "libgts.so.0"))
+            self.assertEqual(games_path, os.path.join(libdir, "libgts-games.so.0"))
+
+    def test_package_version_is_the_library_version(self):
+        # Issue 31: the package said 0.1.0 while the library had 0.2's API.
+        self.assertEqual(gts.__version__, gts.library_version())
+        self.assertGreaterEqual(_lib.ABI_MIN_MINOR, 2)
+
     def test_not_libgts(self):
         import ctypes.util
         libm = ctypes.util.find_library("m")
