@@ -172,8 +172,13 @@ class Protocol(unittest.TestCase):
         listed = set(r[5][2].split("\n"))
         for c in ("protocol_version", "name", "version", "known_command", "list_commands",
                   "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
-                  "showboard", "time_settings", "time_left", "quit"):
+                  "showboard", "time_settings", "time_left", "quit",
+                  # issue 31: what a Go GUI or server sends
+                  "fixed_handicap", "place_free_handicap", "set_free_handicap",
+                  "kgs-genmove_cleanup", "loadsgf", "final_status_list"):
             self.assertIn(c, listed)
+        rc, r, _ = session(["known_command " + c for c in sorted(listed)])
+        self.assertEqual([x[2] for x in r], ["true"] * len(listed), "known_command knows them")
 
     def test_play_undo_score(self):
         # 5x5: black owns columns A-B, white D-E; C neutral: 10 - 10 - komi.
