@@ -236,6 +236,41 @@ Test(go, move_cap_ends_the_game)
     gts_games_free(G(), s);
 }
 
+/* GTS_GO_SKIP: the turn changes hands and nothing else; it is no pass, so
+ * two stones of one colour with a skip between them and a pass after them
+ * do not end the game (gts-gtp's implied pass, issue 31). */
+Test(go, skip_is_not_a_pass)
+{
+    void *s = go_new("5");
+    gts_move m[64];
+    play(s, "C3");
+    cr_assert_eq(G()->apply(s, GTS_GO_SKIP, NULL), 0);
+    cr_expect_eq(gts_go_to_move(s), 0, "black to move again");
+    play(s, "D3");
+    cr_assert_eq(G()->apply(s, GTS_GO_SKIP, NULL), 0);
+    play(s, "pass");
+    board_is(s, ".....\n.....\n..XX.\n.....\n.....\n");
+    cr_expect_eq(gts_go_to_move(s), 1);
+    cr_expect_gt(G()->generate(s, m, G()->max_moves, NULL), 0,
+                 "stone, skip, stone, skip, pass: one pass, the game goes on");
+    for (int i = 0; i < 64 && i < G()->generate(s, m, G()->max_moves, NULL); i++)
+        cr_expect_neq(m[i], GTS_GO_SKIP, "never generated");
+    /* the policy after a skip: no last stone to answer, a legal move */
+    cr_assert_eq(G()->apply(s, GTS_GO_SKIP, NULL), 0);
+    gts_move p = 0;
+    cr_expect_eq(G()->playout_move(s, 12345, &p, NULL), 1);
+    cr_expect_eq(G()->apply(s, p, NULL), 0);
+    cr_expect_eq(G()->undo(s, p, NULL), 0);
+    cr_expect_lt(G()->undo(s, GTS_GO_PASS, NULL), 0, "the last move is the skip");
+    cr_expect_eq(G()->undo(s, GTS_GO_SKIP, NULL), 0);
+    /* the pass count goes through a skip unchanged: pass, skip, pass ends */
+    cr_assert_eq(G()->apply(s, GTS_GO_SKIP, NULL), 0);
+    play(s, "pass");
+    cr_expect_eq(G()->generate(s, m, G()->max_moves, NULL), 0, "two passes of black");
+    cr_expect_lt(G()->apply(s, GTS_GO_SKIP, NULL), 0, "no skip after the end");
+    gts_games_free(G(), s);
+}
+
 Test(go, playout_policy_keeps_eyes)
 {
     /* 5x5: black owns everything but two eyes A1 and C1? Black stones

@@ -12,21 +12,36 @@
  * argument is validated, every library status becomes a "?" reply.
  *
  * Game model. The adapter alternates colours from Black; a `play` or
- * `genmove` for the colour not to move is preceded by an implied pass of
- * the other colour (handicap stones and edited positions work that way),
- * and `undo` takes back both. The rules are the adapter's: positional
- * superko, suicide illegal, Tromp-Taylor area scoring (final_score), and a
- * cap of GTP_CAP_PER_POINT moves per board point.
+ * `genmove` for the colour not to move is preceded by an implied skip of
+ * the other colour (GTS_GO_SKIP: the turn changes hands, it is no pass and
+ * never counts toward the two passes that end the game), and `undo` takes
+ * back both. Handicap stones (fixed_handicap, place_free_handicap,
+ * set_free_handicap) and loadsgf's set-up stones are Black's (or White's)
+ * stones with skips between them, marked as set-up: undo stops before
+ * them, as GTP 2 wants handicap stones out of the move history. The rules
+ * are the adapter's: positional superko, suicide illegal, area scoring,
+ * and a cap of GTP_CAP_PER_POINT moves per board point. All numbers on the
+ * input are plain decimals ("0x10", "1e1", "inf" are syntax errors).
  *
- * genmove. When the opponent has just passed and the board as it stands
- * already wins under area scoring, pass (ending the game). Otherwise run
- * gts_mcts() for the time this move gets (time_settings / time_left, else
- * --seconds) and at most --playouts playouts, with --threads workers, RAVE
- * (--rave) and the adapter's playout policy (MoGo's patterns too with
- * --patterns); play the most visited move, or resign when its mean reward
- * is below --resign after enough playouts.
+ * Scoring. final_score and final_status_list first estimate the dead
+ * stones from playout ownership (estimate_dead(): playouts of the
+ * adapter's policy from the position to their end; a string is dead when
+ * its points end up the opponent's in most of them), then count area with
+ * the dead stones removed. On finished games this is GNU Go's Chinese
+ * count (tests/test_gtp.py). Seki is not told apart: its stones are
+ * alive, which area counting scores the same way.
+ *
+ * genmove. When the opponent has just passed and the board wins both as it
+ * stands and without the estimated dead stones, pass (ending the game).
+ * Otherwise run gts_mcts() for the time this move gets (time_settings /
+ * time_left, else --seconds) and at most --playouts playouts, with
+ * --threads workers, RAVE (--rave) and the adapter's playout policy
+ * (MoGo's patterns too with --patterns); play the most visited move, or
+ * resign when its mean reward is below --resign after enough playouts.
  * The tree of the previous search is reused (gts_mcts_advance()) when the
- * moves since then are known.
+ * moves since then are known. kgs-genmove_cleanup is genmove that resumes
+ * a game two passes ended and never passes while the opponent has dead
+ * stones: it captures them first.
  *
  * Usage errors exit 2, a failure to start (no memory) 1.
  */
@@ -43,9 +58,13 @@
 #include <string.h>
 #include <time.h>
 
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 enum {
     GTP_MAX_LINE = 4096,
-    GTP_MAX_ARGS = 8,
+    GTP_MAX_ARGS = 400, /* set_free_handicap lists up to 360 vertices */
+    GTP_MAX_POINTS = 19 * 19,
     GTP_BLACK = 0,
     GTP_WHITE = 1,
 };
@@ -61,10 +80,27 @@ static const double GTP_OVERHEAD_S = 0.05;
 static const double GTP_MIN_MOVE_S = 0.01;
 /* Resignation: best mean below the threshold after this many playouts. */
 static const uint64_t GTP_RESIGN_MIN_VISITS = 2000;
+/* Dead stones (final_score, final_status_list, genmove's pass and
+ * kgs-genmove_cleanup): playouts from the position, their seed, the share
+ * of them in which a string must end on the opponent's area to be dead,
+ * and the move cap of the playout state per board point (set-up stones
+ * and skips included). */
+static const int GTP_OWNER_PLAYOUTS = 400;
+static const uint64_t GTP_OWNER_SEED = 0x6f776e6572736869ull; /* "ownershi" */
+static const double GTP_DEAD_SHARE = 0.5;
+/* An empty point that area counting leaves to nobody once the dead stones
+ * are off (it reaches both colours: an unfinished border, or dame) counts
+ * for a colour that owns it at the end of more than this share of the
+ * playouts. A dame of a finished game is filled by either colour: it stays
+ * nobody's. */
+static const double GTP_TERRITORY_SHARE = 0.7;
+static const int GTP_OWNER_CAP_PER_POINT = 6;
 
 typedef struct gtp_move {
     gts_move move;
-    bool implied; /* a pass the engine inserted before an out-of-turn move */
+    bool implied; /* a skip the engine inserted before an out-of-turn move */
+    bool setup;   /* a set-up stone (handicap, loadsgf's AB/AW) or its skip:
+                   * not in the move history, undo stops before it */
 } gtp_move;
 
 typedef struct gtp_options {
@@ -145,28 +181,31 @@ static gts_status new_game(gtp *g)
     return GTS_OK;
 }
 
-/* Replay the recorded moves on a fresh state (after a komi change). */
-static gts_status rebuild(gtp *g)
+static bool record(gtp *g, gts_move m, bool implied, bool setup);
+
+/* A fresh state of g->size and g->komi2 with the @p n moves @p list
+ * replayed (the list may be g->moves itself). */
+static gts_status replay(gtp *g, const gtp_move *list, size_t n)
 {
-    size_t n = g->nmoves;
-    gtp_move *keep = g->moves;
-    g->moves = malloc(sizeof *g->moves * (g->cap ? g->cap : 1));
-    if (!g->moves) {
-        g->moves = keep;
+    gtp_move *keep = malloc(sizeof *keep * (n ? n : 1));
+    if (!keep)
         return GTS_ENOMEM;
-    }
+    memcpy(keep, list, sizeof *keep * n);
     gts_status rc = new_game(g);
     for (size_t i = 0; rc == GTS_OK && i < n; i++) {
         if (g->game->apply(g->state, keep[i].move, g->game->user) != 0)
             rc = GTS_EPARSE;
-        else
-            g->moves[g->nmoves++] = keep[i];
+        else if (!record(g, keep[i].move, keep[i].implied, keep[i].setup))
+            rc = GTS_ENOMEM;
     }
     free(keep);
     return rc;
 }
 
-static bool record(gtp *g, gts_move m, bool implied)
+/* Replay the recorded moves on a fresh state (after a komi change). */
+static gts_status rebuild(gtp *g) { return replay(g, g->moves, g->nmoves); }
+
+static bool record(gtp *g, gts_move m, bool implied, bool setup)
 {
     if (g->nmoves == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 256;
@@ -178,6 +217,7 @@ static bool record(gtp *g, gts_move m, bool implied)
     }
     g->moves[g->nmoves].move = m;
     g->moves[g->nmoves].implied = implied;
+    g->moves[g->nmoves].setup = setup;
     g->nmoves++;
     return true;
 }
@@ -202,27 +242,39 @@ static bool undo_one(gtp *g)
 }
 
 /*
- * Play @p m for @p color, with an implied pass first when @p color is not
- * to move. Returns NULL or the error text (the state is then unchanged).
+ * Give the turn to @p color if the other colour is to move: an implied
+ * skip (GTS_GO_SKIP, no pass: it never counts toward the two passes that
+ * end the game). Returns NULL or the error text.
  */
-static const char *play_move(gtp *g, int color, gts_move m)
+static const char *skip_to(gtp *g, int color, bool setup)
 {
-    bool implied = false;
-    if (color != to_move(g)) {
-        if (game_over(g))
-            return "illegal move (the game is over)";
-        if (g->game->apply(g->state, GTS_GO_PASS, g->game->user) != 0)
-            return "illegal move";
-        if (!record(g, GTS_GO_PASS, true)) {
-            g->game->undo(g->state, GTS_GO_PASS, g->game->user);
-            return "out of memory";
-        }
-        implied = true;
+    if (color == to_move(g))
+        return NULL;
+    if (game_over(g))
+        return "illegal move (the game is over)";
+    if (g->game->apply(g->state, GTS_GO_SKIP, g->game->user) != 0)
+        return "illegal move";
+    if (!record(g, GTS_GO_SKIP, true, setup)) {
+        g->game->undo(g->state, GTS_GO_SKIP, g->game->user);
+        return "out of memory";
     }
-    const char *err = NULL;
+    return NULL;
+}
+
+/*
+ * Play @p m for @p color, with an implied skip first when @p color is not
+ * to move; @p setup marks a set-up stone. Returns NULL or the error text
+ * (the state is then unchanged).
+ */
+static const char *play_as(gtp *g, int color, gts_move m, bool setup)
+{
+    bool implied = color != to_move(g);
+    const char *err = skip_to(g, color, setup);
+    if (err)
+        return err;
     if (g->game->apply(g->state, m, g->game->user) != 0)
         err = game_over(g) ? "illegal move (the game is over)" : "illegal move";
-    else if (!record(g, m, false)) {
+    else if (!record(g, m, false, setup)) {
         g->game->undo(g->state, m, g->game->user);
         err = "out of memory";
     }
@@ -230,6 +282,8 @@ static const char *play_move(gtp *g, int color, gts_move m)
         undo_one(g);
     return err;
 }
+
+static const char *play_move(gtp *g, int color, gts_move m) { return play_as(g, color, m, false); }
 
 /* ---- argument parsing -------------------------------------------------- */
 
@@ -250,8 +304,29 @@ static bool parse_color(const char *t, int *color)
     return true;
 }
 
+/* Whether @p t is a plain decimal number: an optional sign (only '-' for an
+ * integer), digits, and for a real an optional fraction ("7.5", "-3", ".5",
+ * "6."). No hexadecimal, exponent, "inf" or "nan" (strtol/strtod would
+ * take "0x10" for 16, GTP's numbers are decimal). */
+static bool plain_decimal(const char *t, bool real)
+{
+    if (*t == '-' || (real && *t == '+'))
+        t++;
+    size_t digits = 0, frac = 0;
+    while (isdigit((unsigned char)*t))
+        t++, digits++;
+    if (real && *t == '.') {
+        t++;
+        while (isdigit((unsigned char)*t))
+            t++, frac++;
+    }
+    return *t == '\0' && digits + frac > 0;
+}
+
 static bool parse_int(const char *t, long lo, long hi, long *out)
 {
+    if (!plain_decimal(t, false))
+        return false;
     char *end;
     errno = 0;
     long v = strtol(t, &end, 10);
@@ -263,6 +338,8 @@ static bool parse_int(const char *t, long lo, long hi, long *out)
 
 static bool parse_real(const char *t, double lo, double hi, double *out)
 {
+    if (!plain_decimal(t, true))
+        return false;
     char *end;
     errno = 0;
     double v = strtod(t, &end);
@@ -307,6 +384,239 @@ static double move_budget(const gtp *g, int color)
     return t;
 }
 
+/* ---- the board, ownership and dead stones ------------------------------ */
+
+/* Points are y * size + x (x = 0 column A, y = 0 row 1), as the adapter's
+ * moves; colours 0 empty, 1 black, 2 white (GTP_BLACK + 1, GTP_WHITE + 1). */
+enum { GTP_EMPTY = 0, GTP_STONE_B = 1, GTP_STONE_W = 2 };
+
+/* Read @p state's board into @p c (GTP_MAX_POINTS entries). */
+static bool read_board(const gtp *g, const void *state, uint8_t *c)
+{
+    char text[19 * 20 + 1];
+    if (gts_go_board(state, text, sizeof text) != GTS_OK)
+        return false;
+    const char *row = text;
+    for (int y = g->size - 1; y >= 0; y--, row += g->size + 1)
+        for (int x = 0; x < g->size; x++)
+            c[y * g->size + x] = row[x] == 'X' ? GTP_STONE_B : row[x] == 'O' ? GTP_STONE_W : GTP_EMPTY;
+    return true;
+}
+
+/* The up to four neighbours of @p p on a @p size board; returns how many. */
+static int neighbours(int size, int p, int nb[4])
+{
+    int x = p % size, y = p / size, n = 0;
+    if (x > 0)
+        nb[n++] = p - 1;
+    if (x + 1 < size)
+        nb[n++] = p + 1;
+    if (y > 0)
+        nb[n++] = p - size;
+    if (y + 1 < size)
+        nb[n++] = p + size;
+    return n;
+}
+
+/*
+ * Tromp-Taylor ownership of board @p c: a stone's point is its colour's,
+ * an empty region's points are the colour of the stones it reaches if it
+ * reaches only one colour, else nobody's (0). Writes @p own if not NULL;
+ * returns Black's points less White's.
+ */
+static int ownership(int size, const uint8_t *c, uint8_t *own)
+{
+    int npoints = size * size, margin = 0;
+    uint8_t mark[GTP_MAX_POINTS] = {0};
+    int queue[GTP_MAX_POINTS], region[GTP_MAX_POINTS];
+    for (int p = 0; p < npoints; p++) {
+        if (c[p] != GTP_EMPTY) {
+            margin += c[p] == GTP_STONE_B ? 1 : -1;
+            if (own)
+                own[p] = c[p];
+            continue;
+        }
+        if (mark[p])
+            continue;
+        int n = 0, count = 0, reach = 0;
+        queue[n++] = p;
+        mark[p] = 1;
+        while (n > 0) {
+            int q = queue[--n], nb[4];
+            region[count++] = q;
+            for (int i = neighbours(size, q, nb) - 1; i >= 0; i--) {
+                if (c[nb[i]] != GTP_EMPTY)
+                    reach |= c[nb[i]];
+                else if (!mark[nb[i]]) {
+                    mark[nb[i]] = 1;
+                    queue[n++] = nb[i];
+                }
+            }
+        }
+        int owner = reach == GTP_STONE_B || reach == GTP_STONE_W ? reach : GTP_EMPTY;
+        margin += owner == GTP_STONE_B ? count : owner == GTP_STONE_W ? -count : 0;
+        for (int i = 0; own && i < count; i++)
+            own[region[i]] = (uint8_t)owner;
+    }
+    return margin;
+}
+
+/* Label the strings of board @p c: id[p] is the string of the stone at p
+ * (0, 1, ...) or -1 for an empty point; returns the number of strings. */
+static int label_strings(int size, const uint8_t *c, int *id)
+{
+    int npoints = size * size, n = 0, queue[GTP_MAX_POINTS];
+    for (int p = 0; p < npoints; p++)
+        id[p] = -1;
+    for (int p = 0; p < npoints; p++) {
+        if (c[p] == GTP_EMPTY || id[p] >= 0)
+            continue;
+        int k = 0;
+        queue[k++] = p;
+        id[p] = n;
+        while (k > 0) {
+            int q = queue[--k], nb[4];
+            for (int i = neighbours(size, q, nb) - 1; i >= 0; i--)
+                if (c[nb[i]] == c[p] && id[nb[i]] < 0) {
+                    id[nb[i]] = n;
+                    queue[k++] = nb[i];
+                }
+        }
+        n++;
+    }
+    return n;
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/*
+ * Which stones are dead, estimated from playout ownership: from a state
+ * that holds board @p c and no history (its stones set up with skips),
+ * GTP_OWNER_PLAYOUTS playouts of the adapter's policy are run to their end
+ * (two passes: the policy passes only when every move left would fill an
+ * own eye or be a self-atari of two or more stones), Black first in half
+ * of them and White first in the other half, and each point's Tromp-Taylor
+ * owner at the end is counted. A string is dead when its points end up the
+ * opponent's in more than GTP_DEAD_SHARE of the playouts (averaged over
+ * its stones). likely[p] is the colour that owns point p in more than
+ * GTP_TERRITORY_SHARE of the playouts, else 0. A fixed seed: the same board
+ * always gets the same answer. Writes dead[p] (false for an empty point)
+ * and likely[p] for every point.
+ */
+static gts_status estimate_dead(const gtp *g, const uint8_t *c, bool *dead, uint8_t *likely)
+{
+    const int npoints = g->size * g->size;
+    int id[GTP_MAX_POINTS];
+    int nstrings = label_strings(g->size, c, id);
+    uint32_t owned[2][GTP_MAX_POINTS] = {{0}};
+    memset(dead, 0, sizeof *dead * (size_t)npoints);
+    memset(likely, 0, (size_t)npoints);
+    if (nstrings == 0)
+        return GTS_OK;
+
+    /* Step 1. The board on a fresh state (no history, no pass count). */
+    const int cap = GTP_OWNER_CAP_PER_POINT * npoints;
+    char text[96];
+    snprintf(text, sizeof text, "%d komi=%.1f maxmoves=%d patterns=%d", g->size, g->komi2 / 2.0,
+             cap, g->opt.patterns ? 1 : 0);
+    void *s = NULL;
+    gts_status rc = gts_go_new(text, &s);
+    if (rc != GTS_OK)
+        return rc;
+    const gts_game *G = g->game;
+    gts_move *stack = malloc(sizeof *stack * (size_t)cap);
+    uint32_t *opp_owned = calloc((size_t)nstrings, sizeof *opp_owned);
+    int *stones = calloc((size_t)nstrings, sizeof *stones);
+    if (!stack || !opp_owned || !stones)
+        rc = GTS_ENOMEM;
+    for (int p = 0; rc == GTS_OK && p < npoints; p++) {
+        if (c[p] == GTP_EMPTY)
+            continue;
+        stones[id[p]]++;
+        if ((gts_go_to_move(s) != c[p] - 1 && G->apply(s, GTS_GO_SKIP, G->user) != 0) ||
+            G->apply(s, (gts_move)p, G->user) != 0)
+            rc = GTS_EPARSE;
+    }
+
+    /* Step 2. Playouts to the end; count who owns each string's points. */
+    uint64_t rng = GTP_OWNER_SEED ^ g->opt.seed;
+    uint8_t end[GTP_MAX_POINTS], own[GTP_MAX_POINTS];
+    for (int k = 0; rc == GTS_OK && k < GTP_OWNER_PLAYOUTS; k++) {
+        int n = 0;
+        if ((k & 1) && G->apply(s, GTS_GO_SKIP, G->user) == 0)
+            stack[n++] = GTS_GO_SKIP;
+        while (n < cap) {
+            gts_move m;
+            int r = G->playout_move(s, splitmix(&rng), &m, G->user);
+            if (r != 1 || G->apply(s, m, G->user) != 0)
+                break;
+            stack[n++] = m;
+        }
+        if (!read_board(g, s, end))
+            rc = GTS_EINVAL;
+        ownership(g->size, end, own);
+        for (int p = 0; p < npoints; p++) {
+            if (c[p] != GTP_EMPTY && own[p] != GTP_EMPTY && own[p] != c[p])
+                opp_owned[id[p]]++;
+            if (own[p] != GTP_EMPTY)
+                owned[own[p] - 1][p]++;
+        }
+        while (n > 0)
+            G->undo(s, stack[--n], G->user);
+    }
+
+    /* Step 3. The verdict per string. */
+    for (int p = 0; rc == GTS_OK && p < npoints; p++) {
+        if (c[p] != GTP_EMPTY)
+            dead[p] = opp_owned[id[p]] > GTP_DEAD_SHARE * GTP_OWNER_PLAYOUTS * stones[id[p]];
+        for (int k = 0; k < 2; k++)
+            if (owned[k][p] > GTP_TERRITORY_SHARE * GTP_OWNER_PLAYOUTS)
+                likely[p] = (uint8_t)(k + 1);
+    }
+    free(stack);
+    free(opp_owned);
+    free(stones);
+    gts_games_free(G, s);
+    return rc;
+}
+
+/* The current board and its dead stones; false on failure. */
+static bool board_status(const gtp *g, uint8_t *c, bool *dead, uint8_t *likely)
+{
+    return read_board(g, g->state, c) && estimate_dead(g, c, dead, likely) == GTS_OK;
+}
+
+/* Black's margin in half points, komi included, with the @p dead stones
+ * off board @p c: Tromp-Taylor area of what remains, and the points it
+ * leaves to nobody counted for their @p likely owner if they have one. */
+static int score_without(const gtp *g, const uint8_t *c, const bool *dead, const uint8_t *likely)
+{
+    uint8_t alive[GTP_MAX_POINTS] = {0}, own[GTP_MAX_POINTS];
+    for (int p = 0; p < g->size * g->size; p++)
+        alive[p] = dead[p] ? GTP_EMPTY : c[p];
+    int m = ownership(g->size, alive, own);
+    for (int p = 0; p < g->size * g->size; p++)
+        if (own[p] == GTP_EMPTY && likely[p] != GTP_EMPTY)
+            m += likely[p] == GTP_STONE_B ? 1 : -1;
+    return 2 * m - g->komi2;
+}
+
+/* Whether colour @p color (GTP_BLACK, GTP_WHITE) has a stone the estimate
+ * calls dead on board @p c. */
+static bool has_dead(const gtp *g, const uint8_t *c, const bool *dead, int color)
+{
+    for (int p = 0; p < g->size * g->size; p++)
+        if (dead[p] && c[p] == color + 1)
+            return true;
+    return false;
+}
+
 /* ---- genmove ---------------------------------------------------------- */
 
 static int format(const gtp *g, gts_move m, char *buf, size_t size)
@@ -322,34 +632,89 @@ static int margin_for(const gtp *g, int color)
 }
 
 /*
- * Choose and play a move for @p color; writes its vertex (or "resign") to
- * @p out. Returns NULL or an error text.
+ * kgs-genmove_cleanup's move when the search chose to pass while the
+ * opponent still has dead stones (@p dead on board @p c): the most visited
+ * root move (@p st, @p n) that is a liberty of a dead string of the
+ * opponent, else any legal such liberty, else the most visited legal play;
+ * GTS_GO_PASS when there is none.
  */
-static const char *genmove(gtp *g, int color, char *out, size_t size)
+static gts_move cleanup_move(const gtp *g, int color, const uint8_t *c, const bool *dead,
+                             const gts_mcts_move_stats *st, int n)
 {
-    if (color != to_move(g)) {
-        const char *err = play_move(g, 1 - color, GTS_GO_PASS);
-        if (err) { /* the game is over: nothing to play */
+    const int npoints = g->size * g->size;
+    gts_move legal_list[GTS_GO_PASS + 1];
+    bool legal[GTP_MAX_POINTS] = {false}, target[GTP_MAX_POINTS] = {false};
+    int nl = g->game->generate(g->state, legal_list, g->game->max_moves, g->game->user);
+    for (int i = 0; i < nl; i++)
+        if (legal_list[i] < (gts_move)npoints)
+            legal[legal_list[i]] = true;
+    for (int p = 0; p < npoints; p++) {
+        int nb[4];
+        if (!dead[p] || c[p] != 2 - color)
+            continue;
+        for (int i = neighbours(g->size, p, nb) - 1; i >= 0; i--)
+            target[nb[i]] = c[nb[i]] == GTP_EMPTY && legal[nb[i]];
+    }
+    gts_move best = GTS_GO_PASS, any_play = GTS_GO_PASS;
+    uint64_t best_visits = 0, any_visits = 0;
+    for (int i = 0; i < n; i++) {
+        gts_move m = st[i].move;
+        if (m >= (gts_move)npoints || !legal[m])
+            continue;
+        if (target[m] && (best == GTS_GO_PASS || st[i].visits > best_visits))
+            best = m, best_visits = st[i].visits;
+        if (any_play == GTS_GO_PASS || st[i].visits > any_visits)
+            any_play = m, any_visits = st[i].visits;
+    }
+    for (int p = 0; best == GTS_GO_PASS && p < npoints; p++)
+        if (target[p])
+            best = (gts_move)p;
+    return best != GTS_GO_PASS ? best : any_play;
+}
+
+/*
+ * Choose and play a move for @p color; writes its vertex (or "resign") to
+ * @p out. With @p cleanup (kgs-genmove_cleanup), never pass while the
+ * opponent has stones the estimate calls dead, and resume a game that two
+ * passes ended. Returns NULL or an error text.
+ */
+static const char *genmove(gtp *g, int color, bool cleanup, char *out, size_t size)
+{
+    /* Step 0. A clean-up resumes a game that two passes ended: the second
+     * pass becomes a skip (a turn given away, no pass). */
+    if (cleanup && game_over(g) && g->nmoves >= 2 && g->moves[g->nmoves - 1].move == GTS_GO_PASS &&
+        undo_one(g)) {
+        const char *err = skip_to(g, 1 - to_move(g), false);
+        if (err)
+            return err;
+    }
+    if (skip_to(g, color, false) != NULL || game_over(g)) { /* the game is over */
+        snprintf(out, size, "pass");
+        return NULL;
+    }
+    /* Step 1. Pass after the opponent's pass when the board as it stands
+     * wins both with every stone counted (Tromp-Taylor, what a server
+     * without dead stone removal counts) and without the dead stones;
+     * under cleanup, only once the opponent has no dead stone left. */
+    bool opp_passed = g->nmoves > 0 && g->moves[g->nmoves - 1].move == GTS_GO_PASS;
+    uint8_t c[GTP_MAX_POINTS];
+    bool dead[GTP_MAX_POINTS];
+    uint8_t likely[GTP_MAX_POINTS];
+    bool known = false; /* c and dead hold the estimate */
+    if (opp_passed && margin_for(g, color) > 0) {
+        known = board_status(g, c, dead, likely);
+        int est = known ? score_without(g, c, dead, likely) : 0;
+        if (known && (color == GTP_BLACK ? est : -est) > 0 &&
+            !(cleanup && has_dead(g, c, dead, 1 - color))) {
+            const char *err = play_move(g, color, GTS_GO_PASS);
+            if (err)
+                return err;
             snprintf(out, size, "pass");
             return NULL;
         }
-        g->moves[g->nmoves - 1].implied = true;
-    }
-    if (game_over(g)) {
-        snprintf(out, size, "pass");
-        return NULL;
-    }
-    bool opp_passed = g->nmoves > 0 && g->moves[g->nmoves - 1].move == GTS_GO_PASS &&
-                      !g->moves[g->nmoves - 1].implied;
-    if (opp_passed && margin_for(g, color) > 0) {
-        const char *err = play_move(g, color, GTS_GO_PASS);
-        if (err)
-            return err;
-        snprintf(out, size, "pass");
-        return NULL;
     }
 
-    /* Step 1. Tree reuse: follow the moves played since the last search. */
+    /* Step 2. Tree reuse: follow the moves played since the last search. */
     if (g->searched_at != SIZE_MAX && g->searched_at <= g->nmoves) {
         size_t n = g->nmoves - g->searched_at;
         gts_move *seq = malloc(sizeof *seq * (n ? n : 1));
@@ -365,7 +730,7 @@ static const char *genmove(gtp *g, int color, char *out, size_t size)
         }
     }
 
-    /* Step 2. Search. */
+    /* Step 3. Search. */
     double budget = move_budget(g, color);
     gts_limits lim = {.struct_size = sizeof lim};
     if (budget > 0)
@@ -380,10 +745,13 @@ static const char *genmove(gtp *g, int color, char *out, size_t size)
     }
     g->searched_at = g->nmoves;
 
-    /* Step 3. Resign, or play the best move. */
+    /* Step 4. Resign, or play the best move (under cleanup, not a pass
+     * while the opponent has dead stones). */
     gts_mcts_move_stats st[GTS_GO_PASS + 1];
     st[0].struct_size = sizeof st[0];
     int n = gts_mcts_root_stats(g->engine, st, GTS_GO_PASS + 1);
+    if (n > (int)GTS_GO_PASS + 1)
+        n = (int)GTS_GO_PASS + 1;
     uint64_t total = 0;
     double best_mean = 0.5;
     for (int i = 0; i < n && i <= (int)GTS_GO_PASS; i++) {
@@ -402,6 +770,15 @@ static const char *genmove(gtp *g, int color, char *out, size_t size)
         r.best_move != GTS_GO_PASS) {
         snprintf(out, size, "resign");
         return NULL;
+    }
+    if (cleanup && r.best_move == GTS_GO_PASS) {
+        if (!known)
+            known = board_status(g, c, dead, likely);
+        if (known && has_dead(g, c, dead, 1 - color)) {
+            r.best_move = cleanup_move(g, color, c, dead, st, n < 0 ? 0 : n);
+            if (g->opt.verbose)
+                fprintf(stderr, "gts-gtp: cleanup: no pass while the opponent has dead stones\n");
+        }
     }
     const char *err = play_move(g, color, r.best_move);
     if (err)
@@ -494,39 +871,46 @@ static void cmd_komi(gtp *g, const char *id, int argc, char **argv)
     reply(id, true, "");
 }
 
+/*
+ * A GTP vertex ("D4", "pass"; case-insensitive) of the current board into
+ * @p m. Parsed here rather than by parse_move, which checks legality for
+ * the side to move, so that "illegal move" and "syntax error" differ.
+ * Returns 0, -1 for a syntax error, -2 for a point off the board.
+ */
+static int parse_vertex(const gtp *g, const char *t, gts_move *m)
+{
+    char up[8];
+    size_t n = strlen(t);
+    if (n == 0 || n >= sizeof up)
+        return -1;
+    for (size_t i = 0; i <= n; i++)
+        up[i] = (char)toupper((unsigned char)t[i]);
+    if (strcmp(up, "PASS") == 0) {
+        *m = GTS_GO_PASS;
+        return 0;
+    }
+    if (!(n >= 2 && n <= 3 && isalpha((unsigned char)up[0]) && up[0] != 'I' &&
+          isdigit((unsigned char)up[1]) && (n == 2 || isdigit((unsigned char)up[2]))))
+        return -1;
+    int x = up[0] - 'A' - (up[0] > 'I'), y = atoi(up + 1) - 1;
+    if (x < 0 || x >= g->size || y < 0 || y >= g->size || up[1] == '0')
+        return -2;
+    *m = (gts_move)(y * g->size + x);
+    return 0;
+}
+
 static void cmd_play(gtp *g, const char *id, int argc, char **argv)
 {
     int color;
-    gts_move m;
+    gts_move m = 0;
     if (argc != 2 || !parse_color(argv[0], &color)) {
         reply(id, false, "syntax error (play COLOR VERTEX)");
         return;
     }
-    /* parse_move checks legality for the side to move; parse the vertex on
-     * its own first, so that "illegal move" and "syntax error" differ. */
-    char up[8];
-    size_t n = strlen(argv[1]);
-    bool vertex_ok = n > 0 && n < sizeof up;
-    if (vertex_ok) {
-        for (size_t i = 0; i <= n; i++)
-            up[i] = (char)toupper((unsigned char)argv[1][i]);
-        vertex_ok = strcmp(up, "PASS") == 0 ||
-                    (n >= 2 && n <= 3 && isalpha((unsigned char)up[0]) && up[0] != 'I' &&
-                     isdigit((unsigned char)up[1]) && (n == 2 || isdigit((unsigned char)up[2])));
-    }
-    if (!vertex_ok) {
-        reply(id, false, "syntax error (invalid vertex)");
+    int v = parse_vertex(g, argv[1], &m);
+    if (v != 0) {
+        reply(id, false, v == -1 ? "syntax error (invalid vertex)" : "illegal move (off the board)");
         return;
-    }
-    if (strcmp(up, "PASS") == 0) {
-        m = GTS_GO_PASS;
-    } else {
-        int x = up[0] - 'A' - (up[0] > 'I'), y = atoi(up + 1) - 1;
-        if (x < 0 || x >= g->size || y < 0 || y >= g->size || up[1] == '0') {
-            reply(id, false, "illegal move (off the board)");
-            return;
-        }
-        m = (gts_move)(y * g->size + x);
     }
     const char *err = play_move(g, color, m);
     if (err)
@@ -535,19 +919,31 @@ static void cmd_play(gtp *g, const char *id, int argc, char **argv)
         reply(id, true, "");
 }
 
-static void cmd_genmove(gtp *g, const char *id, int argc, char **argv)
+static void genmove_reply(gtp *g, const char *id, int argc, char **argv, bool cleanup)
 {
     int color;
     if (argc != 1 || !parse_color(argv[0], &color)) {
-        reply(id, false, "syntax error (genmove COLOR)");
+        reply(id, false, "syntax error (%s COLOR)", cleanup ? "kgs-genmove_cleanup" : "genmove");
         return;
     }
     char out[16];
-    const char *err = genmove(g, color, out, sizeof out);
+    const char *err = genmove(g, color, cleanup, out, sizeof out);
     if (err)
         reply(id, false, "%s", err);
     else
         reply(id, true, "%s", out);
+}
+
+static void cmd_genmove(gtp *g, const char *id, int argc, char **argv)
+{
+    genmove_reply(g, id, argc, argv, false);
+}
+
+/* KGS's extension for the clean-up phase after a disagreement on dead
+ * stones: genmove, but no pass while the opponent has dead stones. */
+static void cmd_genmove_cleanup(gtp *g, const char *id, int argc, char **argv)
+{
+    genmove_reply(g, id, argc, argv, true);
 }
 
 /* Extension: play the adapter's playout-policy move for COLOR (see
@@ -560,9 +956,7 @@ static void cmd_policy_move(gtp *g, const char *id, int argc, char **argv)
         reply(id, false, "syntax error (gts-policy_move COLOR)");
         return;
     }
-    if (color != to_move(g) && play_move(g, 1 - color, GTS_GO_PASS) == NULL)
-        g->moves[g->nmoves - 1].implied = true;
-    if (color != to_move(g) || game_over(g)) {
+    if (skip_to(g, color, false) != NULL || game_over(g)) {
         reply(id, true, "pass");
         return;
     }
@@ -582,25 +976,536 @@ static void cmd_policy_move(gtp *g, const char *id, int argc, char **argv)
         reply(id, true, "%s", out);
 }
 
+/* Take back the last move and the implied skip before it; set-up stones
+ * (handicap, loadsgf's AB/AW) are not in the history and stay. */
 static void cmd_undo(gtp *g, const char *id, int argc, char **argv)
 {
-    if (g->nmoves == 0) {
+    if (g->nmoves == 0 || g->moves[g->nmoves - 1].setup) {
         reply(id, false, "cannot undo");
         return;
     }
     bool ok = undo_one(g);
-    while (ok && g->nmoves > 0 && g->moves[g->nmoves - 1].implied)
+    while (ok && g->nmoves > 0 && g->moves[g->nmoves - 1].implied &&
+           !g->moves[g->nmoves - 1].setup)
         ok = undo_one(g);
     reply(id, ok, ok ? "" : "cannot undo");
 }
 
+/* Area score with the stones the playout estimate calls dead removed
+ * (estimate_dead()): stones plus the empty points that reach only one
+ * colour once the dead stones are gone, less komi. */
 static void cmd_final_score(gtp *g, const char *id, int argc, char **argv)
 {
-    int a = gts_go_area(g->state);
+    uint8_t c[GTP_MAX_POINTS];
+    bool dead[GTP_MAX_POINTS];
+    uint8_t likely[GTP_MAX_POINTS];
+    if (!board_status(g, c, dead, likely)) {
+        reply(id, false, "cannot score");
+        return;
+    }
+    int a = score_without(g, c, dead, likely);
     if (a == 0)
         reply(id, true, "0");
     else
         reply(id, true, "%c+%.1f", a > 0 ? 'B' : 'W', abs(a) / 2.0);
+}
+
+/* Write vertex @p p ("D4") to @p buf; returns its length. */
+static int vertex_text(const gtp *g, int p, char *buf)
+{
+    static const char COLS[] = "ABCDEFGHJKLMNOPQRST";
+    return sprintf(buf, "%c%d", COLS[p % g->size], p / g->size + 1);
+}
+
+/*
+ * final_status_list dead|alive|seki: the stones of that status, one string
+ * per line, as GNU Go answers. Seki is not told apart: its stones are
+ * listed alive and the seki list is empty. Area scoring counts a seki's
+ * stones as alive and its shared liberties as nobody's, so the score does
+ * not depend on it.
+ */
+static void cmd_final_status_list(gtp *g, const char *id, int argc, char **argv)
+{
+    char low[8] = "";
+    if (argc == 1 && strlen(argv[0]) < sizeof low)
+        for (size_t i = 0; i <= strlen(argv[0]); i++)
+            low[i] = (char)tolower((unsigned char)argv[0][i]);
+    bool want_dead = strcmp(low, "dead") == 0;
+    if (!want_dead && strcmp(low, "alive") != 0 && strcmp(low, "seki") != 0) {
+        reply(id, false, "syntax error (final_status_list dead|alive|seki)");
+        return;
+    }
+    uint8_t c[GTP_MAX_POINTS];
+    bool dead[GTP_MAX_POINTS];
+    uint8_t likely[GTP_MAX_POINTS];
+    int sid[GTP_MAX_POINTS];
+    if (!board_status(g, c, dead, likely)) {
+        reply(id, false, "cannot score");
+        return;
+    }
+    const int npoints = g->size * g->size;
+    int nstrings = strcmp(low, "seki") == 0 ? 0 : label_strings(g->size, c, sid);
+    char text[GTP_MAX_POINTS * 5 + 1];
+    size_t len = 0;
+    for (int k = 0; k < nstrings; k++) {
+        bool first = true;
+        for (int p = 0; p < npoints; p++) {
+            if (sid[p] != k || dead[p] != want_dead)
+                continue;
+            if (first && len > 0)
+                text[len++] = '\n';
+            else if (!first)
+                text[len++] = ' ';
+            len += (size_t)vertex_text(g, p, text + len);
+            first = false;
+        }
+    }
+    text[len] = '\0';
+    reply(id, true, "%s", text);
+}
+
+/* ---- handicap ------------------------------------------------------------ */
+
+/*
+ * The fixed handicap points of GTP 2 (section 4.1.1), placed as GNU Go
+ * places them: 2 to 4 stones on 7x7 and on even boards, 2 to 9 on odd
+ * boards from 9x9; the corner points on the third line, on the fourth from
+ * 12x12 up; the order D4 Q16 D16 Q4, then D10 Q10, then K4 K16 (19x19
+ * names), and the centre (K10) for 5, 7 and 9 stones. Writes @p n points to @p pts and
+ * returns n, or 0 when @p n stones have no fixed placement on this board.
+ */
+static int fixed_points(int size, int n, int *pts)
+{
+    int max = size < 7 ? 0 : (size % 2 == 0 || size == 7) ? 4 : 9;
+    if (n < 2 || n > max)
+        return 0;
+    int lo = size >= 12 ? 3 : 2, hi = size - 1 - lo, mid = size / 2, k = 0;
+    const int at[8][2] = { { lo, lo }, { hi, hi }, { lo, hi }, { hi, lo },
+                           { lo, mid }, { hi, mid }, { mid, lo }, { mid, hi } };
+    bool centre = n >= 5 && n % 2 == 1;
+    for (int i = 0; i < (centre ? n - 1 : n); i++)
+        pts[k++] = at[i][1] * size + at[i][0];
+    if (centre)
+        pts[k++] = mid * size + mid;
+    return k;
+}
+
+static bool board_empty(const gtp *g)
+{
+    uint8_t c[GTP_MAX_POINTS];
+    if (!read_board(g, g->state, c))
+        return false;
+    for (int p = 0; p < g->size * g->size; p++)
+        if (c[p] != GTP_EMPTY)
+            return false;
+    return true;
+}
+
+/* Black set-up stones on @p pts, then White to move; all or nothing.
+ * Returns NULL or the error text. */
+static const char *place_handicap(gtp *g, const int *pts, int n)
+{
+    size_t before = g->nmoves;
+    const char *err = NULL;
+    for (int i = 0; !err && i < n; i++)
+        err = play_as(g, GTP_BLACK, (gts_move)pts[i], true);
+    if (!err)
+        err = skip_to(g, GTP_WHITE, true);
+    while (err && g->nmoves > before && undo_one(g))
+        ;
+    g->searched_at = SIZE_MAX;
+    return err;
+}
+
+/* Reply with the vertices of @p pts. */
+static void reply_vertices(const gtp *g, const char *id, const int *pts, int n)
+{
+    char text[GTP_MAX_POINTS * 5 + 1];
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            text[len++] = ' ';
+        len += (size_t)vertex_text(g, pts[i], text + len);
+    }
+    text[len] = '\0';
+    reply(id, true, "%s", text);
+}
+
+/* Common checks of fixed_handicap and place_free_handicap; the count of
+ * stones in @p n, or false after replying the error. */
+static bool handicap_count(gtp *g, const char *id, int argc, char **argv, const char *name, long *n)
+{
+    if (argc != 1 || !parse_int(argv[0], 0, 2147483647L, n)) {
+        reply(id, false, "syntax error (%s NUMBER_OF_STONES)", name);
+        return false;
+    }
+    return true;
+}
+
+static void cmd_fixed_handicap(gtp *g, const char *id, int argc, char **argv)
+{
+    long n;
+    int pts[9];
+    if (!handicap_count(g, id, argc, argv, "fixed_handicap", &n))
+        return;
+    if (n > 9 || fixed_points(g->size, (int)n, pts) == 0) {
+        reply(id, false, "invalid number of stones");
+        return;
+    }
+    if (!board_empty(g)) {
+        reply(id, false, "board not empty");
+        return;
+    }
+    const char *err = place_handicap(g, pts, (int)n);
+    if (err)
+        reply(id, false, "%s", err);
+    else
+        reply_vertices(g, id, pts, (int)n);
+}
+
+/*
+ * place_free_handicap: the fixed placement for as many stones as it has,
+ * the others spread out one by one: each on the empty point farthest
+ * (Manhattan distance) from the stones already placed, ties going to the
+ * point nearer the third (from 12x12 the fourth) line, then to the first in
+ * board order; points on the first two lines only once the others are
+ * taken (from 7x7). Every requested stone is placed.
+ */
+static void cmd_place_free_handicap(gtp *g, const char *id, int argc, char **argv)
+{
+    long n;
+    int pts[GTP_MAX_POINTS];
+    const int size = g->size, npoints = size * size;
+    if (!handicap_count(g, id, argc, argv, "place_free_handicap", &n))
+        return;
+    if (n < 2 || n > npoints - 1) {
+        reply(id, false, "invalid number of stones");
+        return;
+    }
+    if (!board_empty(g)) {
+        reply(id, false, "board not empty");
+        return;
+    }
+    int k = 0;
+    int max_fixed = size < 7 ? 0 : (size % 2 == 0 || size == 7) ? 4 : 9;
+    if (max_fixed >= 2)
+        k = fixed_points(size, n < max_fixed ? (int)n : max_fixed, pts);
+    bool used[GTP_MAX_POINTS] = {false};
+    for (int i = 0; i < k; i++)
+        used[pts[i]] = true;
+    const int line = size >= 12 ? 3 : 2;
+    while (k < n) {
+        int best = -1, best_d = -1, best_l = -1;
+        for (int inner = size >= 7 ? 2 : 0; best < 0 && inner >= 0; inner -= 2) {
+            for (int p = 0; p < npoints; p++) {
+                int x = p % size, y = p / size, d = 4 * size;
+                int edge = MIN(MIN(x, y), MIN(size - 1 - x, size - 1 - y));
+                if (used[p] || edge < inner)
+                    continue;
+                for (int i = 0; i < k; i++)
+                    d = MIN(d, abs(x - pts[i] % size) + abs(y - pts[i] / size));
+                int l = -abs(edge - line);
+                if (d > best_d || (d == best_d && l > best_l))
+                    best = p, best_d = d, best_l = l;
+            }
+        }
+        used[best] = true;
+        pts[k++] = best;
+    }
+    const char *err = place_handicap(g, pts, k);
+    if (err)
+        reply(id, false, "%s", err);
+    else
+        reply_vertices(g, id, pts, k);
+}
+
+static void cmd_set_free_handicap(gtp *g, const char *id, int argc, char **argv)
+{
+    int pts[GTP_MAX_POINTS];
+    bool used[GTP_MAX_POINTS] = {false};
+    const int npoints = g->size * g->size;
+    if (argc < 2 || argc > npoints - 1) {
+        reply(id, false, "bad vertex list");
+        return;
+    }
+    for (int i = 0; i < argc; i++) {
+        gts_move m;
+        if (parse_vertex(g, argv[i], &m) != 0 || m == GTS_GO_PASS || used[m]) {
+            reply(id, false, "bad vertex list");
+            return;
+        }
+        used[m] = true;
+        pts[i] = (int)m;
+    }
+    if (!board_empty(g)) {
+        reply(id, false, "board not empty");
+        return;
+    }
+    const char *err = place_handicap(g, pts, argc);
+    reply(id, err == NULL, "%s", err ? err : "");
+}
+
+/* ---- loadsgf -------------------------------------------------------------- */
+
+/* What an SGF game record asks for, in order: a set-up stone, a move, or
+ * the player to move (PL). */
+typedef struct sgf_action {
+    enum { SGF_SETUP, SGF_MOVE, SGF_PLAYER } kind;
+    int color;
+    gts_move move;
+} sgf_action;
+
+typedef struct sgf_reader {
+    const char *p;
+    int size, komi2;
+    sgf_action *act;
+    size_t n, cap;
+    long moves;      /* B/W properties read */
+    long stop_at;    /* stop before this move number; 0: read to the end */
+    bool stopped;
+    bool placed;     /* a stone or move came: SZ may no longer change */
+    const char *err;
+} sgf_reader;
+
+static bool sgf_push(sgf_reader *r, int kind, int color, gts_move move)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        sgf_action *a = realloc(r->act, sizeof *a * cap);
+        if (!a) {
+            r->err = "out of memory";
+            return false;
+        }
+        r->act = a;
+        r->cap = cap;
+    }
+    r->act[r->n++] = (sgf_action){ .kind = kind, .color = color, .move = move };
+    return true;
+}
+
+/* An SGF point "dd" (column, then row from the top); pass is "" or "tt"
+ * (up to 19x19). Returns false for anything else. */
+static bool sgf_point(const sgf_reader *r, const char *v, bool pass_ok, gts_move *m)
+{
+    size_t n = strlen(v);
+    if (pass_ok && (n == 0 || (n == 2 && r->size <= 19 && strcmp(v, "tt") == 0))) {
+        *m = GTS_GO_PASS;
+        return true;
+    }
+    if (n != 2 || v[0] < 'a' || v[1] < 'a' || v[0] - 'a' >= r->size || v[1] - 'a' >= r->size)
+        return false;
+    *m = (gts_move)((r->size - 1 - (v[1] - 'a')) * r->size + (v[0] - 'a'));
+    return true;
+}
+
+/* One property value. */
+static bool sgf_property(sgf_reader *r, const char *ident, const char *v)
+{
+    if (strcmp(ident, "SZ") == 0) {
+        long n;
+        const char *colon = strchr(v, ':');
+        char sq[16];
+        if (colon && (size_t)(colon - v) < sizeof sq) { /* "9:9" is square */
+            memcpy(sq, v, (size_t)(colon - v));
+            sq[colon - v] = '\0';
+            if (strcmp(sq, colon + 1) != 0) {
+                r->err = "cannot load file (a board that is not square)";
+                return false;
+            }
+            v = colon + 1;
+        }
+        if (!parse_int(v, 2, 19, &n) || r->placed) {
+            r->err = "cannot load file (board size: 2 to 19, before any stone)";
+            return false;
+        }
+        r->size = (int)n;
+    } else if (strcmp(ident, "KM") == 0) {
+        double k;
+        if (!parse_real(v, -150, 150, &k) || fabs(k * 2 - lround(k * 2)) > 1e-9) {
+            r->err = "cannot load file (komi: a multiple of 0.5 within +-150)";
+            return false;
+        }
+        r->komi2 = (int)lround(k * 2);
+    } else if (strcmp(ident, "AB") == 0 || strcmp(ident, "AW") == 0) {
+        /* a point or a rectangle "aa:cc" */
+        char a[3] = "", b[3] = "";
+        const char *colon = strchr(v, ':');
+        size_t la = colon ? (size_t)(colon - v) : strlen(v);
+        gts_move m1, m2;
+        if (la == 2)
+            memcpy(a, v, 2);
+        if (colon && strlen(colon + 1) == 2)
+            memcpy(b, colon + 1, 2);
+        if (!sgf_point(r, a, false, &m1) || (colon && !sgf_point(r, b, false, &m2))) {
+            r->err = "cannot load file (bad set-up point)";
+            return false;
+        }
+        if (!colon)
+            m2 = m1;
+        int x1 = (int)(m1 % (gts_move)r->size), y1 = (int)(m1 / (gts_move)r->size);
+        int x2 = (int)(m2 % (gts_move)r->size), y2 = (int)(m2 / (gts_move)r->size);
+        for (int y = MIN(y1, y2); y <= MAX(y1, y2); y++)
+            for (int x = MIN(x1, x2); x <= MAX(x1, x2); x++)
+                if (!sgf_push(r, SGF_SETUP, ident[1] == 'B' ? GTP_BLACK : GTP_WHITE,
+                              (gts_move)(y * r->size + x)))
+                    return false;
+        r->placed = true;
+    } else if (strcmp(ident, "AE") == 0) {
+        r->err = "cannot load file (AE, removing stones, is not supported)";
+        return false;
+    } else if (strcmp(ident, "B") == 0 || strcmp(ident, "W") == 0) {
+        gts_move m;
+        if (!sgf_point(r, v, true, &m)) {
+            r->err = "cannot load file (bad move)";
+            return false;
+        }
+        if (r->stop_at > 0 && r->moves + 1 >= r->stop_at) {
+            r->stopped = true;
+            return true;
+        }
+        r->moves++;
+        r->placed = true;
+        return sgf_push(r, SGF_MOVE, ident[0] == 'B' ? GTP_BLACK : GTP_WHITE, m);
+    } else if (strcmp(ident, "PL") == 0) {
+        int color;
+        if (!parse_color(v, &color)) {
+            r->err = "cannot load file (bad PL)";
+            return false;
+        }
+        return sgf_push(r, SGF_PLAYER, color, GTS_GO_SKIP);
+    }
+    return true; /* any other property: ignored */
+}
+
+/*
+ * Read the main line of an SGF game record (the first variation at every
+ * branch: reading stops at the first ')'). Properties B, W, AB, AW (points
+ * and "aa:cc" rectangles), SZ, KM and PL count; AE is refused; the others
+ * are skipped. Returns false with r->err set on an error.
+ */
+static bool sgf_read(sgf_reader *r)
+{
+    const char *p = strchr(r->p, '(');
+    bool in_node = false;
+    char ident[16], value[256];
+    if (!p) {
+        r->err = "cannot load file (no game tree)";
+        return false;
+    }
+    while (*p && !r->stopped) {
+        unsigned char ch = (unsigned char)*p;
+        if (isspace(ch) || ch == '(') {
+            p++;
+        } else if (ch == ')') {
+            return true;
+        } else if (ch == ';') {
+            in_node = true;
+            p++;
+        } else if (isalpha(ch) && in_node) {
+            size_t n = 0;
+            for (; isalpha((unsigned char)*p); p++) /* FF[3] lower-case letters are ignored */
+                if (isupper((unsigned char)*p) && n + 1 < sizeof ident)
+                    ident[n++] = *p;
+            ident[n] = '\0';
+            while (isspace((unsigned char)*p))
+                p++;
+            if (*p != '[' || n == 0) {
+                r->err = "cannot load file (syntax error)";
+                return false;
+            }
+            while (*p == '[' && !r->stopped) {
+                size_t k = 0;
+                for (p++; *p && *p != ']'; p++) {
+                    if (*p == '\\' && p[1])
+                        p++;
+                    if (k + 1 < sizeof value)
+                        value[k++] = *p;
+                }
+                if (*p != ']') {
+                    r->err = "cannot load file (syntax error)";
+                    return false;
+                }
+                p++;
+                value[k] = '\0';
+                if (!sgf_property(r, ident, value))
+                    return false;
+                while (isspace((unsigned char)*p))
+                    p++;
+            }
+        } else {
+            r->err = "cannot load file (syntax error)";
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The longest SGF file loadsgf reads. */
+static const long GTP_MAX_SGF = 1L << 20;
+
+/*
+ * loadsgf FILE [MOVE_NUMBER]: board size, komi and position of the game
+ * record's main line, up to (not including) move MOVE_NUMBER (0 or absent:
+ * to the end). Set-up stones (AB, AW) are set-up stones here too (undo
+ * stops before them); PL gives the turn. On any error the previous game is
+ * kept.
+ */
+static void cmd_loadsgf(gtp *g, const char *id, int argc, char **argv)
+{
+    long stop = 0;
+    if (argc < 1 || argc > 2 || (argc == 2 && !parse_int(argv[1], 0, 2147483647L, &stop))) {
+        reply(id, false, "syntax error (loadsgf FILE [MOVE_NUMBER])");
+        return;
+    }
+    FILE *f = fopen(argv[0], "rb");
+    char *text = malloc((size_t)GTP_MAX_SGF + 1);
+    size_t len = f && text ? fread(text, 1, (size_t)GTP_MAX_SGF + 1, f) : 0;
+    bool read_ok = f && text && !ferror(f) && len <= (size_t)GTP_MAX_SGF;
+    if (f)
+        fclose(f);
+    if (!read_ok) {
+        free(text);
+        reply(id, false, "cannot load file");
+        return;
+    }
+    text[len] = '\0';
+    sgf_reader r = { .p = text, .size = 19, .komi2 = 0, .stop_at = stop };
+    bool ok = sgf_read(&r);
+    free(text);
+
+    /* Replay it on a new game; on failure, back to the old one. */
+    int old_size = g->size, old_komi2 = g->komi2;
+    size_t old_n = g->nmoves;
+    gtp_move *old = malloc(sizeof *old * (old_n ? old_n : 1));
+    bool replaced = false;
+    if (ok && !old)
+        r.err = "out of memory", ok = false;
+    if (ok) {
+        memcpy(old, g->moves, sizeof *old * old_n);
+        g->size = r.size;
+        g->komi2 = r.komi2;
+        replaced = true;
+        if (new_game(g) != GTS_OK)
+            r.err = "out of memory", ok = false;
+    }
+    for (size_t i = 0; ok && i < r.n; i++) {
+        const sgf_action *a = &r.act[i];
+        const char *err = a->kind == SGF_PLAYER ? skip_to(g, a->color, true)
+                                                : play_as(g, a->color, a->move, a->kind == SGF_SETUP);
+        if (err)
+            r.err = "cannot load file (an illegal move or set-up stone)", ok = false;
+    }
+    if (!ok && replaced) {
+        g->size = old_size;
+        g->komi2 = old_komi2;
+        replay(g, old, old_n);
+    }
+    free(old);
+    free(r.act);
+    if (!ok)
+        reply(id, false, "%s", r.err ? r.err : "cannot load file");
+    else
+        reply(id, true, "");
 }
 
 static void cmd_showboard(gtp *g, const char *id, int argc, char **argv)
@@ -671,15 +1576,21 @@ static const struct {
     { "boardsize", cmd_boardsize },
     { "clear_board", cmd_clear_board },
     { "final_score", cmd_final_score },
-    { "gts-policy_move", cmd_policy_move },
+    { "final_status_list", cmd_final_status_list },
+    { "fixed_handicap", cmd_fixed_handicap },
     { "genmove", cmd_genmove },
+    { "gts-policy_move", cmd_policy_move },
+    { "kgs-genmove_cleanup", cmd_genmove_cleanup },
     { "known_command", cmd_known_command },
     { "komi", cmd_komi },
     { "list_commands", cmd_list_commands },
+    { "loadsgf", cmd_loadsgf },
     { "name", cmd_name },
+    { "place_free_handicap", cmd_place_free_handicap },
     { "play", cmd_play },
     { "protocol_version", cmd_protocol_version },
     { "quit", cmd_quit },
+    { "set_free_handicap", cmd_set_free_handicap },
     { "showboard", cmd_showboard },
     { "time_left", cmd_time_left },
     { "time_settings", cmd_time_settings },

@@ -24,6 +24,12 @@
  * game (GTS_TRAIT_MOVE_IDENTITY, for RAVE). Text: GTP vertices "D4"
  * (columns A..T skipping I, case-insensitive) and "pass".
  *
+ * GTS_GO_SKIP (since 0.2) hands the turn to the other colour and does
+ * nothing else: not a pass (the count of consecutive passes is left as it
+ * was), never generated, only applied by a caller that sets up a position
+ * (handicap stones, a GTP engine's implied passes: two stones of one
+ * colour in a row). It counts toward the move cap like any move.
+ *
  * Rules. Black moves first; colours alternate. A play is legal on an empty
  * point unless it is suicide (a string left without liberties after
  * captures) or recreates a board position of the game so far (positional
@@ -289,7 +295,7 @@ static bool go_legal(const go_state *s, gts_move m)
 {
     if (go_over(s))
         return false;
-    if (m == GTS_GO_PASS)
+    if (m == GTS_GO_PASS || m == GTS_GO_SKIP)
         return true;
     if (m >= (gts_move)s->npoints)
         return false;
@@ -409,7 +415,7 @@ static int go_apply(void *state, gts_move move, void *user)
     const go_pos *b = go_cur(s);
     uint64_t key = b->board_key;
     int p = 0;
-    if (move != GTS_GO_PASS) {
+    if (move != GTS_GO_PASS && move != GTS_GO_SKIP) {
         if (move >= (gts_move)s->npoints)
             return GTS_EINVAL;
         p = go_index(s, move);
@@ -423,6 +429,8 @@ static int go_apply(void *state, gts_move move, void *user)
     nb->to_move = (uint8_t)(GO_BLACK + GO_WHITE - b->to_move);
     if (move == GTS_GO_PASS) {
         nb->passes = (uint8_t)(b->passes + 1);
+    } else if (move == GTS_GO_SKIP) {
+        nb->passes = b->passes; /* a set-up turn, not a pass */
     } else {
         nb->passes = 0;
         go_place(s, nb, p, b->to_move);
@@ -656,7 +664,7 @@ static int go_liberties2(const go_state *s, const go_pos *b, int h, int *lib)
  */
 static int go_tactical(const go_state *s, const go_pos *b, int c, uint64_t random)
 {
-    if (s->ply == 0 || s->played[s->ply - 1] == GTS_GO_PASS)
+    if (s->ply == 0 || s->played[s->ply - 1] >= GTS_GO_PASS) /* pass or skip */
         return 0;
     int last = go_index(s, s->played[s->ply - 1]);
     if (b->pt[last].color != GO_BLACK + GO_WHITE - c)
@@ -899,7 +907,7 @@ static unsigned go_pick(uint32_t random, unsigned n)
  */
 static int go_pattern_move(const go_state *s, const go_pos *b, int c, uint32_t random)
 {
-    if (s->ply == 0 || s->played[s->ply - 1] == GTS_GO_PASS)
+    if (s->ply == 0 || s->played[s->ply - 1] >= GTS_GO_PASS) /* pass or skip */
         return 0;
     const int last = go_index(s, s->played[s->ply - 1]), w = s->w;
     const int around[8] = { last + w - 1, last + w, last + w + 1, last - 1,

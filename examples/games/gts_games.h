@@ -119,6 +119,14 @@ GTS_GAMES_API gts_status gts_randtree_new(const gts_randtree_params *params, voi
  * Found by name as "go".
  */
 #define GTS_GO_PASS 361u
+/** A set-up move: apply() hands the turn to the other colour and does
+ *  nothing else. Not a pass (two consecutive passes still end the game, a
+ *  skip between them is transparent: the pass count is left as it was),
+ *  never generated, legal whenever the game is not over, counts toward the
+ *  move cap; undo() takes it back. For callers that set up positions:
+ *  handicap stones, a GTP engine's implied pass between two stones of one
+ *  colour. format_move() and parse_move() do not know it. @since 0.2 */
+#define GTS_GO_SKIP 362u
 /** The Go vtable. @since 0.2 */
 GTS_GAMES_API const gts_game *gts_game_go(void);
 /** A Go state from position text (see above); GTS_EPARSE for bad text or an

@@ -381,6 +381,9 @@ class Go(BuiltinGame):
 
     name = "go"
     PASS = 361
+    #: a set-up move (GTS_GO_SKIP, since 0.2): apply() hands the turn over,
+    #: not a pass; never generated
+    SKIP = 362
     BLACK, WHITE = 0, 1
     COLUMNS = "ABCDEFGHJKLMNOPQRST"
     #: allowed values of the keywords (gts_games.h)
