@@ -51,6 +51,7 @@ struct gts__ctx {
     bool order_hint;             /* a move hint, killers or history: moves
                                     are ordered even without a table move */
     bool vp;                     /* virtual processors: every node is a tick */
+    bool tt_exact_depth;         /* cut only on entries of the node's depth */
     int split_ply;               /* parallel algorithms share work only above it */
     int nbest, nbest_depth;
     /* Per-ply buffers of max_moves entries each, one block per ply,
@@ -390,7 +391,10 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
         return false;
     c->tt_hits++;
     *tt_move = hit.move_index;
-    if (ply > 0 && hit.depth >= depth) {
+    /* A deeper entry bounds the deeper value, which is usually the better
+     * one but not the fixed-depth minimax value: with tt_exact_depth (the
+     * APHID leaf searches of libgts-mpi) only the node's own depth cuts. */
+    if (ply > 0 && (hit.depth == depth || (hit.depth > depth && !c->tt_exact_depth))) {
         /* Both bounds: a cut when either settles the window, else they
          * narrow it (Plaat et al.'s alpha-beta with memory). */
         gts_score lo = gts__tt_bound_from(hit.lower, ply);
