@@ -64,8 +64,9 @@
  * sibling returned a non-minimax depth-7 value in 12 of 240 cases). Every
  * leaf search therefore runs with exact-depth cutoffs
  * (gts__engine_exact_depth, lib/hook_internal.h): an entry cuts or narrows
- * a node's window only when it has the node's own remaining depth; entries
- * of any depth still order the moves. The setting is restored after each
+ * a node's window only when it has the node's own remaining depth (or,
+ * deeper, for a forced result within the node's horizon); entries of any
+ * depth still order the moves. The setting is restored after each
  * leaf search, so the caller's own searches keep the usual rule.
  *
  * Decided scores: a leaf search reports distances from the leaf; the
