@@ -317,3 +317,127 @@ Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
     free(at);
     free(sc);
 }
+
+/* ---- Berliner's termination, on hand-built trees --------------------------
+ * A two-ply tree with given bounds: root moves A and B, each with two
+ * leaves. Values from the side to move at each node; A is worth 15 to the
+ * root and B -40. When the root's expansion already separates A (its
+ * pessimistic value at least B's optimistic one), B* never expands B: it
+ * only proves A's value (Berliner stops at separation; the library then
+ * proves the best move's value). When it does not, the wider range is
+ * searched first (DisproveRest on B here), and the search stops as soon
+ * as A is separated and proved, A's two leaves and no more. */
+typedef struct hnode {
+    int n, child[2];
+    gts_score value;  /* a leaf's */
+    gts_score lo, hi; /* bounds() of an interior node */
+    int generated;    /* generate() calls at this node */
+} hnode;
+
+typedef struct htree {
+    hnode *nodes;
+    int path[4], ply;
+} htree;
+
+static int h_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)u;
+    htree *t = s;
+    hnode *nd = &t->nodes[t->path[t->ply]];
+    nd->generated++;
+    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
+        m[i] = (gts_move)i;
+    return nd->n;
+}
+
+static int h_apply(void *s, gts_move m, void *u)
+{
+    (void)u;
+    htree *t = s;
+    t->path[t->ply + 1] = t->nodes[t->path[t->ply]].child[m];
+    t->ply++;
+    return 0;
+}
+
+static int h_undo(void *s, gts_move m, void *u)
+{
+    (void)u;
+    (void)m;
+    htree *t = s;
+    t->ply--;
+    return 0;
+}
+
+static gts_score h_evaluate(void *s, void *u)
+{
+    (void)u;
+    htree *t = s;
+    return t->nodes[t->path[t->ply]].value;
+}
+
+static int h_bounds(void *s, gts_score *lo, gts_score *hi, void *u)
+{
+    (void)u;
+    htree *t = s;
+    const hnode *nd = &t->nodes[t->path[t->ply]];
+    *lo = nd->lo;
+    *hi = nd->hi;
+    return 0;
+}
+
+static gts_result h_search(hnode *nodes)
+{
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    g.struct_size = sizeof g;
+    g.max_moves = 2;
+    g.generate = h_generate;
+    g.apply = h_apply;
+    g.undo = h_undo;
+    g.evaluate = h_evaluate;
+    g.bounds = h_bounds;
+    htree t = {nodes, {0}, 0};
+    gts_engine *e = engine();
+    gts_result r = run(e, GTS_ALG_BSTAR, &g, &t, 2);
+    gts_engine_free(e);
+    cr_assert_eq(t.ply, 0);
+    return r;
+}
+
+Test(bstar, stops_at_separation_then_proves_the_best_move)
+{
+    /* 0 root; 1 A, 2 B; 3, 4 A's leaves; 5, 6 B's leaves. */
+    hnode sep[7] = {
+        {.n = 2, .child = {1, 2}, .lo = -100, .hi = 100},
+        {.n = 2, .child = {3, 4}, .lo = -20, .hi = -10}, /* A: 15 to the root, seen as [10, 20] */
+        {.n = 2, .child = {5, 6}, .lo = -5, .hi = 50},   /* B: -40 to the root, seen as [-50, 5] */
+        {.value = 15}, {.value = 18}, {.value = 0}, {.value = -40},
+    };
+    gts_result r = h_search(sep);
+    cr_expect_eq(r.best_move, 0u);
+    cr_expect_eq(r.score, 15);
+    cr_expect_eq(r.flags & (LIMIT_FLAGS | GTS_RESULT_LOWER_BOUND), 0u, "flags %#x", r.flags);
+    cr_expect_eq(sep[2].generated, 0, "B was expanded after the separation");
+    cr_expect_eq(sep[1].generated, 1, "A's value proved by one expansion");
+    cr_expect_eq(r.nodes, 5u, "the root, A, B and A's two leaves: %llu",
+                 (unsigned long long)r.nodes);
+
+    /* A seen as [0, 20]: not separated from B's [-50, 5]. B's range is the
+     * wider: DisproveRest expands B (-40), which separates A; A is then
+     * proved, and nothing else is searched. */
+    hnode open[7] = {
+        {.n = 2, .child = {1, 2}, .lo = -100, .hi = 100},
+        {.n = 2, .child = {3, 4}, .lo = -20, .hi = 0},
+        {.n = 2, .child = {5, 6}, .lo = -5, .hi = 50},
+        {.value = 15}, {.value = 18}, {.value = 0}, {.value = -40},
+    };
+    r = h_search(open);
+    cr_expect_eq(r.best_move, 0u);
+    cr_expect_eq(r.score, 15);
+    cr_expect_eq(r.flags & (LIMIT_FLAGS | GTS_RESULT_LOWER_BOUND), 0u, "flags %#x", r.flags);
+    cr_expect_eq(open[2].generated, 1);
+    cr_expect_eq(open[1].generated, 1);
+    cr_expect_eq(r.nodes, 7u, "%llu", (unsigned long long)r.nodes);
+    cr_expect_eq(r.depth, 2);
+    cr_expect_eq(r.pv_length, 2u);
+}
