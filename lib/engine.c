@@ -339,6 +339,15 @@ void gts__engine_cancel(gts_engine *engine)
         stop_run(engine);
 }
 
+bool gts__engine_exact_depth(gts_engine *engine, bool on)
+{
+    if (!engine)
+        return false;
+    bool was = engine->tt_exact_depth;
+    engine->tt_exact_depth = on;
+    return was;
+}
+
 int gts_engine_hashfull(const gts_engine *engine)
 {
     return engine ? gts__tt_hashfull(&engine->tt) : 0;

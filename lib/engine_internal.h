@@ -81,6 +81,8 @@ struct gts_engine {
 
     gts__shared shared;     /* of the running search */
     uint32_t watch;         /* GTS__WATCH_* (hook_internal.h), atomic */
+    bool tt_exact_depth;    /* table cutoffs only from entries of the node's
+                               own depth (gts__engine_exact_depth) */
     gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
 
     /* MCTS options (mcts.c) */

@@ -33,5 +33,15 @@ GTS_API void gts__engine_watch_end(gts_engine *engine);
  * without recording it in the watch: the holder's own cancel of work it no
  * longer needs, which is not the user's stop. Thread-safe, lock-free. */
 GTS_API void gts__engine_cancel(gts_engine *engine);
+/* Exact-depth table cutoffs: with @p on, a node takes a cutoff (or a
+ * narrower window) from a table entry only when the entry's remaining
+ * depth equals its own; from a deeper one only a forced win (lower bound)
+ * or loss (upper bound) within the node's horizon, which a search of any
+ * depth reaching it finds (lib/search/node.h). A fixed-depth search then
+ * returns exactly its minimax value (fail-soft in its window) whatever
+ * searches of other depths left in the table; entries of any depth still
+ * order the moves. APHID's leaf searches need it (mpi/gts_mpi.c). Returns
+ * the previous setting (false for NULL). Owner thread, between searches. */
+GTS_API bool gts__engine_exact_depth(gts_engine *engine, bool on);
 
 #endif

@@ -54,6 +54,21 @@
  * callbacks, on the thread that called MPI (MPI_Is_thread_main), and
  * stops its engine.
  *
+ * Exactness of a leaf. The argument above needs each leaf search to
+ * return its fixed-depth value (fail-soft in its window). A rank keeps its
+ * engine's table across leaf searches of different depths (work-ahead, a
+ * leaf coming back one ply deeper or shallower, the caller's own earlier
+ * searches), and with the table's usual rule a deeper entry cuts a
+ * shallower node: its bound is on the deeper value, which is not the
+ * fixed-depth one (serial PVS on connect4h after a depth-9 search of a
+ * sibling returned a non-minimax depth-7 value in 12 of 240 cases). Every
+ * leaf search therefore runs with exact-depth cutoffs
+ * (gts__engine_exact_depth, lib/hook_internal.h): an entry cuts or narrows
+ * a node's window only when it has the node's own remaining depth (or,
+ * deeper, for a forced result within the node's horizon); entries of any
+ * depth still order the moves. The setting is restored after each
+ * leaf search, so the caller's own searches keep the usual rule.
+ *
  * Decided scores: a leaf search reports distances from the leaf; the
  * master converts them to distances from the root (leaf ply p added), as
  * gts_search() does at ply p. Windows sent to a leaf are left as they are
@@ -348,7 +363,12 @@ static void search_leaf(wrap *w, gts_engine *engine, gts_algorithm alg, void *st
         int64_t iterative = 0;
         bool restore = direct && gts_engine_get(engine, GTS_OPT_ITERATIVE, &iterative) == GTS_OK
                        && iterative && gts_engine_set(engine, GTS_OPT_ITERATIVE, 0) == GTS_OK;
+        /* Exact-depth table cutoffs: the leaf's value must be its depth's
+         * minimax value whatever the table kept from other depths (the
+         * premise of APHID's exactness, see "Exactness" at the top). */
+        bool exact_was = gts__engine_exact_depth(engine, true);
         gts_status st = gts_search(w->engine, alg, &w->g, state, &lim, &r);
+        gts__engine_exact_depth(engine, exact_was);
         if (restore)
             gts_engine_set(engine, GTS_OPT_ITERATIVE, iterative);
         out->status = st;

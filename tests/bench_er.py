@@ -12,7 +12,9 @@ times are the median of --repeat runs.
   3. Jamboree with GTS_OPT_JAMBOREE_SERIAL = 0 (Kuszmaul) and 50 (the
      lecture notes' sequential prefix) at 1 and 2 threads.
 
-Usage: bench_er.py [--repeat R] [--quick]
+Usage: bench_er.py [--repeat R] [--quick] [--jamboree-only] [--threads T,..]
+  --jamboree-only: only table 3, with prefixes 0, 50 and 100;
+  --threads: thread counts of table 3 (default 1,2).
 """
 import argparse
 import statistics
@@ -63,8 +65,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="smaller depths")
+    ap.add_argument("--jamboree-only", action="store_true",
+                    help="only the Jamboree table, prefixes 0, 50 and 100")
+    ap.add_argument("--threads", default="1,2", help="thread counts of the Jamboree table")
     a = ap.parse_args()
     c4, oth, rt, big = positions(a.quick)
+    threads = [int(t) for t in a.threads.split(",")]
+    if a.jamboree_only:
+        return jamboree_table(a, c4, rt, big, threads, (0, 50, 100))
 
     print("## serial ER vs PVS (nodes, ms)")
     print("| position | depth | PVS nodes | PVS ms | ER nodes | ER ms | ER/PVS nodes |")
@@ -91,14 +99,19 @@ def main():
                 s["nodes_speculative"], s["nodes_wasted"]))
 
     print()
-    print("## Jamboree: sequential prefix 0 (Kuszmaul) vs 50 (lecture notes)")
-    print("| position | threads | prefix % | nodes | ms |")
-    print("|---|---:|---:|---:|---:|")
+    return jamboree_table(a, c4, rt, big, threads, (0, 50))
+
+
+def jamboree_table(a, c4, rt, big, threads, prefixes):
+    print("## Jamboree: sequential prefix 0 (Kuszmaul) vs 50 (lecture slides)")
+    print("| position | threads | prefix % | nodes | ms | score |")
+    print("|---|---:|---:|---:|---:|---:|")
     for kind, pos, d in c4[:2] + rt[:2] + big:
-        for t in (1, 2):
-            for pct in (0, 50):
+        for t in threads:
+            for pct in prefixes:
                 r, tm = run(kind, pos, d, "jamboree", a.repeat, threads=t, jamboree_serial=pct)
-                print("| %s | %d | %d | %d | %.1f |" % (label(kind, pos), t, pct, r.nodes, tm))
+                print("| %s | %d | %d | %d | %.1f | %d |" % (label(kind, pos), t, pct, r.nodes,
+                                                             tm, r.score))
     return 0
 
 

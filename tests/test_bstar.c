@@ -170,3 +170,274 @@ Test(bstar, failing_callbacks)
         gts_engine_free(e);
     }
 }
+
+/* Sound but loose bounds on a tgame: the range of the node's negamax values
+ * over every horizon (1 .. the plies left: the tgame has no extension and
+ * no quiescence, so these are all of them), widened on each side by a slack
+ * drawn from the node's key, up to @slack. Each node's slack differs from
+ * its children's, so a parent often knows a tighter range than its
+ * children give: the case where backing up must intersect, not overwrite. */
+typedef struct loose {
+    gts_game v; /* the tgame's own vtable, for the reference negamax */
+    int slack;
+} loose;
+
+static int loose_bounds(void *st, gts_score *lo, gts_score *hi, void *user)
+{
+    tgame *g = st;
+    const loose *L = user;
+    int left = g->depth - g->ply;
+    gts_score l = GTS_SCORE_INF, h = -GTS_SCORE_INF;
+    for (int k = 1; k <= left; k++) {
+        gts_score v = tgame_negamax(g, &L->v, k, 0);
+        l = v < l ? v : l;
+        h = v > h ? v : h;
+    }
+    if (left <= 0) /* a finished game: its own value */
+        l = h = tgame_negamax(g, &L->v, 0, 0);
+    uint64_t key = tgame_mix(g->path[g->ply] ^ 0x5eed);
+    if (L->slack > 0) {
+        l -= (gts_score)(key % (uint64_t)(L->slack + 1));
+        h += (gts_score)((key >> 20) % (uint64_t)(L->slack + 1));
+    }
+    *lo = l < GTS_SCORE_LOSS ? GTS_SCORE_LOSS : l;
+    *hi = h > GTS_SCORE_WIN ? GTS_SCORE_WIN : h;
+    return 0;
+}
+
+static gts_game loose_vtable(const tgame *g, loose *L, int slack)
+{
+    L->v = tgame_vtable(g, false);
+    L->slack = slack;
+    gts_game v = L->v;
+    v.bounds = loose_bounds;
+    v.user = L;
+    return v;
+}
+
+static gts_result run_nodes(gts_engine *e, const gts_game *g, void *s, int depth, uint64_t nodes)
+{
+    gts_limits l = {.struct_size = sizeof l, .depth = depth, .nodes = nodes};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_search(e, GTS_ALG_BSTAR, g, s, &l, &r), GTS_OK);
+    return r;
+}
+
+/* What every B* result must satisfy (issue 31): the depth is no more than
+ * the deepest ply reached and the principal line's length. */
+static void assert_depths(const gts_result *r, int t)
+{
+    cr_assert_leq(r->depth, r->seldepth, "tree %d: depth %d, seldepth %d", t, r->depth,
+                  r->seldepth);
+    cr_assert_leq(r->depth, (int32_t)r->pv_length, "tree %d: depth %d, pv %u", t, r->depth,
+                  r->pv_length);
+    cr_assert_geq(r->depth, 1, "tree %d", t);
+    cr_assert_eq(r->pv[0], r->best_move, "tree %d", t);
+}
+
+/* With sound but loose (and, for a third of the trees, tight) bounds and no
+ * limit, B* ends by itself (separation, then the best move's range closed)
+ * with the minimax value and a minimax-best move, at every depth up to the
+ * tree's, with decided leaves in half the trees, at 1..3 threads. */
+Test(bstar, loose_sound_bounds_exact_against_minimax)
+{
+    for (int t = 0; t < (int)tgame_count(600); t++) {
+        tgame g;
+        tgame_init(&g, 7000 + (uint64_t)t, 2 + t % 4, 2 + (t / 4) % 5);
+        g.win_leaves = (t / 2) % 2 == 0;
+        loose L;
+        int slack = t % 3 == 0 ? 0 : t % 3 == 1 ? 20 : 400;
+        gts_game v = loose_vtable(&g, &L, slack);
+        int depth = 1 + t % g.depth;
+        gts_engine *e = engine(), *m = engine();
+        /* B* is serial: a thread count changes nothing. */
+        cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 1 + t % 3), GTS_OK);
+        gts_result r = run(e, GTS_ALG_BSTAR, &v, &g, depth);
+        gts_result want = run(m, GTS_ALG_MINIMAX, &L.v, &g, depth);
+        cr_assert_eq(g.ply, 0);
+        cr_assert_eq(r.flags & LIMIT_FLAGS, 0u, "tree %d: ended by itself", t);
+        cr_assert_eq(r.flags & GTS_RESULT_LOWER_BOUND, 0u, "tree %d: proved", t);
+        cr_assert_eq(r.score, want.score, "tree %d (b %d, d %d, slack %d): B* %d, minimax %d",
+                     t, g.branching, depth, slack, r.score, want.score);
+        gts_score got = value_after(m, &L.v, &g, r.best_move, depth);
+        cr_assert_eq(got, want.score, "tree %d: B*'s move is worth %d, minimax %d", t, got,
+                     want.score);
+        assert_depths(&r, t);
+        gts_engine_free(e);
+        gts_engine_free(m);
+    }
+}
+
+/* Ranges only narrow. The score B* returns at a node limit is the best
+ * pessimistic value among the root's moves, and a search stopped later (more
+ * nodes) is the same search run further (the limit is polled, so the search
+ * stops near it, not exactly at it: compare by the nodes searched). If no
+ * range ever widens, that score never falls as the nodes grow, and it never
+ * exceeds the minimax value. Overwriting a range with the children's (the
+ * old back-up) lowered it when a node with a tight range of its own was
+ * expanded into children with loose ones. */
+Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
+{
+    enum { MAXN = 4096 };
+    uint64_t *at = malloc(MAXN * sizeof *at);
+    gts_score *sc = malloc(MAXN * sizeof *sc);
+    cr_assert(at && sc);
+    for (int t = 0; t < (int)tgame_count(120); t++) {
+        tgame g;
+        tgame_init(&g, 9100 + (uint64_t)t, 2 + t % 3, 3 + t % 3);
+        g.win_leaves = t % 2 == 0;
+        loose L;
+        gts_game v = loose_vtable(&g, &L, t % 2 ? 30 : 300);
+        gts_engine *e = engine(), *m = engine();
+        gts_score want = run(m, GTS_ALG_MINIMAX, &L.v, &g, g.depth).score;
+        bool ended = false;
+        int runs = 0;
+        for (uint64_t n = 1; n < MAXN && !ended; n++) {
+            gts_result r = run_nodes(e, &v, &g, g.depth, n);
+            cr_assert_eq(g.ply, 0);
+            cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "tree %d", t);
+            cr_assert_leq(r.score, want, "tree %d, %llu nodes: %d above the value %d", t,
+                          (unsigned long long)r.nodes, r.score, want);
+            for (int i = 0; i < runs; i++)
+                cr_assert(at[i] <= r.nodes ? sc[i] <= r.score : sc[i] >= r.score,
+                          "tree %d: %d after %llu nodes, %d after %llu: the pessimistic value "
+                          "fell", t, sc[i], (unsigned long long)at[i], r.score,
+                          (unsigned long long)r.nodes);
+            assert_depths(&r, t);
+            at[runs] = r.nodes;
+            sc[runs++] = r.score;
+            ended = (r.flags & LIMIT_FLAGS) == 0;
+            if (ended)
+                cr_assert_eq(r.score, want, "tree %d", t);
+        }
+        cr_assert(ended, "tree %d ended", t);
+        gts_engine_free(e);
+        gts_engine_free(m);
+    }
+    free(at);
+    free(sc);
+}
+
+/* ---- Berliner's termination, on hand-built trees --------------------------
+ * A two-ply tree with given bounds: root moves A and B, each with two
+ * leaves. Values from the side to move at each node; A is worth 15 to the
+ * root and B -40. When the root's expansion already separates A (its
+ * pessimistic value at least B's optimistic one), B* never expands B: it
+ * only proves A's value (Berliner stops at separation; the library then
+ * proves the best move's value). When it does not, the wider range is
+ * searched first (DisproveRest on B here), and the search stops as soon
+ * as A is separated and proved, A's two leaves and no more. */
+typedef struct hnode {
+    int n, child[2];
+    gts_score value;  /* a leaf's */
+    gts_score lo, hi; /* bounds() of an interior node */
+    int generated;    /* generate() calls at this node */
+} hnode;
+
+typedef struct htree {
+    hnode *nodes;
+    int path[4], ply;
+} htree;
+
+static int h_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)u;
+    htree *t = s;
+    hnode *nd = &t->nodes[t->path[t->ply]];
+    nd->generated++;
+    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
+        m[i] = (gts_move)i;
+    return nd->n;
+}
+
+static int h_apply(void *s, gts_move m, void *u)
+{
+    (void)u;
+    htree *t = s;
+    t->path[t->ply + 1] = t->nodes[t->path[t->ply]].child[m];
+    t->ply++;
+    return 0;
+}
+
+static int h_undo(void *s, gts_move m, void *u)
+{
+    (void)u;
+    (void)m;
+    htree *t = s;
+    t->ply--;
+    return 0;
+}
+
+static gts_score h_evaluate(void *s, void *u)
+{
+    (void)u;
+    htree *t = s;
+    return t->nodes[t->path[t->ply]].value;
+}
+
+static int h_bounds(void *s, gts_score *lo, gts_score *hi, void *u)
+{
+    (void)u;
+    htree *t = s;
+    const hnode *nd = &t->nodes[t->path[t->ply]];
+    *lo = nd->lo;
+    *hi = nd->hi;
+    return 0;
+}
+
+static gts_result h_search(hnode *nodes)
+{
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    g.struct_size = sizeof g;
+    g.max_moves = 2;
+    g.generate = h_generate;
+    g.apply = h_apply;
+    g.undo = h_undo;
+    g.evaluate = h_evaluate;
+    g.bounds = h_bounds;
+    htree t = {nodes, {0}, 0};
+    gts_engine *e = engine();
+    gts_result r = run(e, GTS_ALG_BSTAR, &g, &t, 2);
+    gts_engine_free(e);
+    cr_assert_eq(t.ply, 0);
+    return r;
+}
+
+Test(bstar, stops_at_separation_then_proves_the_best_move)
+{
+    /* 0 root; 1 A, 2 B; 3, 4 A's leaves; 5, 6 B's leaves. */
+    hnode sep[7] = {
+        {.n = 2, .child = {1, 2}, .lo = -100, .hi = 100},
+        {.n = 2, .child = {3, 4}, .lo = -20, .hi = -10}, /* A: 15 to the root, seen as [10, 20] */
+        {.n = 2, .child = {5, 6}, .lo = -5, .hi = 50},   /* B: -40 to the root, seen as [-50, 5] */
+        {.value = 15}, {.value = 18}, {.value = 0}, {.value = -40},
+    };
+    gts_result r = h_search(sep);
+    cr_expect_eq(r.best_move, 0u);
+    cr_expect_eq(r.score, 15);
+    cr_expect_eq(r.flags & (LIMIT_FLAGS | GTS_RESULT_LOWER_BOUND), 0u, "flags %#x", r.flags);
+    cr_expect_eq(sep[2].generated, 0, "B was expanded after the separation");
+    cr_expect_eq(sep[1].generated, 1, "A's value proved by one expansion");
+    cr_expect_eq(r.nodes, 5u, "the root, A, B and A's two leaves: %llu",
+                 (unsigned long long)r.nodes);
+
+    /* A seen as [0, 20]: not separated from B's [-50, 5]. B's range is the
+     * wider: DisproveRest expands B (-40), which separates A; A is then
+     * proved, and nothing else is searched. */
+    hnode open[7] = {
+        {.n = 2, .child = {1, 2}, .lo = -100, .hi = 100},
+        {.n = 2, .child = {3, 4}, .lo = -20, .hi = 0},
+        {.n = 2, .child = {5, 6}, .lo = -5, .hi = 50},
+        {.value = 15}, {.value = 18}, {.value = 0}, {.value = -40},
+    };
+    r = h_search(open);
+    cr_expect_eq(r.best_move, 0u);
+    cr_expect_eq(r.score, 15);
+    cr_expect_eq(r.flags & (LIMIT_FLAGS | GTS_RESULT_LOWER_BOUND), 0u, "flags %#x", r.flags);
+    cr_expect_eq(open[2].generated, 1);
+    cr_expect_eq(open[1].generated, 1);
+    cr_expect_eq(r.nodes, 7u, "%llu", (unsigned long long)r.nodes);
+    cr_expect_eq(r.depth, 2);
+    cr_expect_eq(r.pv_length, 2u);
+}

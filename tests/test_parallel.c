@@ -235,6 +235,163 @@ Test(parallel, jamboree_serial_prefix_trees)
     run_trees_opts(GTS_ALG_JAMBOREE, 2200, 50, true, 0, 100, 0);
 }
 
+/* ---- Jamboree as the lecture slides write it, serially ---------------------
+ * An independent transcription of the slides' pseudo-code, over a tgame,
+ * counting every apply: the eldest child with (alpha, beta); the sequential
+ * prefix (moves 1 .. ceil(P% of n) - 1) one by one with the full window,
+ * alpha raised as they return; then the parallel loop, which at one
+ * processor is: a null-window test at the current alpha, and a full-window
+ * re-search (current alpha, beta) when it fails high inside the window.
+ * Nodes with fewer than 3 plies to go (the library's smallest split depth)
+ * run NegaScout, as the library's serial node does below its split depth;
+ * a child at the horizon is evaluated. */
+typedef struct jref {
+    tgame *g;
+    const gts_game *v;
+    int pct;
+    uint64_t nodes;
+} jref;
+
+enum { JREF_MIN_SPLIT = 3 };
+
+static gts_score jref_eval(jref *j)
+{
+    return j->v->evaluate(j->g, NULL);
+}
+
+static gts_score jref_pvs(jref *j, int d, gts_score alpha, gts_score beta)
+{
+    gts_move mv[64];
+    if (d <= 0)
+        return jref_eval(j);
+    int n = j->v->generate(j->g, mv, 64, NULL);
+    if (n == 0)
+        return jref_eval(j);
+    gts_score best = -GTS_SCORE_INF, a = alpha;
+    for (int k = 0; k < n; k++) {
+        j->v->apply(j->g, mv[k], NULL);
+        j->nodes++;
+        gts_score s;
+        if (d - 1 <= 0) {
+            s = -jref_eval(j);
+        } else if (k == 0) {
+            s = -jref_pvs(j, d - 1, -beta, -a);
+        } else {
+            s = -jref_pvs(j, d - 1, -a - 1, -a);
+            if (s > a && s < beta)
+                s = -jref_pvs(j, d - 1, -beta, -a);
+        }
+        j->v->undo(j->g, mv[k], NULL);
+        if (s > best) {
+            best = s;
+            if (s > a)
+                a = s;
+            if (s >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+static gts_score jref_jamboree(jref *j, int d, gts_score alpha, gts_score beta);
+
+static gts_score jref_child(jref *j, gts_move m, int d, gts_score alpha, gts_score beta)
+{
+    j->v->apply(j->g, m, NULL);
+    j->nodes++;
+    gts_score s = d - 1 >= JREF_MIN_SPLIT ? -jref_jamboree(j, d - 1, -beta, -alpha)
+                                          : -jref_pvs(j, d - 1, -beta, -alpha);
+    j->v->undo(j->g, m, NULL);
+    return s;
+}
+
+static gts_score jref_jamboree(jref *j, int d, gts_score alpha, gts_score beta)
+{
+    gts_move mv[64];
+    int n = j->v->generate(j->g, mv, 64, NULL);
+    if (n == 0)
+        return jref_eval(j);
+    gts_score b = jref_child(j, mv[0], d, alpha, beta);
+    if (b >= beta)
+        return b;
+    if (b > alpha)
+        alpha = b;
+    int end = (n * j->pct + 99) / 100;
+    end = end < 1 ? 1 : end > n ? n : end;
+    for (int k = 1; k < n; k++) {
+        gts_score s;
+        if (k < end) { /* the sequential prefix: the full window */
+            s = jref_child(j, mv[k], d, alpha, beta);
+        } else { /* the parallel loop at one processor */
+            s = jref_child(j, mv[k], d, alpha, alpha + 1);
+            if (s > alpha && s < beta)
+                s = jref_child(j, mv[k], d, alpha, beta);
+        }
+        if (s > b)
+            b = s;
+        if (s >= beta)
+            return s;
+        if (s > alpha)
+            alpha = s;
+    }
+    return b;
+}
+
+/* GTS_OPT_JAMBOREE_SERIAL follows the slides: at one thread (no table, no
+ * killers, no history: moves in generate() order) the library visits
+ * exactly the nodes of the transcription above, for prefixes of 0, 30, 50
+ * and 100 %, and returns its value, which is minimax's; at 2..4 threads
+ * the value stays minimax's. (The old prefix searched its moves with a
+ * null-window test, which at one thread is the parallel loop itself: its
+ * node counts differed from the slides' as soon as a prefix move was not
+ * the best so far.) */
+Test(parallel, jamboree_prefix_visits_the_nodes_of_the_slides)
+{
+    static const int PCT[] = {0, 30, 50, 100};
+    gts_engine *e[4];
+    for (int t = 0; t < 4; t++) {
+        e[t] = engine_threads(1 + t, 0);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_KILLERS, 0), GTS_OK);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_HISTORY, 0), GTS_OK);
+        cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ITERATIVE, 0), GTS_OK);
+    }
+    int differs = 0;
+    for (int i = 0; i < (int)tgame_count(240); i++) {
+        tgame g;
+        tgame_init(&g, 4400 + (uint64_t)i, 2 + i % 5, 3 + (i / 5) % 5);
+        gts_game v = tgame_vtable(&g, false);
+        int pct = PCT[i % 4];
+        jref j = {&g, &v, pct, 0};
+        gts_score want = tgame_negamax(&g, &v, g.depth, 0);
+        gts_score ref = g.depth >= JREF_MIN_SPLIT ? jref_jamboree(&j, g.depth, -GTS_SCORE_INF,
+                                                                  GTS_SCORE_INF)
+                                                  : jref_pvs(&j, g.depth, -GTS_SCORE_INF,
+                                                             GTS_SCORE_INF);
+        cr_assert_eq(ref, want, "tree %d: the transcription %d, minimax %d", i, ref, want);
+        for (int t = 0; t < 4; t++) {
+            cr_assert_eq(gts_engine_set(e[t], GTS_OPT_JAMBOREE_SERIAL, pct), GTS_OK);
+            gts_limits l = {.struct_size = sizeof l, .depth = g.depth};
+            gts_result r = {.struct_size = sizeof r};
+            cr_assert_eq(gts_jamboree(e[t], &v, &g, &l, &r), GTS_OK);
+            cr_assert_eq(r.score, want, "tree %d (b %d d %d P %d), %d threads: %d, minimax %d",
+                         i, g.branching, g.depth, pct, 1 + t, r.score, want);
+            if (t == 0)
+                cr_assert_eq(r.nodes, 1 + j.nodes,
+                             "tree %d (b %d d %d P %d): %llu nodes, the slides' %llu", i,
+                             g.branching, g.depth, pct, (unsigned long long)r.nodes,
+                             (unsigned long long)(1 + j.nodes));
+        }
+        /* Kuszmaul's loop from the first young brother on, for comparison */
+        jref k0 = {&g, &v, 0, 0};
+        if (g.depth >= JREF_MIN_SPLIT)
+            jref_jamboree(&k0, g.depth, -GTS_SCORE_INF, GTS_SCORE_INF);
+        differs += pct > 0 && k0.nodes != j.nodes;
+    }
+    cr_expect_gt(differs, 10, "the prefix changed the nodes of %d trees only", differs);
+    for (int t = 0; t < 4; t++)
+        gts_engine_free(e[t]);
+}
+
 /* The option does what it says: under virtual processors (deterministic)
  * at 8 threads on a tree big enough for deep split points, limiting the
  * sharing to the root changes each algorithm's schedule (its rounds of

@@ -5,6 +5,7 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 #include "tgame.h"
+#include "hook_internal.h"
 
 static const gts_algorithm EXACT[] = {GTS_ALG_MINIMAX, GTS_ALG_ALPHABETA, GTS_ALG_PVS};
 #define NEXACT (sizeof EXACT / sizeof EXACT[0])
@@ -486,4 +487,70 @@ Test(search, thread_nodes_reported)
     cr_expect_eq(per[0] + 1, r.nodes, "one thread did all the work");
     cr_expect_eq(r.thread_nodes, per, "caller's array pointer is kept");
     gts_engine_free(e);
+}
+
+/* ---- exact-depth table cutoffs (gts__engine_exact_depth, issue 29) --------
+ * A table warmed by a deeper search of a sibling changes a later
+ * fixed-depth search's value: a deeper entry cuts where the fixed-depth
+ * tree would not, and its bound is on the deeper value. APHID's slaves keep
+ * their tables across leaf searches of different depths, and APHID's
+ * exactness needs every leaf's fixed-depth value; with exact-depth cutoffs
+ * (libgts-mpi turns them on for its leaf searches) the warm search returns
+ * the minimax value, as a search without a table does (PVS, MTD(f), and
+ * ABDADA at two threads). On Connect-4 with
+ * its heuristic (connect4h), after depth 9 on a sibling, depth 7 on each
+ * position after two stones (positions where the first stone's column
+ * differs from its sibling's). */
+static int warm_mismatches(gts_algorithm alg, int threads, bool exact_depth, int *cases)
+{
+    const gts_game *g = gts_game_connect4h();
+    gts_engine *ref = engine();
+    cr_assert_eq(gts_engine_set(ref, GTS_OPT_TT_MB, 0), GTS_OK);
+    gts_engine *e = engine();
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
+    cr_assert_eq(gts__engine_exact_depth(e, exact_depth), false);
+    int bad = 0;
+    *cases = 0;
+    for (int a = 1; a <= 7; a++)
+        for (int b = 1; b <= 7; b++) {
+            char pos[3] = {(char)('0' + a), (char)('0' + b), 0};
+            char sib[3] = {(char)('0' + (a % 7) + 1), (char)('0' + b), 0};
+            void *s, *t;
+            cr_assert_eq(gts_connect4_new(pos, &s), GTS_OK);
+            cr_assert_eq(gts_connect4_new(sib, &t), GTS_OK);
+            gts_limits l9 = limits_depth(9), l7 = limits_depth(7);
+            gts_result r = result_new(), want = result_new();
+            gts_engine_clear(e);
+            cr_assert_eq(gts_search(e, alg, g, t, &l9, &r), GTS_OK);
+            cr_assert_eq(gts_search(e, alg, g, s, &l7, &r), GTS_OK);
+            cr_assert_eq(gts_alphabeta(ref, g, s, &l7, &want), GTS_OK);
+            bad += r.score != want.score;
+            ++*cases;
+            gts_games_free(g, s);
+            gts_games_free(g, t);
+        }
+    cr_assert_eq(gts__engine_exact_depth(e, false), exact_depth);
+    gts_engine_free(e);
+    gts_engine_free(ref);
+    return bad;
+}
+
+Test(search, exact_depth_cutoffs_keep_warm_fixed_depth_values)
+{
+    static const struct {
+        gts_algorithm alg;
+        int threads;
+    } RUNS[] = {{GTS_ALG_PVS, 1}, {GTS_ALG_MTDF, 1}, {GTS_ALG_ABDADA, 2}};
+    int cases, bad;
+    for (size_t i = 0; i < sizeof RUNS / sizeof RUNS[0]; i++) {
+        bad = warm_mismatches(RUNS[i].alg, RUNS[i].threads, true, &cases);
+        cr_expect_eq(bad, 0, "%s, %d threads, exact-depth cutoffs: %d of %d warm searches "
+                     "not minimax", gts_algorithm_name(RUNS[i].alg), RUNS[i].threads, bad,
+                     cases);
+    }
+    /* The premise the mode removes: without it some warm values differ
+     * (if this ever passes, the test no longer shows what it guards). */
+    bad = warm_mismatches(GTS_ALG_PVS, 1, false, &cases);
+    cr_expect_gt(bad, 0, "depth-preferred cutoffs: every warm value of %d was minimax's",
+                 cases); /* 6 of 49 when written */
 }

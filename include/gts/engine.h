@@ -163,9 +163,9 @@ typedef enum gts_option {
     /**
      * @brief #GTS_ALG_JAMBOREE's sequential prefix, in percent of a node's
      * moves (0..100): that share of the moves (rounded up, the eldest
-     * always included) is searched one after the other, each by a
-     * null-window test re-searched when it fails high, before the rest are
-     * tested in parallel (the MIT lecture notes' Jamboree, with 50). 0 =
+     * always included) is searched one after the other with the full
+     * window, alpha raised after each, before the rest are tested in
+     * parallel (the MIT lecture slides' Jamboree, with 50). 0 =
      * Kuszmaul's Jamboree: only the eldest is serial. Default 0.
      * @since 0.2
      */

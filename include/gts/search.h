@@ -536,8 +536,11 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * depth of the tree (nodes there get their minimax leaf value). With sound
  * ranges and no limit the move and score are the minimax ones; at a limit
  * the score is the chosen move's pessimistic value, with
- * #GTS_RESULT_LOWER_BOUND unless it is exact. The tree takes at most
- * #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
+ * #GTS_RESULT_LOWER_BOUND unless it is exact. Backing up intersects a
+ * node's range with its children's, so ranges only narrow. gts_result::depth
+ * is the length of the principal variation (the line B* expanded), at most
+ * gts_limits::depth, and never more than gts_result::seldepth. The tree
+ * takes at most #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
  * @param state  the root position (restored before return).

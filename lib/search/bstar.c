@@ -11,7 +11,11 @@
  * kind of estimate instead, evaluate() -/+ the margin. A finished game and
  * a node at the depth limit are exact (lo = hi = its value, quiescence
  * included when it is on: the value minimax gives it). An expanded node
- * backs up lo = max over children of -child.hi and hi = max of -child.lo.
+ * backs up lo = max over children of -child.hi and hi = max of -child.lo,
+ * intersected with the range it had: the backed-up values only narrow a
+ * range, and a closed node stays closed. Sound ranges always intersect;
+ * the margin's guesses may not, and then the children's range wins (the
+ * deeper look).
  *
  * The best move is found when it is separated: its pessimistic value is no
  * lower than every other move's optimistic value. The search then goes on
@@ -94,6 +98,12 @@ static bool initial_bounds(bs *s, bs_node *nd)
     return true;
 }
 
+/* Back up from node @x to the root: each node's range is intersected with
+ * the one its children give (lo = max -child.hi, hi = max -child.lo), so a
+ * range only narrows and a closed one stays closed. With sound ranges the
+ * intersection always holds the value; with the margin's guesses it can be
+ * empty, and then the children's range (the deeper look) replaces it. The
+ * walk stops at the first node whose range did not change. */
 static void back_up(bs *s, uint32_t x)
 {
     for (;;) {
@@ -106,8 +116,15 @@ static void back_up(bs *s, uint32_t x)
             if (-ch->lo > hi)
                 hi = -ch->lo;
         }
-        nd->lo = lo;
-        nd->hi = hi;
+        gts_score nlo = lo > nd->lo ? lo : nd->lo, nhi = hi < nd->hi ? hi : nd->hi;
+        if (nlo > nhi) { /* guesses that contradict: the children's range */
+            nlo = lo;
+            nhi = hi;
+        }
+        if (nlo == nd->lo && nhi == nd->hi)
+            return;
+        nd->lo = nlo;
+        nd->hi = nhi;
         if (nd->link.parent == GTS__BF_NONE)
             return;
         x = nd->link.parent;
@@ -122,6 +139,8 @@ static bool new_child(void *tree, uint32_t k, const gts__bf_link *link, int dept
     memset(ch, 0, sizeof *ch);
     ch->link = *link;
     ch->depth = depth;
+    if (link->ply > s->c->seldepth)
+        s->c->seldepth = link->ply; /* a node of the tree: seldepth counts it */
     return initial_bounds(s, ch);
 }
 
@@ -237,7 +256,6 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
     /* Step 1. The root's children, then steps until the best is separated */
     bool ok = expand(&s, 0);
     bool proved = false;
-    int deepest = 1;
     while (ok) {
         uint32_t best, rival;
         rank(&s, &best, &rival);
@@ -263,8 +281,6 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
         }
         if (s.node[x].expanded || gts__enter(c, s.node[x].link.ply))
             break; /* nothing open (cannot happen with a consistent tree), or a stop */
-        if (s.node[x].link.ply + 1 > deepest)
-            deepest = s.node[x].link.ply + 1;
         ok = expand(&s, x);
     }
     gts__bf_undo_to(&s.walk, 0);
@@ -285,13 +301,6 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
         r->score = -ch->hi;
         if (ch->lo < ch->hi)
             r->flags |= GTS_RESULT_LOWER_BOUND;
-        /* Proved: the value at the full depth, as a completed iteration;
-         * else the deepest ply expanded, at most the depth asked for
-         * (extensions may go past it: seldepth reports them). */
-        r->depth = proved && ch->lo == ch->hi ? lim->depth
-                 : deepest < lim->depth       ? deepest
-                                              : lim->depth;
-        r->seldepth = deepest;
         /* The PV: then the best pessimistic child of every expanded node. */
         r->pv_length = 0;
         for (uint32_t x = k; r->pv_length < GTS_MAX_PLY;) {
@@ -305,6 +314,12 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
                     b = nd->first + i;
             x = b;
         }
+        /* The depth is the line B* looked at: its PV, at most the depth
+         * asked for (the score is a bound on, or the value of, the minimax
+         * value at the depth asked for). A range closed by bounds() or a
+         * finished game ends the line before the horizon; every PV node is
+         * a tree node, so depth <= pv_length <= seldepth. */
+        r->depth = (int)r->pv_length < lim->depth ? (int32_t)r->pv_length : lim->depth;
     }
     gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
 }

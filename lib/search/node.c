@@ -72,6 +72,7 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->use_prefetch = e->tt_prefetch != 0;
     c->vp = e->virtual_procs != 0 && e->threads > 1;
     c->split_ply = e->split_ply > 0 ? (int)e->split_ply : GTS_MAX_PLY;
+    c->tt_exact_depth = e->tt_exact_depth;
     c->use_qs = e->quiescence != 0 && game->generate_noisy != NULL;
     c->use_pvs = false;
     c->nbest = (int)e->nbest;

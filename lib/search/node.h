@@ -51,6 +51,7 @@ struct gts__ctx {
     bool order_hint;             /* a move hint, killers or history: moves
                                     are ordered even without a table move */
     bool vp;                     /* virtual processors: every node is a tick */
+    bool tt_exact_depth;         /* cut only on entries of the node's depth */
     int split_ply;               /* parallel algorithms share work only above it */
     int nbest, nbest_depth;
     /* Per-ply buffers of max_moves entries each, one block per ply,
@@ -371,6 +372,27 @@ gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta, gts_score *
  * at the root, which needs a move. The caller searches and stores against
  * the narrowed *alpha, *beta.
  */
+/*
+ * Exact-depth cutoffs (c->tt_exact_depth, the APHID leaf searches of
+ * libgts-mpi): a deeper entry bounds the deeper value, usually the better
+ * one but not the fixed-depth minimax value, so of its bounds (root-
+ * relative, the node at @end - depth plies, @end its horizon's ply) keep
+ * only those that hold at every depth that reaches a forced result:
+ * lo = a win in k plies proves that the winner can force the end within k
+ * plies along every line, and a search of the node's depth, full width to
+ * k <= depth plies, sees that tree and returns at least lo; hi = a loss in
+ * k <= depth plies, the same for the opponent. (A deeper win bound, a
+ * heuristic bound, or a forced result beyond the horizon says nothing
+ * about the fixed-depth value.) The others become infinite: no cut.
+ */
+static inline void gts__tt_horizon_bounds(gts_score *lo, gts_score *hi, int end)
+{
+    if (!gts_score_is_win(*lo) || gts_score_plies_to_end(*lo) > end)
+        *lo = -GTS_SCORE_INF;
+    if (!gts_score_is_loss(*hi) || gts_score_plies_to_end(*hi) > end)
+        *hi = GTS_SCORE_INF;
+}
+
 static inline __attribute__((always_inline)) bool
 gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
                 uint64_t *key, uint32_t *tt_move, gts_score *cut)
@@ -395,6 +417,8 @@ gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *be
          * narrow it (Plaat et al.'s alpha-beta with memory). */
         gts_score lo = gts__tt_bound_from(hit.lower, ply);
         gts_score hi = gts__tt_bound_from(hit.upper, ply);
+        if (hit.depth > depth && c->tt_exact_depth)
+            gts__tt_horizon_bounds(&lo, &hi, ply + depth);
         if (lo >= *beta || hi <= *alpha || lo == hi) {
             c->tt_cutoffs++;
             *cut = lo >= *beta ? lo : hi;

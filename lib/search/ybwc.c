@@ -22,9 +22,9 @@
  *    alpha after the split, so the re-searches run in the serial order.
  *    GTS_OPT_JAMBOREE_SERIAL = P adds the sequential prefix of the MIT
  *    lecture version (P = 50 there): the first ceil(P% of the moves),
- *    eldest included, are searched one by one by the owner (null-window
- *    test, re-searched when it fails high) before the parallel loop takes
- *    the rest; P = 0 is Kuszmaul's version.
+ *    eldest included, are searched one by one by the owner with the full
+ *    window (alpha, beta), as the slides' pseudo-code does, before the
+ *    parallel loop takes the rest; P = 0 is Kuszmaul's version.
  *  - PV splitting (Marsland & Campbell, "Parallel Search of Strongly Ordered
  *    Game Trees", 1982; Marsland & Popowich 1985): only nodes of the
  *    principal variation (the leftmost path) split: the PV is descended
@@ -304,8 +304,10 @@ out:
 }
 
 /* Jamboree's sequential prefix: moves [1, end) searched by the owner one
- * by one (scout), before the parallel loop. Returns end, or -1 when the
- * node is finished (cut off, stopped or failed). */
+ * by one with the full window (alpha, beta), alpha raised as they return
+ * (the lecture slides' pseudo-code: plain alpha-beta on the prefix), before
+ * the parallel loop. Returns end, or -1 when the node is finished (cut
+ * off, stopped or failed). */
 static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
 {
     const int *pct = pw->par->algo;
@@ -316,7 +318,7 @@ static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
         end = limit;
     for (int k = 1; k < end; k++) {
         bool ok;
-        gts_score s = scout_move(pw, nd, (uint32_t)k, load_alpha(nd), &ok);
+        gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->beta, false, &ok);
         if (!ok || gts__aborted(pw->c))
             return -1;
         ynode_update(pw, nd, (uint32_t)k, s);

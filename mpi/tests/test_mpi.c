@@ -1035,6 +1035,8 @@ static void vargs(void)
     gts_games_free(g, st);
 }
 
+static void warm_one(int vranks);
+
 static void test_virtual(void)
 {
     for_each_setup(vcompare);
@@ -1045,6 +1047,8 @@ static void test_virtual(void)
         vfail_one(ranks[i], -2, GTS_ECALLBACK, -42);   /* the master's, building its tree */
     }
     vargs();
+    for (int vr = 1; vr <= 4; vr++)
+        warm_one(vr); /* tables warmed by deeper searches */
     /* Stops: from another thread, from on_iteration, from a callback of a
      * virtual slave's leaf search. */
     void *st = NULL;
@@ -1056,6 +1060,60 @@ static void test_virtual(void)
     stop_one("slave", e, gts_game_randtree(), st, 4);
     gts_games_free(gts_game_randtree(), st);
     vpool_free();
+}
+
+/* ---- warm tables (issue 29): leaf searches keep their fixed-depth values ----
+ * APHID's exactness rests on every leaf search returning its fixed-depth
+ * value, and a rank's table outlives leaf searches of other depths. Here
+ * every rank's table is warmed first by a deeper serial search of the root
+ * (depth + 2: every leaf position then has an entry deeper than the leaf
+ * search's), and the distributed search at @p depth must still return the
+ * value of serial alpha-beta on a fresh engine. Without the leaf searches'
+ * exact-depth cutoffs the deeper entries cut the leaf searches and the root
+ * value was not the fixed-depth one. @p vranks: virtual ranks (0: the real
+ * ones of MPI_COMM_WORLD). */
+static const char *const WARM_C4[] = { "", "4453", "44444", "44551", "3344", "43", "1726" };
+enum { WARM_DEPTH = 7 };
+
+static void warm_one(int vranks)
+{
+    const gts_game *g = gts_games_find("connect4h");
+    int ranks = vranks ? vranks : 1;
+    for (size_t i = 0; i < sizeof WARM_C4 / sizeof *WARM_C4; i++) {
+        void *st = NULL;
+        if (gts_connect4_new(WARM_C4[i], &st) != GTS_OK)
+            die_at(__LINE__);
+        gts_score ref = rank == 0 ? serial(GTS_ALG_ALPHABETA, g, st, WARM_DEPTH) : 0;
+        for (int plies = 1; plies <= 2; plies++) {
+            gts_engine *own = vranks ? NULL : engine_new(1);
+            gts_engine *const *e = vranks ? vengines(vranks, 1) : &own;
+            for (int r = 0; r < ranks; r++) {
+                gts_limits deep = limits_of(WARM_DEPTH + 2);
+                gts_result w = result_new();
+                CHECK(gts_pvs(e[r], g, st, &deep, &w) == GTS_OK, "warming");
+            }
+            gts_limits lim = limits_of(WARM_DEPTH);
+            gts_result res = result_new();
+            gts_mpi_options opt = { .struct_size = sizeof opt, .master_plies = plies };
+            gts_status s = vranks ? gts_mpi_search_virtual(vranks, e, g, st, &lim, &opt, &res,
+                                                           NULL)
+                                  : gts_mpi_search(MPI_COMM_WORLD, e[0], g, st, &lim, &opt,
+                                                   &res, NULL);
+            CHECK(s == GTS_OK, "warm '%s': %s", WARM_C4[i], gts_strerror(s));
+            if (rank == 0)
+                CHECK(res.score == ref,
+                      "warm '%s' plies %d, %d %s ranks: %d, serial alpha-beta %d", WARM_C4[i],
+                      plies, vranks ? vranks : size, vranks ? "virtual" : "real", res.score,
+                      ref);
+            gts_engine_free(own);
+        }
+        gts_games_free(g, st);
+    }
+}
+
+static void test_warm(void)
+{
+    warm_one(0);
 }
 
 /* Virtual ranks do what the real ones did, where the real schedule does
@@ -1272,8 +1330,10 @@ int main(int argc, char **argv)
         test_bench();
     else if (strcmp(mode, "vreal") == 0)
         test_vreal();
+    else if (strcmp(mode, "warm") == 0)
+        test_warm();
     else {
-        fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal (under mpirun), "
+        fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal|warm (under mpirun), "
                         "test_mpi virtual|vbench [big|all] [work_ahead]\n");
         failures++;
     }
