@@ -720,11 +720,12 @@ const char *gts_check_violation_name(int violation)
     return NAMES[violation];
 }
 
-static gts_status read_options(const gts_check_options *in, gts_check_options *o)
+static gts_status read_options(const gts_check_options *in, gts_check_options *o,
+                               const char **why)
 {
     memset(o, 0, sizeof *o);
     if (in) {
-        gts_status rc = gts__struct_in(o, sizeof *o, in, GTS_CHECK_OPTIONS_SIZE_V0_2);
+        gts_status rc = gts__struct_in(gts__desc_check_options(), o, in, why);
         if (rc != GTS_OK)
             return rc;
     }
@@ -763,12 +764,18 @@ gts_status gts_game_check(const gts_game *caller_game, void *state,
     memset(&game, 0, sizeof game);
     memset(&report, 0, sizeof report);
     report.struct_size = sizeof report;
-    gts_status rc = gts__struct_check(caller_report, sizeof report, GTS_CHECK_REPORT_SIZE_V0_2,
-                                      &report_size);
-    if (rc == GTS_OK)
-        rc = gts__struct_in(&game, sizeof game, caller_game, GTS_GAME_SIZE_V0_1);
+    const char *why = NULL;
+    gts_status rc = gts__struct_check(gts__desc_check_report(), caller_report, &report_size,
+                                      NULL);
     if (rc != GTS_OK)
         return rc;
+    rc = gts__struct_in(gts__desc_game(), &game, caller_game, &why);
+    if (rc != GTS_OK) {
+        /* The report is good: its message names the struct. */
+        snprintf(report.message, sizeof report.message, "%s", why);
+        gts__struct_out(caller_report, &report, report_size);
+        return rc;
+    }
     if (!game.generate || !game.apply || !game.undo || !game.evaluate)
         return GTS_EINVAL;
     if (game.max_moves == 0 || game.max_moves > 65535)
@@ -777,7 +784,11 @@ gts_status gts_game_check(const gts_game *caller_game, void *state,
     k = gts__calloc(NULL, 1, sizeof *k);
     if (!k)
         return GTS_ENOMEM;
-    rc = read_options(options, &k->o);
+    rc = read_options(options, &k->o, &why);
+    if (rc == GTS_ESTRUCT) {
+        snprintf(report.message, sizeof report.message, "%s", why);
+        gts__struct_out(caller_report, &report, report_size);
+    }
     if (rc != GTS_OK)
         goto out;
     k->g = &game;

@@ -33,5 +33,9 @@ GTS_API void gts__engine_watch_end(gts_engine *engine);
  * without recording it in the watch: the holder's own cancel of work it no
  * longer needs, which is not the user's stop. Thread-safe, lock-free. */
 GTS_API void gts__engine_cancel(gts_engine *engine);
+/* Set what gts_engine_last_error() returns: a static string (NULL: none).
+ * For gts_mpi_search(), which reads versioned structs of its own.
+ * Thread-safe (one atomic store). */
+GTS_API void gts__engine_note_error(gts_engine *engine, const char *detail);
 
 #endif

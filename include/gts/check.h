@@ -157,7 +157,10 @@ typedef struct gts_check_report {
  * @return #GTS_OK when the check ran (the verdict is
  *         gts_check_report::violation); #GTS_EINVAL for a NULL @p game,
  *         @p state or @p report or a game without generate, apply, undo or
- *         evaluate; #GTS_ESTRUCT for an unknown struct_size; #GTS_ERANGE for
+ *         evaluate; #GTS_ESTRUCT for an unknown struct_size (when the
+ *         report's own size is good, its message then names the struct at
+ *         fault, "gts_game: ..." or "gts_check_options: ...", and the rest
+ *         of the report is zero); #GTS_ERANGE for
  *         max_moves outside 1..65535 or an option out of range;
  *         #GTS_ENOMEM.
  *

@@ -1537,11 +1537,14 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 {
     if (!engine)
         return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
     int n = (int)engine->mcts_nstats;
     if (!out || capacity <= 0)
         return n;
     size_t size, stride;
-    gts_status rc = gts__struct_check(out, sizeof *out, GTS_MCTS_MOVE_STATS_SIZE_V0_2, &size);
+    const char *why = NULL;
+    gts_status rc = gts__struct_check(gts__desc_mcts_move_stats(), out, &size, &why);
+    gts__engine_note(engine, why);
     if (rc != GTS_OK)
         return rc;
     memcpy(&stride, out, sizeof stride);

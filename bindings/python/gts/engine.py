@@ -581,6 +581,18 @@ class Engine:
         if ptr:
             _lib.lib.gts_engine_stop(ptr)
 
+    @property
+    def last_error(self) -> str:
+        """Why the engine's latest call that took a versioned struct failed
+        (``gts_engine_last_error``): a message that starts with the C type of
+        the struct at fault ("gts_limits: ..."), or "" after a call that
+        succeeded or had nothing to add. Search errors include it already."""
+        fn = getattr(_lib.lib, "gts_engine_last_error", None)
+        ptr = self._ptr if hasattr(self, "_ptr") else None
+        if fn is None or not ptr:
+            return ""
+        return _lib.decode(fn(ptr)) or ""
+
     def hashfull(self) -> int:
         """Transposition-table fill in permille."""
         fn = getattr(_lib.lib, "gts_engine_hashfull", None)
@@ -910,7 +922,8 @@ def _detail(rc: int, alg: str, game: Any, engine: Engine, result: ResultStruct) 
         return "this engine is already searching; use another Engine"
     if cname in ("ECALLBACK", "EMOVES", "ESCORE"):
         return f"{alg}: callback status {result.callback_status}"
-    return alg
+    why = engine.last_error
+    return f"{alg}: {why}" if why else alg
 
 
 def _make_limits(depth, time_ms, nodes, alpha, beta, guess) -> LimitsStruct:
