@@ -639,6 +639,11 @@ class Engine:
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                        ctypes.c_void_p]
         seq = [check_int(m, "move") for m in moves]
+        for m in seq:
+            if not 0 <= m <= _UINT64_MAX:
+                raise _err("EINVAL", f"mcts_advance: move {m} is outside 0..2**64-1")
+        if len(seq) > _lib.MAX_DEPTH:
+            raise _err("EINVAL", f"mcts_advance: {len(seq)} moves, at most {_lib.MAX_DEPTH}")
         arr = (ctypes.c_uint64 * max(len(seq), 1))(*seq)
         with self._lock:
             if self._active:
@@ -906,9 +911,16 @@ def _need_probcut() -> None:
 
 def _annotate(err: BaseException, alg: str, rc: int) -> None:
     if hasattr(err, "add_note") and isinstance(err, Exception):
-        status = _errors_by_name.get(rc, "OK" if rc == 0 else str(rc))
+        if rc >= 0:
+            # hash() and move_score() have no failure code in C: the binding
+            # stopped the search instead, which then ended normally.
+            err.add_note(f"(raised in a game callback during a gts {alg} search; that "
+                         "callback has no failure code in C, so the search was stopped "
+                         "there, its result discarded and the game state restored)")
+            return
+        status = _errors_by_name.get(rc, str(rc))
         err.add_note(f"(raised in a game callback during a gts {alg} search; the search "
-                     f"was abandoned with {status} and the game state restored)")
+                     f"failed with {status} and the game state was restored)")
 
 
 def _detail(rc: int, alg: str, game: Any, engine: Engine, result: ResultStruct) -> str:
