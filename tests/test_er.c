@@ -4,13 +4,18 @@
  *  - The published refuteRest starts from p.val = alpha and drops the value
  *    of the first grandchild: a literal transcription, written here over a
  *    hand-built tree, returns a value that is not the minimax value, while
- *    gts_er (which corrects it) and gts_er_parallel (1 and 2 threads)
+ *    gts_er (which corrects it) and gts_er_parallel (1 to 8 threads)
  *    return the minimax value of that tree.
- *  - gts_er and gts_er_parallel return the value of gts_minimax on every
- *    built-in game (short searches from a few positions), with and without
- *    the transposition table. (Random trees of many shapes, with and without
- *    transpositions, are in the `sequential` suite; the parallel version at
- *    1..N threads in the `parallel` suite.)
+ *  - gts_er and gts_er_parallel (1, 2, 3, 4 and 8 threads) return the
+ *    value of gts_minimax on every built-in game (short searches from a few
+ *    positions), with and without the transposition table. (Random trees
+ *    of many shapes, with and without transpositions, are in the
+ *    `sequential` suite; the parallel version at 1..16 threads in the
+ *    `parallel` suite, on virtual processors in `virtual`.)
+ *  - At one thread gts_er_parallel is gts_er: every apply() traced, the
+ *    same nodes in the same order, the same score, move and principal
+ *    variation, on random trees (with and without table, deepening,
+ *    transpositions, a split ply) and on every built-in game.
  */
 #include <criterion/criterion.h>
 #include <gts/gts.h>
@@ -274,7 +279,7 @@ static void check_tree(const xnode *nodes, int depth, const char *name)
     static const gts_algorithm algs[] = {GTS_ALG_MINIMAX, GTS_ALG_ER, GTS_ALG_ER_PARALLEL};
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
         for (int hash = 0; hash <= 1; hash++)
-            for (int threads = 1; threads <= (algs[a] == GTS_ALG_ER_PARALLEL ? 2 : 1); threads++)
+            for (int threads = 1; threads <= (algs[a] == GTS_ALG_ER_PARALLEL ? 8 : 1); threads++)
                 cr_expect_eq(lib_search(algs[a], nodes, depth, hash, threads), want,
                              "%s: %s (table %d, %d threads) != minimax %d", name,
                              gts_algorithm_name(algs[a]), hash, threads, want);
@@ -344,16 +349,20 @@ Test(er, games_agree_with_minimax)
         gts_result want = {.struct_size = sizeof want};
         cr_assert_eq(gts_search(ref, GTS_ALG_MINIMAX, g, s, &l, &want), GTS_OK);
         for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
-            for (int tt = 0; tt <= 1; tt++) {
+            for (int k = 0; k < (algs[a] == GTS_ALG_ER_PARALLEL ? 10 : 2); k++) {
+                static const int threads[] = {1, 2, 3, 4, 8};
+                int tt = k % 2, th = threads[k / 2];
                 gts_engine *e;
                 cr_assert_eq(gts_engine_new(&e), GTS_OK);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, th), GTS_OK);
                 if (!tt)
                     cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
                 gts_result r = {.struct_size = sizeof r};
                 cr_assert_eq(gts_search(e, algs[a], g, s, &l, &r), GTS_OK);
-                cr_expect_eq(r.score, want.score, "%s %s depth %d: %s (table %d) %d, minimax %d",
-                             gc->game, gc->position ? gc->position : "start", gc->depth,
-                             gts_algorithm_name(algs[a]), tt, r.score, want.score);
+                cr_expect_eq(r.score, want.score,
+                             "%s %s depth %d: %s (table %d, %d threads) %d, minimax %d", gc->game,
+                             gc->position ? gc->position : "start", gc->depth,
+                             gts_algorithm_name(algs[a]), tt, th, r.score, want.score);
                 gts_engine_free(e);
             }
         gts_engine_free(ref);
