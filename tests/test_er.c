@@ -549,3 +549,46 @@ Test(er, parallel_one_thread_visits_what_er_visits_games)
         gts_games_free(g, s);
     }
 }
+
+/* Virtual processors make a parallel schedule repeatable: gts_er_parallel
+ * at 3, 16 and 64 of them on trees big enough for refutations running
+ * beside each other (a running refutation narrows its window when its
+ * parent's alpha rises), against minimax. */
+Test(er, parallel_exact_on_virtual_processors)
+{
+    const gts_game *g = gts_game_randtree();
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 500 + seed,
+                                 .branching = 5 + (uint32_t)(seed % 3),
+                                 .depth = 6 + (uint32_t)(seed % 2),
+                                 .min_value = seed % 3 == 0 ? -4 : -1000,
+                                 .max_value = seed % 3 == 0 ? 4 : 1000,
+                                 .transpositions = seed % 2 == 0,
+                                 .ordered_percent = (uint32_t)(seed * 13 % 90)};
+        void *s;
+        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        gts_engine *ref;
+        cr_assert_eq(gts_engine_new(&ref), GTS_OK);
+        cr_assert_eq(gts_engine_set(ref, GTS_OPT_ITERATIVE, 0), GTS_OK);
+        gts_limits l = {.struct_size = sizeof l, .depth = (int)p.depth};
+        gts_result want = {.struct_size = sizeof want};
+        cr_assert_eq(gts_search(ref, GTS_ALG_MINIMAX, g, s, &l, &want), GTS_OK);
+        static const int procs[] = {3, 16, 64};
+        for (int k = 0; k < 3; k++) {
+            gts_engine *e;
+            cr_assert_eq(gts_engine_new(&e), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, procs[k]), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
+            if ((seed + (uint64_t)k) % 2)
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
+            gts_result r = {.struct_size = sizeof r};
+            cr_assert_eq(gts_search(e, GTS_ALG_ER_PARALLEL, g, s, &l, &r), GTS_OK);
+            cr_expect_eq(r.score, want.score, "seed %llu b%u d%u, %d virtual processors: %d, "
+                         "minimax %d", (unsigned long long)p.seed, p.branching, p.depth,
+                         procs[k], r.score, want.score);
+            gts_engine_free(e);
+        }
+        gts_engine_free(ref);
+        gts_games_free(g, s);
+    }
+}

@@ -24,7 +24,13 @@
  *             the others get er.c's corrected refuteRest with (alpha, beta).
  *   refuteRest(C) and evalFirst + refuteRest of a child of a node being
  *     refuted (par_refute): serial loops, as er.c's er_rest and er_r,
- *     whose first children are e-nodes and so split in their turn.
+ *     whose first children are e-nodes and so split in their turn. One
+ *     addition: the refuteRest of a child C of a split node N reads N's
+ *     alpha before each of C's children, and when another child of N has
+ *     raised it since, C's beta comes down to -alpha (C is refuted as soon
+ *     as its best reaches it). Serially N's alpha cannot change during C's
+ *     refutation, so this only gives a refutation that started early the
+ *     window it would have had if it had started later.
  * Below ER_MIN_DEPTH remaining plies (or from GTS_OPT_SPLIT_PLY on) the
  * node functions of er.c itself run (er.h). evalFirst is er.h's, shared
  * with er.c. With one thread every split point runs its jobs in order on
@@ -55,8 +61,11 @@
  * node's own alpha); a bound carried from step 4 to step 6 was searched
  * with the same beta and an alpha no higher than the one the refutation
  * uses (alpha only rises), so its meaning carries over; a free refutation
- * folds a bound <= alpha. The order in which results arrive never changes
- * the value.
+ * folds a bound <= alpha. A refutation whose beta came down stores and
+ * returns against the window it ended with: its best is a lower bound
+ * >= that beta only when it came from a child above its alpha (beta is
+ * lowered only while it stays above alpha). The order in which results
+ * arrive never changes the value.
  */
 #include "search/parallel.h"
 #include "search/er.h"
@@ -85,7 +94,7 @@ typedef struct er_node {
 
 static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
 static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
-                            bool rest, gts_score v1, uint32_t first);
+                            bool rest, gts_score v1, uint32_t first, const er_node *parent);
 
 static bool splits(const gts__pw *pw, int depth, int ply)
 {
@@ -104,15 +113,15 @@ static gts_score pe_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_scor
 static gts_score pe_r(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
     if (splits(pw, depth, ply))
-        return par_refute(pw, depth, ply, alpha, beta, false, 0, 0);
+        return par_refute(pw, depth, ply, alpha, beta, false, 0, 0, NULL);
     return gts__er_r(pw->c, depth, ply, alpha, beta);
 }
 
 static gts_score pe_rest(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
-                         gts_score v1, uint32_t first)
+                         gts_score v1, uint32_t first, const er_node *parent)
 {
     if (splits(pw, depth, ply))
-        return par_refute(pw, depth, ply, alpha, beta, true, v1, first);
+        return par_refute(pw, depth, ply, alpha, beta, true, v1, first, parent);
     return gts__er_rest(pw->c, depth, ply, alpha, beta, v1, first);
 }
 
@@ -225,7 +234,7 @@ static void rest_job(gts__pw *pw, gts__sp *sp, uint32_t j)
     int ext = gts__extension(c, m);
     if (ext < 0 || !gts__pw_apply(pw, nd->ply, m))
         return;
-    gts_score s = -pe_rest(pw, nd->depth - 1 + ext, nd->ply + 1, -nd->beta, -a, -u, first);
+    gts_score s = -pe_rest(pw, nd->depth - 1 + ext, nd->ply + 1, -nd->beta, -a, -u, first, nd);
     gts__pw_undo(pw, nd->ply, m);
     if (gts__aborted(c) || !er_update(pw, nd, k, s, true)) {
         if (pw->in_spec)
@@ -339,7 +348,7 @@ static bool refute_fold(gts__ctx *c, gts__pvline *line, int depth, int ply, gts_
  * parallelism is in the e-nodes below.
  */
 static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
-                            bool rest, gts_score v1, uint32_t first)
+                            bool rest, gts_score v1, uint32_t first, const er_node *parent)
 {
     gts__ctx *c = pw->c;
 
@@ -377,6 +386,16 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     for (int k = 0; k < pn.n; k++) {
         if (k == skip)
             continue;
+        if (parent) {
+            /* The parent's alpha may have risen since this refutation
+             * started (another child's result): it is this node's beta. */
+            gts_score nb = -load_alpha(parent);
+            if (nb < beta && nb > alpha) {
+                beta = nb;
+                if (best >= beta)
+                    break; /* refuted already: best is a lower bound >= beta */
+            }
+        }
         gts_move m = pn.moves[k];
         int ext = gts__extension(c, m);
         if (ext < 0 || !gts__pw_apply(pw, ply, m)) {
