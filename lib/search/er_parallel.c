@@ -53,8 +53,9 @@
  * Concurrency contract: the node block lives in its owner's arena. Step-4
  * jobs write only their own child's slot (bound, first grandchild), read by
  * the owner after gts__sp_join(); results are folded under the node's spin
- * lock (er_update); alpha is an atomic read by jobs when they start. The
- * serial loops of par_refute touch only their owner's frame.
+ * lock (er_update); alpha is an atomic, read by jobs when they start and
+ * by a child's refuteRest before each of the child's children. The serial
+ * loops of par_refute write only their owner's frame.
  *
  * Invariants (exactness): as in er.c. Every value folded into a node is a
  * fail-soft result searched with beta and an alpha that was proved (or the
