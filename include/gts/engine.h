@@ -117,6 +117,8 @@ typedef enum gts_option {
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
      * Selective: the result may differ from minimax. Default 0 (off).
+     * The Evaluate-and-Refute searches (gts_er(), gts_er_parallel())
+     * ignore it.
      * @since 0.1
      */
     GTS_OPT_NBEST = 210,
