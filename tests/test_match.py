@@ -519,6 +519,34 @@ class MatchTest(unittest.TestCase):
             self.assertIn(r":2: bad go opening '5\x20moves=A1,A1': move 2: A1 is not legal here",
                           err)
 
+    def test_every_message_names_program_and_command(self):
+        """doc/cli.md, "Messages": every line on stderr starts with
+        "gts match: " (run-time failures, warnings and notes too)."""
+        ok = ["--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3"]
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "open.txt")
+            with open(bad, "w") as f:
+                f.write("44\n4444444\n")
+            cases = [
+                (["tictactoe"] + ok + ["--openings", os.path.join(d, "missing")], 1),
+                (["connect4"] + ok + ["--openings", bad], 1),
+                (["connect4"] + ok + ["--openings", d], 1),
+                (["tictactoe"] + ok + ["--record", os.path.join(d, "x", "y.csv")], 1),
+                (["tictactoe", "--a", "alg=pvs,depth=2,threads=2", "--b", "alg=pvs,depth=3"],
+                 0),
+                (["tictactoe"] + ok + ["--openings", "random:20:1", "--format", "csv"], 0),
+                (["tictactoe"] + ok + ["--bogus"], 2),
+            ]
+            for args, status in cases:
+                with self.subTest(args=args):
+                    rc, out, err = run(args)
+                    self.assertEqual(rc, status, err)
+                    self.assertTrue(err)
+                    for line in err.splitlines():
+                        if not line.startswith("Try 'gts match --help'"):
+                            self.assertTrue(line.startswith("gts match: "), line)
+                    self.assertNotIn("error:", err)
+
     def test_help(self):
         rc, out, err = run(["--help"])
         self.assertEqual(rc, 0)

@@ -19,10 +19,21 @@
 #include <unistd.h>
 
 const char *cli_prog = "gts";
+const char *cli_command = NULL;
+
+/* "PROG COMMAND: " (doc/cli.md, "Messages"), or "PROG: " before a command. */
+static void message_prefix(void)
+{
+    if (cli_command)
+        fprintf(stderr, "%s %s: ", cli_prog, cli_command);
+    else
+        fprintf(stderr, "%s: ", cli_prog);
+}
 
 void cli_oom(void)
 {
-    fprintf(stderr, "%s: error: out of memory\n", cli_prog);
+    message_prefix();
+    fputs("out of memory\n", stderr);
     exit(CLI_FAIL);
 }
 
@@ -32,7 +43,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", cli_prog);
+    message_prefix();
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -42,7 +53,8 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: warning: ", cli_prog);
+    message_prefix();
+    fputs("warning: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -124,7 +136,7 @@ bool cli_parse_engine_option(const char *command, const char *name, gts_option o
 {
     int64_t lo = 0, hi = 0;
     if (gts_option_bounds(opt, &lo, &hi, NULL) != GTS_OK) {
-        cli_error("%s: the library does not know option %s", command, name);
+        cli_error("the library does not know option %s", name);
         return false;
     }
     return cli_parse_int_option(command, name, s, lo, hi, out);

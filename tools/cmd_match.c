@@ -323,7 +323,7 @@ static void enumerate(const match_game *m, void *state, int plies, char *prefix,
     }
     int n = g->generate(state, mv, g->max_moves, g->user);
     if (n < 0) {
-        cli_error("match: --openings: the game cannot generate moves: %s", gts_strerror(n));
+        cli_error("--openings: the game cannot generate moves: %s", gts_strerror(n));
         *rc = CLI_FAIL;
         return;
     }
@@ -337,7 +337,7 @@ static void enumerate(const match_game *m, void *state, int plies, char *prefix,
     for (int i = 0; i < n && !*rc; i++) {
         text_append(m, state, mv[i], prefix, size);
         if (g->apply(state, mv[i], g->user) != 0) {
-            cli_error("match: --openings: cannot play a generated move");
+            cli_error("--openings: cannot play a generated move");
             *rc = CLI_FAIL;
             return;
         }
@@ -408,8 +408,7 @@ static int random_openings(const match_game *m, void *start, uint64_t k, int pli
         found++;
     }
     if (found < k)
-        cli_warn("match: --openings random:%" PRIu64 ":%d: only %" PRIu64
-                 " distinct openings found",
+        cli_warn("--openings random:%" PRIu64 ":%d: only %" PRIu64 " distinct openings found",
                  k, plies, found);
     return CLI_OK;
 }
@@ -420,7 +419,7 @@ static int file_openings(const match_game *m, const char *path, openings *out)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         char *esc = cli_escaped(path);
-        cli_error("match: cannot open '%s': %s", esc, strerror(errno));
+        cli_error("--openings: cannot open '%s': %s", esc, strerror(errno));
         free(esc);
         return CLI_FAIL;
     }
@@ -444,7 +443,7 @@ static int file_openings(const match_game *m, const char *path, openings *out)
         void *s = opening_state(m, t, why, sizeof why);
         if (!s) {
             char *esc = cli_escaped(t), *eo = cli_escaped(origin);
-            cli_error("match: %s: bad %s opening '%s': %s", eo, m->name, esc, why);
+            cli_error("%s: bad %s opening '%s': %s", eo, m->name, esc, why);
             free(esc);
             free(eo);
             rc = CLI_FAIL;
@@ -458,7 +457,7 @@ static int file_openings(const match_game *m, const char *path, openings *out)
         fclose(f);
     if (rc == CLI_OK && out->n == 0) {
         char *esc = cli_escaped(path);
-        cli_error("match: '%s' holds no opening", esc);
+        cli_error("--openings: '%s' holds no opening", esc);
         free(esc);
         rc = CLI_FAIL;
     }
@@ -530,7 +529,9 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     char why[512];
     void *state = opening_state(m, op->text, why, sizeof why);
     if (!state) {
-        cli_error("match: opening '%s': %s", op->text, why);
+        char *esc = cli_escaped(op->text);
+        cli_error("opening '%s': %s", esc, why);
+        free(esc);
         return CLI_FAIL;
     }
     /* first_side: the colour of the set-up to move after the opening */
@@ -566,7 +567,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         int n = g->generate(state, buf, g->max_moves, g->user);
         free(buf);
         if (n < 0) {
-            cli_error("match: the game cannot generate moves: %s", gts_strerror(n));
+            cli_error("the game cannot generate moves: %s", gts_strerror(n));
             status = CLI_FAIL;
             break;
         }
@@ -598,13 +599,13 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
             break;
         }
         if (st != GTS_OK) {
-            cli_error("match: set-up %s: search failed: %s (%s)", s->label, gts_strerror(st),
+            cli_error("set-up %s: search failed: %s (%s)", s->label, gts_strerror(st),
                       gts_status_name(st) ? gts_status_name(st) : "?");
             status = CLI_FAIL;
             break;
         }
         if (!(r.flags & GTS_RESULT_HAS_MOVE)) {
-            cli_error("match: set-up %s: the search returned no move (budget too small?)",
+            cli_error("set-up %s: the search returned no move (budget too small?)",
                       s->label);
             status = CLI_FAIL;
             break;
@@ -626,7 +627,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         }
         used += (size_t)snprintf(moves + used, cap - used, "%s%s", used ? " " : "", text);
         if (g->apply(state, mv[0], g->user) != 0) {
-            cli_error("match: set-up %s: its move %s cannot be played", s->label, text);
+            cli_error("set-up %s: its move %s cannot be played", s->label, text);
             status = CLI_FAIL;
             break;
         }
@@ -640,7 +641,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     if (status == CLI_OK) {
         gts_score v = rec->capped ? 0 : g->evaluate(state, g->user);
         if (v == GTS_SCORE_INVALID) {
-            cli_error("match: evaluate() failed on a finished game");
+            cli_error("evaluate() failed on a finished game");
             status = CLI_FAIL;
         } else {
             /* toplay is the set-up to move in the final position */
@@ -724,7 +725,7 @@ static int print_record(const char *path, cli_format fmt, const match_game *m, s
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!f) {
         char *esc = cli_escaped(path);
-        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
+        cli_error("--record: cannot write '%s': %s", esc, strerror(errno));
         free(esc);
         return CLI_FAIL;
     }
@@ -757,7 +758,7 @@ static int print_record(const char *path, cli_format fmt, const match_game *m, s
     cli_table_free(t);
     if (f != stdout && fclose(f) != 0) {
         char *esc = cli_escaped(path);
-        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
+        cli_error("--record: cannot write '%s': %s", esc, strerror(errno));
         free(esc);
         return CLI_FAIL;
     }
@@ -906,7 +907,7 @@ int cmd_match(int argc, char **argv)
     char why[512];
     void *start = cli_position_new(m.pos_name, &m.go.tree, "", why, sizeof why);
     if (!start) {
-        cli_error("match: cannot build the start position: %s", why);
+        cli_error("cannot build the start position: %s", why);
         free(extra);
         return CLI_FAIL;
     }
@@ -964,7 +965,7 @@ int cmd_match(int argc, char **argv)
     gts_games_free(m.g, start);
     free(extra);
     if (rc == CLI_OK && ops.n == 0) {
-        cli_error("match: no opening to play");
+        cli_error("no opening to play");
         rc = CLI_FAIL;
     }
     for (int i = 0; i < 2 && rc == CLI_OK; i++)
@@ -974,7 +975,7 @@ int cmd_match(int argc, char **argv)
         int64_t threads = 1;
         gts_engine_get(su[i].e, GTS_OPT_THREADS, &threads);
         if (threads > 1 && !gts_algorithm_is_parallel(su[i].alg))
-            cli_warn("match: warning: set-up %s: threads=%" PRId64
+            cli_warn("set-up %s: threads=%" PRId64
                      " has no effect: '%s' is a serial algorithm",
                      su[i].label, threads, gts_algorithm_name(su[i].alg));
     }

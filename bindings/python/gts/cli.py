@@ -1283,8 +1283,13 @@ def _solve_lines(engine: gts.Engine, alg: str, stats: bool, check: bool,
     # Blank lines are errors, except at the very end of the input: they are
     # only reported once a non-blank line follows them.
     blank_first = blank_count = 0
+    read_error: Optional[OSError] = None
     while True:
-        raw = stdin.readline()
+        try:
+            raw = stdin.readline()
+        except OSError as e:            # as getline() failing: stdin not readable
+            read_error = e
+            break
         if not raw:
             break
         lineno += 1
@@ -1344,6 +1349,9 @@ def _solve_lines(engine: gts.Engine, alg: str, stats: bool, check: bool,
             errors += 1
     if _INTERRUPTS.seen:
         return _interrupt_exit("solve")
+    if read_error is not None:
+        _err(f"{PROG} solve: cannot read stdin: {read_error.strerror or 'read error'}")
+        return CLI_FAIL
     if errors:
         _err(f"{PROG} solve: {errors} of {lineno} line{'' if lineno == 1 else 's'} failed")
         return CLI_FAIL
@@ -1460,6 +1468,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except UsageError as e:
         return _report(e)
     except Failure:
+        return CLI_FAIL
+    except MemoryError:                  # cli_oom()
+        _err(f"{PROG} {cmd}: out of memory")
         return CLI_FAIL
     except KeyboardInterrupt:            # only when our handler is not installed
         return _interrupt_exit(cmd)
