@@ -188,6 +188,8 @@ SEARCHES = [
     ["tictactoe", "--alg", "mcts", "--playouts", "2000"],
     ["connect4", "4453", "--alg", "mcts", "--playouts", "1500", "--tt-mb", "0"],
     ["tictactoe", "--depth", "3", "--playouts", "10"],  # warning: not MCTS
+    ["tictactoe", "--playouts", "10"],   # warning, and the default depth stays
+    ["chess", "--alg", "pvs", "--playouts", "5"],
 ]
 
 
@@ -227,6 +229,21 @@ class TestSearch(Agree):
         d = self.check(["tictactoe", "--alg", "mcts", "--playouts", "2000"])
         self.assertEqual((d["algorithm"], d["stop"]), ("mcts", "none"))
         self.assertGreater(d["nodes"], 2000, "2000 playouts, each at least one move")
+
+    def test_option_without_effect_keeps_the_default_depth(self):
+        # --playouts has no effect on pvs: it must not lift the default
+        # depth either (it did: depth 127 on tic-tac-toe, and chess searched
+        # without end).
+        for args, depth in ((["tictactoe", "--playouts", "10"], 9),
+                            (["chess", "--alg", "pvs", "--playouts", "5"], 6),
+                            (["connect4", "--playouts", "3", "--threads", "2"], 12)):
+            with self.subTest(args=args):
+                d = self.check(args)
+                self.assertEqual((d["depth"], d["stop"]), (depth, "none"))
+                for tool in ("c", "py"):
+                    err = run(tool, ["search", "--quiet"] + args)[2]
+                    self.assertIn(f"gts search: warning: --playouts {args[args.index('--playouts') + 1]} "
+                                  f"has no effect: 'pvs' is not a Monte-Carlo search", err)
 
     def test_every_algorithm(self):
         rc, out, _ = run("c", ["algorithms", "--format", "json"])

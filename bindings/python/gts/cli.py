@@ -1026,15 +1026,18 @@ def cmd_search(argv: List[str]) -> int:
     alg, info = _algorithm("search", alg_name)
     game = _game_new("search", game_name, tree, position, SEARCH_GAME_NAMES)
     with game:
-        if depth is None:
-            depth = None if (time_ms or nodes or playouts) else DEFAULT_DEPTH.get(game_name,
-                                                                      tree["tree_depth"])
         if threads > 1 and not info.parallel:
             _warn("search", f"--threads {threads} has no effect: '{alg}' is a serial "
                             "algorithm")
         if playouts and alg != "mcts":
+            # An option without effect changes nothing else: the default
+            # depth stays (a playout budget alone leaves the depth open).
             _warn("search", f"--playouts {playouts} has no effect: '{alg}' is not a "
                             "Monte-Carlo search")
+            playouts = 0
+        if depth is None:
+            depth = None if (time_ms or nodes or playouts) else DEFAULT_DEPTH.get(game_name,
+                                                                      tree["tree_depth"])
         engine = _engine_new("search", tt_mb, threads)
         try:
             if asp is not None:
