@@ -519,6 +519,20 @@ class MatchTest(unittest.TestCase):
             self.assertIn(r":2: bad go opening '5\x20moves=A1,A1': move 2: A1 is not legal here",
                           err)
 
+    def test_openings_read_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", d])
+            self.assertEqual((rc, out), (1, ""), err)
+            self.assertEqual(err, f"gts match: --openings: cannot read '{d}': "
+                                  f"{os.strerror(21)}\n")
+            empty = os.path.join(d, "empty.txt")
+            open(empty, "w").close()
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", empty])
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(err, f"gts match: --openings: '{empty}' holds no opening\n")
+
     def test_every_message_names_program_and_command(self):
         """doc/cli.md, "Messages": every line on stderr starts with
         "gts match: " (run-time failures, warnings and notes too)."""

@@ -452,10 +452,18 @@ static int file_openings(const match_game *m, const char *path, openings *out)
         gts_games_free(m->g, s);
         openings_add(out, t, origin);
     }
+    /* The end of the lines may be a read error (a directory, an I/O
+     * error): that error is the message, not "holds no opening". */
+    int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
     free(line);
     if (f != stdin)
         fclose(f);
-    if (rc == CLI_OK && out->n == 0) {
+    if (rc == CLI_OK && read_errno) {
+        char *esc = cli_escaped(strcmp(path, "-") == 0 ? "stdin" : path);
+        cli_error("--openings: cannot read '%s': %s", esc, strerror(read_errno));
+        free(esc);
+        rc = CLI_FAIL;
+    } else if (rc == CLI_OK && out->n == 0) {
         char *esc = cli_escaped(path);
         cli_error("--openings: '%s' holds no opening", esc);
         free(esc);
