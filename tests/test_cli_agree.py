@@ -240,10 +240,11 @@ class TestSearch(Agree):
             with self.subTest(args=args):
                 d = self.check(args)
                 self.assertEqual((d["depth"], d["stop"]), (depth, "none"))
+                n = args[args.index("--playouts") + 1]
                 for tool in ("c", "py"):
                     err = run(tool, ["search", "--quiet"] + args)[2]
-                    self.assertIn(f"gts search: warning: --playouts {args[args.index('--playouts') + 1]} "
-                                  f"has no effect: 'pvs' is not a Monte-Carlo search", err)
+                    self.assertIn(f"gts search: warning: --playouts {n} has no effect: 'pvs' "
+                                  "is not a Monte-Carlo search", err)
 
     def test_every_algorithm(self):
         rc, out, _ = run("c", ["algorithms", "--format", "json"])
