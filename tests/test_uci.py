@@ -146,6 +146,8 @@ class UciTest(unittest.TestCase):
                                 r"nodes \d+ nps \d+ hashfull \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$")
         best = self.bestmove(lines)
         self.assertEqual(best, infos[-1].split(" pv ")[1].split()[0], "bestmove is the PV's first")
+        # The reply to ponder on (what polyglot and GUIs ponder on): the PV's second move.
+        self.assertEqual(lines[-1].split()[2:], ["ponder", infos[-1].split(" pv ")[1].split()[1]])
         self.assert_legal(pos, best)
 
     def test_mate_in_one(self):
@@ -241,11 +243,10 @@ class UciTest(unittest.TestCase):
                 e.send("go depth 40" if i % 2 else "go infinite")
                 if i < 5:
                     e.send("quit")
-                lines_before_close = None
                 if i >= 5:
                     e.p.stdin.close()  # EOF
                 lines_before_close = e.expect(r"^bestmove")
-                self.assertRegex(lines_before_close[-1], r"^bestmove " + MOVE_RE.pattern[1:])
+                self.assertRegex(lines_before_close[-1], r"^bestmove [a-h][1-8][a-h][1-8]")
             finally:
                 self.assertEqual(e.close(), 0)
 

@@ -316,12 +316,20 @@ static void *search_main(void *arg)
     pthread_mutex_unlock(&u->lock);
     if (ticking)
         pthread_join(ticker, NULL);
-    char best[16] = "0000";
+    char best[16] = "0000", reply[32] = "";
     if (rc != GTS_OK)
         say("info string search failed: %s", gts_strerror(rc));
-    if (rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE))
+    if (rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE)) {
         u->chess->format_move(u->search_state, r.best_move, best, sizeof best, NULL);
-    else if (!any_legal_move(u, u->search_state, best, sizeof best)) {
+        /* The expected reply, which a GUI ponders on (bestmove M ponder R). */
+        if (r.pv_length >= 2 && r.pv[0] == r.best_move &&
+            u->chess->apply(u->search_state, r.best_move, NULL) == 0) {
+            char mv[16];
+            if (u->chess->format_move(u->search_state, r.pv[1], mv, sizeof mv, NULL) >= 0)
+                snprintf(reply, sizeof reply, " ponder %s", mv);
+            u->chess->undo(u->search_state, r.best_move, NULL);
+        }
+    } else if (!any_legal_move(u, u->search_state, best, sizeof best)) {
         /* Checkmated or stalemated: the game's value, as engines report it. */
         gts_score s = u->chess->evaluate(u->search_state, NULL);
         say("info depth 0 score %s", gts_score_is_loss(s) ? "mate 0" : "cp 0");
@@ -332,7 +340,7 @@ static void *search_main(void *arg)
         pthread_cond_wait(&u->cond, &u->lock);
     u->done = true; /* set before the GUI can see bestmove and answer it */
     pthread_mutex_unlock(&u->lock);
-    say("bestmove %s", best);
+    say("bestmove %s%s", best, reply);
     return NULL;
 }
 
