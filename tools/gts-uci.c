@@ -34,10 +34,11 @@
  * is played; a side that is checkmated or stalemated gets
  * `info depth 0 score mate 0` or `score cp 0`, then `bestmove 0000`.
  *
- * Ponder. `go ponder ...` searches without a clock and holds bestmove; at
- * `ponderhit` the clock of the go command's time controls starts (the
- * ticker keeps the deadline, gts_limits::time_ms being fixed when the
- * search starts); `stop` ends it as any search.
+ * Ponder. `bestmove M ponder R` names the PV's reply, which a GUI (or
+ * polyglot) ponders on. `go ponder ...` searches without a clock and
+ * holds bestmove; at `ponderhit` the clock of the go command's time
+ * controls starts (the ticker keeps the deadline, gts_limits::time_ms
+ * being fixed when the search starts); `stop` ends it as any search.
  *
  * Time. movetime M: M less a reserve. wtime/btime (+ winc/binc,
  * movestogo): a base of remaining / movestogo (UCI_DEFAULT_MOVES_TO_GO
