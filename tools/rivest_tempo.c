@@ -9,13 +9,22 @@
  *       which a search comparing leaves of different depths (MMA) feels
  *       and a uniform-depth one (alpha-beta) does not.
  *
- *   rivest_tempo match NODES TEMPO [P_TENTHS]
+ *   rivest_tempo depth NODES < POSITIONS
+ *       For each position, 1987-style alpha-beta's completed depth and
+ *       MMA's principal variation length and seldepth at NODES move
+ *       applications, averaged, and how often they chose the same move:
+ *       how much deeper MMA's critical line goes than a full-width search.
+ *
+ *   rivest_tempo match NODES TEMPO [P_TENTHS [HINT]]
  *       MMA (reverse approximation, p = P_TENTHS / 10, default 100) against
  *       1987-style alpha-beta (no table, killers or history; iterative
  *       deepening), NODES move applications per move each, from the 49
  *       two-ply openings with the colours swapped (98 games), both on
  *       connect4h whose evaluate() of an unfinished position gets TEMPO
  *       added (from the side to move). TEMPO 0 is `gts match`'s game.
+ *       HINT 0 takes the game's move-ordering hint away (move_score and
+ *       generate_keyed: alpha-beta then tries the moves in generate()'s
+ *       centre-first order; MMA does not order). Default 1.
  *       Deterministic. Prints MMA's wins, losses and draws.
  *
  * A measurement program (not installed); it uses the public API only.
@@ -82,6 +91,51 @@ static int parity(void)
     return 0;
 }
 
+static void ab87(gts_engine *ab)
+{
+    gts_engine_set(ab, GTS_OPT_TT_MB, 0);
+    gts_engine_set(ab, GTS_OPT_KILLERS, 0);
+    gts_engine_set(ab, GTS_OPT_HISTORY, 0);
+}
+
+static int depth(uint64_t nodes)
+{
+    const gts_game *g = gts_game_connect4h();
+    gts_engine *ab, *mm;
+    if (gts_engine_new(&ab) != GTS_OK || gts_engine_new(&mm) != GTS_OK)
+        return 1;
+    ab87(ab);
+    char line[128];
+    int n = 0;
+    double abd = 0, pv = 0, sel = 0, same = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = 0;
+        void *s;
+        if (gts_connect4_new(line, &s) != GTS_OK)
+            continue;
+        gts_limits l = {.struct_size = sizeof l, .nodes = nodes};
+        gts_result a = {.struct_size = sizeof a}, m = {.struct_size = sizeof m};
+        if (gts_search(ab, GTS_ALG_ALPHABETA, g, s, &l, &a) == GTS_OK
+            && gts_search(mm, GTS_ALG_MMA, g, s, &l, &m) == GTS_OK
+            && (a.flags & m.flags & GTS_RESULT_HAS_MOVE)) {
+            abd += a.depth;
+            pv += m.pv_length;
+            sel += m.seldepth;
+            same += a.best_move == m.best_move;
+            n++;
+        }
+        gts_games_free(g, s);
+    }
+    if (n == 0)
+        return 1;
+    printf("nodes %llu, %d positions: AB87 depth %.2f; MMA PV %.2f, seldepth %.2f; "
+           "same move %.0f%%\n", (unsigned long long)nodes, n, abd / n, pv / n, sel / n,
+           100 * same / n);
+    gts_engine_free(ab);
+    gts_engine_free(mm);
+    return 0;
+}
+
 /* One game from @opening, @first (0: MMA, 1: alpha-beta) moving first
  * after it: 1 MMA won, -1 lost, 0 draw; 2 on an error. */
 static int play(const gts_game *g, gts_engine *mma, gts_engine *ab, const char *opening,
@@ -113,18 +167,22 @@ static int play(const gts_game *g, gts_engine *mma, gts_engine *ab, const char *
     return result;
 }
 
-static int match(uint64_t nodes, int tempo, int p)
+static int match(uint64_t nodes, int tempo, int p, int hint)
 {
     base_game = gts_game_connect4h();
     tempo_bonus = tempo;
     gts_game g = *base_game;
     g.evaluate = tempo_evaluate;
+    if (!hint) {
+        g.move_score = NULL;
+        g.generate_keyed = NULL;
+    }
     gts_engine *mma, *ab;
     if (gts_engine_new(&mma) != GTS_OK || gts_engine_new(&ab) != GTS_OK)
         return 1;
-    if (gts_engine_set(mma, GTS_OPT_MMA_P, p) != GTS_OK || gts_engine_set(ab, GTS_OPT_TT_MB, 0)
-        || gts_engine_set(ab, GTS_OPT_KILLERS, 0) || gts_engine_set(ab, GTS_OPT_HISTORY, 0))
+    if (gts_engine_set(mma, GTS_OPT_MMA_P, p) != GTS_OK)
         return 1;
+    ab87(ab);
     int w = 0, l = 0, d = 0;
     for (int a = 1; a <= 7; a++)
         for (int b = 1; b <= 7; b++)
@@ -139,8 +197,8 @@ static int match(uint64_t nodes, int tempo, int p)
                 l += res == -1;
                 d += res == 0;
             }
-    printf("nodes %llu tempo %d p %d: MMA %d wins, AB87 %d wins, %d draws\n",
-           (unsigned long long)nodes, tempo, p, w, l, d);
+    printf("nodes %llu tempo %d p %d hint %d: MMA %d wins, AB87 %d wins, %d draws\n",
+           (unsigned long long)nodes, tempo, p, hint, w, l, d);
     gts_engine_free(mma);
     gts_engine_free(ab);
     return 0;
@@ -150,9 +208,13 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "parity") == 0)
         return parity();
-    if ((argc == 4 || argc == 5) && strcmp(argv[1], "match") == 0)
-        return match(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc == 5 ? atoi(argv[4]) : 100);
+    if (argc == 3 && strcmp(argv[1], "depth") == 0)
+        return depth(strtoull(argv[2], NULL, 10));
+    if (argc >= 4 && argc <= 6 && strcmp(argv[1], "match") == 0)
+        return match(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc >= 5 ? atoi(argv[4]) : 100,
+                     argc == 6 ? atoi(argv[5]) : 1);
     fprintf(stderr, "usage: rivest_tempo parity < POSITIONS\n"
-                    "       rivest_tempo match NODES TEMPO [P_TENTHS]\n");
+                    "       rivest_tempo depth NODES < POSITIONS\n"
+                    "       rivest_tempo match NODES TEMPO [P_TENTHS [HINT]]\n");
     return 2;
 }
