@@ -560,8 +560,10 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * reverse approximation, #GTS_OPT_MMA_BACKUP). The score and move are the
  * minimax ones of the explored tree; with no limit the whole tree to
  * gts_limits::depth is explored and they are the minimax ones.
- * gts_result::depth is the length of the reported principal variation,
- * gts_result::seldepth the deepest node created (never less).
+ * gts_result::seldepth is the deepest node created; gts_result::depth is
+ * gts_limits::depth when the whole tree to that depth was explored, else
+ * (a limit stopped it) the length of the principal variation, never more
+ * than seldepth.
  * gts_limits::nodes counts the children created (the moves applied for
  * evaluation); the tree takes at most #GTS_OPT_TREE_MB
  * (#GTS_RESULT_MEMORY_LIMIT when it filled).

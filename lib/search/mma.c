@@ -49,8 +49,10 @@
  * stop, or the tree budget GTS_OPT_TREE_MB (then GTS_RESULT_MEMORY_LIMIT).
  *
  * Result: the root child of the best explored minimax value and its line
- * (the minimax-best child at each expanded node); depth is that line's
- * length, seldepth the deepest ply of any node created (>= depth).
+ * (the minimax-best child at each expanded node); seldepth is the deepest
+ * ply of any node created. depth is gts_limits::depth when every tip was
+ * closed (the minimax value at that depth is proved, as an exact
+ * algorithm's depth says), else the line's length (<= seldepth).
  */
 #include "search/algos.h"
 #include "search/bestfirst.h"
@@ -298,7 +300,7 @@ void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
         r->flags |= GTS_RESULT_MEMORY_LIMIT;
 
     /* The result: the root child of the best explored minimax value, and
-     * its line; depth = the line's length <= seldepth = the deepest node. */
+     * its line; under a limit depth = the line's length <= seldepth. */
     bool failed = gts__aborted(c) && gts__run_why(c->shared) == 0 && !s.full;
     if (!failed && s.node[0].n > 0) {
         const mm_node *root = &s.node[0];
@@ -328,7 +330,9 @@ void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
         for (uint32_t i = 0; i < s.nnodes; i++)
             if (s.node[i].link.ply > c->seldepth)
                 c->seldepth = s.node[i].link.ply;
-        r->depth = (int32_t)r->pv_length;
+        /* Every tip closed: the minimax value at the full depth is proved,
+         * which is what an exact algorithm's depth says. */
+        r->depth = isinf(s.node[0].tip) ? lim->depth : (int32_t)r->pv_length;
     }
     gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
 }
