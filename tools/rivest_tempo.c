@@ -15,6 +15,12 @@
  *       applications, averaged, and how often they chose the same move:
  *       how much deeper MMA's critical line goes than a full-width search.
  *
+ *   rivest_tempo plies POSITION NODES P_TENTHS
+ *       One MMA search of connect4h from POSITION with NODES move
+ *       applications at p = P_TENTHS / 10: the generate() calls (node
+ *       expansions) at each ply below the root. Breadth-first shows as
+ *       7, 49, 343, ... whatever p is.
+ *
  *   rivest_tempo match NODES TEMPO [P_TENTHS [HINT]]
  *       MMA (reverse approximation, p = P_TENTHS / 10, default 100) against
  *       1987-style alpha-beta (no table, killers or history; iterative
@@ -136,6 +142,59 @@ static int depth(uint64_t nodes)
     return 0;
 }
 
+static int walk_ply;
+static uint64_t expansions[GTS_MAX_PLY + 1];
+
+static int count_generate(void *state, gts_move *moves, uint32_t cap, void *user)
+{
+    expansions[walk_ply]++;
+    return base_game->generate(state, moves, cap, user);
+}
+
+static int count_apply(void *state, gts_move m, void *user)
+{
+    int rc = base_game->apply(state, m, user);
+    if (rc >= 0)
+        walk_ply++;
+    return rc;
+}
+
+static int count_undo(void *state, gts_move m, void *user)
+{
+    int rc = base_game->undo(state, m, user);
+    if (rc >= 0)
+        walk_ply--;
+    return rc;
+}
+
+static int plies(const char *position, uint64_t nodes, int p)
+{
+    base_game = gts_game_connect4h();
+    gts_game g = *base_game;
+    g.generate = count_generate;
+    g.apply = count_apply;
+    g.undo = count_undo;
+    g.generate_keyed = NULL; /* every expansion goes through generate() */
+    gts_engine *e;
+    void *s;
+    if (gts_engine_new(&e) != GTS_OK || gts_engine_set(e, GTS_OPT_MMA_P, p) != GTS_OK
+        || gts_connect4_new(position, &s) != GTS_OK)
+        return 1;
+    gts_limits l = {.struct_size = sizeof l, .nodes = nodes};
+    gts_result r = {.struct_size = sizeof r};
+    if (gts_search(e, GTS_ALG_MMA, &g, s, &l, &r) != GTS_OK)
+        return 1;
+    printf("%s, %llu nodes, p %d: generate() calls by ply below the root:", position,
+           (unsigned long long)nodes, p);
+    for (int k = 0; k <= GTS_MAX_PLY; k++)
+        if (expansions[k])
+            printf(" %d:%llu", k, (unsigned long long)expansions[k]);
+    printf("; PV %u, seldepth %d\n", r.pv_length, r.seldepth);
+    gts_games_free(base_game, s);
+    gts_engine_free(e);
+    return 0;
+}
+
 /* One game from @opening, @first (0: MMA, 1: alpha-beta) moving first
  * after it: 1 MMA won, -1 lost, 0 draw; 2 on an error. */
 static int play(const gts_game *g, gts_engine *mma, gts_engine *ab, const char *opening,
@@ -208,6 +267,8 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "parity") == 0)
         return parity();
+    if (argc == 5 && strcmp(argv[1], "plies") == 0)
+        return plies(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));
     if (argc == 3 && strcmp(argv[1], "depth") == 0)
         return depth(strtoull(argv[2], NULL, 10));
     if (argc >= 4 && argc <= 6 && strcmp(argv[1], "match") == 0)
@@ -215,6 +276,7 @@ int main(int argc, char **argv)
                      argc == 6 ? atoi(argv[5]) : 1);
     fprintf(stderr, "usage: rivest_tempo parity < POSITIONS\n"
                     "       rivest_tempo depth NODES < POSITIONS\n"
+                    "       rivest_tempo plies POSITION NODES P_TENTHS\n"
                     "       rivest_tempo match NODES TEMPO [P_TENTHS [HINT]]\n");
     return 2;
 }
