@@ -413,6 +413,9 @@ GTS_API gts_status gts_option_from_name(const char *name, gts_option *option);
 /**
  * @brief Enumerate the options, in enum order.
  *
+ * The experimental options (@ref gts_experimental) are listed too, whether
+ * or not the caller defined `GTS_EXPERIMENTAL_API`.
+ *
  * @param[out] out receives up to @p capacity options; may be NULL to only
  *                 count them.
  * @param capacity length of @p out (0 or less writes nothing).
