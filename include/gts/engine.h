@@ -538,6 +538,17 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  */
 
 /**
+ * @brief Internal: the gts_option of value @p v, for the options below (a
+ * C cast, or in C++ a static_cast that -Wold-style-cast accepts). The value
+ * lies within the range of #gts_option's values.
+ */
+#ifdef __cplusplus
+#define GTS__OPTION(v) static_cast<gts_option>(v)
+#else
+#define GTS__OPTION(v) ((gts_option)(v))
+#endif
+
+/**
  * @brief Table lookahead (0/1): before searching a node's children, play
  * each one (apply, hash, undo) to start loading its table entry, so the
  * entries arrive while the first children are searched. Costs one
@@ -547,7 +558,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.1
  */
-#define GTS_OPT_TT_PREFETCH ((gts_option)101)
+#define GTS_OPT_TT_PREFETCH GTS__OPTION(101)
 
 /**
  * @brief A near part of the table for the nodes close to the leaves:
@@ -564,7 +575,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */
-#define GTS_OPT_TT_NEAR_DEPTH ((gts_option)102)
+#define GTS_OPT_TT_NEAR_DEPTH GTS__OPTION(102)
 
 /**
  * @brief Size of the near part (#GTS_OPT_TT_NEAR_DEPTH) in KiB, taken
@@ -574,7 +585,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */
-#define GTS_OPT_TT_NEAR_KB ((gts_option)103)
+#define GTS_OPT_TT_NEAR_KB GTS__OPTION(103)
 
 /**
  * @brief How each depth's root window is found, a #gts_root_driver:
@@ -586,7 +597,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.1
  */
-#define GTS_OPT_ROOT_DRIVER ((gts_option)205)
+#define GTS_OPT_ROOT_DRIVER GTS__OPTION(205)
 
 /**
  * @brief A prelude of iterative deepening when #GTS_OPT_ITERATIVE is 0,
@@ -602,7 +613,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */
-#define GTS_OPT_DEEPEN_NODES ((gts_option)206)
+#define GTS_OPT_DEEPEN_NODES GTS__OPTION(206)
 
 /**
  * @brief Virtual processors (0/1, default 0): the #GTS_OPT_THREADS
@@ -619,7 +630,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */
-#define GTS_OPT_VIRTUAL ((gts_option)301)
+#define GTS_OPT_VIRTUAL GTS__OPTION(301)
 
 /**
  * @brief Deepest ply at which the parallel depth-first algorithms
@@ -636,7 +647,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */
-#define GTS_OPT_SPLIT_PLY ((gts_option)302)
+#define GTS_OPT_SPLIT_PLY GTS__OPTION(302)
 
 /**
  * @brief Values of #GTS_OPT_ROOT_DRIVER. Experimental (@ref gts_experimental).

@@ -12,8 +12,8 @@ given and checks:
 
   1. stable API first: after the section's #endif only the closing lines of
      the header follow (comments, the extern "C" brace, #endif);
-  2. every name the section declares (a macro, an enum constant, a typedef,
-     a GTS_API function) is unknown to a program that includes the header
+  2. every name the section declares (a macro, function-like or not, an enum
+     constant, a typedef, a GTS_API function) is unknown to a program that includes the header
      without GTS_EXPERIMENTAL_API: a use of it fails to compile;
   3. the same use compiles with GTS_EXPERIMENTAL_API defined (so the
      failure in 2 is the gate's, not a broken snippet's);
@@ -74,8 +74,8 @@ def sections(path, problems):
 def declared_names(text):
     """{name: 'value' | 'type'} declared by a section's text."""
     names = {}
-    for m in re.finditer(r'^\s*#\s*define\s+([A-Za-z_]\w*)', text, flags=re.M):
-        names[m.group(1)] = 'value'
+    for m in re.finditer(r'^\s*#\s*define\s+([A-Za-z_]\w*)(\()?', text, flags=re.M):
+        names[m.group(1)] = 'call' if m.group(2) else 'value'
     for m in re.finditer(r'\benum\b[^{;]*\{(.*?)\}', text, flags=re.S):
         for item in m.group(1).split(','):
             c = re.match(r'\s*([A-Za-z_]\w*)', item)
@@ -91,7 +91,12 @@ def declared_names(text):
 
 
 def snippet(header, name, kind):
-    use = ('%s *p = 0;\n    (void)p;' % name) if kind == 'type' else '(void)(%s);' % name
+    if kind == 'type':
+        use = '%s *p = 0;\n    (void)p;' % name
+    elif kind == 'call':  # a function-like macro
+        use = '(void)(%s(0));' % name
+    else:
+        use = '(void)(%s);' % name
     return ('#include <gts/%s>\n\nint main(void)\n{\n    %s\n    return 0;\n}\n'
             % (os.path.basename(header), use))
 
@@ -100,7 +105,7 @@ def compiles(cc, include_dirs, source, defines, tmp):
     path = os.path.join(tmp, 'gate.c')
     with open(path, 'w') as f:
         f.write(source)
-    cmd = cc + ['-fsyntax-only'] + defines + ['-I' + d for d in include_dirs] + [path]
+    cmd = cc + ['-fsyntax-only', '-Werror=implicit-function-declaration'] + defines + ['-I' + d for d in include_dirs] + [path]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return r.returncode == 0, r.stderr
 

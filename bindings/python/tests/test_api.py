@@ -284,7 +284,7 @@ class TestEngine(unittest.TestCase):
             text = f.read()
         gated = text[text.index("#ifdef GTS_EXPERIMENTAL_API"):]
         values = {int(v) for v in re.findall(
-            r"#define GTS_OPT_\w+ \(\(gts_option\)(\d+)\)", gated)}
+            r"#define GTS_OPT_\w+ GTS__OPTION\((\d+)\)", gated)}
         self.assertEqual(values, set(_lib.EXPERIMENTAL_OPTION_VALUES))
 
     def test_options(self):
