@@ -42,6 +42,19 @@ void gts__bf_init(gts__bf_tree *t, gts__ctx *c, const gts_allocator *alloc, size
     t->hooks = hooks;
 }
 
+bool gts__bf_start(gts__bf_tree *t, const gts__run *run, size_t stride,
+                   const gts__bf_hooks *hooks, int depth, gts_result *r)
+{
+    const gts_engine *e = run->engine;
+    gts__bf_init(t, run->ctx[0], &e->alloc, stride, (size_t)e->tree_mb << 20, hooks);
+    if (gts__bf_add(t, GTS__BF_NONE, GTS_MOVE_NONE) == GTS__BF_NONE) {
+        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+        return false;
+    }
+    gts__bf_node_at(t, 0)->depth = depth;
+    return true;
+}
+
 void gts__bf_free(gts__bf_tree *t)
 {
     gts__free(t->alloc, t->base, (size_t)t->cap * t->stride);
@@ -138,24 +151,4 @@ void gts__bf_line(const gts__bf_tree *t, uint32_t x,
             break;
         x = next(t, x);
     }
-}
-
-/* ---- the walk on its own, for mma.c until it moves onto the tree ---------- */
-
-bool gts__bf_children(gts__ctx *c, uint32_t parent, int ply, int depth, int n,
-                      gts__bf_child_fn child, void *tree)
-{
-    const gts_move *moves = gts__moves(c, ply);
-    for (int i = 0; i < n; i++) {
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return false;
-        gts__bf_link link = {parent, ply + 1, m};
-        bool ok = child(tree, (uint32_t)i, &link, depth - 1 + ext);
-        gts__undo(c, m);
-        if (!ok || gts__aborted(c))
-            return false;
-    }
-    return true;
 }

@@ -27,6 +27,7 @@
 #ifndef GTS_SEARCH_BESTFIRST_H
 #define GTS_SEARCH_BESTFIRST_H
 
+#include "search/algos.h"
 #include "search/node.h"
 
 #define GTS__BF_NONE UINT32_MAX
@@ -75,6 +76,13 @@ struct gts__bf_tree {
 /* An empty tree of @stride-byte nodes, at most @max_bytes of them. */
 void gts__bf_init(gts__bf_tree *t, gts__ctx *c, const gts_allocator *alloc, size_t stride,
                   size_t max_bytes, const gts__bf_hooks *hooks);
+
+/* The tree of a gts__run_fn search (B*, MMA) on @run's first context:
+ * from the engine's allocator within GTS_OPT_TREE_MB, node 0 the root, a
+ * gts__bf_node at remaining @depth. False, with GTS_RESULT_MEMORY_LIMIT in
+ * @r, when not even the root fits (nothing to free then). */
+bool gts__bf_start(gts__bf_tree *t, const gts__run *run, size_t stride,
+                   const gts__bf_hooks *hooks, int depth, gts_result *r);
 
 /* Free the node array. */
 void gts__bf_free(gts__bf_tree *t);
@@ -183,81 +191,5 @@ void gts__bf_line(const gts__bf_tree *t, uint32_t x,
  * recorded: the caller decides whether that is a failure). */
 bool gts__bf_grow(const gts_allocator *alloc, void **p, uint32_t *cap, uint32_t need,
                   size_t size, size_t max_bytes);
-
-/* ---- the walk on its own, for mma.c until it moves onto the tree (then
- * removed): the same travel over a node array the caller grows ---------- */
-
-typedef struct gts__bf_walk {
-    gts__ctx *c;
-    const char *base;   /* the node array (update after it moves) */
-    size_t stride;      /* bytes per node */
-    uint32_t cur;       /* the node the game state is at */
-    uint32_t path[GTS_MAX_PLY + 1];
-} gts__bf_walk;
-
-static inline const gts__bf_link *gts__bf_link_of(const gts__bf_walk *w, uint32_t n)
-{
-    return (const gts__bf_link *)(const void *)(w->base + (size_t)n * w->stride);
-}
-
-/* Undo moves until the state is at the current node's ancestor at @ply.
- * False after a failed undo (recorded; the others are still undone). */
-static inline bool gts__bf_undo_to(gts__bf_walk *w, int ply)
-{
-    gts__ctx *c = w->c;
-    bool ok = true;
-    while (gts__bf_link_of(w, w->cur)->ply > ply) {
-        const gts__bf_link *l = gts__bf_link_of(w, w->cur);
-        int rc = c->game->undo(c->state, l->move, c->user);
-        if (rc < 0 && ok) {
-            gts__fail(c, GTS_ECALLBACK, rc);
-            ok = false;
-        }
-        w->cur = l->parent;
-    }
-    return ok;
-}
-
-/* Move the state to node @target; false after a failure (recorded). */
-static inline bool gts__bf_go(gts__bf_walk *w, uint32_t target)
-{
-    gts__ctx *c = w->c;
-    int len = 0;
-    uint32_t n = target, cur = w->cur;
-    while (gts__bf_link_of(w, n)->ply > gts__bf_link_of(w, cur)->ply) {
-        w->path[len++] = n;
-        n = gts__bf_link_of(w, n)->parent;
-    }
-    while (gts__bf_link_of(w, cur)->ply > gts__bf_link_of(w, n)->ply)
-        cur = gts__bf_link_of(w, cur)->parent;
-    while (cur != n) {
-        w->path[len++] = n;
-        n = gts__bf_link_of(w, n)->parent;
-        cur = gts__bf_link_of(w, cur)->parent;
-    }
-    if (!gts__bf_undo_to(w, gts__bf_link_of(w, n)->ply))
-        return false;
-    while (len > 0) {
-        uint32_t next = w->path[--len];
-        int rc = c->game->apply(c->state, gts__bf_link_of(w, next)->move, c->user);
-        if (rc < 0) {
-            gts__fail(c, GTS_ECALLBACK, rc);
-            return false;
-        }
-        w->cur = next;
-    }
-    return true;
-}
-
-/* One new child, the state at it: @k its index among the moves, @link
- * its parent/ply/move, @depth its remaining depth. False stops the loop. */
-typedef bool (*gts__bf_child_fn)(void *tree, uint32_t k, const gts__bf_link *link, int depth);
-
-/* The children of an expansion: for each of the @n moves gts__generate left
- * at @ply (the state at node @parent, remaining @depth), its extension,
- * apply, @child, undo. False after a failure (recorded) or when @child
- * returned false. */
-bool gts__bf_children(gts__ctx *c, uint32_t parent, int ply, int depth, int n,
-                      gts__bf_child_fn child, void *tree);
 
 #endif

@@ -204,17 +204,12 @@ static uint32_t pv_child(const gts__bf_tree *t, uint32_t x)
 
 void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
 {
-    gts_engine *e = run->engine;
-    gts__ctx *c = run->ctx[0];
     bs s;
     gts__bf_tree *t = &s.t;
-    gts__bf_init(t, c, &e->alloc, sizeof(bs_node), (size_t)e->tree_mb << 20, &bs_hooks);
-    s.margin = (gts_score)e->bstar_margin;
-    if (gts__bf_add(t, GTS__BF_NONE, GTS_MOVE_NONE) == GTS__BF_NONE) {
-        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+    if (!gts__bf_start(t, run, sizeof(bs_node), &bs_hooks, lim->depth, r))
         return; /* the driver's fallback move stands */
-    }
-    bs_at(t, 0)->h.depth = lim->depth;
+    gts__ctx *c = t->c;
+    s.margin = (gts_score)run->engine->bstar_margin;
     bs_at(t, 0)->lo = -GTS_SCORE_INF;
     bs_at(t, 0)->hi = GTS_SCORE_INF;
 
