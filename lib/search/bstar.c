@@ -192,7 +192,7 @@ static uint32_t choose(const gts__bf_tree *t)
 }
 
 /* The PV's next node: the child of @x with the best pessimistic value. */
-static uint32_t pv_child(const gts__bf_tree *t, uint32_t x)
+static uint32_t bs_pv_child(const gts__bf_tree *t, uint32_t x)
 {
     const bs_node *nd = bs_at(t, x);
     uint32_t b = nd->h.first;
@@ -258,7 +258,7 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
         if (ch->lo < ch->hi)
             r->flags |= GTS_RESULT_LOWER_BOUND;
         /* The PV: then the best pessimistic child of every expanded node. */
-        gts__bf_line(t, k, pv_child, r);
+        gts__bf_line(t, k, bs_pv_child, r);
         /* The depth is the line B* looked at: its PV, at most the depth
          * asked for (the score is a bound on, or the value of, the minimax
          * value at the depth asked for). A range closed by bounds() or a

@@ -230,7 +230,7 @@ static void mm_over(gts__bf_tree *t, uint32_t x)
 static const gts__bf_hooks mm_hooks = {mm_init, mm_over, mm_back_up};
 
 /* The PV's next node: the minimax-best child of @x (ties: the first). */
-static uint32_t pv_child(const gts__bf_tree *t, uint32_t x)
+static uint32_t mm_pv_child(const gts__bf_tree *t, uint32_t x)
 {
     const mm_node *nd = mm_at(t, x);
     bool max = nd->h.link.ply % 2 == 0;
@@ -288,7 +288,7 @@ void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
                 best = root->h.first + i;
         r->best_move = mm_at(t, best)->h.link.move;
         r->score = mm_at(t, best)->value;
-        gts__bf_line(t, best, pv_child, r);
+        gts__bf_line(t, best, mm_pv_child, r);
         /* The driver reports c->seldepth (expanded tips, quiescence):
          * raise it to the deepest child created, the PV's end included. */
         for (uint32_t i = 0; i < t->nnodes; i++)
