@@ -63,6 +63,8 @@ size_t gts_struct_size(gts_struct_id id)
     case GTS_STRUCT_PROBCUT_FIT: return sizeof(gts_probcut_fit);
     case GTS_STRUCT_ALLOCATOR: return sizeof(gts_allocator);
     case GTS_STRUCT_MCTS_MOVE_STATS: return sizeof(gts_mcts_move_stats);
+    case GTS_STRUCT_CHECK_OPTIONS: return sizeof(gts_check_options);
+    case GTS_STRUCT_CHECK_REPORT: return sizeof(gts_check_report);
     }
     return 0;
 }
@@ -81,7 +83,8 @@ typedef struct option_info {
     size_t offset; /* of the int64_t field in struct gts_engine */
 } option_info;
 
-#define OPT(o, lo, hi, d, field) { o, #field, lo, hi, d, offsetof(struct gts_engine, field) }
+#define OPTN(o, name, lo, hi, d, field) { o, name, lo, hi, d, offsetof(struct gts_engine, field) }
+#define OPT(o, lo, hi, d, field) OPTN(o, #field, lo, hi, d, field)
 static const option_info OPTIONS[] = {
     OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
     OPT(GTS_OPT_TT_PREFETCH, 0, 1, 0, tt_prefetch),
@@ -97,7 +100,7 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
-    OPT(GTS_OPT_VIRTUAL, 0, 1, 0, virtual_procs),
+    OPTN(GTS_OPT_VIRTUAL, "virtual", 0, 1, 0, virtual_procs),
     OPT(GTS_OPT_SPLIT_PLY, 0, GTS_MAX_PLY, 0, split_ply),
     OPT(GTS_OPT_JAMBOREE_SERIAL, 0, 100, 0, jamboree_serial),
     OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
@@ -115,6 +118,7 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_MMA_P, 1, 1000, 100, mma_p),
 };
 #undef OPT
+#undef OPTN
 
 static const option_info *find_option(gts_option option)
 {
@@ -139,6 +143,11 @@ gts_status gts_option_from_name(const char *name, gts_option *option)
             *option = OPTIONS[i].option;
             return GTS_OK;
         }
+    /* Former names (engine.h). */
+    if (strcmp(name, "virtual_procs") == 0) {
+        *option = GTS_OPT_VIRTUAL;
+        return GTS_OK;
+    }
     return GTS_EOPTION;
 }
 
