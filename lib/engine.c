@@ -2,8 +2,9 @@
  * engine.c - engine lifecycle, options, status strings and version.
  *
  * What: the gts_engine object owns the transposition table, the per-thread
- * search contexts (killers, history, move buffers) and, once a parallel
- * search has run, the work-stealing pool. Everything is allocated here,
+ * search contexts (killers, history, move buffers: made, cleared and freed
+ * by the search side through gts_engine::search, ctx.c) and, once a
+ * parallel search has run, the work-stealing pool. Everything is allocated here,
  * through the engine's gts_allocator (malloc/free unless the engine was made
  * by gts_engine_new_with), and freed in gts_engine_free(); no global mutable
  * state exists.
@@ -15,7 +16,6 @@
 #include "engine_internal.h"
 #include "struct_internal.h"
 #include "hook_internal.h"
-#include "search/node.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,16 +217,6 @@ gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *
 
 /* ---- lifecycle --------------------------------------------------------- */
 
-static void free_contexts(gts_engine *e)
-{
-    for (int i = 0; i < e->nctx; i++)
-        gts__ctx_free(&e->alloc, e->ctx[i]);
-    gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
-    e->ctx = NULL;
-    e->nctx = 0;
-    e->ctx_cap = 0;
-}
-
 gts_status gts_engine_new(gts_engine **out)
 {
     return gts_engine_new_with(out, NULL);
@@ -268,7 +258,8 @@ void gts_engine_free(gts_engine *engine)
     if (!engine)
         return;
     gts__pool_free(engine->pool);
-    free_contexts(engine);
+    if (engine->search)
+        engine->search->release(engine);
     gts__mcts_release(engine);
     gts__free(&engine->alloc, engine->mcts_stats,
               (size_t)engine->mcts_stats_cap * sizeof *engine->mcts_stats);
@@ -284,8 +275,8 @@ gts_status gts_engine_clear(gts_engine *engine)
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     gts__tt_clear(&engine->tt);
-    for (int i = 0; i < engine->nctx; i++)
-        gts__ctx_clear_tables(engine->ctx[i]);
+    if (engine->search)
+        engine->search->clear(engine);
     gts__mcts_drop(engine);
     gts__engine_release(engine);
     return GTS_OK;
@@ -383,48 +374,6 @@ gts_status gts_engine_virtual_sync(const gts_engine *engine, uint64_t *sync_turn
     uint64_t rounds = 0, idle = 0;
     if (engine->pool && engine->virtual_procs)
         gts__pool_virtual_stats(engine->pool, &rounds, &idle, sync_turns);
-    return GTS_OK;
-}
-
-int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)
-{
-    /* The table exists since gts_engine_new or gts_engine_set; this only
-     * retries after an allocation that failed there. */
-    if (e->tt_mb > 0 && !gts__tt_enabled(&e->tt)) {
-        int rc = gts__tt_resize(&e->tt, (size_t)e->tt_mb);
-        if (rc != GTS_OK)
-            return rc;
-    }
-
-    if (game->max_moves > e->max_moves) {
-        /* Move buffers are sized by max_moves: rebuild the contexts. */
-        free_contexts(e);
-        e->max_moves = game->max_moves;
-    }
-    if (threads > e->ctx_cap) {
-        gts__ctx **ctx = gts__calloc(&e->alloc, (size_t)threads, sizeof *ctx);
-        if (!ctx)
-            return GTS_ENOMEM;
-        if (e->nctx)
-            memcpy(ctx, e->ctx, (size_t)e->nctx * sizeof *ctx);
-        gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
-        e->ctx = ctx;
-        e->ctx_cap = threads;
-    }
-    while (e->nctx < threads) {
-        gts__ctx *c = gts__ctx_new(&e->alloc, e->max_moves);
-        if (!c)
-            return GTS_ENOMEM;
-        c->id = e->nctx;
-        e->ctx[e->nctx++] = c;
-    }
-    if (threads > 1 && (!e->pool || gts__pool_threads(e->pool) != threads)) {
-        gts__pool_free(e->pool);
-        e->pool = NULL;
-        int rc = gts__pool_new(&e->pool, threads, &e->alloc);
-        if (rc != GTS_OK)
-            return rc;
-    }
     return GTS_OK;
 }
 

@@ -39,6 +39,20 @@ typedef struct gts__ctx gts__ctx;
 #define GTS__WATCH_OPEN (1u << 0)
 #define GTS__WATCH_STOPPED (1u << 1)
 
+/*
+ * What the search side keeps on an engine (its per-thread contexts), the
+ * core reaches only through these hooks, which the search side installs
+ * (gts_engine::search) the first time it keeps something: the core never
+ * includes or calls lib/search/.
+ *   clear    gts_engine_clear(): forget what was learnt (killers, history);
+ *   release  gts_engine_free(): free it all.
+ * The engine is held (or being freed) when either is called.
+ */
+typedef struct gts__search_hooks {
+    void (*clear)(gts_engine *e);
+    void (*release)(gts_engine *e);
+} gts__search_hooks;
+
 /* Search-wide state shared by every thread of one search. Fields written
  * during a search are accessed through atomic_internal.h only. */
 typedef struct gts__shared {
@@ -74,10 +88,12 @@ struct gts_engine {
     gts_allocator alloc;    /* every allocation of the engine goes here */
     gts__tt tt;
     gts__pool *pool;        /* created on the first parallel search */
-    gts__ctx **ctx;         /* per-thread contexts, reused across searches */
+    gts__ctx **ctx;         /* per-thread contexts, reused across searches
+                               (made and freed by the search side: ctx.c) */
     int nctx;
     int ctx_cap;            /* allocated length of ctx */
     uint32_t max_moves;     /* move-buffer size of the contexts */
+    const gts__search_hooks *search; /* NULL until the search side kept something */
 
     gts__shared shared;     /* of the running search */
     uint32_t watch;         /* GTS__WATCH_* (hook_internal.h), atomic */
@@ -120,8 +136,6 @@ void gts__mcts_trim(gts_engine *e);
 /* Free the kept tree and every spare chunk (mcts.c). Not thread-safe. */
 void gts__mcts_release(gts_engine *e);
 
-/* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */
-int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);
 uint64_t gts__now_ns(void);
 
 /* Hold the engine: one holder at a time, a search or a change of the engine.

@@ -13,8 +13,10 @@
 
 #include "search/node.h"
 
-/* One search in progress. */
-typedef struct gts__run {
+/* One search in progress: what an algorithm needs, its limits and the
+ * progress hook included, so that no algorithm calls back into driver.c. */
+typedef struct gts__run gts__run;
+struct gts__run {
     gts_engine *engine;
     const gts_game *game;
     void *root;             /* the caller's state (thread 0 searches it in place) */
@@ -28,16 +30,24 @@ typedef struct gts__run {
     size_t out_size;
     /* parallel work classification, summed into the result */
     uint64_t nodes_mandatory, nodes_speculative, nodes_wasted;
-} gts__run;
+    const gts_limits *lim;  /* the caller's limits, checked (depth, window...) */
+    gts_result *result;     /* the result being built (full size) */
+    /* Report run->result to the caller's progress callback
+     * (gts_limits::on_iteration), its statistics refreshed; true when the
+     * callback asked to stop (the stop is then raised). Only while no
+     * worker is searching. */
+    bool (*progress)(gts__run *run);
+};
 
 typedef gts_score (*gts__iterate_fn)(gts__run *run, int depth, gts_score alpha, gts_score beta);
 
 /* A best-first algorithm's own loop, run instead of iterative deepening
- * once the root is known to have moves (r holds the first-legal-move
- * fallback). It fills r's move, score, depth, pv and flags of its own; the
- * driver adds statistics, stop reasons and the status afterwards, as for
- * every algorithm. It may report progress with gts__progress(). */
-typedef void (*gts__run_fn)(gts__run *run, const gts_limits *lim, gts_result *r);
+ * once the root is known to have moves (run->result holds the
+ * first-legal-move fallback). It fills the result's move, score, depth, pv
+ * and flags of its own; the driver adds statistics, stop reasons and the
+ * status afterwards, as for every algorithm. It may report progress with
+ * run->progress(run). */
+typedef void (*gts__run_fn)(gts__run *run);
 
 typedef struct gts__algo {
     gts_algorithm id;
@@ -54,11 +64,6 @@ typedef struct gts__algo {
 } gts__algo;
 
 const gts__algo *gts__algo_find(gts_algorithm id);
-
-/* Call the caller's progress callback (gts_limits::on_iteration) with @r,
- * its statistics refreshed; true when the callback asked to stop (the stop
- * is then raised). Only while no worker is searching. */
-bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r);
 
 /* Serial families. */
 gts_score gts__iterate_minimax(gts__run *run, int depth, gts_score alpha, gts_score beta);
@@ -92,8 +97,8 @@ gts_score gts__iterate_lazysmp(gts__run *run, int depth, gts_score alpha, gts_sc
 gts_score gts__iterate_rootsplit(gts__run *run, int depth, gts_score alpha, gts_score beta);
 
 /* Best-first algorithms (their own loop, gts__run_fn). */
-void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r); /* mcts.c */
-void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r); /* bstar.c */
-void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r);   /* mma.c */
+void gts__run_mcts(gts__run *run);  /* mcts.c */
+void gts__run_bstar(gts__run *run); /* bstar.c */
+void gts__run_mma(gts__run *run);   /* mma.c */
 
 #endif

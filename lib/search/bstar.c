@@ -228,8 +228,10 @@ static uint32_t choose(const bs *s)
     return best;
 }
 
-void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
+void gts__run_bstar(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     gts_engine *e = run->engine;
     gts__ctx *c = run->ctx[0];
     bs s;

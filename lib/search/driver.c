@@ -285,8 +285,11 @@ static void collect_stats(gts__run *run, gts_result *r)
     r->threads = (uint32_t)run->threads;
 }
 
-bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r)
+/* gts__run::progress. */
+static bool progress(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     if (!lim->on_iteration)
         return false;
     collect_stats(run, r);
@@ -351,7 +354,7 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
 
     /* Best-first algorithms run their own loop. */
     if (algo->run) {
-        algo->run(run, lim, r);
+        algo->run(run);
         return GTS_OK;
     }
 
@@ -368,7 +371,7 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
             break; /* a callback failed while the PV was lengthened */
         run->guess = s;
         run->has_guess = true;
-        if (gts__progress(run, lim, r))
+        if (run->progress(run))
             break;
         if (algo->exact && decided(run, lim, s, d, caller_window))
             break;
@@ -453,6 +456,9 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
         .start_ns = start,
         .out = caller_result,
         .out_size = out_size,
+        .lim = &lim,
+        .result = result,
+        .progress = progress,
     };
     /* Thread 0 searches the caller's state in place; every other thread
      * searches its own clone (game->clone), made once per search. */

@@ -1427,8 +1427,10 @@ static bool mc_setup_roots(mc_search *m)
     return true;
 }
 
-void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
+void gts__run_mcts(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     gts_engine *e = run->engine;
     gts__ctx *c0 = run->ctx[0];
     const gts_allocator *a = &e->alloc;
@@ -1501,7 +1503,7 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
             mc_report(m, lim, r);
             if (r->depth > reported) {
                 reported = r->depth;
-                if (gts__progress(run, lim, r))
+                if (run->progress(run))
                     finished = true;
             }
         }

@@ -191,8 +191,10 @@ static bool expand(mm *s, uint32_t x)
     return true;
 }
 
-void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
+void gts__run_mma(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     gts_engine *e = run->engine;
     gts__ctx *c = run->ctx[0];
     mm s;
