@@ -228,6 +228,13 @@ static uint32_t choose(const bs *s)
     return best;
 }
 
+/* B*'s options (registry.c). */
+const gts__opt_row gts__bstar_options[] = {
+    GTS__OPT_ROW_TREE_MB,
+    { GTS_OPT_BSTAR_MARGIN, "bstar_margin", 0, GTS_SCORE_WIN, 0 },
+    GTS__OPT_END,
+};
+
 void gts__run_bstar(gts__run *run)
 {
     const gts_limits *lim = run->lim;
@@ -238,8 +245,8 @@ void gts__run_bstar(gts__run *run)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->tree_mb << 20;
-    s.margin = (gts_score)e->bstar_margin;
+    s.max_bytes = (size_t)gts__algo_opt(e, gts__bstar_options, GTS_OPT_TREE_MB) << 20;
+    s.margin = (gts_score)gts__algo_opt(e, gts__bstar_options, GTS_OPT_BSTAR_MARGIN);
     s.walk.c = c;
     s.walk.stride = sizeof(bs_node);
     if (!gts__bf_grow(s.alloc, (void **)&s.node, &s.cap, 1, sizeof *s.node, s.max_bytes)) {

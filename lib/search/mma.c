@@ -191,6 +191,13 @@ static bool expand(mm *s, uint32_t x)
     return true;
 }
 
+/* MMA's options (registry.c). */
+const gts__opt_row gts__mma_options[] = {
+    GTS__OPT_ROW_TREE_MB,
+    { GTS_OPT_MMA_P, "mma_p", 1, 1000, 100 },
+    GTS__OPT_END,
+};
+
 void gts__run_mma(gts__run *run)
 {
     const gts_limits *lim = run->lim;
@@ -201,8 +208,8 @@ void gts__run_mma(gts__run *run)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->tree_mb << 20;
-    s.p = (double)e->mma_p / 10.0;
+    s.max_bytes = (size_t)gts__algo_opt(e, gts__mma_options, GTS_OPT_TREE_MB) << 20;
+    s.p = (double)gts__algo_opt(e, gts__mma_options, GTS_OPT_MMA_P) / 10.0;
     s.walk.c = c;
     s.walk.stride = sizeof(mm_node);
     if (!gts__bf_grow(s.alloc, (void **)&s.node, &s.cap, 1, sizeof *s.node, s.max_bytes)) {
