@@ -153,7 +153,19 @@ struct gts_engine {
     gts__state_slot state[GTS__STATE_SLOTS];
     uint64_t searches;      /* gts_search calls that claimed the engine: a
                                state kept "of the last search" records it */
+    /* gts_engine_last_error(): a static string ("" = no detail), stored and
+     * loaded atomically so that a call refused in another thread (#GTS_EBUSY
+     * paths write it before claiming the engine) never tears it. */
+    const char *last_error;
 };
+
+/* Record the detail of the engine's latest call (a static string, NULL
+ * for none). Callable on a const engine: the detail is a cache the query
+ * reads, not part of the engine's configuration. */
+static inline void gts__engine_note(const gts_engine *e, const char *detail)
+{
+    gts__atomic_store_relaxed_ptr((void *)&((gts_engine *)e)->last_error, detail ? detail : "");
+}
 
 uint64_t gts__now_ns(void);
 
