@@ -1,6 +1,11 @@
 /*
- * engine_internal.h - the engine object and the per-thread search context
- * shared by every algorithm (internal).
+ * engine_internal.h - the engine object (internal, the core).
+ *
+ * The core (engine, table, pool, allocator) knows no algorithm and includes
+ * nothing from lib/search/: the per-thread contexts it holds are opaque
+ * (made by lib/search/ctx.c), algorithm options live in generic slots and
+ * the state an algorithm keeps between searches in opaque slots with their
+ * ops (doc/architecture.md, "The core knows no algorithm").
  */
 #ifndef GTS_ENGINE_INTERNAL_H
 #define GTS_ENGINE_INTERNAL_H
