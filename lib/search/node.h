@@ -1,11 +1,12 @@
 /*
  * node.h - node code shared by every search algorithm (internal).
  *
- * The per-thread search context, callback wrappers that turn a failing
- * callback into a search-wide error, the stop/limit poll, evaluation with
- * distance-to-end adjustment, move generation and ordering, and the serial
- * node searches (minimax, alpha-beta/PVS, quiescence) that the parallel
- * algorithms run below their split points.
+ * Callback wrappers that turn a failing callback into a search-wide error,
+ * the stop/limit poll, evaluation with distance-to-end adjustment, move
+ * generation, the window and table steps, and the serial node searches
+ * (minimax, alpha-beta/PVS, quiescence) that the parallel algorithms run
+ * below their split points. The per-thread context is ctx.h's, ordering
+ * order.h's; both come with this header.
  *
  * Invariants:
  * - Every successful apply() is matched by exactly one undo() before the
