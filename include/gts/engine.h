@@ -28,8 +28,18 @@ typedef struct gts_engine gts_engine;
  * @brief Run-time options, set with gts_engine_set().
  *
  * Numbered by group with gaps (100s transposition table, 200s search, 300s
- * threads); values never change. gts_option_bounds() tells the range and
- * default of each, gts_option_name() its name.
+ * threads, 400s the best-first algorithms); values never change.
+ * gts_option_bounds() tells the range and default of each, gts_option_name()
+ * its name.
+ *
+ * The values missing from the groups (101-103, 205, 206, 301, 302) are the
+ * experimental tuning knobs: #GTS_OPT_TT_PREFETCH, #GTS_OPT_TT_NEAR_DEPTH,
+ * #GTS_OPT_TT_NEAR_KB, #GTS_OPT_ROOT_DRIVER, #GTS_OPT_DEEPEN_NODES,
+ * #GTS_OPT_VIRTUAL and #GTS_OPT_SPLIT_PLY, defined as gts_option constants
+ * at the end of this header only for a program that defines
+ * `GTS_EXPERIMENTAL_API` before including it (see "Experimental API"
+ * there). gts_option_list(), gts_option_name(), gts_option_from_name() and
+ * gts_engine_set() know them either way.
  * @since 0.1
  */
 typedef enum gts_option {
@@ -38,39 +48,7 @@ typedef enum gts_option {
      * @since 0.1
      */
     GTS_OPT_TT_MB = 100,
-    /**
-     * @brief Table lookahead (0/1): before searching a node's children, play
-     * each one (apply, hash, undo) to start loading its table entry, so the
-     * entries arrive while the first children are searched. Costs one
-     * apply/hash/undo per child at nodes with more than two plies to go; pays
-     * off for games with cheap callbacks and a table larger than the CPU
-     * cache (Connect-4: 17% less time, doc/results.md). Default 0.
-     * @since 0.1
-     */
-    GTS_OPT_TT_PREFETCH = 101,
-    /**
-     * @brief A near part of the table for the nodes close to the leaves:
-     * when > 0, nodes with at most this many plies to go keep their
-     * entries in a small part of the table (#GTS_OPT_TT_NEAR_KB) that stays
-     * in the CPU cache, the others in the rest. Such nodes are most of a
-     * search and their subtrees are small, so a cache hit there is worth
-     * more than the entries the small part loses. For exact solves with
-     * cheap callbacks (Connect-4 with 10: 8-21 % less time at one thread
-     * for 4 % more nodes; doc/results.md); a depth-limited search with
-     * iterative deepening loses the table move of a node that crosses the
-     * line from one iteration to the next. Never changes a result. 0
-     * (the default): one table for all nodes.
-     * @since 0.2
-     */
-    GTS_OPT_TT_NEAR_DEPTH = 102,
-    /**
-     * @brief Size of the near part (#GTS_OPT_TT_NEAR_DEPTH) in KiB, taken
-     * from the table's #GTS_OPT_TT_MB, at most half of it. The threads of a
-     * parallel search each use an equal slice of it (not on virtual
-     * processors). Default 1024.
-     * @since 0.2
-     */
-    GTS_OPT_TT_NEAR_KB = 103,
+    /* 101-103: experimental (GTS_EXPERIMENTAL_API) */
 
     /**
      * @brief Aspiration window half-width of iterative deepening; 0 = full
@@ -89,30 +67,7 @@ typedef enum gts_option {
      * @since 0.1
      */
     GTS_OPT_ITERATIVE = 204,
-    /**
-     * @brief How each depth's root window is found, a #gts_root_driver:
-     * #GTS_ROOT_WINDOW (0) searches the caller's window (or the aspiration
-     * window) once; #GTS_ROOT_BISECT and #GTS_ROOT_MTDF find the value by
-     * null-window searches of the algorithm, narrowing the root's sound range
-     * (gts_game::bounds) by bisection or MTD(f) steps. Applies to algorithms
-     * that take a window (not the MT family, minimax). Default 0.
-     * @since 0.1
-     */
-    GTS_OPT_ROOT_DRIVER = 205,
-    /**
-     * @brief A prelude of iterative deepening when #GTS_OPT_ITERATIVE is 0,
-     * for exact algorithms: when > 0, the search first deepens from depth
-     * 1 while the nodes counted so far are fewer than this (checked
-     * between iterations, so the last iteration of the prelude may pass
-     * it), then searches the target depth directly, with the table the
-     * prelude filled. A value found decided in the prelude ends the search
-     * there (a forced result within the horizon, or
-     * #GTS_TRAIT_DISTANCE_SCORES): easy positions take a handful of nodes,
-     * hard ones at most about this many more. 0 (the default): no
-     * prelude.
-     * @since 0.2
-     */
-    GTS_OPT_DEEPEN_NODES = 206,
+    /* 205, 206: experimental (GTS_EXPERIMENTAL_API) */
     /**
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
@@ -130,37 +85,7 @@ typedef enum gts_option {
 
     /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
     GTS_OPT_THREADS = 300,
-
-    /**
-     * @brief Virtual processors (0/1, default 0): the #GTS_OPT_THREADS
-     * workers of a parallel depth-first algorithm take turns in lockstep,
-     * one node per turn, so that a run measures its speedup in rounds of
-     * a virtual clock instead of wall-clock time (gts_engine_virtual_stats()).
-     * The real pool, deques, table and split points run, serialised: the
-     * result is exact as always, deterministic, and independent of how many
-     * cores the machine has; only slower. MCTS runs on virtual processors
-     * too (tree and root parallelisation; since 0.2, before which it
-     * ignored the option): one applied move of a descent or a playout per
-     * turn, deterministic for a given #GTS_OPT_MCTS_SEED and playout budget
-     * (#GTS_OPT_MCTS_PLAYOUTS; a time limit ends it at a real-time moment).
-     * @since 0.2
-     */
-    GTS_OPT_VIRTUAL = 301,
-
-    /**
-     * @brief Deepest ply at which the parallel depth-first algorithms
-     * share work (0..#GTS_MAX_PLY, default 0 = no limit): YBWC, Jamboree,
-     * PVSplit and root splitting split, DTS publishes, ABDADA defers and
-     * parallel ER refutes in parallel only at nodes fewer than this many
-     * plies from the root; below, the thread that reaches a node searches
-     * it with the serial alpha-beta/PVS. 1 = the root only. Their remaining
-     * depth limits still apply. Sharing costs every node it covers (shared
-     * counters, published moves, locks), which a deep node's small subtree
-     * may not repay: in an exact solve, whose remaining depth counts every
-     * ply to the end of the game, most nodes are deep in plies but small
-     * (doc/results.md). Results stay exact for every value. @since 0.2
-     */
-    GTS_OPT_SPLIT_PLY = 302,
+    /* 301, 302: experimental (GTS_EXPERIMENTAL_API) */
 
     /**
      * @brief #GTS_ALG_JAMBOREE's sequential prefix, in percent of a node's
@@ -302,22 +227,6 @@ typedef enum gts_option {
      */
     GTS_OPT_MMA_BACKUP = 432
 } gts_option;
-
-/**
- * @brief Values of #GTS_OPT_ROOT_DRIVER.
- * @since 0.1
- */
-typedef enum gts_root_driver {
-    /** @brief One search of the caller's window (or the aspiration window). @since 0.1 */
-    GTS_ROOT_WINDOW = 0,
-    /**
-     * @brief Null-window searches bisecting the root's sound range (NegaC*
-     * around any windowed algorithm; what dedicated solvers do). @since 0.1
-     */
-    GTS_ROOT_BISECT = 1,
-    /** @brief Null-window searches stepping from the previous score (MTD(f)). @since 0.1 */
-    GTS_ROOT_MTDF = 2
-} gts_root_driver;
 
 /**
  * @brief Values of #GTS_OPT_MMA_BACKUP: what a node of #GTS_ALG_MMA's tree
@@ -507,6 +416,9 @@ GTS_API gts_status gts_option_from_name(const char *name, gts_option *option);
 /**
  * @brief Enumerate the options, in enum order.
  *
+ * The experimental options (@ref gts_experimental) are listed too, whether
+ * or not the caller defined `GTS_EXPERIMENTAL_API`.
+ *
  * @param[out] out receives up to @p capacity options; may be NULL to only
  *                 count them.
  * @param capacity length of @p out (0 or less writes nothing).
@@ -599,6 +511,163 @@ GTS_API const char *gts_engine_last_error(const gts_engine *engine);
  */
 GTS_API int gts_engine_hashfull(const gts_engine *engine);
 
+/* ======================================================================
+ * Experimental API: declared only when GTS_EXPERIMENTAL_API is defined.
+ * Everything above this line is the stable API.
+ * ====================================================================== */
+#ifdef GTS_EXPERIMENTAL_API
+
+/**
+ * @defgroup gts_experimental Experimental API
+ * @brief Tuning knobs and measurement instruments, declared only for a
+ * program that defines @c GTS_EXPERIMENTAL_API before it includes
+ * <gts/gts.h> (or any libgts header): `#define GTS_EXPERIMENTAL_API` or
+ * `-DGTS_EXPERIMENTAL_API`.
+ *
+ * Each of them keeps every result exact: they change how fast a search
+ * runs or what it measures, never what it returns. Their meaning follows
+ * the implementation, so they may change or go in any minor release: they
+ * are exempt from the ABI promise of README "Versioning and ABI" (zstd's
+ * @c ZSTD_STATIC_LINKING_ONLY is the model). The functions are exported
+ * from libgts.so like the others (map node GTS_0.2), and the options are
+ * known to gts_option_list(), gts_option_name() and gts_option_from_name()
+ * without the macro, so a program may also reach an option by its name;
+ * it is experimental all the same.
+ *
+ * The options are gts_option constants in the gaps of #gts_option's
+ * groups (a macro each, so `#ifdef GTS_OPT_VIRTUAL` tells whether they are
+ * declared).
+ * @{
+ */
+
+/**
+ * @brief Internal: the gts_option of value @p v, for the options below (a
+ * C cast, or in C++ a static_cast that -Wold-style-cast accepts). The value
+ * lies within the range of #gts_option's values.
+ */
+#ifdef __cplusplus
+#define GTS__OPTION(v) static_cast<gts_option>(v)
+#else
+#define GTS__OPTION(v) ((gts_option)(v))
+#endif
+
+/**
+ * @brief Table lookahead (0/1): before searching a node's children, play
+ * each one (apply, hash, undo) to start loading its table entry, so the
+ * entries arrive while the first children are searched. Costs one
+ * apply/hash/undo per child at nodes with more than two plies to go; pays
+ * off for games with cheap callbacks and a table larger than the CPU
+ * cache (Connect-4: 17% less time, doc/results.md). Default 0.
+ * Experimental (@ref gts_experimental).
+ * @since 0.1
+ */
+#define GTS_OPT_TT_PREFETCH GTS__OPTION(101)
+
+/**
+ * @brief A near part of the table for the nodes close to the leaves:
+ * when > 0, nodes with at most this many plies to go keep their
+ * entries in a small part of the table (#GTS_OPT_TT_NEAR_KB) that stays
+ * in the CPU cache, the others in the rest. Such nodes are most of a
+ * search and their subtrees are small, so a cache hit there is worth
+ * more than the entries the small part loses. For exact solves with
+ * cheap callbacks (Connect-4 with 10: 8-21 % less time at one thread
+ * for 4 % more nodes; doc/results.md); a depth-limited search with
+ * iterative deepening loses the table move of a node that crosses the
+ * line from one iteration to the next. Never changes a result. 0
+ * (the default): one table for all nodes.
+ * Experimental (@ref gts_experimental).
+ * @since 0.2
+ */
+#define GTS_OPT_TT_NEAR_DEPTH GTS__OPTION(102)
+
+/**
+ * @brief Size of the near part (#GTS_OPT_TT_NEAR_DEPTH) in KiB, taken
+ * from the table's #GTS_OPT_TT_MB, at most half of it. The threads of a
+ * parallel search each use an equal slice of it (not on virtual
+ * processors). Default 1024.
+ * Experimental (@ref gts_experimental).
+ * @since 0.2
+ */
+#define GTS_OPT_TT_NEAR_KB GTS__OPTION(103)
+
+/**
+ * @brief How each depth's root window is found, a #gts_root_driver:
+ * #GTS_ROOT_WINDOW (0) searches the caller's window (or the aspiration
+ * window) once; #GTS_ROOT_BISECT and #GTS_ROOT_MTDF find the value by
+ * null-window searches of the algorithm, narrowing the root's sound range
+ * (gts_game::bounds) by bisection or MTD(f) steps. Applies to algorithms
+ * that take a window (not the MT family, minimax). Default 0.
+ * Experimental (@ref gts_experimental).
+ * @since 0.1
+ */
+#define GTS_OPT_ROOT_DRIVER GTS__OPTION(205)
+
+/**
+ * @brief A prelude of iterative deepening when #GTS_OPT_ITERATIVE is 0,
+ * for exact algorithms: when > 0, the search first deepens from depth
+ * 1 while the nodes counted so far are fewer than this (checked
+ * between iterations, so the last iteration of the prelude may pass
+ * it), then searches the target depth directly, with the table the
+ * prelude filled. A value found decided in the prelude ends the search
+ * there (a forced result within the horizon, or
+ * #GTS_TRAIT_DISTANCE_SCORES): easy positions take a handful of nodes,
+ * hard ones at most about this many more. 0 (the default): no
+ * prelude.
+ * Experimental (@ref gts_experimental).
+ * @since 0.2
+ */
+#define GTS_OPT_DEEPEN_NODES GTS__OPTION(206)
+
+/**
+ * @brief Virtual processors (0/1, default 0): the #GTS_OPT_THREADS
+ * workers of a parallel depth-first algorithm take turns in lockstep,
+ * one node per turn, so that a run measures its speedup in rounds of
+ * a virtual clock instead of wall-clock time (gts_engine_virtual_stats()).
+ * The real pool, deques, table and split points run, serialised: the
+ * result is exact as always, deterministic, and independent of how many
+ * cores the machine has; only slower. MCTS runs on virtual processors
+ * too (tree and root parallelisation; since 0.2, before which it
+ * ignored the option): one applied move of a descent or a playout per
+ * turn, deterministic for a given #GTS_OPT_MCTS_SEED and playout budget
+ * (#GTS_OPT_MCTS_PLAYOUTS; a time limit ends it at a real-time moment).
+ * Experimental (@ref gts_experimental).
+ * @since 0.2
+ */
+#define GTS_OPT_VIRTUAL GTS__OPTION(301)
+
+/**
+ * @brief Deepest ply at which the parallel depth-first algorithms
+ * share work (0..#GTS_MAX_PLY, default 0 = no limit): YBWC, Jamboree,
+ * PVSplit and root splitting split, DTS publishes, ABDADA defers and
+ * parallel ER refutes in parallel only at nodes fewer than this many
+ * plies from the root; below, the thread that reaches a node searches
+ * it with the serial alpha-beta/PVS. 1 = the root only. Their remaining
+ * depth limits still apply. Sharing costs every node it covers (shared
+ * counters, published moves, locks), which a deep node's small subtree
+ * may not repay: in an exact solve, whose remaining depth counts every
+ * ply to the end of the game, most nodes are deep in plies but small
+ * (doc/results.md). Results stay exact for every value.
+ * Experimental (@ref gts_experimental).
+ * @since 0.2
+ */
+#define GTS_OPT_SPLIT_PLY GTS__OPTION(302)
+
+/**
+ * @brief Values of #GTS_OPT_ROOT_DRIVER. Experimental (@ref gts_experimental).
+ * @since 0.1
+ */
+typedef enum gts_root_driver {
+    /** @brief One search of the caller's window (or the aspiration window). @since 0.1 */
+    GTS_ROOT_WINDOW = 0,
+    /**
+     * @brief Null-window searches bisecting the root's sound range (NegaC*
+     * around any windowed algorithm; what dedicated solvers do). @since 0.1
+     */
+    GTS_ROOT_BISECT = 1,
+    /** @brief Null-window searches stepping from the previous score (MTD(f)). @since 0.1 */
+    GTS_ROOT_MTDF = 2
+} gts_root_driver;
+
 /**
  * @brief The virtual clock of the last search with #GTS_OPT_VIRTUAL set:
  *        rounds of the turns (one node per busy worker per round) and idle
@@ -615,7 +684,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * @return #GTS_OK, or #GTS_EINVAL for a NULL argument.
  *
  * Not thread-safe: call it from the thread that owns @p engine, between
- * searches.
+ * searches. Experimental (@ref gts_experimental).
  * @since 0.2
  */
 GTS_API gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *rounds,
@@ -640,10 +709,14 @@ GTS_API gts_status gts_engine_virtual_stats(const gts_engine *engine, uint64_t *
  * @return #GTS_OK, or #GTS_EINVAL for a NULL argument.
  *
  * Not thread-safe: call it from the thread that owns @p engine, between
- * searches.
+ * searches. Experimental (@ref gts_experimental).
  * @since 0.2
  */
 GTS_API gts_status gts_engine_virtual_sync(const gts_engine *engine, uint64_t *sync_turns);
+
+/** @} */
+
+#endif /* GTS_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

@@ -229,7 +229,7 @@ typedef struct gts_game {
      *
      * Every exact algorithm narrows its window to [@p lo, @p hi] at every
      * interior node below the root and returns at once when the window
-     * closes; the root-window drivers (#GTS_OPT_ROOT_DRIVER) start from the
+     * closes; the root-window drivers (#GTS_OPT_ROOT_DRIVER, experimental) start from the
      * root's range. Without it the search knows only mate distance. A range
      * that does not hold (the contract broken) cannot crash or hang a search,
      * but its result is then unspecified.

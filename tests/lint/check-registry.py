@@ -11,7 +11,8 @@ entry point in include/gts/search.h and lib/libgts.map, and its Python stub
   declared in a public header (include/gts/), defined by driver.c's
   GTS__WRAPPER and exported by lib/libgts.map, and a stub
   `def <name>(` in the Python package; no registry row without an enum;
-- every GTS_OPT_* value of include/gts/engine.h has exactly one row
+- every GTS_OPT_* value of include/gts/engine.h (the enum and the macros of
+  its experimental section) has exactly one row
   definition: in the core table (lib/engine.c) or in an algorithm's rows
   (lib/search/*.c; GTS__OPT_ROW_TREE_MB, the shared best-first budget, in
   lib/search/algos.h), named by the rule (the enum name without GTS_OPT_,
@@ -69,6 +70,8 @@ def main() -> int:
     engine_h = text("include/gts/engine.h")
     enum = re.search(r"typedef enum gts_option \{(.*?)\} gts_option;", engine_h, re.S)
     opts = re.findall(r"\bGTS_OPT_(\w+)\s*=", enum.group(1)) if enum else []
+    # The experimental options (GTS_EXPERIMENTAL_API) are macros at the end.
+    opts += re.findall(r"#define GTS_OPT_(\w+) GTS__OPTION\(\d+\)", engine_h)
     if not opts:
         bad.append("include/gts/engine.h: no GTS_OPT_* values found")
     engine_c = text("lib/engine.c")

@@ -50,6 +50,7 @@ from ._lib import (
     SCORE_WIN,
 )
 from .engine import (
+    EXPERIMENTAL_OPTION_NAMES,
     OPTION_NAMES,
     AlgorithmInfo,
     Engine,
@@ -133,7 +134,8 @@ __all__ = [
     "games", "PROBCUT_MAX_PAIRS", "PROBCUT_THRESHOLD_OFF", "ROOT_WINDOW", "ROOT_BISECT",
     "ROOT_MTDF", "MMA_REVERSE", "MMA_MEAN",
     "algorithms", "algorithm_id", "search", "option_bounds", "capabilities",
-    "library_version", "LIBRARY_VERSION", "LIBRARY_PATH", "OPTION_NAMES", "STATUS_NAMES",
+    "library_version", "LIBRARY_VERSION", "LIBRARY_PATH", "OPTION_NAMES",
+    "EXPERIMENTAL_OPTION_NAMES", "STATUS_NAMES",
     "MAX_PLY", "MAX_DEPTH", "SCORE_INF", "SCORE_WIN", "SCORE_LOSS", "SCORE_DECIDED",
     "score_win_in", "score_loss_in", "score_is_win", "score_is_loss", "score_plies_to_end",
     "format_score",

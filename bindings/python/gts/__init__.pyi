@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional, Tuple, Union
 
 from . import games as games
 from .engine import OPTION_NAMES as OPTION_NAMES
+from .engine import EXPERIMENTAL_OPTION_NAMES as EXPERIMENTAL_OPTION_NAMES
 from .engine import AlgorithmInfo as AlgorithmInfo
 from .engine import Engine as Engine
 from .engine import MctsMoveStats as MctsMoveStats

@@ -63,7 +63,8 @@ SCORE_INVALID = -(2 ** 31)
 MOVE_NONE = 2 ** 64 - 1
 MAX_MOVES_LIMIT = 65535
 
-#: gts_root_driver values (engine.h): the ``root_driver`` option.
+#: gts_root_driver values (engine.h): the ``root_driver`` option. Experimental,
+#: as the option (GTS_EXPERIMENTAL_API in C; doc/python.md).
 ROOT_WINDOW = 0
 ROOT_BISECT = 1
 ROOT_MTDF = 2
@@ -111,6 +112,13 @@ OPTIONS = {
     "threads": 300,
     "split_ply": 302,
 }
+
+#: Values of the experimental options (engine.h's GTS_EXPERIMENTAL_API section:
+#: tuning knobs that never change a result and may change in any minor
+#: release): tt_prefetch, tt_near_depth, tt_near_kb, root_driver, deepen_nodes,
+#: the virtual processors and split_ply. By value, so the names are the
+#: library's own.
+EXPERIMENTAL_OPTION_VALUES = (101, 102, 103, 205, 206, 301, 302)
 
 #: Major version of libgts this binding speaks, and the oldest minor.
 ABI_MAJOR = 0

@@ -28,10 +28,17 @@ from .errors import error, make_error
 from .game import Game, _contexts, _SearchContext, check_int
 
 __all__ = ["Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "algorithms",
-           "algorithm_id", "search", "option_bounds", "OPTION_NAMES"]
+           "algorithm_id", "search", "option_bounds", "OPTION_NAMES",
+           "EXPERIMENTAL_OPTION_NAMES"]
 
 #: Engine option names accepted by Engine(...), Engine.set() and Engine.get().
 OPTION_NAMES = tuple(_lib.OPTIONS)
+
+#: The experimental ones among them (C: GTS_EXPERIMENTAL_API): accepted like
+#: the others, but their meaning, range or default may change in any minor
+#: release (README "Versioning and ABI").
+EXPERIMENTAL_OPTION_NAMES = tuple(n for n, v in _lib.OPTIONS.items()
+                                  if v in _lib.EXPERIMENTAL_OPTION_VALUES)
 
 #: Keyword arguments of a search (the rest of a shortcut's keywords are options).
 SEARCH_KEYWORDS = ("depth", "time_ms", "nodes", "alpha", "beta", "guess", "on_iteration")
@@ -518,8 +525,10 @@ class Engine:
     """A search engine: ``Engine(tt_mb=64, threads=2, aspiration=50, ...)``.
 
     Options (lowercase names of ``gts_option``): tt_mb, aspiration,
-    killers, history, quiescence, iterative, nbest, nbest_depth, threads,
-    split_ply (and the others of gts.OPTION_NAMES). Booleans are accepted for the 0/1 switches. Use as a context manager or
+    killers, history, quiescence, iterative, nbest, nbest_depth, threads
+    (and the others of gts.OPTION_NAMES; those of
+    gts.EXPERIMENTAL_OPTION_NAMES, split_ply and the like, may change in any
+    minor release). Booleans are accepted for the 0/1 switches. Use as a context manager or
     call :meth:`close`. Not thread-safe, except :meth:`stop`. Searches
     from the main thread defer Ctrl-C until the game is restored (see
     :meth:`search`).

@@ -2,6 +2,7 @@
 status exceptions, engine options and results."""
 import ctypes
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -263,6 +264,29 @@ class TestErrors(unittest.TestCase):
 
 
 class TestEngine(unittest.TestCase):
+    def test_experimental_options(self):
+        # The experimental options (C: GTS_EXPERIMENTAL_API) stay reachable
+        # by name, and the binding's list is the header's gated section.
+        exp = gts.EXPERIMENTAL_OPTION_NAMES
+        self.assertEqual(len(exp), len(_lib.EXPERIMENTAL_OPTION_VALUES))
+        self.assertLessEqual(set(exp), set(gts.OPTION_NAMES))
+        self.assertIn("split_ply", exp)
+        self.assertIn("root_driver", exp)
+        self.assertNotIn("threads", exp)
+        with gts.Engine(split_ply=3, root_driver=gts.ROOT_MTDF, tt_near_depth=4) as e:
+            self.assertEqual(e.get("split_ply"), 3)
+            self.assertEqual(e.get("root_driver"), gts.ROOT_MTDF)
+            self.assertEqual(e.get("tt_near_depth"), 4)
+        header = os.path.join(os.path.dirname(PKG_DIR), "..", "include", "gts", "engine.h")
+        if not os.path.exists(header):
+            self.skipTest("no source tree")
+        with open(header, encoding="utf-8") as f:
+            text = f.read()
+        gated = text[text.index("#ifdef GTS_EXPERIMENTAL_API"):]
+        values = {int(v) for v in re.findall(
+            r"#define GTS_OPT_\w+ GTS__OPTION\((\d+)\)", gated)}
+        self.assertEqual(values, set(_lib.EXPERIMENTAL_OPTION_VALUES))
+
     def test_options(self):
         with gts.Engine(tt_mb=1, threads=2, aspiration=25, killers=False) as e:
             self.assertEqual(e.get("tt_mb"), 1)
