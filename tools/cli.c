@@ -8,8 +8,6 @@
 #include "cli.h"
 #include "plugin.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -67,121 +65,6 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return CLI_USAGE;
 }
 
-/* ---- parsing --------------------------------------------------------------- */
-
-bool cli_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
-{
-    if (!s)
-        return false;
-    const char *digits = *s == '-' ? s + 1 : s;
-    if (*digits < '0' || *digits > '9')
-        return false; /* no blanks, no '+' (strtoll would take them) */
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (!s || *s < '0' || *s > '9')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-bool cli_parse_int_option(const char *command, const char *name, const char *s, int64_t min,
-                          int64_t max, int64_t *out)
-{
-    if (cli_parse_i64(s, min, max, out))
-        return true;
-    char *esc = cli_escaped(s);
-    cli_usage_error(command, "%s: expected %" PRId64 "..%" PRId64 ", got '%s'", name, min, max,
-                    esc);
-    free(esc);
-    return false;
-}
-
-bool cli_parse_u64_option(const char *command, const char *name, const char *s, uint64_t *out)
-{
-    if (cli_parse_u64(s, UINT64_MAX, out))
-        return true;
-    char *esc = cli_escaped(s);
-    cli_usage_error(command, "%s: expected 0..%" PRIu64 ", got '%s'", name, UINT64_MAX, esc);
-    free(esc);
-    return false;
-}
-
-bool cli_parse_engine_option(const char *command, const char *name, gts_option opt,
-                             const char *s, int64_t *out)
-{
-    int64_t lo = 0, hi = 0;
-    if (gts_option_bounds(opt, &lo, &hi, NULL) != GTS_OK) {
-        cli_error("%s: the library does not know option %s", command, name);
-        return false;
-    }
-    return cli_parse_int_option(command, name, s, lo, hi, out);
-}
-
-int cli_parse_int_list(const char *s, int min, int max, int *out, int cap)
-{
-    if (!s || !*s)
-        return -1;
-    int n = 0;
-    const char *p = s;
-    for (;;) {
-        char *end;
-        errno = 0;
-        if (*p < '0' || *p > '9')
-            return -1;
-        long a = strtol(p, &end, 10);
-        long b = a;
-        if (errno)
-            return -1;
-        p = end;
-        if (*p == '-') {
-            p++;
-            if (*p < '0' || *p > '9')
-                return -1;
-            b = strtol(p, &end, 10);
-            if (errno)
-                return -1;
-            p = end;
-        }
-        if (a < min || b > max || a > b)
-            return -1;
-        for (long v = a; v <= b; v++) {
-            if (n >= cap)
-                return -1;
-            out[n++] = (int)v;
-        }
-        if (*p == '\0')
-            return n;
-        if (*p != ',')
-            return -1;
-        p++;
-    }
-}
-
-int cli_split_list(char *s, char **out, int cap)
-{
-    int n = 0;
-    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-        if (n >= cap)
-            return -1;
-        out[n++] = tok;
-    }
-    return n;
-}
-
 uint64_t cli_now_us(void)
 {
     struct timespec ts;
@@ -229,84 +112,6 @@ bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
 /* ---- games ------------------------------------------------------------------- */
 
 const char cli_game_names[] = "tictactoe, connect4, othello, chess, go, randtree";
-
-const char cli_game_options_help[] =
-    "Random-tree options (GAME randtree):\n"
-    "  --seed S            tree seed (default 1)\n"
-    "  --branching B       children per interior node, 1..64 (default 8)\n"
-    "  --tree-depth D      depth of the tree, 1..60 (default 8)\n"
-    "  --jitter K          branching varies in B-K..B (default 0)\n"
-    "  --terminal P        percent chance an interior node is a leaf (default 0)\n"
-    "  --ordered P         percent chance the first child is best (default 0)\n"
-    "  --transpositions    share subtrees between paths\n"
-    "  --min-value V, --max-value V   leaf value range (default -1000..1000)\n"
-    "  A randtree POSITION is a comma-separated list of child indices (\"0,3,1\").\n";
-
-void cli_game_opts_init(cli_game_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->tree.struct_size = sizeof o->tree;
-    o->tree.seed = 1;
-    o->tree.branching = 8;
-    o->tree.depth = 8;
-    o->tree.min_value = -1000;
-    o->tree.max_value = 1000;
-}
-
-bool cli_game_option(cli_game_opts *o, int opt, const char *arg, const char *command, int *rc)
-{
-    int64_t v;
-    *rc = CLI_OK;
-    switch (opt) {
-    case OPT_SEED:
-        if (!cli_parse_u64_option(command, "--seed", arg, &o->tree.seed))
-            *rc = CLI_USAGE;
-        return true;
-    case OPT_TRANSPOSITIONS:
-        o->tree.transpositions = true;
-        return true;
-    case OPT_BRANCHING:
-    case OPT_TREE_DEPTH:
-    case OPT_JITTER:
-    case OPT_TERMINAL:
-    case OPT_ORDERED:
-    case OPT_MIN_VALUE:
-    case OPT_MAX_VALUE:
-        break;
-    default:
-        return false;
-    }
-    /* The ranges of gts_randtree_params (gts_games.h). */
-    static const struct {
-        int opt;
-        const char *name;
-        int64_t min, max;
-    } RANGES[] = {
-        { OPT_BRANCHING, "--branching", 1, 64 },  { OPT_TREE_DEPTH, "--tree-depth", 1, 60 },
-        { OPT_JITTER, "--jitter", 0, 63 },        { OPT_TERMINAL, "--terminal", 0, 100 },
-        { OPT_ORDERED, "--ordered", 0, 100 },     { OPT_MIN_VALUE, "--min-value", -30000, 30000 },
-        { OPT_MAX_VALUE, "--max-value", -30000, 30000 },
-    };
-    for (size_t i = 0; i < sizeof RANGES / sizeof RANGES[0]; i++) {
-        if (RANGES[i].opt != opt)
-            continue;
-        if (!cli_parse_int_option(command, RANGES[i].name, arg, RANGES[i].min, RANGES[i].max,
-                                  &v)) {
-            *rc = CLI_USAGE;
-            return true;
-        }
-        switch (opt) {
-        case OPT_BRANCHING: o->tree.branching = (uint32_t)v; break;
-        case OPT_TREE_DEPTH: o->tree.depth = (uint32_t)v; break;
-        case OPT_JITTER: o->tree.branching_jitter = (uint32_t)v; break;
-        case OPT_TERMINAL: o->tree.terminal_percent = (uint32_t)v; break;
-        case OPT_ORDERED: o->tree.ordered_percent = (uint32_t)v; break;
-        case OPT_MIN_VALUE: o->tree.min_value = (int32_t)v; break;
-        default: o->tree.max_value = (int32_t)v; break;
-        }
-    }
-    return true;
-}
 
 char *cli_escaped(const char *s)
 {
@@ -712,19 +517,6 @@ void cli_table_free(cli_table *t)
     free(t);
 }
 
-bool cli_parse_format(const char *s, cli_format *out)
-{
-    if (strcmp(s, "text") == 0)
-        *out = CLI_FMT_TEXT;
-    else if (strcmp(s, "csv") == 0)
-        *out = CLI_FMT_CSV;
-    else if (strcmp(s, "json") == 0)
-        *out = CLI_FMT_JSON;
-    else
-        return false;
-    return true;
-}
-
 /* ---- progress bar ----------------------------------------------------------------- */
 
 /* Tuning of the bar: shown after this long, redrawn this often, this wide. */
@@ -951,22 +743,4 @@ int cli_interrupt_exit(const char *command)
     fflush(stdout);
     fprintf(stderr, "%s %s: interrupted\n", cli_prog, command);
     return CLI_INTERRUPTED;
-}
-
-/* ---- shared option error ---------------------------------------------------- */
-
-int cli_bad_option(const char *command, int c, char **argv)
-{
-    char *arg = cli_escaped(argv[optind - 1]);
-    if (c == ':')
-        cli_usage_error(command, "option '%s' needs an argument", arg);
-    else if (optopt && optopt < 256 && optopt != '?') {
-        char opt[2] = { (char)optopt, '\0' };
-        char *esc = cli_escaped(opt);
-        cli_usage_error(command, "unknown option '-%s'", esc);
-        free(esc);
-    } else
-        cli_usage_error(command, "unknown option '%s'", arg);
-    free(arg);
-    return CLI_USAGE;
 }

@@ -767,76 +767,48 @@ static int print_record(const char *path, cli_format fmt, const match_game *m, s
 
 /* ---- the command -------------------------------------------------------------- */
 
+/* The --opening texts, in order (at most argc of them). */
+typedef struct match_extra {
+    const char **v;
+    int *n;
+} match_extra;
+
+static bool add_opening(const char *command, const char *label, const char *value, void *dest)
+{
+    (void)command;
+    (void)label;
+    match_extra *x = dest;
+    x->v[(*x->n)++] = value;
+    return true;
+}
+
 int cmd_match(int argc, char **argv)
 {
-    enum {
-        OPT_A = OPT_FIRST_FREE, OPT_B, OPT_OPENINGS, OPT_OPENING, OPT_MSEED, OPT_FORMAT,
-        OPT_RECORD, OPT_QUIET
-    };
-    static const struct option opts[] = {
-        { "a", required_argument, NULL, OPT_A },
-        { "b", required_argument, NULL, OPT_B },
-        { "openings", required_argument, NULL, OPT_OPENINGS },
-        { "opening", required_argument, NULL, OPT_OPENING },
-        { "seed", required_argument, NULL, OPT_MSEED },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "record", required_argument, NULL, OPT_RECORD },
-        { "quiet", no_argument, NULL, OPT_QUIET },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     const char *spec[2] = { NULL, NULL }, *openings_spec = NULL, *record = NULL;
     const char **extra = calloc((size_t)argc + 1, sizeof *extra);
     if (!extra)
         cli_oom();
     int nextra = 0;
+    match_extra ex = { extra, &nextra };
     uint64_t seed = 1;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
+    const cli_opt opts[] = {
+        CLI_STR("a", &spec[0]),
+        CLI_STR("b", &spec[1]),
+        CLI_STR("openings", &openings_spec),
+        CLI_CALL("opening", &ex, add_opening),
+        CLI_U64("seed", &seed),
+        CLI_FORMAT("format", &fmt),
+        CLI_STR("record", &record),
+        CLI_FLAG("quiet", &quiet),
+    };
+    int prc = cli_parse_options("match", argc, argv, opts, CLI_NOPTS(opts));
+    if (prc != CLI_OK) {
+        free(extra);
+        if (prc == CLI_HELP)
             fputs(MATCH_USAGE, stdout);
-            free(extra);
-            return CLI_OK;
-        case OPT_A:
-        case OPT_B:
-            spec[c - OPT_A] = optarg;
-            break;
-        case OPT_OPENINGS:
-            openings_spec = optarg;
-            break;
-        case OPT_OPENING:
-            extra[nextra++] = optarg;
-            break;
-        case OPT_MSEED:
-            if (!cli_parse_u64_option("match", "--seed", optarg, &seed)) {
-                free(extra);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt)) {
-                char *esc = cli_escaped(optarg);
-                cli_usage_error("match", "--format: expected text, csv or json, got '%s'", esc);
-                free(esc);
-                free(extra);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_RECORD:
-            record = optarg;
-            break;
-        case OPT_QUIET:
-            quiet = true;
-            break;
-        default:
-            free(extra);
-            return cli_bad_option("match", c, argv);
-        }
+        return prc == CLI_HELP ? CLI_OK : prc;
     }
     int rc = CLI_OK;
     if (optind >= argc) {
