@@ -160,11 +160,13 @@ extern const char cli_game_options_help[];
 
 /* Build the state of @p o: returns the game vtable and the state, or NULL
  * after printing a usage error that says which move of the position is
- * wrong and why (cli_position_why). Free with gts_games_free(game, state). */
+ * wrong and why, in the game's words (its position_new(): a game
+ * library's, or libgts-games' gts_games_position_new() for a built-in
+ * game). Free with gts_games_free(game, state). */
 const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state);
-/* Build the state of @p text for game @p name ("tictactoe", "connect4",
- * "othello", "randtree"; @p tree for the random tree). On a bad position
- * return NULL with the reason in @p why ("move 3: column 1 is full"). */
+/* Build the state of @p text for game @p name (a built-in game, @p tree for
+ * the random tree, or a game library's path). On a bad position return
+ * NULL with the game's reason in @p why ("move 3: column 1 is full"). */
 void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
                        char *why, size_t size);
 /* @p s for a message, in a new string (free it): bytes 0x21-0x7e as they
