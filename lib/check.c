@@ -71,6 +71,29 @@ static bool violation(chk *k, gts_check_violation v, int32_t status, const char 
     return false;
 }
 
+/* Room for a move's text in a message. */
+enum { MOVE_TEXT = 48 };
+
+/* @m as the game writes it (format_move() at @state, the position it is
+ * played from), or as hex when the game has no format_move() or it fails:
+ * "apply(e2e4) failed", not "apply(0x31c) failed". The callback writes into
+ * a larger scratch buffer, so a format_move() that ignores its size cannot
+ * reach past it (check_moves_text() reports that one). */
+static const char *move_text(chk *k, void *state, gts_move m, char *buf)
+{
+    if (k->g->format_move && state) {
+        char t[2 * MOVE_TEXT];
+        memset(t, 0, sizeof t);
+        int len = k->g->format_move(state, m, t, MOVE_TEXT, k->user);
+        if (len > 0 && len < MOVE_TEXT && t[len] == '\0' && strlen(t) == (size_t)len) {
+            memcpy(buf, t, (size_t)len + 1);
+            return buf;
+        }
+    }
+    snprintf(buf, MOVE_TEXT, "%#llx", (unsigned long long)m);
+    return buf;
+}
+
 static gts_move *level(chk *k, int lvl)
 {
     if (lvl >= MAX_LEVELS) {
@@ -129,7 +152,7 @@ static bool value_ok(chk *k, gts_score v)
     if (v == GTS_SCORE_INVALID)
         return violation(k, GTS_CHECK_CALLBACK_FAILED, -1, "evaluate() failed (GTS_SCORE_INVALID)");
     if (v < GTS_SCORE_LOSS || v > GTS_SCORE_WIN)
-        return violation(k, GTS_CHECK_EVALUATE, 0,
+        return violation(k, GTS_CHECK_EVALUATE, v,
                          "evaluate() returned %d, outside [GTS_SCORE_LOSS, GTS_SCORE_WIN]",
                          (int)v);
     return true;
@@ -154,11 +177,15 @@ static bool same(const obs *a, const obs *b)
     return a->n == b->n && a->digest == b->digest && a->value == b->value && a->key == b->key;
 }
 
-/* "key 0x.. -> 0x.., 5 moves -> 4, value 3 -> 3" for a message. */
-static const char *diff(char *buf, size_t size, const obs *a, const obs *b)
+/* "key 0x.. -> 0x.., 5 moves -> 4, value 3 -> 3" for a message; without
+ * the key part for a game without hash() (its keys are all 0). */
+static const char *diff(const chk *k, char *buf, size_t size, const obs *a, const obs *b)
 {
-    snprintf(buf, size, "key %#llx -> %#llx, %d moves -> %d%s, value %d -> %d",
-             (unsigned long long)a->key, (unsigned long long)b->key, a->n, b->n,
+    char key[64] = "";
+    if (k->g->hash)
+        snprintf(key, sizeof key, "key %#llx -> %#llx, ", (unsigned long long)a->key,
+                 (unsigned long long)b->key);
+    snprintf(buf, size, "%s%d moves -> %d%s, value %d -> %d", key, a->n, b->n,
              a->n == b->n && a->digest != b->digest ? " (other moves)" : "", (int)a->value,
              (int)b->value);
     return buf;
@@ -167,10 +194,11 @@ static const char *diff(char *buf, size_t size, const obs *a, const obs *b)
 static bool apply_move(chk *k, void *state, gts_move m)
 {
     int rc = k->g->apply(state, m, k->user);
-    if (rc < 0)
+    char t[MOVE_TEXT];
+    if (rc < 0) /* the state is unchanged: m is still a move of it */
         return violation(k, GTS_CHECK_CALLBACK_FAILED, rc,
-                         "apply(%#llx) failed (%d) for a move generate() returned",
-                         (unsigned long long)m, rc);
+                         "apply(%s) failed (%d) for a move generate() returned",
+                         move_text(k, state, m, t), rc);
     return true;
 }
 
@@ -281,16 +309,18 @@ static bool check_clone(chk *k, int lvl, const obs *before)
     bool ok = observe(k, c, lvl + 1, &oc);
     if (ok && !same(before, &oc))
         ok = violation(k, GTS_CHECK_CLONE, 0, "a clone differs from its original: %s",
-                       diff(d, sizeof d, before, &oc));
+                       diff(k, d, sizeof d, before, &oc));
     if (ok && oc.n > 0) {
         gts_move m = k->buf[lvl + 1][0];
+        char t[MOVE_TEXT];
+        move_text(k, k->s, m, t); /* before the original may change */
         ok = apply_move(k, c, m);
         if (ok) {
             ok = observe(k, k->s, lvl + 1, &now);
             if (ok && !same(before, &now))
                 ok = violation(k, GTS_CHECK_CLONE, 0,
-                               "playing %#llx on a clone changed the original: %s",
-                               (unsigned long long)m, diff(d, sizeof d, before, &now));
+                               "playing %s on a clone changed the original: %s", t,
+                               diff(k, d, sizeof d, before, &now));
             if (!undo_move(k, c, m))
                 ok = false;
         }
@@ -340,10 +370,11 @@ static bool check_position(chk *k, int lvl, obs *o)
             bool legal = false;
             for (int j = 0; j < o->n && !legal; j++)
                 legal = k->buf[lvl + 1][i] == moves[j];
+            char t[MOVE_TEXT];
             if (!legal)
                 return violation(k, GTS_CHECK_NOISY_NOT_LEGAL, 0,
-                                 "generate_noisy() returned %#llx, which generate() does not",
-                                 (unsigned long long)k->buf[lvl + 1][i]);
+                                 "generate_noisy() returned %s, which generate() does not",
+                                 move_text(k, k->s, k->buf[lvl + 1][i], t));
         }
     }
     if (k->g->bounds && o->n > 0 && !check_bounds(k, lvl + 1))
@@ -360,26 +391,28 @@ static bool check_position(chk *k, int lvl, obs *o)
     for (int i = 0; i < o->n; i += step) {
         gts_move m = moves[i];
         obs now;
+        char t[MOVE_TEXT]; /* m's text, taken while k->s is o */
+        move_text(k, k->s, m, t);
         if (k->g->move_score) {
             (void)k->g->move_score(k->s, m, k->user);
             if (!observe(k, k->s, lvl + 1, &now))
                 return false;
             if (!same(o, &now))
                 return violation(k, GTS_CHECK_NOT_RESTORED, 0,
-                                 "move_score(%#llx) changed the state: %s",
-                                 (unsigned long long)m, diff(d, sizeof d, o, &now));
+                                 "move_score(%s) changed the state: %s", t,
+                                 diff(k, d, sizeof d, o, &now));
         }
         if (k->g->extend) {
             int e = k->g->extend(k->s, m, k->user);
             if (e < 0)
-                return violation(k, GTS_CHECK_CALLBACK_FAILED, e, "extend(%#llx) failed (%d)",
-                                 (unsigned long long)m, e);
+                return violation(k, GTS_CHECK_CALLBACK_FAILED, e, "extend(%s) failed (%d)", t,
+                                 e);
             if (!observe(k, k->s, lvl + 1, &now))
                 return false;
             if (!same(o, &now))
                 return violation(k, GTS_CHECK_NOT_RESTORED, 0,
-                                 "extend(%#llx) changed the state: %s", (unsigned long long)m,
-                                 diff(d, sizeof d, o, &now));
+                                 "extend(%s) changed the state: %s", t,
+                                 diff(k, d, sizeof d, o, &now));
         }
         if (k->g->format_move && k->g->parse_move && !check_moves_text(k, m))
             return false;
@@ -389,8 +422,8 @@ static bool check_position(chk *k, int lvl, obs *o)
                 return false;
             if (!same(o, &now))
                 return violation(k, GTS_CHECK_NOT_RESTORED, 0,
-                                 "hash_after(%#llx) changed the state: %s",
-                                 (unsigned long long)m, diff(d, sizeof d, o, &now));
+                                 "hash_after(%s) changed the state: %s", t,
+                                 diff(k, d, sizeof d, o, &now));
         }
         if (!apply_move(k, k->s, m))
             return false;
@@ -400,8 +433,8 @@ static bool check_position(chk *k, int lvl, obs *o)
             k->plen--;
             (void)undo_move(k, k->s, m);
             return violation(k, GTS_CHECK_HASH_AFTER, 0,
-                             "hash_after(%#llx) returned %#llx, hash() after the move %#llx",
-                             (unsigned long long)m, (unsigned long long)after,
+                             "hash_after(%s) returned %#llx, hash() after the move %#llx", t,
+                             (unsigned long long)after,
                              (unsigned long long)now.key);
         }
         k->plen--;
@@ -413,20 +446,22 @@ static bool check_position(chk *k, int lvl, obs *o)
             return false;
         if (!same(o, &now))
             return violation(k, GTS_CHECK_NOT_RESTORED, 0,
-                             "apply(%#llx) then undo did not restore the state: %s",
-                             (unsigned long long)m, diff(d, sizeof d, o, &now));
+                             "apply(%s) then undo did not restore the state: %s", t,
+                             diff(k, d, sizeof d, o, &now));
     }
     /* Two children with one key must look the same. */
     for (int i = 0; k->g->hash && i < nkids; i++)
         for (int j = i + 1; j < nkids; j++)
-            if (kids[i].key == kids[j].key && !same(&kids[i], &kids[j]))
+            if (kids[i].key == kids[j].key && !same(&kids[i], &kids[j])) {
+                char ti[MOVE_TEXT], tj[MOVE_TEXT];
                 return violation(k, GTS_CHECK_HASH, 0,
-                                 "moves %#llx and %#llx lead to positions with the equal key "
+                                 "moves %s and %s lead to positions with the equal key "
                                  "%#llx that differ: %s",
-                                 (unsigned long long)kid_move[i],
-                                 (unsigned long long)kid_move[j],
+                                 move_text(k, k->s, kid_move[i], ti),
+                                 move_text(k, k->s, kid_move[j], tj),
                                  (unsigned long long)kids[i].key,
-                                 diff(d, sizeof d, &kids[i], &kids[j]));
+                                 diff(k, d, sizeof d, &kids[i], &kids[j]));
+            }
     if (k->g->clone && k->g->free && !check_clone(k, lvl, o))
         return false;
     return true;
@@ -463,19 +498,20 @@ static bool trusted_policy(const chk *k)
     return k->g->playout_move && (k->g->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
 }
 
-/* Move @m of the policy at a position whose @n moves are @moves: one of
- * them, and none at a finished game. */
+/* Move @m of the policy at a position (k->s) whose @n moves are @moves:
+ * one of them, and none at a finished game. */
 static bool policy_move_ok(chk *k, const gts_move *moves, int n, gts_move m)
 {
+    char t[MOVE_TEXT];
     if (n == 0)
         return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
-                         "playout_move() returned %#llx at a finished game (generate() "
+                         "playout_move() returned %s at a finished game (generate() "
                          "returns 0); with GTS_TRAIT_TRUSTED_PLAYOUT it must return 0 there",
-                         (unsigned long long)m);
+                         move_text(k, k->s, m, t));
     if (!in_list(moves, n, m))
         return violation(k, GTS_CHECK_PLAYOUT_MOVE, 0,
-                         "playout_move() returned %#llx, which generate() does not%s",
-                         (unsigned long long)m,
+                         "playout_move() returned %s, which generate() does not%s",
+                         move_text(k, k->s, m, t),
                          trusted_policy(k) ? " (the game declares GTS_TRAIT_TRUSTED_PLAYOUT: "
                                              "gts_mcts() would play it unchecked)"
                                            : "");
@@ -502,7 +538,7 @@ static bool check_playout_move(chk *k, int lvl, const obs *o)
             return false;
         if (!same(o, &now))
             return violation(k, GTS_CHECK_NOT_RESTORED, 0, "playout_move() changed the state: %s",
-                             diff(d, sizeof d, o, &now));
+                             diff(k, d, sizeof d, o, &now));
         if (rc > 0 && !policy_move_ok(k, moves, o->n, m))
             return false;
     }
@@ -549,7 +585,12 @@ static bool check_transposition(chk *k, int lvl)
         return false;
     /* Back to the position before a. */
     k->plen -= 3;
-    bool ok = undo_move(k, k->s, c) && undo_move(k, k->s, b) && undo_move(k, k->s, a);
+    char ta[MOVE_TEXT], tb[MOVE_TEXT], tc[MOVE_TEXT]; /* each at its position */
+    bool ok = undo_move(k, k->s, c);
+    if (ok && (move_text(k, k->s, c, tc), ok = undo_move(k, k->s, b)))
+        move_text(k, k->s, b, tb);
+    if (ok && (ok = undo_move(k, k->s, a)))
+        move_text(k, k->s, a, ta);
     const gts_move order[3] = {c, b, a};
     int played = 0;
     bool legal = ok;
@@ -566,11 +607,10 @@ static bool check_transposition(chk *k, int lvl)
         ok = observe(k, k->s, lvl + 1, &there) && child_keys(k, lvl + 1, there.n, &kids_there);
         if (ok && there.key == here.key && (!same(&here, &there) || kids_here != kids_there))
             ok = violation(k, GTS_CHECK_HASH, 0,
-                           "equal keys %#llx for positions that differ (reached by %#llx, "
-                           "%#llx, %#llx and by the reverse order): %s%s",
-                           (unsigned long long)here.key, (unsigned long long)a,
-                           (unsigned long long)b, (unsigned long long)c,
-                           diff(d, sizeof d, &here, &there),
+                           "equal keys %#llx for positions that differ (reached by %s, "
+                           "%s, %s and by the reverse order): %s%s",
+                           (unsigned long long)here.key, ta, tb, tc,
+                           diff(k, d, sizeof d, &here, &there),
                            same(&here, &there) ? " (their children's keys differ)" : "");
         k->plen -= 3;
     }
@@ -720,11 +760,12 @@ const char *gts_check_violation_name(int violation)
     return NAMES[violation];
 }
 
-static gts_status read_options(const gts_check_options *in, gts_check_options *o)
+static gts_status read_options(const gts_check_options *in, gts_check_options *o,
+                               const char **why)
 {
     memset(o, 0, sizeof *o);
     if (in) {
-        gts_status rc = gts__struct_in(o, sizeof *o, in, GTS_CHECK_OPTIONS_SIZE_V0_2);
+        gts_status rc = gts__struct_in(gts__desc_check_options(), o, in, why);
         if (rc != GTS_OK)
             return rc;
     }
@@ -736,8 +777,15 @@ static gts_status read_options(const gts_check_options *in, gts_check_options *o
         o->depth = 3;
     if (o->algorithm_positions == 0)
         o->algorithm_positions = 4;
-    if (o->walk_length > GTS_MAX_PLY - 8 || o->depth < 1 || o->depth > 8)
+    _Static_assert(GTS_MAX_PLY - 8 == 120, "the message below");
+    if (o->walk_length > GTS_MAX_PLY - 8) {
+        *why = "gts_check_options: walk_length must be 0..120 (0: 24)";
         return GTS_ERANGE;
+    }
+    if (o->depth < 1 || o->depth > 8) {
+        *why = "gts_check_options: depth must be 0..8 (0: 3)";
+        return GTS_ERANGE;
+    }
     return GTS_OK;
 }
 
@@ -763,12 +811,18 @@ gts_status gts_game_check(const gts_game *caller_game, void *state,
     memset(&game, 0, sizeof game);
     memset(&report, 0, sizeof report);
     report.struct_size = sizeof report;
-    gts_status rc = gts__struct_check(caller_report, sizeof report, GTS_CHECK_REPORT_SIZE_V0_2,
-                                      &report_size);
-    if (rc == GTS_OK)
-        rc = gts__struct_in(&game, sizeof game, caller_game, GTS_GAME_SIZE_V0_1);
+    const char *why = NULL;
+    gts_status rc = gts__struct_check(gts__desc_check_report(), caller_report, &report_size,
+                                      NULL);
     if (rc != GTS_OK)
         return rc;
+    rc = gts__struct_in(gts__desc_game(), &game, caller_game, &why);
+    if (rc != GTS_OK) {
+        /* The report is good: its message names the struct. */
+        snprintf(report.message, sizeof report.message, "%s", why);
+        gts__struct_out(caller_report, &report, report_size);
+        return rc;
+    }
     if (!game.generate || !game.apply || !game.undo || !game.evaluate)
         return GTS_EINVAL;
     if (game.max_moves == 0 || game.max_moves > 65535)
@@ -777,7 +831,11 @@ gts_status gts_game_check(const gts_game *caller_game, void *state,
     k = gts__calloc(NULL, 1, sizeof *k);
     if (!k)
         return GTS_ENOMEM;
-    rc = read_options(options, &k->o);
+    rc = read_options(options, &k->o, &why);
+    if (rc != GTS_OK && why) {
+        snprintf(report.message, sizeof report.message, "%s", why);
+        gts__struct_out(caller_report, &report, report_size);
+    }
     if (rc != GTS_OK)
         goto out;
     k->g = &game;

@@ -232,7 +232,7 @@ gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
     memset(&a, 0, sizeof a);
     if (!allocator)
         allocator = &gts__default_allocator;
-    if (gts__struct_in(&a, sizeof a, allocator, GTS_ALLOCATOR_SIZE_V0_1) != GTS_OK ||
+    if (gts__struct_in(gts__desc_allocator(), &a, allocator, NULL) != GTS_OK ||
         !a.allocate || !a.release)
         return GTS_EINVAL;
     allocator = &a;
@@ -346,6 +346,20 @@ bool gts__engine_exact_depth(gts_engine *engine, bool on)
     bool was = engine->tt_exact_depth;
     engine->tt_exact_depth = on;
     return was;
+}
+
+void gts__engine_note_error(gts_engine *engine, const char *detail)
+{
+    if (engine)
+        gts__engine_note(engine, detail);
+}
+
+const char *gts_engine_last_error(const gts_engine *engine)
+{
+    if (!engine)
+        return "";
+    const char *s = gts__atomic_load_relaxed_ptr(&engine->last_error);
+    return s ? s : "";
 }
 
 int gts_engine_hashfull(const gts_engine *engine)

@@ -110,7 +110,19 @@ struct gts_engine {
      * chunks"; NULL: none) and its bytes. */
     struct gts__mc_chunk *mcts_spare;
     uint64_t mcts_spare_bytes;
+    /* gts_engine_last_error(): a static string ("" = no detail), stored and
+     * loaded atomically so that a call refused in another thread (#GTS_EBUSY
+     * paths write it before claiming the engine) never tears it. */
+    const char *last_error;
 };
+
+/* Record the detail of the engine's latest call (a static string, NULL
+ * for none). Callable on a const engine: the detail is a cache the query
+ * reads, not part of the engine's configuration. */
+static inline void gts__engine_note(const gts_engine *e, const char *detail)
+{
+    gts__atomic_store_relaxed_ptr((void *)&((gts_engine *)e)->last_error, detail ? detail : "");
+}
 
 /* Free the kept MCTS tree, if any (mcts.c). Not thread-safe. */
 void gts__mcts_drop(gts_engine *e);

@@ -43,5 +43,9 @@ GTS_API void gts__engine_cancel(gts_engine *engine);
  * order the moves. APHID's leaf searches need it (mpi/gts_mpi.c). Returns
  * the previous setting (false for NULL). Owner thread, between searches. */
 GTS_API bool gts__engine_exact_depth(gts_engine *engine, bool on);
+/* Set what gts_engine_last_error() returns: a static string (NULL: none).
+ * For gts_mpi_search(), which reads versioned structs of its own.
+ * Thread-safe (one atomic store). */
+GTS_API void gts__engine_note_error(gts_engine *engine, const char *detail);
 
 #endif

@@ -217,8 +217,8 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     }
     if (!found || !gts_algorithm_is_exact(alg) || !limits) {
         if (!warned)
-            fprintf(stderr, "%s: warning: %s: searched by rank 0 alone\n", cli_prog,
-                    !found ? "a position this tool cannot send" : "an inexact algorithm");
+            cli_warn("%s: searched by rank 0 alone",
+                     !found ? "a position this tool cannot send" : "an inexact algorithm");
         warned = true;
         return gts_search(engine, alg, game, state, limits, result);
     }
@@ -367,9 +367,11 @@ int main(int argc, char **argv)
             fputs(USAGE, argc < 2 ? stderr : stdout);
             rc = argc < 2 ? CLI_USAGE : CLI_OK;
         } else if (strcmp(argv[1], "solve") == 0) {
+            cli_command = "solve";
             cli_sigint_start("solve");
             rc = cmd_solve(argc - 1, argv + 1);
         } else if (strcmp(argv[1], "search") == 0) {
+            cli_command = "search";
             cli_sigint_start("search");
             rc = cmd_search(argc - 1, argv + 1);
         } else {

@@ -109,6 +109,7 @@
  */
 #include "gts_mpi.h"
 #include "hook_internal.h"
+#include "struct_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1586,21 +1587,33 @@ static gts_status slave_run(run *R, gts_result *res)
 
 /* ---- gts_mpi_search ------------------------------------------------------------ */
 
-/* Copy a caller struct of @p size bytes (its first field) into @p dst. */
-static gts_status struct_in(void *dst, size_t dst_size, const void *src, size_t min_size)
-{
-    size_t size;
-    memcpy(&size, src, sizeof size);
-    if (size < min_size || size > dst_size)
-        return GTS_ESTRUCT;
-    memcpy(dst, src, size);
-    return GTS_OK;
-}
+/* gts_mpi_options and gts_mpi_stats, described for struct_internal.h (every
+ * field: a struct_size must end at a field boundary). */
+static const gts__field MPI_OPTIONS_FIELDS[] = {
+    GTS__FIELD(gts_mpi_options, struct_size),     GTS__FIELD(gts_mpi_options, algorithm),
+    GTS__FIELD(gts_mpi_options, master_plies),    GTS__FIELD(gts_mpi_options, virtual_latency),
+    GTS__FIELD(gts_mpi_options, work_ahead),
+};
+static const gts__struct_desc MPI_OPTIONS =
+    GTS__STRUCT_DESC(gts_mpi_options, GTS_MPI_OPTIONS_SIZE_V0_2, MPI_OPTIONS_FIELDS);
+static const gts__field MPI_STATS_FIELDS[] = {
+    GTS__FIELD(gts_mpi_stats, struct_size),     GTS__FIELD(gts_mpi_stats, ranks),
+    GTS__FIELD(gts_mpi_stats, leaves),          GTS__FIELD(gts_mpi_stats, passes),
+    GTS__FIELD(gts_mpi_stats, leaf_searches),   GTS__FIELD(gts_mpi_stats, leaf_researches),
+    GTS__FIELD(gts_mpi_stats, cancelled),       GTS__FIELD(gts_mpi_stats, messages),
+    GTS__FIELD(gts_mpi_stats, nodes),           GTS__FIELD(gts_mpi_stats, rank_nodes),
+    GTS__FIELD(gts_mpi_stats, rank_nodes_capacity), GTS__FIELD(gts_mpi_stats, cancelled_nodes),
+    GTS__FIELD(gts_mpi_stats, virtual_time),    GTS__FIELD(gts_mpi_stats, master_time),
+    GTS__FIELD(gts_mpi_stats, busy_time),
+};
+static const gts__struct_desc MPI_STATS =
+    GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);
 
 /* A gts_mpi_stats layout this library knows. */
 static bool stats_size_ok(const gts_mpi_stats *stats)
 {
-    return stats->struct_size >= GTS_MPI_STATS_SIZE_V0_2 && stats->struct_size <= sizeof *stats;
+    size_t n;
+    return gts__struct_check(&MPI_STATS, stats, &n, NULL) == GTS_OK;
 }
 
 /* The statistics @p S start empty, with the caller's rank_nodes inputs. */
@@ -1617,21 +1630,19 @@ static void stats_in(gts_mpi_stats *S, const gts_mpi_stats *stats)
 /* Give the caller as much of @p S as its layout holds. */
 static void stats_out(gts_mpi_stats *stats, gts_mpi_stats *S)
 {
-    if (!stats || !stats_size_ok(stats))
-        return;
-    S->struct_size = stats->struct_size;
-    memcpy(stats, S, stats->struct_size);
+    size_t n;
+    if (stats && gts__struct_check(&MPI_STATS, stats, &n, NULL) == GTS_OK)
+        gts__struct_out(stats, S, n);
 }
 
 /* Give the caller as much of @p res as its layout holds. */
 static void result_out(gts_result *result, gts_result *res)
 {
-    if (result && result->struct_size >= GTS_RESULT_SIZE_V0_1
-        && result->struct_size <= sizeof *res) {
-        res->struct_size = result->struct_size;
+    size_t n;
+    if (result && gts__struct_check(gts__desc_result(), result, &n, NULL) == GTS_OK) {
         res->thread_nodes = result->thread_nodes;
         res->thread_nodes_capacity = result->thread_nodes_capacity;
-        memcpy(result, res, result->struct_size);
+        gts__struct_out(result, res, n);
     }
 }
 
@@ -1643,22 +1654,30 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
 {
     if (!engine || !game || !state || !result)
         return GTS_EINVAL;
-    if (result->struct_size < GTS_RESULT_SIZE_V0_1 || result->struct_size > sizeof(gts_result))
-        return GTS_ESTRUCT;
-    if (stats && !stats_size_ok(stats))
-        return GTS_ESTRUCT;
+    /* Which struct is at fault goes to gts_engine_last_error(). */
+    const char *why = NULL;
+    size_t n;
+    gts_status rc = gts__struct_check(gts__desc_result(), result, &n, &why);
+    if (rc == GTS_OK && stats)
+        rc = gts__struct_check(&MPI_STATS, stats, &n, &why);
     memset(&w->orig, 0, sizeof w->orig);
-    gts_status rc = struct_in(&w->orig, sizeof w->orig, game, GTS_GAME_SIZE_V0_1);
+    if (rc == GTS_OK)
+        rc = gts__struct_in(gts__desc_game(), &w->orig, game, &why);
+    memset(lim, 0, sizeof *lim);
+    lim->struct_size = sizeof *lim;
+    if (rc == GTS_OK && limits)
+        rc = gts__struct_in(gts__desc_limits(), lim, limits, &why);
+    memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
+    if (rc == GTS_OK && options)
+        rc = gts__struct_in(&MPI_OPTIONS, opt, options, &why);
+    gts__engine_note_error(engine, why);
     if (rc != GTS_OK)
         return rc;
     if (!w->orig.generate || !w->orig.apply || !w->orig.undo || !w->orig.evaluate)
         return GTS_EINVAL;
     if (w->orig.max_moves == 0 || w->orig.max_moves > MAX_MOVES_LIMIT)
         return GTS_ERANGE;
-    memset(lim, 0, sizeof *lim);
-    lim->struct_size = sizeof *lim;
-    if (limits && (rc = struct_in(lim, sizeof *lim, limits, GTS_LIMITS_SIZE_V0_1)) != GTS_OK)
-        return rc;
     if (lim->depth == 0)
         lim->depth = GTS_MAX_DEPTH;
     if (lim->depth < 0 || lim->depth > GTS_MAX_DEPTH)
@@ -1671,11 +1690,6 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     } else if (lim->alpha >= lim->beta) {
         return GTS_EINVAL;
     }
-    memset(opt, 0, sizeof *opt);
-    opt->struct_size = sizeof *opt;
-    if (options
-        && (rc = struct_in(opt, sizeof *opt, options, GTS_MPI_OPTIONS_SIZE_V0_2)) != GTS_OK)
-        return rc;
     if (opt->algorithm == 0)
         opt->algorithm = DEFAULT_ALGORITHM;
     if (!gts_algorithm_name(opt->algorithm))

@@ -386,3 +386,86 @@ Test(check, bad_arguments)
     cr_expect_str_eq(gts_check_violation_name(GTS_CHECK_HASH_AFTER), "HASH_AFTER");
     BROKEN = NONE;
 }
+
+/* ---- issue 31: the report's text and callback_status --------------------- */
+
+static int col_format(void *s, gts_move m, char *buf, size_t size, void *user)
+{
+    (void)s, (void)user;
+    return snprintf(buf, size, "col%llu", (unsigned long long)m);
+}
+
+static gts_check_report run_broken(breakage b, bool hash, bool text)
+{
+    tgame g;
+    gts_game v = broken_game(&g, b);
+    if (!hash) {
+        v.hash = NULL;
+        v.hash_after = NULL;
+    }
+    v.format_move = text ? col_format : NULL;
+    v.parse_move = NULL;
+    gts_check_options o = {.struct_size = sizeof o, .seed = 1, .walks = 8, .walk_length = 6};
+    gts_check_report r = run(&v, &g, &o);
+    BROKEN = NONE;
+    return r;
+}
+
+/* Moves are written with the game's format_move() when it has one (they
+ * were always hex: "apply(0x2)"), as hex otherwise. */
+Test(check, messages_write_moves_with_format_move)
+{
+    tgame g;
+    tgame_faults f = {.fail_apply_at = 40};
+    tgame_init(&g, 99, 3, 5);
+    g.f = &f;
+    gts_game v = tgame_vtable(&g, true);
+    v.format_move = col_format;
+    gts_check_report r = run(&v, &g, NULL);
+    cr_assert_eq(r.violation, GTS_CHECK_CALLBACK_FAILED);
+    cr_expect(strstr(r.message, "apply(col"), "the move as text: %s", r.message);
+    cr_expect(!strstr(r.message, "0x"), "no hex: %s", r.message);
+
+    gts_check_report t = run_broken(MOVE_SCORE_APPLIES, true, true);
+    cr_assert_eq(t.violation, GTS_CHECK_NOT_RESTORED, "%s", t.message);
+    cr_expect(strstr(t.message, "move_score(col"), "%s", t.message);
+    t = run_broken(NOISY_ILLEGAL, true, true);
+    cr_assert_eq(t.violation, GTS_CHECK_NOISY_NOT_LEGAL, "%s", t.message);
+    cr_expect(strstr(t.message, "returned col"), "%s", t.message);
+    t = run_broken(MOVE_SCORE_APPLIES, true, false);
+    cr_expect(strstr(t.message, "move_score(0x") || strstr(t.message, "move_score(0)"),
+              "without format_move: hex: %s", t.message);
+}
+
+/* A game without hash() has no keys: no "key 0 -> 0" in the messages. */
+Test(check, messages_without_hash_have_no_key)
+{
+    gts_check_report r = run_broken(MOVE_SCORE_APPLIES, false, false);
+    cr_assert_eq(r.violation, GTS_CHECK_NOT_RESTORED, "%s", r.message);
+    cr_expect(!strstr(r.message, "key"), "no key part: %s", r.message);
+    cr_expect(strstr(r.message, "moves ->"), "the rest is there: %s", r.message);
+    r = run_broken(MOVE_SCORE_APPLIES, true, false);
+    cr_expect(strstr(r.message, "key 0x"), "with hash(): the keys: %s", r.message);
+}
+
+/* callback_status is what gts_result::callback_status would say for the
+ * same fault: the count of an overflowing generate(), the score of an
+ * out-of-range evaluate(), the status of a failed callback. */
+Test(check, callback_status_is_the_callbacks_value)
+{
+    gts_check_report r = run_broken(GENERATE_TOO_MANY, true, true);
+    cr_assert_eq(r.violation, GTS_CHECK_GENERATE_OVERFLOW);
+    tgame g;
+    gts_game v = broken_game(&g, NONE);
+    cr_expect_eq(r.callback_status, (int32_t)v.max_moves + 1, "max_moves + 1: %d",
+                 r.callback_status);
+    r = run_broken(EVALUATE_OUT, true, true);
+    cr_assert_eq(r.violation, GTS_CHECK_EVALUATE);
+    cr_expect_eq(r.callback_status, GTS_SCORE_WIN + 1, "the score: %d", r.callback_status);
+    r = run_broken(POLICY_FAILS, true, true);
+    cr_assert_eq(r.violation, GTS_CHECK_CALLBACK_FAILED);
+    cr_expect_eq(r.callback_status, -3);
+    r = run_broken(HASH_CONSTANT, true, true);
+    cr_assert_eq(r.violation, GTS_CHECK_HASH);
+    cr_expect_eq(r.callback_status, 0, "0 for the other violations");
+}

@@ -230,6 +230,41 @@ class TestBasics(unittest.TestCase):
             self.assertTrue(err.strip(), f"gts {' '.join(args)}: no message on stderr")
             self.assertEqual(out, "", f"gts {' '.join(args)}: printed to stdout")
 
+    def test_messages_name_program_and_command(self):
+        """doc/cli.md, "Messages": "gts COMMAND: message", then the hint of
+        a usage error, for every command (match: tests/test_match.py; the
+        shared commands also in tests/test_cli_agree.py)."""
+        cases = [
+            (["nodes"], 2), (["nodes", "tictactoe", "x", "y"], 2),
+            (["nodes", "tictactoe", "--format", "xml"], 2),
+            (["nodes", "tictactoe", "--depths", "x"], 2),
+            (["nodes", "tictactoe", "--algs", "nosuch"], 2), (["nodes", "nosuch"], 2),
+            (["bench", "--bogus"], 2), (["bench", "--repeat", "0"], 2),
+            (["bench", "--engine", "x"], 2), (["speedup", "--threads", "0"], 2),
+            (["speedup", "--game", "nosuch"], 2), (["speedup", "x"], 2),
+            (["algorithms", "--format", "x"], 2), (["match"], 2),
+            (["search", "tictactoe", "--depth", "2", "--threads", "2", "--quiet"], 0),
+            (["search", "tictactoe", "--depth", "2", "--playouts", "3", "--quiet"], 0),
+            (["search", "tictactoe", "--tt-mb", "1048576"], 1),
+            (["nodes", "tictactoe", "--algs", "pvs", "--depths", "1", "--tt-mb", "1048576"], 1),
+            (["solve", "connect4", "--threads", "2"], 0),
+            (["solve", "connect4"], 1),
+        ]
+        for args, status in cases:
+            with self.subTest(args=args):
+                stdin = "4453x\n" if args[-1] == "connect4" else ""
+                rc, out, err = run(args, stdin=stdin)
+                self.assertEqual(rc, status, err)
+                lines = err.splitlines()
+                self.assertTrue(lines, "a message")
+                for line in lines:
+                    if line != f"Try 'gts {args[0]} --help' for more information.":
+                        self.assertTrue(line.startswith(f"gts {args[0]}: "), line)
+                self.assertNotIn("error:", err)
+                if status == 2:
+                    self.assertEqual(lines[-1],
+                                     f"Try 'gts {args[0]} --help' for more information.")
+
     def test_algorithms_listing(self):
         rows = algorithms()
         names = [r["name"] for r in rows]

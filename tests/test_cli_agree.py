@@ -188,6 +188,8 @@ SEARCHES = [
     ["tictactoe", "--alg", "mcts", "--playouts", "2000"],
     ["connect4", "4453", "--alg", "mcts", "--playouts", "1500", "--tt-mb", "0"],
     ["tictactoe", "--depth", "3", "--playouts", "10"],  # warning: not MCTS
+    ["tictactoe", "--playouts", "10"],   # warning, and the default depth stays
+    ["chess", "--alg", "pvs", "--playouts", "5"],
 ]
 
 
@@ -227,6 +229,22 @@ class TestSearch(Agree):
         d = self.check(["tictactoe", "--alg", "mcts", "--playouts", "2000"])
         self.assertEqual((d["algorithm"], d["stop"]), ("mcts", "none"))
         self.assertGreater(d["nodes"], 2000, "2000 playouts, each at least one move")
+
+    def test_option_without_effect_keeps_the_default_depth(self):
+        # --playouts has no effect on pvs: it must not lift the default
+        # depth either (it did: depth 127 on tic-tac-toe, and chess searched
+        # without end).
+        for args, depth in ((["tictactoe", "--playouts", "10"], 9),
+                            (["chess", "--alg", "pvs", "--playouts", "5"], 6),
+                            (["connect4", "--playouts", "3", "--threads", "2"], 12)):
+            with self.subTest(args=args):
+                d = self.check(args)
+                self.assertEqual((d["depth"], d["stop"]), (depth, "none"))
+                n = args[args.index("--playouts") + 1]
+                for tool in ("c", "py"):
+                    err = run(tool, ["search", "--quiet"] + args)[2]
+                    self.assertIn(f"gts search: warning: --playouts {n} has no effect: 'pvs' "
+                                  "is not a Monte-Carlo search", err)
 
     def test_every_algorithm(self):
         rc, out, _ = run("c", ["algorithms", "--format", "json"])
@@ -448,7 +466,10 @@ class TestErrors(Agree):
                 self.assertEqual(c[1], "", line)
                 lines = c[2].splitlines()
                 self.assertEqual(len(lines), 2, c[2])
-                self.assertRegex(lines[1], r"^Try 'gts( \w+)? --help' for more information\.$")
+                # doc/cli.md, "Messages": "PROG COMMAND: ", and its hint
+                where = "gts" if args[0] == "help" else f"gts {args[0]}"
+                self.assertTrue(lines[0].startswith(where + ": "), lines[0])
+                self.assertEqual(lines[1], f"Try '{where} --help' for more information.")
 
     def test_unknown_command(self):
         for cmd in ("frobnicate", "--frobnicate"):
@@ -494,6 +515,42 @@ class TestErrors(Agree):
                 self.assertEqual(c[0], 2)
                 self.same(c, py, repr(args))
                 self.assertNotRegex(c[2].splitlines()[0], r"[\x00-\x1f\x7f-\uffff]")
+
+    def test_every_message_names_program_and_command(self):
+        """Run-time failures and warnings too: every stderr line starts with
+        "PROG COMMAND: " (doc/cli.md, "Messages"), in both programs."""
+        cases = [
+            (["search", "tictactoe", "--depth", "2", "--threads", "2"], None, 0),
+            (["search", "tictactoe", "--depth", "2", "--playouts", "7", "--quiet"], None, 0),
+            (["search", "tictactoe", "--tt-mb", "1048576"], None, 1),
+            (["solve", "connect4", "--threads", "2"], NEAR_END + "\n", 0),
+            (["solve", "connect4"], "4453x\n\n1111111\n" + NEAR_END + " 3\n", 1),
+            (["solve", "connect4", "--check"], NEAR_END + " 3\n" + NEAR_END + "\n", 1),
+            (["perft", "tictactoe", "1", "--divide"], None, 0),
+        ]
+        for args, stdin, status in cases:
+            with self.subTest(args=args):
+                c, py = both(args, stdin=stdin if stdin is not None else "")
+                self.assertEqual(c[0], status, c)
+                self.same(c, py, " ".join(args), compare_stdout=False)
+                self.assertTrue(c[2] or status == 0)
+                for line in c[2].splitlines():
+                    if not line.startswith("info depth "):       # search progress
+                        self.assertTrue(line.startswith(f"gts {args[0]}: "), line)
+
+    def test_unreadable_stdin(self):
+        # stdin open for writing only: reading fails (EBADF). The error is
+        # reported as such, not as an empty input (and not as a traceback).
+        results = []
+        for tool in ("c", "py"):
+            with open(os.devnull, "w") as wronly:
+                p = subprocess.run(TOOLS[tool] + ["solve", "connect4"], stdin=wronly,
+                                   capture_output=True, text=True, timeout=TIMEOUT, env=ENV,
+                                   preexec_fn=default_sigint)
+            results.append((p.returncode, p.stdout, unprog(p.stderr)))
+        self.same(results[0], results[1], "solve with unreadable stdin")
+        self.assertEqual(results[0], (1, "", "gts solve: cannot read stdin: "
+                                             f"{os.strerror(9)}\n"))
 
     def test_out_of_memory_is_a_failure(self):
         for args in (["search", "tictactoe", "--tt-mb", "1048576"],

@@ -519,6 +519,167 @@ class MatchTest(unittest.TestCase):
             self.assertIn(r":2: bad go opening '5\x20moves=A1,A1': move 2: A1 is not legal here",
                           err)
 
+    def test_record_opened_before_the_first_game(self):
+        # A --record path that cannot be written fails at once: no game is
+        # played (with --progress-interval 0 every game would print a line).
+        args = ["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=9",
+                "--openings", "all:2", "--progress-interval", "0"]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "no", "such", "dir", "games.csv")
+            rc, out, err = run(args + ["--record", path])
+            self.assertEqual((rc, out), (1, ""), err)
+            self.assertEqual(err, f"gts match: --record: cannot open '{path}': "
+                                  f"{os.strerror(2)}\n")
+        if os.path.exists("/dev/full"):     # opens, but the first write fails
+            rc, out, err = run(args + ["--record", "/dev/full"])
+            self.assertEqual((rc, out), (1, ""), err)
+            self.assertEqual(err, "gts match: --record: cannot write '/dev/full': "
+                                  f"{os.strerror(28)}\n")
+
+    def test_record_written_as_each_game_ends(self):
+        # The rows of the finished games are in the file while the match
+        # is still playing: killed after its second game (the progress line
+        # of a game follows its row), the file holds both.
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "games.csv")
+            p = subprocess.Popen([GTS, "match", "connect4h", "--a", "alg=alphabeta,depth=4",
+                                  "--b", "alg=alphabeta,depth=5", "--openings", "all:2",
+                                  "--progress-interval", "0", "--format", "csv",
+                                  "--record", rec], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+            try:
+                lines = []
+                for line in p.stderr:
+                    lines.append(line)
+                    if line.startswith("gts match: progress 2/98 "):
+                        break
+                p.kill()
+            finally:
+                p.wait()
+                p.stderr.close()
+            self.assertTrue(lines and lines[-1].startswith("gts match: progress 2/98 "), lines)
+            with open(rec) as f:
+                games = list(csv.DictReader(f))
+            self.assertGreaterEqual(len(games), 2)
+            self.assertEqual(games[0]["opening"], games[1]["opening"])
+            self.assertEqual((games[0]["first"], games[1]["first"]), ("A", "B"))
+            for g in games[:2]:
+                c4_replay(g["opening"], g["moves"])
+
+    def test_record_write_failure_mid_match(self):
+        # The record file stops growing after a few games (RLIMIT_FSIZE):
+        # the match ends there with exit 1, the summary counts the games
+        # that finished, and the file keeps their rows.
+        import resource
+        import signal
+
+        def limit():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # EFBIG instead
+            resource.setrlimit(resource.RLIMIT_FSIZE, (700, 700))
+
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "games.csv")
+            p = subprocess.run([GTS, "match", "tictactoe", "--a", "alg=pvs,depth=1", "--b",
+                                "alg=pvs,depth=2", "--openings", "all:2", "--format", "csv",
+                                "--record", rec], capture_output=True, text=True,
+                               timeout=TIMEOUT, preexec_fn=limit)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(f"gts match: --record: cannot write '{rec}': {os.strerror(27)}\n",
+                          p.stderr)
+            summary = {r["setup"]: r for r in csv.DictReader(io.StringIO(p.stdout))}
+            played = int(summary["A"]["games"])
+            self.assertTrue(2 <= played < 144, played)
+            with open(rec) as f:
+                complete = [ln for ln in f.read().split("\n")[1:] if ln.count(",") == 11]
+            self.assertGreaterEqual(len(complete), played - 1)
+            self.assertGreaterEqual(len(complete), 2)
+
+    def test_record_text_aligned_at_the_end(self):
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "games.txt")
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", "all:1", "--record", rec])
+            self.assertEqual(rc, 0, err)
+            with open(rec) as f:
+                lines = f.read().splitlines()
+        self.assertEqual(lines[0], "match tictactoe: games")
+        self.assertTrue(lines[1].startswith("game  opening  first  second  winner"), lines[1])
+        table = [ln for ln in lines[1:] if not ln.startswith("note: ")]
+        self.assertEqual(len(table), 2 + 18)
+        # the last column is a number, right-aligned: every line as long
+        self.assertEqual(len({len(ln) for ln in table}), 1, table)
+        self.assertTrue(lines[-1].startswith("note: first/second here"), lines[-1])
+
+    def test_record_json_complete(self):
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "games.json")
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", "all:1", "--format", "json", "--record", rec])
+            self.assertEqual(rc, 0, err)
+            with open(rec) as f:
+                doc = json.load(f)
+        self.assertEqual([r["game"] for r in doc["rows"]], list(range(1, 19)))
+        self.assertEqual(len(doc["notes"]), 1)
+
+    def test_progress_lines_when_stderr_is_not_a_terminal(self):
+        args = ["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=9",
+                "--openings", "all:1", "--progress-interval", "0"]
+        rc, out, err = run(args)
+        self.assertEqual(rc, 0, err)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 18, err)
+        for k, line in enumerate(lines, 1):
+            self.assertRegex(line, rf"^gts match: progress {k}/18 after \d+\.\d s: "
+                                   r"A \d+ : \d+ B, \d+ draws$")
+        self.assertRegex(lines[-1], r"A 0 : \d+ B, \d+ draws$")   # depth 9 never loses
+        rc, out, err = run(args + ["--quiet"])
+        self.assertEqual((rc, err), (0, ""))
+        rc, out, err = run(args[:-1] + ["-1"])
+        self.assertEqual(rc, 2)
+        self.assertIn("gts match: --progress-interval: expected 0..86400, got '-1'", err)
+
+    def test_openings_read_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", d])
+            self.assertEqual((rc, out), (1, ""), err)
+            self.assertEqual(err, f"gts match: --openings: cannot read '{d}': "
+                                  f"{os.strerror(21)}\n")
+            empty = os.path.join(d, "empty.txt")
+            open(empty, "w").close()
+            rc, out, err = run(["tictactoe", "--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3",
+                                "--openings", empty])
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(err, f"gts match: --openings: '{empty}' holds no opening\n")
+
+    def test_every_message_names_program_and_command(self):
+        """doc/cli.md, "Messages": every line on stderr starts with
+        "gts match: " (run-time failures, warnings and notes too)."""
+        ok = ["--a", "alg=pvs,depth=2", "--b", "alg=pvs,depth=3"]
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "open.txt")
+            with open(bad, "w") as f:
+                f.write("44\n4444444\n")
+            cases = [
+                (["tictactoe"] + ok + ["--openings", os.path.join(d, "missing")], 1),
+                (["connect4"] + ok + ["--openings", bad], 1),
+                (["connect4"] + ok + ["--openings", d], 1),
+                (["tictactoe"] + ok + ["--record", os.path.join(d, "x", "y.csv")], 1),
+                (["tictactoe", "--a", "alg=pvs,depth=2,threads=2", "--b", "alg=pvs,depth=3"],
+                 0),
+                (["tictactoe"] + ok + ["--openings", "random:20:1", "--format", "csv"], 0),
+                (["tictactoe"] + ok + ["--bogus"], 2),
+            ]
+            for args, status in cases:
+                with self.subTest(args=args):
+                    rc, out, err = run(args)
+                    self.assertEqual(rc, status, err)
+                    self.assertTrue(err)
+                    for line in err.splitlines():
+                        if not line.startswith("Try 'gts match --help'"):
+                            self.assertTrue(line.startswith("gts match: "), line)
+                    self.assertNotIn("error:", err)
+
     def test_help(self):
         rc, out, err = run(["--help"])
         self.assertEqual(rc, 0)

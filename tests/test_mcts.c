@@ -1259,6 +1259,74 @@ Test(mcts, reuse_keeps_later_proofs_exact)
     }
 }
 
+/* A one-move chain of CHAIN_LEN plies whose evaluate() is the number of
+ * plies played: its depth-limited value depends on where the horizon
+ * (GTS_MAX_DEPTH plies from the root) falls. */
+enum { CHAIN_LEN = 200 };
+static int chain_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)cap, (void)u;
+    int ply = *(int *)s;
+    if (ply >= CHAIN_LEN)
+        return 0;
+    m[0] = (gts_move)ply + 1;
+    return 1;
+}
+static int chain_apply(void *s, gts_move m, void *u)
+{
+    (void)u;
+    cr_assert_eq(m, (gts_move)*(int *)s + 1, "the chain's move");
+    ++*(int *)s;
+    return 0;
+}
+static int chain_undo(void *s, gts_move m, void *u)
+{
+    (void)m, (void)u;
+    --*(int *)s;
+    return 0;
+}
+static gts_score chain_evaluate(void *s, void *u)
+{
+    (void)u;
+    return *(int *)s;
+}
+
+/* Issue 31: the proof of the first search rests on evaluate() at its
+ * horizon (ply 127: value -127). After one move the horizon is one ply
+ * further (value -128 from the new root); the kept tree used to keep the
+ * old proof and the reused search answered 127 in one node. */
+Test(mcts, reuse_drops_proofs_made_at_the_old_horizon)
+{
+    gts_game v = {.struct_size = sizeof v, .max_moves = 1, .generate = chain_generate,
+                  .apply = chain_apply, .undo = chain_undo, .evaluate = chain_evaluate};
+    int ply = 0;
+    gts_engine *e = engine(1, 0), *fresh = engine(1, 0), *ab = engine(1, 0);
+    gts_result r = mcts(e, &v, &ply, NULL);
+    gts_result p = {.struct_size = sizeof p};
+    cr_assert_eq(gts_pvs(ab, &v, &ply, NULL, &p), GTS_OK);
+    cr_assert_eq(r.score, p.score, "first search: MCTS %d, PVS %d", r.score, p.score);
+    cr_assert_eq(r.score, -GTS_MAX_DEPTH);
+    for (int step = 1; step <= 3; step++) {
+        gts_move m = r.best_move;
+        cr_assert_eq(m, (gts_move)ply + 1);
+        cr_assert_eq(gts_mcts_advance(e, &m, 1, NULL), 1, "step %d: the tree is kept", step);
+        v.apply(&ply, m, NULL);
+        r = mcts(e, &v, &ply, NULL);
+        gts_result f = mcts(fresh, &v, &ply, NULL);
+        cr_assert_eq(gts_pvs(ab, &v, &ply, NULL, &p), GTS_OK);
+        cr_assert_eq(p.score, -(GTS_MAX_DEPTH + step),
+                     "the reference: %d", p.score);
+        cr_assert_eq(f.score, p.score, "step %d: fresh MCTS %d, PVS %d", step, f.score,
+                     p.score);
+        cr_assert_eq(r.score, p.score, "step %d: reused MCTS %d (%llu nodes), PVS %d", step,
+                     r.score, (unsigned long long)r.nodes, p.score);
+        cr_assert_eq(r.depth, GTS_MAX_DEPTH, "proven");
+    }
+    gts_engine_free(e);
+    gts_engine_free(fresh);
+    gts_engine_free(ab);
+}
+
 /* A kept tree whose root is not the searched position is not used: the
  * search is the fresh one, statistic for statistic. */
 Test(mcts, reuse_detects_another_position)

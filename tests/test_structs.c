@@ -307,3 +307,234 @@ Test(structs, allocator_of_the_0_1_layout)
     cr_expect_eq(gts_engine_new_with(&e, ap), GTS_EINVAL);
     free(ap);
 }
+
+/* ---- issue 31: sizes must cover whole fields, and the error names the struct ---- */
+
+#include "struct_internal.h"
+
+static int bounds_calls;
+static int counting_bounds(void *s, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)s, (void)user;
+    bounds_calls++;
+    *lo = GTS_SCORE_LOSS;
+    *hi = GTS_SCORE_WIN;
+    return 0;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* gts_game at GTS_GAME_SIZE_V0_1 + 1 with bounds set: the size ends inside
+ * the bounds pointer. The library used to copy one byte of it and call the
+ * truncated pointer (SEGV). Now it is refused and the engine says which
+ * struct; the full pointer (V0_1 + 8) is accepted and used. */
+Test(structs, a_size_inside_a_pointer_is_refused)
+{
+    tgame g;
+    tgame_init(&g, 7, 3, 4);
+    gts_game v = tgame_vtable(&g, true);
+    v.bounds = never_called_bounds;
+    gts_engine *e = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 4};
+    gts_result r = {.struct_size = sizeof r};
+    for (size_t extra = 1; extra < sizeof(void *); extra++) {
+        gts_game *vp = exact_copy(&v, GTS_GAME_SIZE_V0_1 + extra);
+        cr_expect_eq(gts_pvs(e, vp, &g, &l, &r), GTS_ESTRUCT, "V0_1 + %zu", extra);
+        cr_expect(starts_with(gts_engine_last_error(e), "gts_game: "), "names the game: \"%s\"",
+                  gts_engine_last_error(e));
+        free(vp);
+    }
+    v.bounds = counting_bounds;
+    gts_game *vp = exact_copy(&v, GTS_GAME_SIZE_V0_1 + sizeof(void *));
+    bounds_calls = 0;
+    cr_expect_eq(gts_pvs(e, vp, &g, &l, &r), GTS_OK);
+    cr_expect(bounds_calls > 0, "the whole bounds field is read");
+    cr_expect_str_eq(gts_engine_last_error(e), "", "a call that succeeds clears the detail");
+    free(vp);
+    gts_engine_free(e);
+}
+
+/* Each of the three structs of a search gets its own message. */
+Test(structs, estruct_names_the_struct)
+{
+    tgame g;
+    tgame_init(&g, 7, 3, 4);
+    gts_game v = tgame_vtable(&g, true);
+    gts_engine *e = engine();
+    gts_limits l = {.struct_size = sizeof l, .depth = 3};
+    gts_result r = {.struct_size = sizeof r};
+    cr_expect_str_eq(gts_engine_last_error(e), "", "a new engine has no detail");
+    cr_expect_str_eq(gts_engine_last_error(NULL), "");
+
+    l.struct_size = offsetof(gts_limits, nodes) + 4; /* below the 0.1 layout */
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_limits: "), "\"%s\"",
+              gts_engine_last_error(e));
+    cr_expect(strstr(gts_engine_last_error(e), "below"), "says why");
+    l.struct_size = sizeof l;
+
+    r.struct_size = offsetof(gts_result, nodes) + 3;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_result: "), "\"%s\"",
+              gts_engine_last_error(e));
+    v.struct_size = GTS_GAME_SIZE_V0_2 - 4; /* inside hash_after */
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(strstr(gts_engine_last_error(e), "gts_result: "), "the first bad struct");
+    r.struct_size = sizeof r;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_game: "));
+    cr_expect(strstr(gts_engine_last_error(e), "inside a field"), "says why: \"%s\"",
+              gts_engine_last_error(e));
+    v.struct_size = sizeof v;
+    r.struct_size = GTS_RESULT_SIZE_V0_1 - 8;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_result: "));
+    cr_expect(strstr(gts_engine_last_error(e), "below"), "says why: \"%s\"",
+              gts_engine_last_error(e));
+    r.struct_size = sizeof r;
+
+    v.struct_size = 0;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_game: "));
+    v.struct_size = sizeof v;
+
+    /* The other calls with structs. */
+    gts_probcut_params pp = {.struct_size = 3};
+    cr_expect_eq(gts_engine_set_probcut(e, &pp), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_probcut_params: "));
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_OK);
+    cr_expect_str_eq(gts_engine_last_error(e), "");
+    cr_expect_eq(gts_engine_get_probcut(e, &pp), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_probcut_params: "));
+    gts_probcut_fit fit = {.struct_size = offsetof(gts_probcut_fit, a) + 1};
+    cr_expect_eq(gts_probcut_calibrate(e, &v, NULL, 0, &g, 10, 1, 4, 1, 2, &fit), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_probcut_fit: "));
+    gts_mcts_move_stats ms = {.struct_size = 5};
+    cr_expect_eq(gts_mcts_root_stats(e, &ms, 1), GTS_ESTRUCT);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_mcts_move_stats: "));
+
+    /* Other argument errors of a search say which field. */
+    l.depth = GTS_MAX_DEPTH + 1;
+    cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE);
+    cr_expect(starts_with(gts_engine_last_error(e), "gts_limits: depth"), "\"%s\"",
+              gts_engine_last_error(e));
+    gts_engine_free(e);
+}
+
+/* gts_game_check() has no engine: the report (when its own size is good)
+ * carries the message. */
+Test(structs, check_names_the_struct_in_its_report)
+{
+    tgame g;
+    tgame_init(&g, 7, 3, 4);
+    gts_game v = tgame_vtable(&g, true);
+    gts_check_report rep = {.struct_size = sizeof rep};
+    gts_check_options o = {.struct_size = offsetof(gts_check_options, walks) + 2};
+    cr_expect_eq(gts_game_check(&v, &g, &o, &rep), GTS_ESTRUCT);
+    cr_expect(starts_with(rep.message, "gts_check_options: "), "\"%s\"", rep.message);
+    v.struct_size = GTS_GAME_SIZE_V0_1 + 4;
+    cr_expect_eq(gts_game_check(&v, &g, NULL, &rep), GTS_ESTRUCT);
+    cr_expect(starts_with(rep.message, "gts_game: "), "\"%s\"", rep.message);
+    v.struct_size = sizeof v;
+    rep.struct_size = offsetof(gts_check_report, positions) + 1;
+    cr_expect_eq(gts_game_check(&v, &g, NULL, &rep), GTS_ESTRUCT);
+}
+
+/* Every size from the first layout to sizeof, for every struct: accepted
+ * exactly when no field straddles it. The reference is the byte map of the
+ * struct's fields, built here from offsetof/sizeof independently of the
+ * library's descriptor; the descriptors are checked to list every field
+ * (in order, ending in the tail padding). */
+
+#define F(T, m) {offsetof(T, m), sizeof(((T *)0)->m)}
+static void check_layout(const gts__struct_desc *d, size_t size, size_t n,
+                         const size_t (*f)[2])
+{
+    cr_assert_eq(d->size, size, "%s: descriptor size", d->name);
+    cr_assert_eq(d->nfields, n, "%s: the descriptor lists every field", d->name);
+    for (size_t i = 0; i < n; i++) {
+        cr_expect_eq(d->fields[i].off, f[i][0], "%s field %zu", d->name, i);
+        cr_expect_eq(d->fields[i].end, f[i][0] + f[i][1], "%s field %zu", d->name, i);
+    }
+    cr_expect(size - d->fields[n - 1].end < sizeof(void *), "%s: the last field is listed",
+              d->name);
+    unsigned char *buf = calloc(1, size + 16);
+    cr_assert_not_null(buf);
+    for (size_t s = d->min; s <= size; s++) {
+        bool inside = false;
+        for (size_t i = 0; i < n; i++)
+            inside = inside || (f[i][0] < s && s < f[i][0] + f[i][1]);
+        memcpy(buf, &s, sizeof s);
+        size_t got = 0;
+        const char *why = NULL;
+        gts_status rc = gts__struct_check(d, buf, &got, &why);
+        cr_expect_eq(rc, inside ? GTS_ESTRUCT : GTS_OK, "%s at %zu", d->name, s);
+        if (rc == GTS_OK)
+            cr_expect_eq(got, s);
+        else
+            cr_expect(starts_with(why, d->name));
+    }
+    free(buf);
+}
+
+Test(structs, every_size_ends_at_a_field_boundary)
+{
+    static const size_t game[][2] = {
+        F(gts_game, struct_size), F(gts_game, max_moves), F(gts_game, generate),
+        F(gts_game, apply), F(gts_game, undo), F(gts_game, evaluate), F(gts_game, hash),
+        F(gts_game, clone), F(gts_game, free), F(gts_game, generate_noisy),
+        F(gts_game, move_score), F(gts_game, extend), F(gts_game, format_move),
+        F(gts_game, parse_move), F(gts_game, user), F(gts_game, bounds),
+        F(gts_game, playout_move), F(gts_game, traits), F(gts_game, hash_after)};
+    check_layout(gts__desc_game(), sizeof(gts_game), sizeof game / sizeof *game, game);
+    static const size_t limits[][2] = {
+        F(gts_limits, struct_size), F(gts_limits, depth), F(gts_limits, alpha),
+        F(gts_limits, beta), F(gts_limits, guess), F(gts_limits, has_guess),
+        F(gts_limits, nodes), F(gts_limits, time_ms), F(gts_limits, on_iteration),
+        F(gts_limits, on_iteration_user)};
+    check_layout(gts__desc_limits(), sizeof(gts_limits), sizeof limits / sizeof *limits, limits);
+    static const size_t result[][2] = {
+        F(gts_result, struct_size), F(gts_result, best_move), F(gts_result, score),
+        F(gts_result, depth), F(gts_result, seldepth), F(gts_result, flags), F(gts_result, pv),
+        F(gts_result, pv_length), F(gts_result, threads), F(gts_result, nodes),
+        F(gts_result, tt_probes), F(gts_result, tt_hits), F(gts_result, tt_cutoffs),
+        F(gts_result, nodes_mandatory), F(gts_result, nodes_speculative),
+        F(gts_result, nodes_wasted), F(gts_result, time_us), F(gts_result, callback_status),
+        F(gts_result, thread_nodes), F(gts_result, thread_nodes_capacity)};
+    check_layout(gts__desc_result(), sizeof(gts_result), sizeof result / sizeof *result, result);
+    static const size_t params[][2] = {
+        F(gts_probcut_params, struct_size), F(gts_probcut_params, npairs),
+        F(gts_probcut_params, pair), F(gts_probcut_params, iid)};
+    check_layout(gts__desc_probcut_params(), sizeof(gts_probcut_params), 4, params);
+    static const size_t fit[][2] = {
+        F(gts_probcut_fit, struct_size), F(gts_probcut_fit, a), F(gts_probcut_fit, b),
+        F(gts_probcut_fit, sigma), F(gts_probcut_fit, r2), F(gts_probcut_fit, samples),
+        F(gts_probcut_fit, skipped)};
+    check_layout(gts__desc_probcut_fit(), sizeof(gts_probcut_fit), 7, fit);
+    static const size_t alloc[][2] = {
+        F(gts_allocator, struct_size), F(gts_allocator, allocate), F(gts_allocator, release),
+        F(gts_allocator, user)};
+    check_layout(gts__desc_allocator(), sizeof(gts_allocator), 4, alloc);
+    static const size_t stats[][2] = {
+        F(gts_mcts_move_stats, struct_size), F(gts_mcts_move_stats, move),
+        F(gts_mcts_move_stats, visits), F(gts_mcts_move_stats, mean),
+        F(gts_mcts_move_stats, prior), F(gts_mcts_move_stats, score),
+        F(gts_mcts_move_stats, lower), F(gts_mcts_move_stats, upper),
+        F(gts_mcts_move_stats, amaf_visits), F(gts_mcts_move_stats, amaf_mean)};
+    check_layout(gts__desc_mcts_move_stats(), sizeof(gts_mcts_move_stats), 10, stats);
+    static const size_t copt[][2] = {
+        F(gts_check_options, struct_size), F(gts_check_options, seed),
+        F(gts_check_options, walks), F(gts_check_options, walk_length),
+        F(gts_check_options, depth), F(gts_check_options, algorithm_positions)};
+    check_layout(gts__desc_check_options(), sizeof(gts_check_options), 6, copt);
+    static const size_t crep[][2] = {
+        F(gts_check_report, struct_size), F(gts_check_report, violation),
+        F(gts_check_report, callback_status), F(gts_check_report, algorithm),
+        F(gts_check_report, path_length), F(gts_check_report, path),
+        F(gts_check_report, positions), F(gts_check_report, message)};
+    check_layout(gts__desc_check_report(), sizeof(gts_check_report), 8, crep);
+}
+#undef F

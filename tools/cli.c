@@ -14,14 +14,26 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 const char *cli_prog = "gts";
+const char *cli_command = NULL;
+
+/* "PROG COMMAND: " (doc/cli.md, "Messages"), or "PROG: " before a command. */
+static void message_prefix(void)
+{
+    if (cli_command)
+        fprintf(stderr, "%s %s: ", cli_prog, cli_command);
+    else
+        fprintf(stderr, "%s: ", cli_prog);
+}
 
 void cli_oom(void)
 {
-    fprintf(stderr, "%s: error: out of memory\n", cli_prog);
+    message_prefix();
+    fputs("out of memory\n", stderr);
     exit(CLI_FAIL);
 }
 
@@ -31,7 +43,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", cli_prog);
+    message_prefix();
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -41,7 +53,8 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: warning: ", cli_prog);
+    message_prefix();
+    fputs("warning: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -293,6 +306,11 @@ struct cli_table {
     size_t ncells, cap;
     char **notes;
     int nnotes;
+    /* streamed (cli_table_stream_*): where, how, and the rows written */
+    FILE *stream;
+    cli_format stream_fmt;
+    const char *stream_command;
+    size_t streamed;
 };
 
 cli_table *cli_table_new(const char *title, int ncols, const char *const *cols)
@@ -399,59 +417,125 @@ static void csv_field(FILE *f, const char *s)
     }
 }
 
+/* The text form: header and dashes, a row, the notes; @p w the widths. */
+static void text_head(const cli_table *t, FILE *f, const size_t *w)
+{
+    for (int c = 0; c < t->ncols; c++)
+        fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], t->cols[c]);
+    fputc('\n', f);
+    for (int c = 0; c < t->ncols; c++) {
+        fprintf(f, "%s", c ? "  " : "");
+        for (size_t k = 0; k < w[c]; k++)
+            fputc('-', f);
+    }
+    fputc('\n', f);
+}
+
+static void text_row(const cli_table *t, FILE *f, size_t r, const size_t *w)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
+        const char *s = cell->null ? "-" : cell->text;
+        /* numbers right-aligned, text left-aligned */
+        if (cell->number)
+            fprintf(f, "%s%*s", c ? "  " : "", (int)w[c], s);
+        else if (c == t->ncols - 1)
+            fprintf(f, "%s%s", c ? "  " : "", s); /* no trailing blanks */
+        else
+            fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], s);
+    }
+    fputc('\n', f);
+}
+
+static void text_notes(const cli_table *t, FILE *f)
+{
+    for (int i = 0; i < t->nnotes; i++)
+        fprintf(f, "note: %s\n", t->notes[i]);
+}
+
+/* The pieces of the CSV and JSON forms, shared by cli_table_print() and the
+ * streamed table (cli_table_stream_*): the same bytes either way. */
+static void csv_head(const cli_table *t, FILE *f)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, t->cols[c]);
+    }
+    fputc('\n', f);
+}
+
+static void csv_body_row(const cli_table *t, FILE *f, size_t r)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, t->cells[r * (size_t)t->ncols + (size_t)c].text);
+    }
+    fputc('\n', f);
+}
+
+/* CSV stays machine-readable: the notes go to stderr. */
+static void csv_notes(const cli_table *t, const char *command)
+{
+    for (int i = 0; i < t->nnotes; i++)
+        fprintf(stderr, "%s %s: note: %s\n", cli_prog, command, t->notes[i]);
+}
+
+static void json_head(const cli_table *t, FILE *f, const char *command)
+{
+    fprintf(f, "{\n  \"tool\": \"gts\",\n  \"version\": ");
+    cli_json_string(f, gts_version_string());
+    fprintf(f, ",\n  \"command\": ");
+    cli_json_string(f, command);
+    fprintf(f, ",\n  \"title\": ");
+    cli_json_string(f, t->title);
+    fprintf(f, ",\n  \"rows\": [");
+}
+
+static void json_row(const cli_table *t, FILE *f, size_t r)
+{
+    fprintf(f, "%s\n    {", r ? "," : "");
+    for (int c = 0; c < t->ncols; c++) {
+        const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
+        fprintf(f, "%s", c ? ", " : "");
+        cli_json_string(f, t->cols[c]);
+        fputs(": ", f);
+        if (cell->null)
+            fputs("null", f);
+        else if (cell->number)
+            fputs(cell->text, f);
+        else
+            cli_json_string(f, cell->text);
+    }
+    fputc('}', f);
+}
+
+static void json_tail(const cli_table *t, FILE *f, size_t nrows)
+{
+    fprintf(f, "%s],\n  \"notes\": [", nrows ? "\n  " : "");
+    for (int i = 0; i < t->nnotes; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        cli_json_string(f, t->notes[i]);
+    }
+    fprintf(f, "%s]\n}\n", t->nnotes ? "\n  " : "");
+}
+
 void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command)
 {
     size_t nrows = t->ncells / (size_t)t->ncols;
     switch (fmt) {
     case CLI_FMT_CSV:
-        for (int c = 0; c < t->ncols; c++) {
-            if (c)
-                fputc(',', f);
-            csv_field(f, t->cols[c]);
-        }
-        fputc('\n', f);
-        for (size_t r = 0; r < nrows; r++) {
-            for (int c = 0; c < t->ncols; c++) {
-                if (c)
-                    fputc(',', f);
-                csv_field(f, t->cells[r * (size_t)t->ncols + (size_t)c].text);
-            }
-            fputc('\n', f);
-        }
-        /* CSV stays machine-readable: the notes go to stderr. */
-        for (int i = 0; i < t->nnotes; i++)
-            fprintf(stderr, "%s %s: note: %s\n", cli_prog, command, t->notes[i]);
+        csv_head(t, f);
+        for (size_t r = 0; r < nrows; r++)
+            csv_body_row(t, f, r);
+        csv_notes(t, command);
         break;
     case CLI_FMT_JSON:
-        fprintf(f, "{\n  \"tool\": \"gts\",\n  \"version\": ");
-        cli_json_string(f, gts_version_string());
-        fprintf(f, ",\n  \"command\": ");
-        cli_json_string(f, command);
-        fprintf(f, ",\n  \"title\": ");
-        cli_json_string(f, t->title);
-        fprintf(f, ",\n  \"rows\": [");
-        for (size_t r = 0; r < nrows; r++) {
-            fprintf(f, "%s\n    {", r ? "," : "");
-            for (int c = 0; c < t->ncols; c++) {
-                const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-                fprintf(f, "%s", c ? ", " : "");
-                cli_json_string(f, t->cols[c]);
-                fputs(": ", f);
-                if (cell->null)
-                    fputs("null", f);
-                else if (cell->number)
-                    fputs(cell->text, f);
-                else
-                    cli_json_string(f, cell->text);
-            }
-            fputc('}', f);
-        }
-        fprintf(f, "%s],\n  \"notes\": [", nrows ? "\n  " : "");
-        for (int i = 0; i < t->nnotes; i++) {
-            fprintf(f, "%s\n    ", i ? "," : "");
-            cli_json_string(f, t->notes[i]);
-        }
-        fprintf(f, "%s]\n}\n", t->nnotes ? "\n  " : "");
+        json_head(t, f, command);
+        for (size_t r = 0; r < nrows; r++)
+            json_row(t, f, r);
+        json_tail(t, f, nrows);
         break;
     case CLI_FMT_TEXT:
     default: {
@@ -468,36 +552,90 @@ void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command)
         }
         if (t->title[0])
             fprintf(f, "%s\n", t->title);
-        for (int c = 0; c < t->ncols; c++)
-            fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], t->cols[c]);
-        fputc('\n', f);
-        for (int c = 0; c < t->ncols; c++) {
-            fprintf(f, "%s", c ? "  " : "");
-            for (size_t k = 0; k < w[c]; k++)
-                fputc('-', f);
-        }
-        fputc('\n', f);
-        for (size_t r = 0; r < nrows; r++) {
-            for (int c = 0; c < t->ncols; c++) {
-                const cli_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-                const char *s = cell->null ? "-" : cell->text;
-                /* numbers right-aligned, text left-aligned */
-                if (cell->number)
-                    fprintf(f, "%s%*s", c ? "  " : "", (int)w[c], s);
-                else if (c == t->ncols - 1)
-                    fprintf(f, "%s%s", c ? "  " : "", s); /* no trailing blanks */
-                else
-                    fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], s);
-            }
-            fputc('\n', f);
-        }
-        for (int i = 0; i < t->nnotes; i++)
-            fprintf(f, "note: %s\n", t->notes[i]);
+        text_head(t, f, w);
+        for (size_t r = 0; r < nrows; r++)
+            text_row(t, f, r, w);
+        text_notes(t, f);
         free(w);
         break;
     }
     }
     fflush(f);
+}
+
+/* ---- a table streamed row by row ---------------------------------------------------
+ *
+ * CSV and JSON are written as cli_table_print() writes them, a row at a
+ * time; only the text form needs every row to align its columns, so its
+ * rows are written as they come (each column at least as wide as its
+ * header) and the whole table is written again, aligned, at the end when
+ * the file can be rewritten (a regular file).
+ */
+
+bool cli_table_stream_begin(cli_table *t, FILE *f, cli_format fmt, const char *command)
+{
+    t->stream = f;
+    t->stream_fmt = fmt;
+    t->stream_command = command;
+    t->streamed = 0;
+    if (fmt == CLI_FMT_CSV) {
+        csv_head(t, f);
+    } else if (fmt == CLI_FMT_JSON) {
+        json_head(t, f, command);
+    } else {
+        size_t *w = calloc((size_t)t->ncols, sizeof *w);
+        if (!w)
+            cli_oom();
+        for (int c = 0; c < t->ncols; c++)
+            w[c] = strlen(t->cols[c]);
+        if (t->title[0])
+            fprintf(f, "%s\n", t->title);
+        text_head(t, f, w);
+        free(w);
+    }
+    return fflush(f) == 0 && !ferror(f);
+}
+
+bool cli_table_stream_rows(cli_table *t)
+{
+    size_t nrows = t->ncells / (size_t)t->ncols;
+    FILE *f = t->stream;
+    for (; t->streamed < nrows; t->streamed++) {
+        if (t->stream_fmt == CLI_FMT_CSV) {
+            csv_body_row(t, f, t->streamed);
+        } else if (t->stream_fmt == CLI_FMT_JSON) {
+            json_row(t, f, t->streamed);
+        } else {
+            size_t *w = calloc((size_t)t->ncols, sizeof *w);
+            if (!w)
+                cli_oom();
+            for (int c = 0; c < t->ncols; c++)
+                w[c] = strlen(t->cols[c]);
+            text_row(t, f, t->streamed, w);
+            free(w);
+        }
+    }
+    return fflush(f) == 0 && !ferror(f);
+}
+
+bool cli_table_stream_end(cli_table *t)
+{
+    FILE *f = t->stream;
+    cli_table_stream_rows(t);
+    if (t->stream_fmt == CLI_FMT_CSV) {
+        csv_notes(t, t->stream_command);
+    } else if (t->stream_fmt == CLI_FMT_JSON) {
+        json_tail(t, f, t->streamed);
+    } else {
+        struct stat st;
+        bool rewrite = fflush(f) == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+                       fseek(f, 0, SEEK_SET) == 0 && ftruncate(fileno(f), 0) == 0;
+        if (rewrite)
+            cli_table_print(t, f, CLI_FMT_TEXT, t->stream_command);
+        else
+            text_notes(t, f);
+    }
+    return fflush(f) == 0 && !ferror(f);
 }
 
 void cli_table_free(cli_table *t)
@@ -529,10 +667,21 @@ struct cli_progress {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool stop, shown;
+    bool lines;                /* stderr is no terminal: plain lines */
+    uint64_t every_us, line_us; /* lines: their interval, the last one's time */
     uint64_t start_us, total, done;
     char what[64];
     char label[96];
 };
+
+/* A plain progress line, for a stderr that is no terminal. */
+static void progress_line(cli_progress *p, uint64_t now)
+{
+    fprintf(stderr, "%s %s: progress %" PRIu64 "/%" PRIu64 " after %.1f s: %s\n", cli_prog,
+            p->what, p->done, p->total, (double)(now - p->start_us) / 1e6, p->label);
+    fflush(stderr);
+    p->line_us = now;
+}
 
 static void progress_draw(cli_progress *p)
 {
@@ -562,24 +711,30 @@ static void *progress_main(void *arg)
             ts.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&p->cond, &p->lock, &ts);
-        if (!p->stop && cli_now_us() - p->start_us >= PROGRESS_DELAY_US)
+        uint64_t now = cli_now_us();
+        if (p->stop)
+            break;
+        if (!p->lines && now - p->start_us >= PROGRESS_DELAY_US)
             progress_draw(p);
+        else if (p->lines && p->every_us > 0 && now - p->line_us >= p->every_us)
+            progress_line(p, now);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-cli_progress *cli_progress_start(const char *what, uint64_t total)
+static cli_progress *progress_new(const char *what, uint64_t total, bool lines,
+                                  uint64_t every_us)
 {
-    if (!isatty(STDERR_FILENO))
-        return NULL;
     cli_progress *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond, NULL);
-    p->start_us = cli_now_us();
+    p->start_us = p->line_us = cli_now_us();
     p->total = total;
+    p->lines = lines;
+    p->every_us = every_us;
     snprintf(p->what, sizeof p->what, "%s", what);
     if (pthread_create(&p->thread, NULL, progress_main, p) != 0) {
         pthread_mutex_destroy(&p->lock);
@@ -590,13 +745,29 @@ cli_progress *cli_progress_start(const char *what, uint64_t total)
     return p;
 }
 
+cli_progress *cli_progress_start(const char *what, uint64_t total)
+{
+    if (!isatty(STDERR_FILENO))
+        return NULL;
+    return progress_new(what, total, false, 0);
+}
+
+cli_progress *cli_progress_start_lines(const char *what, uint64_t total, uint64_t every_us)
+{
+    bool tty = isatty(STDERR_FILENO);
+    return progress_new(what, total, !tty, tty ? 0 : every_us);
+}
+
 void cli_progress_set(cli_progress *p, uint64_t done, const char *label)
 {
     if (!p)
         return;
     pthread_mutex_lock(&p->lock);
+    bool advanced = done != p->done;
     p->done = done;
     snprintf(p->label, sizeof p->label, "%s", label ? label : "");
+    if (p->lines && p->every_us == 0 && advanced)
+        progress_line(p, cli_now_us());
     pthread_mutex_unlock(&p->lock);
 }
 

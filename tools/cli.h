@@ -28,12 +28,18 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_INTERRUPTED = 130 };
 
 /* Program name used in messages ("gts"). */
 extern const char *cli_prog;
+/* The command running ("search"), set by main() before it runs one; NULL
+ * before. Every message starts with "PROG COMMAND: " (doc/cli.md,
+ * "Messages"), or "PROG: " without a command. */
+extern const char *cli_command;
 
 /* ---- messages ---------------------------------------------------------- */
 
-/* Print "out of memory" and exit with CLI_FAIL. */
+/* Print "PROG COMMAND: out of memory" and exit with CLI_FAIL. */
 void cli_oom(void) __attribute__((noreturn));
+/* "PROG COMMAND: message" on stderr (the message names no command). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "PROG COMMAND: warning: message" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "gts COMMAND: message" plus a hint to run --help; returns CLI_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
@@ -239,6 +245,16 @@ void cli_table_raw(cli_table *t, const char *s);
 void cli_table_note(cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command);
 void cli_table_free(cli_table *t);
+/* A table streamed to @p f row by row, so that a run that fails or is
+ * killed half-way keeps the rows written (gts match --record): begin
+ * writes the head, rows writes the complete rows added since and flushes,
+ * end the rest. CSV and JSON come out as cli_table_print() writes them;
+ * text rows are aligned on the header only, and the table is written
+ * again, aligned, at the end when @p f is a regular file. Each returns
+ * false when writing failed (errno says why). */
+bool cli_table_stream_begin(cli_table *t, FILE *f, cli_format fmt, const char *command);
+bool cli_table_stream_rows(cli_table *t);
+bool cli_table_stream_end(cli_table *t);
 /* Write @p s as a JSON string literal (quoted, escaped). */
 void cli_json_string(FILE *f, const char *s);
 
@@ -248,6 +264,10 @@ void cli_json_string(FILE *f, const char *s);
  * older than one second; only when stderr is a terminal. */
 typedef struct cli_progress cli_progress;
 cli_progress *cli_progress_start(const char *what, uint64_t total);
+/* The same on a terminal; when stderr is not one (a log, a pipe), a plain
+ * line "PROG WHAT: progress DONE/TOTAL after S s: LABEL" every @p every_us
+ * instead (0: at every cli_progress_set() that changes DONE). */
+cli_progress *cli_progress_start_lines(const char *what, uint64_t total, uint64_t every_us);
 void cli_progress_set(cli_progress *p, uint64_t done, const char *label);
 void cli_progress_end(cli_progress *p);
 

@@ -179,7 +179,7 @@ static bench_measure run_lib(const bench_work *w, bool full)
         r.struct_size = sizeof r;
         gts_status st = gts_alphabeta(e, g, w->states[i], &lim, &r);
         if (st != GTS_OK) {
-            cli_error("bench: gts_alphabeta failed: %s", gts_strerror(st));
+            cli_error("gts_alphabeta failed: %s", gts_strerror(st));
             m.ok = false;
             break;
         }
@@ -267,7 +267,7 @@ int cmd_bench(int argc, char **argv)
     for (int i = 0; i < NC4; i++) {
         gts_status st = gts_connect4_new(BENCH_C4_POSITIONS[i], &c4_states[i]);
         if (st != GTS_OK) {
-            cli_error("bench: bad built-in position %s: %s", BENCH_C4_POSITIONS[i],
+            cli_error("bad built-in position %s: %s", BENCH_C4_POSITIONS[i],
                       gts_strerror(st));
             return CLI_FAIL;
         }
@@ -287,7 +287,7 @@ int cmd_bench(int argc, char **argv)
     void *tree = NULL;
     gts_status st = gts_randtree_new(&tp, &tree);
     if (st != GTS_OK) {
-        cli_error("bench: cannot build the random tree: %s", gts_strerror(st));
+        cli_error("cannot build the random tree: %s", gts_strerror(st));
         return CLI_FAIL;
     }
     gts_game tree_bare = *gts_game_randtree();
@@ -316,7 +316,7 @@ int cmd_bench(int argc, char **argv)
         bench_measure best[BENCH_ENGINES];
         double ratio[BENCH_REPEAT_MAX];
         if (!best_of(w, (int)repeat, engines, prog, &done, best, ratio)) {
-            cli_error("bench: a search failed on %s", w->name);
+            cli_error("a search failed on %s", w->name);
             status = CLI_FAIL;
             break;
         }

@@ -85,7 +85,7 @@ int cmd_check(int argc, char **argv)
     gts_status st = gts_game_check(g, state, &co, &rep);
     gts_games_free(g, state);
     if (st != GTS_OK) {
-        cli_error("check: the check could not run: %s (%s)", gts_strerror(st),
+        cli_error("the check could not run: %s (%s)", gts_strerror(st),
                   gts_status_name(st));
         return CLI_FAIL;
     }

@@ -47,7 +47,8 @@ static const char MATCH_USAGE[] =
     "stalemate, the 50-move rule, a third repetition; go: two passes or\n"
     "maxmoves, scored by area with komi); one still going after 4096 plies\n"
     "(chess: once its state holds 1792, the opening's moves included) stops as\n"
-    "a draw. A progress bar goes to stderr when it is a terminal.\n"
+    "a draw. A progress bar goes to stderr when it is a terminal, a progress\n"
+    "line every few seconds otherwise.\n"
     "\n"
     "SETUP is a comma-separated list of KEY=VALUE:\n"
     "  alg=NAME       algorithm (required; see 'gts algorithms')\n"
@@ -70,8 +71,11 @@ static const char MATCH_USAGE[] =
     "  --seed S         seed of random openings and of MCTS (default 1)\n"
     "  --format F       text (default), csv or json\n"
     "  --record FILE    also write one row per game (opening, colours, result,\n"
-    "                   moves) to FILE in the same format ('-' = stdout)\n"
-    "  --quiet          no progress bar\n"
+    "                   moves) to FILE in the same format ('-' = stdout); each\n"
+    "                   row is written as its game ends\n"
+    "  --quiet          no progress bar or lines\n"
+    "  --progress-interval S  when stderr is not a terminal, a progress line\n"
+    "                   every S seconds (default 5; 0 = after every game)\n"
     "  -h, --help       this help\n"
     "\n"
     "Positions, as in 'gts search': tictactoe \"519\", connect4 \"4453\", othello\n"
@@ -91,6 +95,9 @@ enum { CHESS_MAX_ALL_PLIES = 4, GO_MAX_ALL_PLIES = 3 };
 /* A chess state holds 2048 plies (gts_games.h, gts_chess_perft); a game
  * stops at this many, leaving 2 * GTS_MAX_PLY for the searches below it. */
 enum { CHESS_GAME_PLIES = 2048 - 2 * GTS_MAX_PLY };
+/* Seconds between two progress lines when stderr is no terminal (a log, a
+ * pipe; a terminal gets the bar), and the most --progress-interval takes. */
+enum { MATCH_PROGRESS_S = 5, MATCH_MAX_PROGRESS_S = 86400 };
 
 /* ---- set-ups ------------------------------------------------------------ */
 
@@ -324,7 +331,7 @@ static void enumerate(const match_game *m, void *state, int plies, char *prefix,
     }
     int n = g->generate(state, mv, g->max_moves, g->user);
     if (n < 0) {
-        cli_error("match: --openings: the game cannot generate moves: %s", gts_strerror(n));
+        cli_error("--openings: the game cannot generate moves: %s", gts_strerror(n));
         *rc = CLI_FAIL;
         return;
     }
@@ -338,7 +345,7 @@ static void enumerate(const match_game *m, void *state, int plies, char *prefix,
     for (int i = 0; i < n && !*rc; i++) {
         text_append(m, state, mv[i], prefix, size);
         if (g->apply(state, mv[i], g->user) != 0) {
-            cli_error("match: --openings: cannot play a generated move");
+            cli_error("--openings: cannot play a generated move");
             *rc = CLI_FAIL;
             return;
         }
@@ -409,8 +416,7 @@ static int random_openings(const match_game *m, void *start, uint64_t k, int pli
         found++;
     }
     if (found < k)
-        cli_warn("match: --openings random:%" PRIu64 ":%d: only %" PRIu64
-                 " distinct openings found",
+        cli_warn("--openings random:%" PRIu64 ":%d: only %" PRIu64 " distinct openings found",
                  k, plies, found);
     return CLI_OK;
 }
@@ -421,7 +427,7 @@ static int file_openings(const match_game *m, const char *path, openings *out)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         char *esc = cli_escaped(path);
-        cli_error("match: cannot open '%s': %s", esc, strerror(errno));
+        cli_error("--openings: cannot open '%s': %s", esc, strerror(errno));
         free(esc);
         return CLI_FAIL;
     }
@@ -445,7 +451,7 @@ static int file_openings(const match_game *m, const char *path, openings *out)
         void *s = opening_state(m, t, why, sizeof why);
         if (!s) {
             char *esc = cli_escaped(t), *eo = cli_escaped(origin);
-            cli_error("match: %s: bad %s opening '%s': %s", eo, m->name, esc, why);
+            cli_error("%s: bad %s opening '%s': %s", eo, m->name, esc, why);
             free(esc);
             free(eo);
             rc = CLI_FAIL;
@@ -454,12 +460,20 @@ static int file_openings(const match_game *m, const char *path, openings *out)
         gts_games_free(m->g, s);
         openings_add(out, t, origin);
     }
+    /* The end of the lines may be a read error (a directory, an I/O
+     * error): that error is the message, not "holds no opening". */
+    int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
     free(line);
     if (f != stdin)
         fclose(f);
-    if (rc == CLI_OK && out->n == 0) {
+    if (rc == CLI_OK && read_errno) {
+        char *esc = cli_escaped(strcmp(path, "-") == 0 ? "stdin" : path);
+        cli_error("--openings: cannot read '%s': %s", esc, strerror(read_errno));
+        free(esc);
+        rc = CLI_FAIL;
+    } else if (rc == CLI_OK && out->n == 0) {
         char *esc = cli_escaped(path);
-        cli_error("match: '%s' holds no opening", esc);
+        cli_error("--openings: '%s' holds no opening", esc);
         free(esc);
         rc = CLI_FAIL;
     }
@@ -531,7 +545,9 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     char why[512];
     void *state = opening_state(m, op->text, why, sizeof why);
     if (!state) {
-        cli_error("match: opening '%s': %s", op->text, why);
+        char *esc = cli_escaped(op->text);
+        cli_error("opening '%s': %s", esc, why);
+        free(esc);
         return CLI_FAIL;
     }
     /* first_side: the colour of the set-up to move after the opening */
@@ -567,7 +583,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         int n = g->generate(state, buf, g->max_moves, g->user);
         free(buf);
         if (n < 0) {
-            cli_error("match: the game cannot generate moves: %s", gts_strerror(n));
+            cli_error("the game cannot generate moves: %s", gts_strerror(n));
             status = CLI_FAIL;
             break;
         }
@@ -599,13 +615,13 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
             break;
         }
         if (st != GTS_OK) {
-            cli_error("match: set-up %s: search failed: %s (%s)", s->label, gts_strerror(st),
+            cli_error("set-up %s: search failed: %s (%s)", s->label, gts_strerror(st),
                       gts_status_name(st) ? gts_status_name(st) : "?");
             status = CLI_FAIL;
             break;
         }
         if (!(r.flags & GTS_RESULT_HAS_MOVE)) {
-            cli_error("match: set-up %s: the search returned no move (budget too small?)",
+            cli_error("set-up %s: the search returned no move (budget too small?)",
                       s->label);
             status = CLI_FAIL;
             break;
@@ -627,7 +643,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         }
         used += (size_t)snprintf(moves + used, cap - used, "%s%s", used ? " " : "", text);
         if (g->apply(state, mv[0], g->user) != 0) {
-            cli_error("match: set-up %s: its move %s cannot be played", s->label, text);
+            cli_error("set-up %s: its move %s cannot be played", s->label, text);
             status = CLI_FAIL;
             break;
         }
@@ -641,7 +657,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     if (status == CLI_OK) {
         gts_score v = rec->capped ? 0 : g->evaluate(state, g->user);
         if (v == GTS_SCORE_INVALID) {
-            cli_error("match: evaluate() failed on a finished game");
+            cli_error("evaluate() failed on a finished game");
             status = CLI_FAIL;
         } else {
             /* toplay is the set-up to move in the final position */
@@ -719,15 +735,36 @@ static void print_summary(FILE *f, cli_format fmt, const match_game *m, setup *s
     cli_table_free(t);
 }
 
-static int print_record(const char *path, cli_format fmt, const match_game *m, setup *su,
-                        const openings *ops, const game_record *rec, uint64_t ngames)
+/* --record: one row per game. To a file, each row is written and flushed
+ * as its game ends (the file is opened before the first game, so a path
+ * that cannot be written fails at once, and a match that fails or is
+ * killed half-way keeps its finished games); to stdout ('-') the table
+ * follows the summary. */
+typedef struct recorder {
+    const char *path; /* NULL: no --record */
+    FILE *f;          /* the file, NULL for stdout */
+    cli_format fmt;
+    cli_table *t;
+    bool failed;      /* a write failed (and was reported) */
+} recorder;
+
+static void record_error(const recorder *r, const char *what, int err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) {
-        char *esc = cli_escaped(path);
-        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
-        free(esc);
-        return CLI_FAIL;
+    char *esc = cli_escaped(r->path);
+    cli_error("--record: cannot %s '%s': %s", what, esc, strerror(err));
+    free(esc);
+}
+
+static bool record_open(recorder *r, const char *path, cli_format fmt, const match_game *m)
+{
+    memset(r, 0, sizeof *r);
+    if (!path)
+        return true;
+    r->path = path;
+    r->fmt = fmt;
+    if (strcmp(path, "-") != 0 && !(r->f = fopen(path, "w"))) {
+        record_error(r, "open", errno);
+        return false;
     }
     static const char *const cols[] = {
         "game", "opening", "first", "second", "winner", "winner_colour", "plies", "moves",
@@ -735,34 +772,72 @@ static int print_record(const char *path, cli_format fmt, const match_game *m, s
     };
     char title[128];
     snprintf(title, sizeof title, "match %s: games", m->name);
-    cli_table *t = cli_table_new(title, 12, cols);
-    for (uint64_t i = 0; i < ngames; i++) {
-        const game_record *g = &rec[i];
-        int a = g->first, b = g->first ^ 1;
-        cli_table_uint(t, i + 1);
-        cli_table_str(t, ops->v[g->opening].text);
-        cli_table_str(t, su[a].label);
-        cli_table_str(t, su[b].label);
-        cli_table_str(t, g->winner < 0 ? "draw" : su[g->winner].label);
-        cli_table_str(t, g->winner_side < 0 ? "none" : g->winner_side == 0 ? "first" : "second");
-        cli_table_int(t, g->plies);
-        cli_table_str(t, g->moves ? g->moves : "");
-        cli_table_uint(t, g->nodes[a]);
-        cli_table_uint(t, g->nodes[b]);
-        cli_table_num(t, (double)g->us[a] / 1000.0, 3);
-        cli_table_num(t, (double)g->us[b] / 1000.0, 3);
+    r->t = cli_table_new(title, 12, cols);
+    cli_table_note(r->t, "first/second here: the set-up to move first / second after the "
+                         "opening; winner_colour: first or second player from the start");
+    if (r->f && !cli_table_stream_begin(r->t, r->f, fmt, "match")) {
+        record_error(r, "write", errno);
+        fclose(r->f);
+        cli_table_free(r->t);
+        memset(r, 0, sizeof *r);
+        return false;
     }
-    cli_table_note(t, "first/second here: the set-up to move first / second after the "
-                      "opening; winner_colour: first or second player from the start");
-    cli_table_print(t, f, fmt, "match");
-    cli_table_free(t);
-    if (f != stdout && fclose(f) != 0) {
-        char *esc = cli_escaped(path);
-        cli_error("match: cannot write '%s': %s", esc, strerror(errno));
-        free(esc);
-        return CLI_FAIL;
+    return true;
+}
+
+/* The row of finished game @p i (0-based); false after a write error. */
+static bool record_add(recorder *r, setup *su, const openings *ops, const game_record *g,
+                       uint64_t i)
+{
+    if (!r->path)
+        return true;
+    int a = g->first, b = g->first ^ 1;
+    cli_table *t = r->t;
+    cli_table_uint(t, i + 1);
+    cli_table_str(t, ops->v[g->opening].text);
+    cli_table_str(t, su[a].label);
+    cli_table_str(t, su[b].label);
+    cli_table_str(t, g->winner < 0 ? "draw" : su[g->winner].label);
+    cli_table_str(t, g->winner_side < 0 ? "none" : g->winner_side == 0 ? "first" : "second");
+    cli_table_int(t, g->plies);
+    cli_table_str(t, g->moves ? g->moves : "");
+    cli_table_uint(t, g->nodes[a]);
+    cli_table_uint(t, g->nodes[b]);
+    cli_table_num(t, (double)g->us[a] / 1000.0, 3);
+    cli_table_num(t, (double)g->us[b] / 1000.0, 3);
+    if (r->f && !cli_table_stream_rows(t)) {
+        record_error(r, "write", errno);
+        r->failed = true;
+        return false;
     }
-    return CLI_OK;
+    return true;
+}
+
+/* The end of the table (stdout: all of it); returns the exit status. */
+static int record_close(recorder *r)
+{
+    if (!r->path)
+        return CLI_OK;
+    int rc = CLI_OK;
+    if (!r->f) {
+        cli_table_print(r->t, stdout, r->fmt, "match");
+    } else if (r->failed) {
+        fclose(r->f);
+        rc = CLI_FAIL;
+    } else {
+        bool ok = cli_table_stream_end(r->t);
+        int err = errno;
+        if (fclose(r->f) != 0 && ok) {
+            ok = false;
+            err = errno;
+        }
+        if (!ok) {
+            record_error(r, "write", err);
+            rc = CLI_FAIL;
+        }
+    }
+    cli_table_free(r->t);
+    return rc;
 }
 
 /* ---- the command -------------------------------------------------------------- */
@@ -793,6 +868,7 @@ int cmd_match(int argc, char **argv)
     uint64_t seed = 1;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
+    int64_t progress_s = MATCH_PROGRESS_S;
     const cli_opt opts[] = {
         CLI_STR("a", &spec[0]),
         CLI_STR("b", &spec[1]),
@@ -802,6 +878,7 @@ int cmd_match(int argc, char **argv)
         CLI_FORMAT("format", &fmt),
         CLI_STR("record", &record),
         CLI_FLAG("quiet", &quiet),
+        CLI_INT("progress-interval", &progress_s, 0, MATCH_MAX_PROGRESS_S),
     };
     int prc = cli_parse_options("match", argc, argv, opts, CLI_NOPTS(opts));
     if (prc != CLI_OK) {
@@ -891,7 +968,7 @@ int cmd_match(int argc, char **argv)
     char why[512];
     void *start = cli_position_new(m.pos_name, &m.go.tree, "", why, sizeof why);
     if (!start) {
-        cli_error("match: cannot build the start position: %s", why);
+        cli_error("cannot build the start position: %s", why);
         free(extra);
         return CLI_FAIL;
     }
@@ -954,7 +1031,7 @@ int cmd_match(int argc, char **argv)
     gts_games_free(m.g, start);
     free(extra);
     if (rc == CLI_OK && ops.n == 0) {
-        cli_error("match: no opening to play");
+        cli_error("no opening to play");
         rc = CLI_FAIL;
     }
     for (int i = 0; i < 2 && rc == CLI_OK; i++)
@@ -964,23 +1041,48 @@ int cmd_match(int argc, char **argv)
         int64_t threads = 1;
         gts_engine_get(su[i].e, GTS_OPT_THREADS, &threads);
         if (threads > 1 && !gts_algorithm_is_parallel(su[i].alg))
-            cli_warn("match: warning: set-up %s: threads=%" PRId64
+            cli_warn("set-up %s: threads=%" PRId64
                      " has no effect: '%s' is a serial algorithm",
                      su[i].label, threads, gts_algorithm_name(su[i].alg));
     }
 
+    /* --record opens before the first game: a path that cannot be written
+     * fails now, not after the match. */
+    recorder recd;
+    memset(&recd, 0, sizeof recd);
+    if (rc == CLI_OK && !record_open(&recd, record, fmt, &m))
+        rc = CLI_FAIL;
+    bool started = rc == CLI_OK;
     uint64_t ngames = 2 * (uint64_t)ops.n, done = 0;
-    game_record *rec = rc == CLI_OK ? calloc(ngames, sizeof *rec) : NULL;
-    if (rc == CLI_OK && !rec)
+    game_record *rec = started ? calloc(ngames, sizeof *rec) : NULL;
+    if (started && !rec)
         cli_oom();
-    cli_progress *bar = quiet || rc != CLI_OK ? NULL : cli_progress_start("match", ngames);
+    cli_progress *bar = quiet || !started
+                            ? NULL
+                            : cli_progress_start_lines("match", ngames,
+                                                       (uint64_t)progress_s * 1000000u);
     for (uint64_t k = 0; k < ngames && rc == CLI_OK; k++) {
         size_t o = (size_t)(k / 2);
         int first = (int)(k % 2);
+        uint64_t moves[2], nodes[2], us[2]; /* a game that does not finish counts for nothing */
+        for (int i = 0; i < 2; i++) {
+            moves[i] = su[i].moves;
+            nodes[i] = su[i].total_nodes;
+            us[i] = su[i].total_us;
+        }
         rc = play(&m, su, &ops.v[o], first, seed, k, &rec[k]);
         rec[k].opening = o;
-        if (rc == CLI_OK)
+        if (rc == CLI_OK) {
             done++;
+            if (!record_add(&recd, su, &ops, &rec[k], k))
+                rc = CLI_FAIL;
+        } else {
+            for (int i = 0; i < 2; i++) {
+                su[i].moves = moves[i];
+                su[i].total_nodes = nodes[i];
+                su[i].total_us = us[i];
+            }
+        }
         char label[160];
         uint64_t aw = su[0].win[0] + su[0].win[1], bw = su[1].win[0] + su[1].win[1];
         snprintf(label, sizeof label, "%s %" PRIu64 " : %" PRIu64 " %s, %" PRIu64 " draws",
@@ -988,7 +1090,9 @@ int cmd_match(int argc, char **argv)
         cli_progress_set(bar, done, label);
     }
     cli_progress_end(bar);
-    if (rc == CLI_OK || rc == CLI_INTERRUPTED) {
+    /* The summary and the records of the finished games, also when a game
+     * failed (exit 1) or Ctrl-C stopped one (exit 130). */
+    if (started) {
         char what[600];
         snprintf(what, sizeof what, "%.500s%s%s", openings_spec ? openings_spec : "",
                  openings_spec && nextra ? " + " : "",
@@ -997,8 +1101,7 @@ int cmd_match(int argc, char **argv)
         for (uint64_t k = 0; k < done; k++)
             capped += rec[k].capped;
         print_summary(stdout, fmt, &m, su, what, ops.n, done, seed, capped);
-        if (record && print_record(record, fmt, &m, su, &ops, rec, done) != CLI_OK &&
-            rc == CLI_OK)
+        if (record_close(&recd) != CLI_OK && rc == CLI_OK)
             rc = CLI_FAIL;
     }
     fflush(stdout);

@@ -348,18 +348,18 @@ int cmd_search(int argc, char **argv)
     const gts_game *g = search_game(&go, &state, "search");
     if (!g)
         return CLI_USAGE;
+    if (threads > 1 && !gts_algorithm_is_parallel(alg))
+        cli_warn("--threads %" PRId64 " has no effect: '%s' is a serial algorithm", threads,
+                 gts_algorithm_name(alg));
+    if (playouts > 0 && alg != GTS_ALG_MCTS) {
+        /* An option without effect changes nothing else: the default depth
+         * stays (a playout budget alone would leave the search unlimited). */
+        cli_warn("--playouts %" PRId64 " has no effect: '%s' is not a Monte-Carlo search",
+                 playouts, gts_algorithm_name(alg));
+        playouts = 0;
+    }
     if (depth < 0)
         depth = (time_ms || nodes || playouts) ? 0 : default_depth(&go);
-    if (threads > 1 && !gts_algorithm_is_parallel(alg))
-        fprintf(stderr,
-                "%s search: warning: --threads %" PRId64
-                " has no effect: '%s' is a serial algorithm\n",
-                cli_prog, threads, gts_algorithm_name(alg));
-    if (playouts > 0 && alg != GTS_ALG_MCTS)
-        fprintf(stderr,
-                "%s search: warning: --playouts %" PRId64
-                " has no effect: '%s' is not a Monte-Carlo search\n",
-                cli_prog, playouts, gts_algorithm_name(alg));
     gts_engine *e = cli_engine_new("search", tt_mb, threads);
     if (!e || (asp >= 0 && !cli_engine_set("search", e, GTS_OPT_ASPIRATION, asp, "--aspiration"))
         || (playouts > 0

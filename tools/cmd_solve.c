@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "cmds.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -242,10 +243,8 @@ int cmd_solve(int argc, char **argv)
                         ? SOLVE_DEFAULT_TT_NEAR_PARALLEL
                         : SOLVE_DEFAULT_TT_NEAR;
     if (o.threads > 1 && !gts_algorithm_is_parallel(o.alg))
-        fprintf(stderr,
-                "%s solve: warning: --threads %" PRId64
-                " has no effect: '%s' is a serial algorithm\n",
-                cli_prog, o.threads, gts_algorithm_name(o.alg));
+        cli_warn("--threads %" PRId64 " has no effect: '%s' is a serial algorithm", o.threads,
+                 gts_algorithm_name(o.alg));
 
     gts_engine *e = cli_engine_new("solve", o.tt_mb, o.threads);
     if (!e)
@@ -339,12 +338,14 @@ int cmd_solve(int argc, char **argv)
             errors++;
         }
     }
+    bool read_failed = ferror(stdin) != 0;
+    int read_errno = errno; /* getline's, before anything else sets it */
     free(line);
     gts_engine_free(e);
     if (cli_interrupted())
         return cli_interrupt_exit("solve");
-    if (ferror(stdin)) {
-        cli_error("solve: reading stdin failed");
+    if (read_failed) {
+        cli_error("cannot read stdin: %s", read_errno ? strerror(read_errno) : "read error");
         return CLI_FAIL;
     }
     if (errors) {

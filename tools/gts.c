@@ -134,6 +134,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < NCOMMANDS; i++) {
         if (strcmp(cmd, COMMANDS[i].name) == 0) {
+            cli_command = COMMANDS[i].name;
             cli_sigint_start(COMMANDS[i].name);
             return COMMANDS[i].run(argc - 1, argv + 1);
         }

@@ -77,7 +77,7 @@ bool cli_parse_engine_option(const char *command, const char *name, gts_option o
 {
     int64_t lo = 0, hi = 0;
     if (gts_option_bounds(opt, &lo, &hi, NULL) != GTS_OK) {
-        cli_error("%s: the library does not know option %s", command, name);
+        cli_error("the library does not know option %s", name);
         return false;
     }
     return cli_parse_int_option(command, name, s, lo, hi, out);

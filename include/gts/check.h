@@ -123,8 +123,13 @@ typedef struct gts_check_report {
     size_t struct_size;
     /** @brief The first violation found, #GTS_CHECK_OK if none. @since 0.2 */
     gts_check_violation violation;
-    /** @brief The failing callback's return value (#GTS_CHECK_CALLBACK_FAILED,
-        -1 for a NULL clone), else 0. @since 0.2 */
+    /** @brief What the callback at fault returned, as gts_result::callback_status
+        would say for the same fault in a search: its negative status for
+        #GTS_CHECK_CALLBACK_FAILED (-1 for a NULL clone or an evaluate() that
+        returned #GTS_SCORE_INVALID), the count for #GTS_CHECK_GENERATE_OVERFLOW
+        (the count it returned, even when it only wrote past its capacity),
+        the score for #GTS_CHECK_EVALUATE, parse_move()'s status for a failed
+        #GTS_CHECK_MOVE_TEXT; 0 for the other violations. @since 0.2 */
     int32_t callback_status;
     /** @brief The algorithm that disagreed (#GTS_CHECK_ALGORITHM). @since 0.2 */
     gts_algorithm algorithm;
@@ -136,7 +141,10 @@ typedef struct gts_check_report {
     /** @brief Positions examined. @since 0.2 */
     uint64_t positions;
     /** @brief One line saying what is wrong (NUL-terminated; empty when the
-        adapter passed). @since 0.2 */
+        adapter passed). Moves are written with the game's format_move() when it
+        has one (hex otherwise, and for the move of a failed undo(), whose
+        position is unknown); position keys appear only for a game with
+        hash(). @since 0.2 */
     char message[256];
 } gts_check_report;
 
@@ -157,8 +165,12 @@ typedef struct gts_check_report {
  * @return #GTS_OK when the check ran (the verdict is
  *         gts_check_report::violation); #GTS_EINVAL for a NULL @p game,
  *         @p state or @p report or a game without generate, apply, undo or
- *         evaluate; #GTS_ESTRUCT for an unknown struct_size; #GTS_ERANGE for
- *         max_moves outside 1..65535 or an option out of range;
+ *         evaluate; #GTS_ESTRUCT for an unknown struct_size (when the
+ *         report's own size is good, its message then names the struct at
+ *         fault, "gts_game: ..." or "gts_check_options: ...", and the rest
+ *         of the report is zero); #GTS_ERANGE for
+ *         max_moves outside 1..65535 or an option out of range (the
+ *         report's message names the option);
  *         #GTS_ENOMEM.
  *
  * Thread-safe for distinct states (it creates its own engines).

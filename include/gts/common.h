@@ -148,11 +148,15 @@ GTS_API const char *gts_status_name(int status);
  * Versioning rule for all of them: a caller sets struct_size to the
  * sizeof() it was compiled with. The library accepts every size from the
  * struct's first published layout (the `GTS_*_SIZE_V0_1` constants) up to
- * its own sizeof: it reads the fields the caller has and uses the defaults
- * (0 / NULL) for the rest, and it writes only the caller's size of a
- * struct it fills. A size larger than its own (a caller built against newer
- * headers) is accepted only when every byte it does not know is zero (at
- * most 4096 of them); anything else gives #GTS_ESTRUCT.
+ * its own sizeof that ends at a field boundary (the end of a field or in
+ * the padding after it): it reads the fields the caller has and uses the
+ * defaults (0 / NULL) for the rest, and it writes only the caller's size of
+ * a struct it fills. A size that ends inside a field (part of a pointer or
+ * number; no compiler makes one) is refused, never read (since 0.2). A size
+ * larger than its own (a caller built against newer headers) is accepted
+ * only when every byte it does not know is zero (at most 4096 of them);
+ * anything else gives #GTS_ESTRUCT. gts_engine_last_error() (or, for
+ * gts_game_check(), the report's message) then names the struct at fault.
  * @since 0.2
  */
 typedef enum gts_struct_id {

@@ -117,6 +117,8 @@ typedef enum gts_option {
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
      * Selective: the result may differ from minimax. Default 0 (off).
+     * The Evaluate-and-Refute searches (gts_er(), gts_er_parallel())
+     * ignore it.
      * @since 0.1
      */
     GTS_OPT_NBEST = 210,
@@ -503,6 +505,40 @@ GTS_API gts_status gts_engine_clear(gts_engine *engine);
  * @since 0.1
  */
 GTS_API void gts_engine_stop(gts_engine *engine);
+
+/**
+ * @brief Why the latest call on @p engine that takes a versioned struct
+ *        failed: names the struct behind a #GTS_ESTRUCT.
+ *
+ * gts_strerror() says what a status means; this says which argument
+ * caused it. It is set by every call on @p engine that reads a caller's
+ * versioned struct: gts_search() and the algorithm wrappers, gts_mcts(),
+ * gts_mcts_root_stats(), gts_engine_set_probcut(), gts_engine_get_probcut()
+ * and gts_probcut_calibrate() (gts_mpi_search() too). Such a call clears
+ * it on entry and, when it fails because of an argument it can name, sets
+ * a one-line message that starts with the C type of the struct at fault
+ * and a colon, for example
+ * `"gts_limits: struct_size ends inside a field (it must cover whole fields)"`.
+ * The prefix is stable (a program may compare it); the rest of the text
+ * may change. Every #GTS_ESTRUCT from these calls has a message; some
+ * #GTS_EINVAL and #GTS_ERANGE of gts_search() (a gts_game without a
+ * required callback, a depth or window out of range) have one too.
+ *
+ * Calls without an engine say it otherwise: gts_engine_new_with() and
+ * gts_probcut_defaults() take one struct only; gts_game_check() writes the
+ * message into its report.
+ *
+ * @param engine the engine, or NULL.
+ * @return the message, or "" when the latest such call succeeded or had
+ *         nothing to add; never NULL. The string is static: it stays valid
+ *         after later calls and after gts_engine_free(); do not free it.
+ *
+ * Thread-safe: it reads one word. With calls on @p engine running in other
+ * threads (a call refused with #GTS_EBUSY sets it too) it returns the
+ * message of one of them.
+ * @since 0.2
+ */
+GTS_API const char *gts_engine_last_error(const gts_engine *engine);
 
 /**
  * @brief Fill of the transposition table in permille.

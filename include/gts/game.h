@@ -30,7 +30,9 @@ extern "C" {
  * @brief Callback vtable describing a game. Fill it, then pass it to a search.
  *
  * Zero-initialise it, set struct_size to sizeof(gts_game) (any size from
- * #GTS_GAME_SIZE_V0_1 on is accepted: fields beyond it are NULL), max_moves and
+ * #GTS_GAME_SIZE_V0_1 on that covers whole fields is accepted: fields
+ * beyond it are NULL; a size that ends inside a field gives #GTS_ESTRUCT,
+ * see ::gts_struct_id), max_moves and
  * the four required callbacks (generate, apply, undo, evaluate); the other
  * callbacks are optional (NULL). The library only reads the table, and
  * only during the call it was passed to.

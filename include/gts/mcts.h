@@ -233,8 +233,11 @@ GTS_API int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *o
  *
  * This keeps the subtree of the position the moves reach (copied into
  * fresh memory, so the memory of every other line is freed here; proven
- * mate distances are made relative to the new root) and marks it for the
- * next search. @p n = 0 keeps the whole tree: the next search of the same
+ * mate distances are made relative to the new root, and a proven range
+ * that rests on the old horizon (evaluate() taken as exact
+ * #GTS_MAX_DEPTH plies from the old root, which is now nearer than the
+ * new horizon) is reopened and recomputed from what finished games and
+ * bounds() proved) and marks it for the next search. @p n = 0 keeps the whole tree: the next search of the same
  * position continues it. The next MCTS search adopts the kept tree when
  * its root matches the searched position: the same generate() callback,
  * the same moves in the same order at the root, the same hash() when the

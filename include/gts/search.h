@@ -622,6 +622,12 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * @param[in,out] result the result.
  * @return as gts_search().
  *
+ * gts_er()'s search with the work of its evaluated nodes spread over
+ * #GTS_OPT_THREADS workers: the evaluation of every child's first child is
+ * mandatory work, the refutation of the others speculative work handed out
+ * most promising first. With one thread it visits exactly the nodes
+ * gts_er() visits.
+ *
  * Not thread-safe on one engine (as gts_search()).
  * @since 0.1
  */

@@ -93,42 +93,52 @@ int gts_algorithm_list(gts_algorithm *out, int capacity)
 /* ---- checks ------------------------------------------------------------- */
 
 /* Copy the caller's game into @g (a full-size vtable, later fields NULL). */
-static gts_status read_game(const gts_game *in, gts_game *g)
+static gts_status read_game(const gts_game *in, gts_game *g, const char **why)
 {
     memset(g, 0, sizeof *g);
-    gts_status rc = gts__struct_in(g, sizeof *g, in, GTS_GAME_SIZE_V0_1);
+    gts_status rc = gts__struct_in(gts__desc_game(), g, in, why);
     if (rc != GTS_OK)
         return rc;
-    if (!g->generate || !g->apply || !g->undo || !g->evaluate)
+    if (!g->generate || !g->apply || !g->undo || !g->evaluate) {
+        *why = "gts_game: generate, apply, undo and evaluate are required";
         return GTS_EINVAL;
-    if (g->max_moves == 0 || g->max_moves > MAX_MOVES_LIMIT)
+    }
+    if (g->max_moves == 0 || g->max_moves > MAX_MOVES_LIMIT) {
+        *why = "gts_game: max_moves must be 1..65535";
         return GTS_ERANGE;
+    }
     return GTS_OK;
 }
 
-static gts_status read_limits(const gts_limits *in, gts_limits *out)
+static gts_status read_limits(const gts_limits *in, gts_limits *out, const char **why)
 {
     memset(out, 0, sizeof *out);
     out->struct_size = sizeof *out;
     if (in) {
-        gts_status rc = gts__struct_in(out, sizeof *out, in, GTS_LIMITS_SIZE_V0_1);
+        gts_status rc = gts__struct_in(gts__desc_limits(), out, in, why);
         if (rc != GTS_OK)
             return rc;
     }
     if (out->depth == 0)
         out->depth = GTS_MAX_DEPTH;
-    if (out->depth < 0 || out->depth > GTS_MAX_DEPTH)
+    if (out->depth < 0 || out->depth > GTS_MAX_DEPTH) {
+        *why = "gts_limits: depth must be 0..127";
         return GTS_ERANGE;
+    }
     if (out->alpha == 0 && out->beta == 0) {
         out->alpha = -GTS_SCORE_INF;
         out->beta = GTS_SCORE_INF;
     } else if (out->alpha < -GTS_SCORE_INF || out->beta > GTS_SCORE_INF) {
+        *why = "gts_limits: alpha and beta must lie in [-GTS_SCORE_INF, GTS_SCORE_INF]";
         return GTS_ERANGE;
     } else if (out->alpha >= out->beta) {
+        *why = "gts_limits: alpha must be below beta";
         return GTS_EINVAL;
     }
-    if (out->has_guess && (out->guess < -GTS_SCORE_INF || out->guess > GTS_SCORE_INF))
+    if (out->has_guess && (out->guess < -GTS_SCORE_INF || out->guess > GTS_SCORE_INF)) {
+        *why = "gts_limits: guess must lie in [-GTS_SCORE_INF, GTS_SCORE_INF]";
         return GTS_ERANGE;
+    }
     return GTS_OK;
 }
 
@@ -381,22 +391,24 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
 gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *caller_game,
                       void *state, const gts_limits *limits, gts_result *caller_result)
 {
-    if (!engine || !caller_game || !state || !caller_result)
+    if (!engine)
+        return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
+    if (!caller_game || !state || !caller_result)
         return GTS_EINVAL;
     /* The search works on full-size copies of the caller's versioned structs
      * and writes back only the caller's size of the result. */
     size_t out_size;
-    gts_status rc = gts__struct_check(caller_result, sizeof(gts_result), GTS_RESULT_SIZE_V0_1,
-                                      &out_size);
-    if (rc != GTS_OK)
-        return rc;
+    const char *why = NULL; /* gts_engine_last_error() */
     gts_game vtable;
     const gts_game *game = &vtable;
-    rc = read_game(caller_game, &vtable);
-    if (rc != GTS_OK)
-        return rc;
     gts_limits lim;
-    rc = read_limits(limits, &lim);
+    gts_status rc = gts__struct_check(gts__desc_result(), caller_result, &out_size, &why);
+    if (rc == GTS_OK)
+        rc = read_game(caller_game, &vtable, &why);
+    if (rc == GTS_OK)
+        rc = read_limits(limits, &lim, &why);
+    gts__engine_note(engine, why);
     if (rc != GTS_OK)
         return rc;
     const gts__algo *algo = gts__algo_find(alg);

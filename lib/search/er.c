@@ -13,7 +13,8 @@
  *       for the opponent.
  *
  * The node functions follow the paper's procedures er (er_e), evalFirst
- * (er_first) and refuteRest (er_rest, er_r):
+ * (gts__er_first, er.h, shared with er_parallel.c) and refuteRest
+ * (er_rest, er_r):
  *   er(N):         1. evalFirst(C) for EVERY child C of N: search C's first
  *                     child G1 as an e-node. v(C) >= -v(G1), so C's
  *                     contribution to N is at most v(G1): an upper bound
@@ -62,109 +63,30 @@
  * bounds live in the context's ordering buffer of the node's ply: no
  * allocation per node.
  */
-#include "search/algos.h"
-
-/* Packing of a phase-1 entry of er_e: the child's generate() index and the
- * index of the first grandchild evalFirst searched (both < 65536: the
- * driver caps max_moves at 65535). */
-static const uint32_t FIRST_SHIFT = 16;
-static const uint32_t INDEX_MASK = 0xffffu;
+#include "search/er.h"
 
 static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta);
 static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta);
 
-/* Stable insertion sort of @n entries, highest key first. */
-static void er_sort(gts__mv *o, int n)
+/* evalFirst's hooks: the context's own apply/undo, the recursion er_e. */
+static bool er_apply(void *env, int ply, gts_move m)
 {
-    for (int i = 1; i < n; i++) {
-        gts__mv x = o[i];
-        int j = i - 1;
-        while (j >= 0 && o[j].key < x.key) {
-            o[j + 1] = o[j];
-            j--;
-        }
-        o[j + 1] = x;
-    }
+    (void)ply;
+    return gts__apply(env, m);
 }
 
-/*
- * evalFirst: child @m of the node at @ply (remaining depth @d after the
- * move), for the node's window (@alpha, @beta). Searches the child's first
- * child as an e-node with (@alpha, @beta) (un-narrowed: er_rest reuses the
- * result under the child's window at that time). Sets *s, from the node's
- * side: with *done, the child's fail-soft value (a bound <= alpha when the
- * first grandchild refutes it); otherwise the first grandchild's value, an
- * upper bound on the child's contribution unless it is >= beta, and
- * *first the grandchild's generate() index. False when the search must
- * unwind.
- */
-static bool er_first(gts__ctx *c, gts_move m, int d, int ply, gts_score alpha, gts_score beta,
-                     gts_score *s, bool *done, uint32_t *first)
+static void er_undo(void *env, int ply, gts_move m)
 {
-    int cp = ply + 1; /* the child's ply */
-    *done = true;
-    *first = 0;
-    if (!gts__apply(c, m))
-        return false;
-    if (d <= 0 || cp >= GTS_MAX_PLY) {
-        /* A leaf: er_e values it (quiescence, ply limit) at once. */
-        *s = -er_e(c, d, cp, -beta, -alpha);
-        goto out;
-    }
-    if (gts__enter(c, cp)) {
-        *s = 0;
-        goto out;
-    }
-    /* The child's window and table: used to settle the child only (see
-     * above); the search below keeps the node's window. */
-    gts_score wa = -beta, wb = -alpha, cut;
-    uint64_t key;
-    uint32_t tt_move;
-    if (gts__node_probe(c, d, cp, &wa, &wb, &key, &tt_move, &cut)) {
-        *s = -cut;
-        goto out;
-    }
-    int n = gts__generate(c, cp, false);
-    if (n < 0) {
-        *s = 0;
-        goto out;
-    }
-    if (n == 0) {
-        *s = -gts__terminal(c, key, d, cp);
-        goto out;
-    }
-    bool sort = gts__order_moves(c, cp, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
-    uint32_t gi = sort ? gts__pick(c, cp, 0, n) : 0;
-    gts_move g = gts__moves(c, cp)[gi];
-    int gext = gts__extension(c, g);
-    if (gext < 0 || !gts__apply(c, g)) {
-        *s = 0;
-        goto out;
-    }
-    gts_score u = er_e(c, d - 1 + gext, cp + 1, alpha, beta);
-    gts__undo(c, g);
-    if (gts__aborted(c)) {
-        *s = 0;
-        goto out;
-    }
-    *s = u;
-    gts_score v1 = -u; /* the child's best so far, from its side */
-    if (v1 >= -alpha || n == 1) {
-        /* Refuted by its first child (a cutoff at the child), or that was
-         * its only child: the child's fail-soft value. */
-        if (v1 > -beta)
-            gts__pv_update(c, cp, g);
-        if (v1 >= -alpha)
-            gts__order_cutoff(c, cp, d, g);
-        gts__tt_save(c, key, d, cp, -beta, -alpha, v1, gi);
-    } else {
-        *done = false;
-        *first = gi;
-    }
-out:
-    gts__undo(c, m);
-    return !gts__aborted(c);
+    (void)ply;
+    gts__undo(env, m);
 }
+
+static gts_score er_e_hook(void *env, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    return er_e(env, depth, ply, alpha, beta);
+}
+
+static const gts__er_hooks ER_SERIAL = {er_apply, er_undo, er_e_hook};
 
 /*
  * refuteRest, corrected: the node at @ply (remaining @depth, window
@@ -325,25 +247,26 @@ static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
         gts_score s;
         bool done;
         uint32_t first;
-        if (!er_first(c, m, depth - 1 + ext, ply, a, beta, &s, &done, &first))
+        if (!gts__er_first(c, c, &ER_SERIAL, m, depth - 1 + ext, ply, a, beta, &s, &done,
+                           &first))
             return 0;
         if (done) {
             if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
                 goto store;
         } else {
             o[open].key = s;
-            o[open].index = i | first << FIRST_SHIFT;
+            o[open].index = i | first << GTS__ER_FIRST_SHIFT;
             open++;
         }
     }
 
     /* Step 6. Sort: most promising first (stable insertion sort) */
-    er_sort(o, open);
+    gts__er_sort(o, open);
 
     /* Step 7. refuteRest of each, in that order, with the current window */
     for (int k = 0; k < open; k++) {
-        uint32_t i = o[k].index & INDEX_MASK;
-        uint32_t first = o[k].index >> FIRST_SHIFT;
+        uint32_t i = o[k].index & GTS__ER_INDEX_MASK;
+        uint32_t first = o[k].index >> GTS__ER_FIRST_SHIFT;
         gts_score u = (gts_score)o[k].key;
         gts_move m = moves[i];
         gts_score s;
@@ -375,4 +298,21 @@ gts_score gts__iterate_er(gts__run *run, int depth, gts_score alpha, gts_score b
     gts__ctx *c = run->ctx[0];
     c->use_pvs = false;
     return er_e(c, depth, 0, alpha, beta);
+}
+
+/* The node functions for the parallel search (er.h). */
+gts_score gts__er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    return er_e(c, depth, ply, alpha, beta);
+}
+
+gts_score gts__er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    return er_r(c, depth, ply, alpha, beta);
+}
+
+gts_score gts__er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
+                       gts_score v1, uint32_t first)
+{
+    return er_rest(c, depth, ply, alpha, beta, v1, first);
 }

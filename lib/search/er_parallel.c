@@ -1,105 +1,158 @@
 /*
  * er_parallel.c - parallel Evaluate-and-Refute (Steinberg & Solomon,
- * "Searching Game Trees in Parallel", ICPP 1990).
+ * "Searching Game Trees in Parallel", ICPP 1990; UW-Madison TR 877, 1989).
  *
- * What. ER splits the nodes of the tree into e-nodes, whose value must be
- * evaluated, and r-nodes, which only need to be refuted (shown to be no
- * better than the bound the parent already has). An e-node is searched in
- * four phases:
- *   1. evaluate-first (mandatory, in parallel): for EVERY child, evaluate
- *      that child's first child (an e-node) with the node's window. Its
- *      value v bounds the move from above: move <= v. A child that is a
- *      finished game, or that the table decides, gets its final value now.
- *   2. order: the children are sorted by those bounds, most promising first
- *      (the dynamic ordering of the speculative work).
- *   3. evaluate the most promising child fully, as an e-node (mandatory).
- *   4. refute the others, in bound order, in parallel (speculative): a child
- *      whose bound is already <= alpha is refuted for free by its phase-1
- *      work; otherwise the child is searched as an r-node with a null window
- *      at alpha, and when that refutation fails it is evaluated with the
- *      full window (alpha, beta) as an e-node.
- * An r-node tries its children in order, each evaluated as an e-node with
- * the r-node's window, until one refutes it (a cutoff): the search a
- * refutation needs, serially. Below ER_MIN_DEPTH the serial gts__alphabeta
- * (PVS) takes over. With one thread the same phases run in order on the
- * calling thread: serial ER.
+ * What. The serial ER of er.c (its header has the procedures er, evalFirst
+ * and refuteRest, and the correction of the published refuteRest), with
+ * the work of its e-nodes spread over the pool's workers, as the paper's
+ * parallel ER does:
+ *   er(N), a split node here (par_e):
+ *     Step 4. evalFirst(C) of EVERY child C: the MANDATORY work. One split
+ *             point whose jobs are the children; each job searches its
+ *             child's first child as an e-node (itself a split node when
+ *             deep enough) with the window N has when the job starts. A
+ *             child settled there (refuted by its first child, only one
+ *             child, a leaf, a finished game, the table) is folded at once;
+ *             the others keep their bound (the first grandchild's value).
+ *     Step 5. the open children sorted by those bounds, most promising
+ *             first (stable, as er.c).
+ *     Step 6. refuteRest(C) of each open child: the SPECULATIVE work. A
+ *             second split point whose jobs are handed out in that order
+ *             (the paper's dynamic ordering of speculative work by the
+ *             evalFirst bounds); each job reads N's alpha when it starts: a
+ *             child whose bound is already <= alpha is refuted for free,
+ *             the others get er.c's corrected refuteRest with (alpha, beta).
+ *   refuteRest(C) and evalFirst + refuteRest of a child of a node being
+ *     refuted (par_refute): serial loops, as er.c's er_rest and er_r,
+ *     whose first children are e-nodes and so split in their turn. One
+ *     addition: the refuteRest of a child C of a split node N reads N's
+ *     alpha before each of C's children, and when another child of N has
+ *     raised it since, C's beta comes down to -alpha (C is refuted as soon
+ *     as its best reaches it). Serially N's alpha cannot change during C's
+ *     refutation, so this only gives a refutation that started early the
+ *     window it would have had if it had started later.
+ * Below ER_MIN_DEPTH remaining plies (or from GTS_OPT_SPLIT_PLY on) the
+ * node functions of er.c itself run (er.h). evalFirst is er.h's, shared
+ * with er.c. With one thread every split point runs its jobs in order on
+ * the calling thread: the very search of gts_er, node for node (the same
+ * calls in the same order; tests/test_er.c compares the visited sequence).
  *
- * Work classification: phase 1 and phase 3 are mandatory (the minimal-tree
- * part: every child of an e-node has its refutation candidate, its first
- * child, evaluated; the best child is evaluated); phase 4 is speculative
- * (it may be made unnecessary by a rising alpha or a cutoff). Wasted nodes:
- * phase-4 jobs aborted by a cutoff or a stop, or finished after the node was
- * cut off. Work nested in speculative work stays speculative.
+ * Work classification: with 2+ threads the jobs of step 6 and everything
+ * below them are speculative, the rest mandatory (nested work stays
+ * speculative: evalFirst inside a refutation is speculative too). With one
+ * thread nothing runs ahead of anything: all work counts as mandatory, as
+ * for the other parallel algorithms. Wasted: speculative jobs aborted by a
+ * cutoff or a stop, or finished after their node was cut off.
  *
- * Scheduling: mandatory before speculative. A phase-1 split point is
- * published on the iteration's mandatory-work board (gts__sp_publish,
- * parallel.h) while its jobs are handed out; any worker about to claim a
- * phase-4 job (speculative) first helps the published split points that
- * still have jobs, shallowest first, so speculative work runs only when no
- * mandatory work is waiting to be claimed. The speculative jobs of a node
- * are handed out in the order of their phase-1 bounds, most promising
- * first (the paper's dynamic ordering of speculative work).
+ * Scheduling: mandatory before speculative. A mandatory step-4 split point
+ * is published on the iteration's board (gts__sp_publish, parallel.h)
+ * while its jobs are handed out; a worker about to claim a speculative job
+ * first helps the published split points that still have jobs, shallowest
+ * first. Everything else is the pool's work stealing (parallel.h).
  *
- * Concurrency contract: the node block lives in its owner's arena. Phase-1
- * jobs write only their own move's slot (bound, finality), read by the owner
- * after gts__sp_join(); phase-4 jobs fold their results under the node's
- * spin lock; alpha is an atomic read by jobs when they start.
+ * Concurrency contract: the node block lives in its owner's arena. Step-4
+ * jobs write only their own child's slot (bound, first grandchild), read by
+ * the owner after gts__sp_join(); results are folded under the node's spin
+ * lock (er_update); alpha is an atomic, read by jobs when they start and
+ * by a child's refuteRest before each of the child's children. The serial
+ * loops of par_refute write only their owner's frame.
  *
- * Invariants (exactness): every value folded into a node is a fail-soft
- * result of a search with a window whose lower bound is an alpha that was
- * proved (or the node's own alpha), or a phase-1 upper bound folded only
- * when it is <= the current alpha; so the node's result has the same
- * meaning as serial alpha-beta's (upper bound <= alpha, exact, or lower
- * bound >= beta). The order of the children never changes the value.
+ * Invariants (exactness): as in er.c. Every value folded into a node is a
+ * fail-soft result searched with beta and an alpha that was proved (or the
+ * node's own alpha); a bound carried from step 4 to step 6 was searched
+ * with the same beta and an alpha no higher than the one the refutation
+ * uses (alpha only rises), so its meaning carries over; a free refutation
+ * folds a bound <= alpha. A refutation whose beta came down stores and
+ * returns against the window it ended with: its best is a lower bound
+ * >= that beta only when it came from a child above its alpha (beta is
+ * lowered only while it stays above alpha). The order in which results
+ * arrive never changes the value.
  */
 #include "search/parallel.h"
+#include "search/er.h"
 
 #include <limits.h>
-#include <stdlib.h>
-#include <string.h>
 
-/* Smallest remaining depth of an ER node (below: serial PVS). */
+/* Smallest remaining depth of a split node (below: er.c's nodes). */
 enum { ER_MIN_DEPTH = 3 };
-
-typedef enum er_kind { ER_E, ER_R } er_kind;
+/* A child's slot after step 4 when the child was settled there. */
+static const uint32_t ER_SETTLED = UINT32_MAX;
 
 typedef struct er_node {
     gts__sp sp;
     int depth, ply;
-    gts_score alpha0, beta;
+    gts_score beta;
     uint32_t alpha;          /* atomic: current alpha (gts_score bits) */
     uint32_t lock;
     gts_score best;          /* lock */
     uint32_t best_k;         /* lock */
     bool cut;                /* lock */
-    int n;
-    gts_move *moves;
-    uint32_t *idx;
-    int *ext;                /* extension of each move */
-    gts_score *bound;        /* phase 1: move <= bound (or its final value) */
-    bool *final;             /* phase 1 decided the move */
-    uint32_t *order;         /* phase 2: moves by bound, best first */
+    gts_move *moves;         /* best first */
+    uint32_t *idx;           /* generate() index of moves[k] */
+    gts__mv *open;           /* step 4: child k's bound and first grandchild */
     gts__pvline line;        /* lock */
 } er_node;
 
-static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_score alpha,
-                           gts_score beta);
+static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
+static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+                            bool rest, gts_score v1, uint32_t first, const er_node *parent);
 
-static gts_score er_child(gts__pw *pw, er_kind kind, int depth, int ply, gts_score alpha,
-                          gts_score beta)
+static bool splits(const gts__pw *pw, int depth, int ply)
 {
-    if (depth >= ER_MIN_DEPTH && ply < pw->c->split_ply)
-        return er_search(pw, kind, depth, ply, alpha, beta);
-    return gts__alphabeta(pw->c, depth, ply, alpha, beta);
+    return depth >= ER_MIN_DEPTH && ply < pw->c->split_ply;
 }
+
+/* The three kinds of ER node: a split node where the tree is deep enough,
+ * er.c's serial node below. */
+static gts_score pe_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    if (splits(pw, depth, ply))
+        return par_e(pw, depth, ply, alpha, beta);
+    return gts__er_e(pw->c, depth, ply, alpha, beta);
+}
+
+static gts_score pe_r(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    if (splits(pw, depth, ply))
+        return par_refute(pw, depth, ply, alpha, beta, false, 0, 0, NULL);
+    return gts__er_r(pw->c, depth, ply, alpha, beta);
+}
+
+static gts_score pe_rest(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+                         gts_score v1, uint32_t first, const er_node *parent)
+{
+    if (splits(pw, depth, ply))
+        return par_refute(pw, depth, ply, alpha, beta, true, v1, first, parent);
+    return gts__er_rest(pw->c, depth, ply, alpha, beta, v1, first);
+}
+
+/* evalFirst's hooks (er.h): moves recorded in the worker's path, the
+ * first grandchild as an e-node. */
+static bool hook_apply(void *env, int ply, gts_move m)
+{
+    return gts__pw_apply(env, ply, m);
+}
+
+static void hook_undo(void *env, int ply, gts_move m)
+{
+    gts__pw_undo(env, ply, m);
+}
+
+static gts_score hook_e(void *env, int depth, int ply, gts_score alpha, gts_score beta)
+{
+    return pe_e(env, depth, ply, alpha, beta);
+}
+
+static const gts__er_hooks ER_PARALLEL = {hook_apply, hook_undo, hook_e};
 
 static gts_score load_alpha(const er_node *nd)
 {
     return (gts_score)(int32_t)gts__atomic_load_relaxed_32(&nd->alpha);
 }
 
-/* Fold a result of move @k. @has_pv: the worker's PV row at ply + 1 is the
- * move's line. false when the node was already cut off. */
+/* Fold a result of child @k into a split node. @has_pv: the worker's PV
+ * row at ply + 1 is the child's line. false when the node was already cut
+ * off (the result is discarded). */
 static bool er_update(gts__pw *pw, er_node *nd, uint32_t k, gts_score s, bool has_pv)
 {
     gts__ctx *c = pw->c;
@@ -134,83 +187,55 @@ static bool er_update(gts__pw *pw, er_node *nd, uint32_t k, gts_score s, bool ha
     return true;
 }
 
-/* ---- phase 1: evaluate the first child of every child -------------------- */
+/* ---- step 4: evalFirst of every child (mandatory) ------------------------ */
 
-static void er_first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
+static void first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
 {
     er_node *nd = sp->data;
     gts__ctx *c = pw->c;
-    int ply = nd->ply;
     gts_move m = nd->moves[k];
-    int d = nd->depth - 1 + nd->ext[k];
-    if (!gts__pw_apply(pw, ply, m))
+    int ext = gts__extension(c, m);
+    if (ext < 0)
         return;
-
-    /* Step 1. The child itself: horizon, table, finished game. */
-    int cply = ply + 1;
-    if (cply > c->seldepth)
-        c->seldepth = cply;
-    uint64_t key;
-    uint32_t tt_move;
+    gts__waste_mark wm = gts__pw_waste_mark(pw);
     gts_score s;
-    if (cply >= GTS_MAX_PLY || d <= 0) {
-        nd->bound[k] = -gts__leaf(c, cply, -nd->beta, -nd->alpha0);
-        nd->final[k] = true;
-        goto undo;
+    bool done;
+    uint32_t first;
+    if (!gts__er_first(c, pw, &ER_PARALLEL, m, nd->depth - 1 + ext, nd->ply, load_alpha(nd),
+                       nd->beta, &s, &done, &first)) {
+        if (pw->in_spec)
+            gts__pw_wasted(pw, wm);
+        return;
     }
-    gts_score wa = -nd->beta, wb = -nd->alpha0;
-    if (gts__node_probe(c, d, cply, &wa, &wb, &key, &tt_move, &s)) {
-        nd->bound[k] = -s;
-        nd->final[k] = true;
-        goto undo;
+    if (!done) {
+        nd->open[k].key = s;
+        nd->open[k].index = k | first << GTS__ER_FIRST_SHIFT;
+    } else if (!er_update(pw, nd, k, s, true) && pw->in_spec) {
+        gts__pw_wasted(pw, wm);
     }
-    int n = gts__generate(c, cply, false);
-    if (n < 0)
-        goto undo;
-    if (n == 0) {
-        nd->bound[k] = -gts__evaluate(c, cply);
-        nd->final[k] = true;
-        goto undo;
-    }
-
-    /* Step 2. Its first child in the usual order, evaluated as an e-node. */
-    bool sort = gts__order_moves(c, cply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
-    gts_move g = gts__moves(c, cply)[sort ? gts__pick(c, cply, 0, n) : 0];
-    int ext = gts__extension(c, g);
-    if (ext < 0 || !gts__pw_apply(pw, cply, g))
-        goto undo;
-    nd->bound[k] = er_child(pw, ER_E, d - 1 + ext, cply + 1, nd->alpha0, nd->beta);
-    gts__pw_undo(pw, cply, g);
-undo:
-    gts__pw_undo(pw, ply, m);
 }
 
-/* ---- phase 4: refute or evaluate the other children ------------------------ */
+/* ---- step 6: refuteRest of the open children (speculative) --------------- */
 
-static void er_refute_job(gts__pw *pw, gts__sp *sp, uint32_t i)
+static void rest_job(gts__pw *pw, gts__sp *sp, uint32_t j)
 {
     er_node *nd = sp->data;
     gts__ctx *c = pw->c;
-    uint32_t k = nd->order[i];
+    uint32_t k = nd->open[j].index & GTS__ER_INDEX_MASK;
+    uint32_t first = nd->open[j].index >> GTS__ER_FIRST_SHIFT;
+    gts_score u = (gts_score)nd->open[j].key;
     gts_score a = load_alpha(nd);
-    if (nd->bound[k] <= a) {
-        /* Refuted by its phase-1 work: move <= bound <= alpha. */
-        er_update(pw, nd, k, nd->bound[k], false);
+    if (u <= a) {
+        /* Refuted for free: its contribution is <= u <= alpha. */
+        er_update(pw, nd, k, u, false);
         return;
     }
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     gts_move m = nd->moves[k];
-    int d = nd->depth - 1 + nd->ext[k];
-    if (!gts__pw_apply(pw, nd->ply, m))
+    int ext = gts__extension(c, m);
+    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m))
         return;
-    gts_score s = -er_child(pw, ER_R, d, nd->ply + 1, -a - 1, -a);
-    if (s > a && s < nd->beta && !gts__aborted(c)) {
-        /* The refutation failed: the move is better than alpha. */
-        gts_score a2 = load_alpha(nd);
-        if (a2 < a)
-            a2 = a;
-        s = -er_child(pw, ER_E, d, nd->ply + 1, -nd->beta, -a2);
-    }
+    gts_score s = -pe_rest(pw, nd->depth - 1 + ext, nd->ply + 1, -nd->beta, -a, -u, first, nd);
     gts__pw_undo(pw, nd->ply, m);
     if (gts__aborted(c) || !er_update(pw, nd, k, s, true)) {
         if (pw->in_spec)
@@ -218,9 +243,10 @@ static void er_refute_job(gts__pw *pw, gts__sp *sp, uint32_t i)
     }
 }
 
-/* ---- nodes -------------------------------------------------------------------- */
+/* ---- nodes ------------------------------------------------------------------ */
 
-/* Split point over jobs [0, njobs): spawn, work, join. false on failure. */
+/* A split point over jobs [0, njobs): spawn, publish when mandatory, work,
+ * join. false on failure (recorded). */
 static bool er_split(gts__pw *pw, er_node *nd, uint32_t njobs, gts__sp_job_fn job, bool spec)
 {
     bool parallel = gts__sp_parallel(pw);
@@ -235,89 +261,8 @@ static bool er_split(gts__pw *pw, er_node *nd, uint32_t njobs, gts__sp_job_fn jo
     return true;
 }
 
-static void sort_by_bound(er_node *nd, uint32_t *order, int count)
-{
-    /* Insertion sort, stable: bounds descending, generate order on ties. */
-    for (int i = 1; i < count; i++) {
-        uint32_t x = order[i];
-        int j = i - 1;
-        while (j >= 0 && nd->bound[order[j]] < nd->bound[x]) {
-            order[j + 1] = order[j];
-            j--;
-        }
-        order[j + 1] = x;
-    }
-}
-
-/* The e-node phases 1-4 over moves [0, limit). */
-static void e_node(gts__pw *pw, er_node *nd, int limit)
-{
-    gts__ctx *c = pw->c;
-
-    /* Phase 1. Every child's first child, in parallel. */
-    if (!er_split(pw, nd, (uint32_t)limit, er_first_job, false) || gts__aborted(c))
-        return;
-
-    /* Decided moves count at once; the others are ordered by their bound. */
-    int count = 0;
-    for (int k = 0; k < limit; k++) {
-        if (nd->final[k]) {
-            er_update(pw, nd, (uint32_t)k, nd->bound[k], false);
-            if (nd->cut)
-                return;
-        } else {
-            nd->order[count++] = (uint32_t)k;
-        }
-    }
-    if (count == 0)
-        return;
-
-    /* Phase 2. Dynamic ordering by the evaluate-first bounds. */
-    sort_by_bound(nd, nd->order, count);
-
-    /* Phase 3. The most promising child, evaluated (unless already refuted). */
-    uint32_t k = nd->order[0];
-    gts_score a = load_alpha(nd);
-    if (nd->bound[k] <= a) {
-        er_update(pw, nd, k, nd->bound[k], false);
-    } else {
-        if (!gts__pw_apply(pw, nd->ply, nd->moves[k]))
-            return;
-        gts_score s = -er_child(pw, ER_E, nd->depth - 1 + nd->ext[k], nd->ply + 1, -nd->beta, -a);
-        gts__pw_undo(pw, nd->ply, nd->moves[k]);
-        if (gts__aborted(c))
-            return;
-        er_update(pw, nd, k, s, true);
-    }
-    if (nd->cut || count == 1)
-        return;
-
-    /* Phase 4. Refute the others, best bound first, in parallel. */
-    nd->order++;
-    er_split(pw, nd, (uint32_t)count - 1, er_refute_job, true);
-    nd->order--;
-}
-
-/* The r-node: children in order until one refutes (cuts off). */
-static void r_node(gts__pw *pw, er_node *nd, int limit)
-{
-    gts__ctx *c = pw->c;
-    for (int k = 0; k < limit; k++) {
-        gts_score a = load_alpha(nd);
-        if (!gts__pw_apply(pw, nd->ply, nd->moves[k]))
-            return;
-        gts_score s = -er_child(pw, ER_E, nd->depth - 1 + nd->ext[k], nd->ply + 1, -nd->beta, -a);
-        gts__pw_undo(pw, nd->ply, nd->moves[k]);
-        if (gts__aborted(c))
-            return;
-        er_update(pw, nd, (uint32_t)k, s, true);
-        if (nd->cut)
-            return;
-    }
-}
-
-static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_score alpha,
-                           gts_score beta)
+/* er: the e-node, split. */
+static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
     gts__ctx *c = pw->c;
 
@@ -329,54 +274,46 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
     gts__arena_mark am = pn.am;
     int n = pn.n;
     er_node *nd = gts__pw_alloc(pw, sizeof *nd);
-    if (!nd) {
+    gts__mv *open = gts__pw_alloc(pw, (size_t)n * sizeof *open);
+    if (!nd || !open) {
         gts__pw_release(pw, am);
         return 0;
     }
     nd->moves = pn.moves;
     nd->idx = pn.idx;
-    int limit = gts__par_limit(c, depth, n);
-    nd->ext = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->ext);
-    nd->bound = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->bound);
-    nd->final = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->final);
-    nd->order = gts__pw_alloc(pw, (size_t)limit * sizeof *nd->order);
-    if (!nd->ext || !nd->bound || !nd->final || !nd->order) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
-    for (int k = 0; k < limit; k++) {
-        nd->ext[k] = gts__extension(c, nd->moves[k]);
-        if (nd->ext[k] < 0) {
-            gts__pw_release(pw, am);
-            return 0;
-        }
-        nd->bound[k] = GTS_SCORE_INF;
-        nd->final[k] = false;
-    }
+    nd->open = open;
+    for (int k = 0; k < n; k++)
+        open[k].index = ER_SETTLED;
     nd->depth = depth;
     nd->ply = ply;
-    nd->alpha0 = alpha;
     nd->beta = beta;
     nd->alpha = (uint32_t)alpha;
     nd->lock = 0;
     nd->best = -GTS_SCORE_INF;
     nd->best_k = 0;
     nd->cut = false;
-    nd->n = n;
     nd->line.len = 0;
     gts__sp_init(pw, &nd->sp, 0, 0, NULL, nd, false); /* cut flag before any split */
 
-    /* Step 4. Evaluate or refute */
-    if (kind == ER_E)
-        e_node(pw, nd, limit);
-    else
-        r_node(pw, nd, limit);
+    /* Step 4. evalFirst of every child (mandatory, in parallel) */
+    if (er_split(pw, nd, (uint32_t)n, first_job, false) && !nd->cut && !gts__aborted(c)) {
+        /* Step 5. The open children, most promising bound first */
+        int count = 0;
+        for (int k = 0; k < n; k++)
+            if (open[k].index != ER_SETTLED)
+                open[count++] = open[k];
+        gts__er_sort(open, count);
+
+        /* Step 6. refuteRest of each, in that order (speculative) */
+        if (count > 0)
+            er_split(pw, nd, (uint32_t)count, rest_job, true);
+    }
     if (gts__aborted(c)) {
         gts__pw_release(pw, am);
         return 0;
     }
 
-    /* Step 5. Result: table, PV, root move */
+    /* Step 7. Result: table, PV, root move */
     gts_score best = nd->best;
     gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
     if (nd->line.len > 0)
@@ -391,6 +328,103 @@ static gts_score er_search(gts__pw *pw, er_kind kind, int depth, int ply, gts_sc
     return best;
 }
 
+/* gts__child_result in a frame that may wait: the node's line is kept in
+ * @line, since the context's PV rows do not survive the next child. */
+static bool refute_fold(gts__ctx *c, gts__pvline *line, int depth, int ply, gts_move m,
+                        uint32_t index, gts_score s, gts_score beta, gts_score *best,
+                        uint32_t *best_index, gts_score *a)
+{
+    gts_score a0 = *a;
+    bool cut = gts__child_result(c, depth, ply, m, index, s, beta, best, best_index, a);
+    if (s > a0 && s < beta)
+        gts__pvline_set(line, c, ply, m);
+    return cut;
+}
+
+/*
+ * A node being refuted, at the top of the tree: er.c's er_rest (@rest: the
+ * first child, generate() index @first, already searched by evalFirst with
+ * value @v1 from this node's side) or er_r (its first child an e-node),
+ * with the others refuted by evalFirst + refuteRest. Serial loops: the
+ * parallelism is in the e-nodes below.
+ */
+static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta,
+                            bool rest, gts_score v1, uint32_t first, const er_node *parent)
+{
+    gts__ctx *c = pw->c;
+
+    /* Steps 1-3. Stop, limits, table, ordered moves */
+    gts__par_node pn;
+    gts_score s;
+    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
+        return s;
+    gts__arena_mark am = pn.am;
+    gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
+    if (!line) {
+        gts__pw_release(pw, am);
+        return 0;
+    }
+    line->len = 0;
+    gts_score best = -GTS_SCORE_INF;
+    uint32_t best_index = GTS__TT_NO_MOVE;
+    gts_score a = alpha;
+
+    /* Step 4. refuteRest: the first child's value counts (er.c's
+     * correction); a game whose moves changed gets them all searched. */
+    int skip = -1;
+    if (rest)
+        for (int k = 0; k < pn.n; k++)
+            if (pn.idx[k] == first) {
+                skip = k;
+                c->pv_len[ply + 1] = 0;
+                if (refute_fold(c, line, depth, ply, pn.moves[k], first, v1, beta, &best,
+                                &best_index, &a))
+                    goto store;
+                break;
+            }
+
+    /* Step 5. The other children, in order, until one refutes the node */
+    for (int k = 0; k < pn.n; k++) {
+        if (k == skip)
+            continue;
+        if (parent) {
+            /* The parent's alpha may have risen since this refutation
+             * started (another child's result): it is this node's beta. */
+            gts_score nb = -load_alpha(parent);
+            if (nb < beta && nb > alpha) {
+                beta = nb;
+                if (best >= beta)
+                    break; /* refuted already: best is a lower bound >= beta */
+            }
+        }
+        gts_move m = pn.moves[k];
+        int ext = gts__extension(c, m);
+        if (ext < 0 || !gts__pw_apply(pw, ply, m)) {
+            gts__pw_release(pw, am);
+            return 0;
+        }
+        int d = depth - 1 + ext;
+        s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a) : -pe_r(pw, d, ply + 1, -beta, -a);
+        gts__pw_undo(pw, ply, m);
+        if (gts__aborted(c)) {
+            gts__pw_release(pw, am);
+            return 0;
+        }
+        if (refute_fold(c, line, depth, ply, m, pn.idx[k], s, beta, &best, &best_index, &a))
+            break;
+    }
+
+store:
+    /* Step 6. Result: table, PV */
+    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, best_index);
+    if (line->len > 0)
+        gts__pvline_put(c, ply, line);
+    else
+        c->pv_len[ply] = 0;
+    gts__pw_release(pw, am);
+    return best;
+}
+
 /* ---- iteration ------------------------------------------------------------------ */
 
 typedef struct er_args {
@@ -401,7 +435,7 @@ typedef struct er_args {
 static void er_root(gts__pw *pw, void *arg)
 {
     er_args *a = arg;
-    a->score = er_search(pw, ER_E, a->depth, 0, a->alpha, a->beta);
+    a->score = pe_e(pw, a->depth, 0, a->alpha, a->beta);
 }
 
 gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gts_score beta)
@@ -409,11 +443,10 @@ gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gt
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
+    for (int i = 0; i < run->threads; i++)
+        run->ctx[i]->use_pvs = false; /* as gts_er (no node of ER reads it) */
     er_args a = {depth, alpha, beta, 0};
-    if (depth < ER_MIN_DEPTH)
-        a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
-    else
-        gts__par_run(&par, er_root, &a);
+    gts__par_run(&par, er_root, &a);
     gts__par_end(&par);
     return a.score;
 }

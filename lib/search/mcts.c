@@ -1537,11 +1537,14 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 {
     if (!engine)
         return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
     int n = (int)engine->mcts_nstats;
     if (!out || capacity <= 0)
         return n;
     size_t size, stride;
-    gts_status rc = gts__struct_check(out, sizeof *out, GTS_MCTS_MOVE_STATS_SIZE_V0_2, &size);
+    const char *why = NULL;
+    gts_status rc = gts__struct_check(gts__desc_mcts_move_stats(), out, &size, &why);
+    gts__engine_note(engine, why);
     if (rc != GTS_OK)
         return rc;
     memcpy(&stride, out, sizeof stride);
@@ -1603,32 +1606,48 @@ static int32_t mc_shift(int32_t v, int d)
 /* Copy @src, at @ply below the old root, and its subtree into @dst, @d
  * plies up. A node the old search treated as its horizon (GTS_MAX_DEPTH
  * from the old root: evaluate() taken as exact) becomes a fresh leaf
- * again. False when memory ran out. */
-static bool mc_copy(mc_arena *ar, mc_node *dst, const mc_node *src, int ply, int d)
+ * again, and so does the proven range of every node above one: it rests
+ * on values that are not this node's value at the new horizon, d plies
+ * further down (issue 31: a chain proven at -127 stayed 127 after one
+ * move, where the new search's value is -128). Such a node's range starts
+ * again from the mate-distance default and is recomputed from its copied
+ * children, which keeps what their horizon-free proofs (finished games,
+ * bounds()) still show. Returns MC_COPY_OOM when memory ran out, else
+ * whether the copied range depends on the old horizon. */
+enum { MC_COPY_OOM = -1, MC_COPY_FREE = 0, MC_COPY_HORIZON = 1 };
+static int mc_copy(mc_arena *ar, mc_node *dst, const mc_node *src, int ply, int d)
 {
     *dst = *src;
     dst->vloss = 0;
     dst->lower = mc_shift(src->lower, d);
     dst->upper = mc_shift(src->upper, d);
-    if (ply >= GTS_MAX_DEPTH && !(src->state & MC_TERMINAL)) {
-        dst->lower = GTS_SCORE_LOSS + (ply - d);
-        dst->upper = GTS_SCORE_WIN - (ply - d);
-    }
+    int dep = MC_COPY_FREE;
+    if (ply >= GTS_MAX_DEPTH && !(src->state & MC_TERMINAL))
+        dep = MC_COPY_HORIZON;
     if ((src->state & MC_STATE) != MC_EXPANDED) {
         dst->children = NULL;
         dst->n = 0;
         dst->state = src->state & ~(uint32_t)MC_STATE; /* MC_LEAF, flags kept */
-        return true;
+    } else {
+        mc_node *ch = mc_arena_take(ar, src->n);
+        if (!ch)
+            return MC_COPY_OOM;
+        *mc_head_hash(ch) = *mc_head_hash(src->children);
+        dst->children = ch;
+        for (uint32_t i = 0; i < src->n; i++) {
+            int c = mc_copy(ar, &ch[i], &src->children[i], ply + 1, d);
+            if (c == MC_COPY_OOM)
+                return MC_COPY_OOM;
+            if (c == MC_COPY_HORIZON)
+                dep = MC_COPY_HORIZON;
+        }
     }
-    mc_node *ch = mc_arena_take(ar, src->n);
-    if (!ch)
-        return false;
-    *mc_head_hash(ch) = *mc_head_hash(src->children);
-    dst->children = ch;
-    for (uint32_t i = 0; i < src->n; i++)
-        if (!mc_copy(ar, &ch[i], &src->children[i], ply + 1, d))
-            return false;
-    return true;
+    if (dep == MC_COPY_HORIZON) {
+        dst->lower = GTS_SCORE_LOSS + (ply - d);
+        dst->upper = GTS_SCORE_WIN - (ply - d);
+        mc_update_range(dst); /* no-op for a leaf */
+    }
+    return dep;
 }
 
 /* The node of @root's tree reached by @moves, or NULL when the tree does
@@ -1674,7 +1693,7 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
             if (!sub)
                 continue;
             /* Step 2. Copy it into fresh chunks (decided scores shifted) */
-            if (!mc_copy(&ar, &roots[kept], sub, n, n))
+            if (mc_copy(&ar, &roots[kept], sub, n, n) == MC_COPY_OOM)
                 oom = true;
             else
                 kept++;

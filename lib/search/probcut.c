@@ -71,7 +71,7 @@ gts_status gts_probcut_defaults(gts_probcut_params *params)
         return GTS_EINVAL;
     gts_probcut_params p;
     size_t n;
-    gts_status rc = gts__struct_check(params, sizeof p, GTS_PROBCUT_PARAMS_SIZE_V0_1, &n);
+    gts_status rc = gts__struct_check(gts__desc_probcut_params(), params, &n, NULL);
     if (rc != GTS_OK)
         return rc;
     defaults(&p);
@@ -102,8 +102,11 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
     /* NULL: the defaults; fields an older caller does not have keep them. */
     gts_probcut_params p;
     defaults(&p);
+    const char *why = NULL;
+    gts__engine_note(engine, NULL);
     if (params) {
-        gts_status rc = gts__struct_in(&p, sizeof p, params, GTS_PROBCUT_PARAMS_SIZE_V0_1);
+        gts_status rc = gts__struct_in(gts__desc_probcut_params(), &p, params, &why);
+        gts__engine_note(engine, why);
         if (rc != GTS_OK)
             return rc;
         if (p.npairs > GTS_PROBCUT_MAX_PAIRS)
@@ -131,11 +134,16 @@ static void engine_params(const gts_engine *engine, gts_probcut_params *out)
 
 gts_status gts_engine_get_probcut(const gts_engine *engine, gts_probcut_params *params)
 {
-    if (!engine || !params)
+    if (!engine)
+        return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
+    if (!params)
         return GTS_EINVAL;
     gts_probcut_params p;
     size_t n;
-    gts_status rc = gts__struct_check(params, sizeof p, GTS_PROBCUT_PARAMS_SIZE_V0_1, &n);
+    const char *why = NULL;
+    gts_status rc = gts__struct_check(gts__desc_probcut_params(), params, &n, &why);
+    gts__engine_note(engine, why);
     if (rc != GTS_OK)
         return rc;
     engine_params(engine, &p);
@@ -386,7 +394,10 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *caller_game
                                  gts_probcut_fit *caller_fit)
 {
     /* Step 1. Arguments (full-size copies of the versioned structs) */
-    if (!engine || !caller_game || !caller_fit || (!positions && !root))
+    if (!engine)
+        return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
+    if (!caller_game || !caller_fit || (!positions && !root))
         return GTS_EINVAL;
     gts_game vtable;
     const gts_game *game = &vtable;
@@ -394,10 +405,13 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *caller_game
     size_t fit_size;
     memset(&vtable, 0, sizeof vtable);
     memset(&out, 0, sizeof out);
-    if (gts__struct_check(caller_fit, sizeof out, GTS_PROBCUT_FIT_SIZE_V0_1, &fit_size) !=
-            GTS_OK ||
-        gts__struct_in(&vtable, sizeof vtable, caller_game, GTS_GAME_SIZE_V0_1) != GTS_OK)
-        return GTS_ESTRUCT;
+    const char *why = NULL;
+    gts_status st = gts__struct_check(gts__desc_probcut_fit(), caller_fit, &fit_size, &why);
+    if (st == GTS_OK)
+        st = gts__struct_in(gts__desc_game(), &vtable, caller_game, &why);
+    gts__engine_note(engine, why);
+    if (st != GTS_OK)
+        return st;
     memcpy(&out, caller_fit, fit_size);
     if (!game->generate || !game->apply || !game->undo || !game->evaluate)
         return GTS_EINVAL;

@@ -541,10 +541,13 @@ static void test_args(void)
     bad.beta = 5;
     s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &bad, NULL, &r, NULL);
     CHECK(s == GTS_EINVAL, "empty window: %s", gts_strerror(s));
-    gts_mpi_options opt = { .struct_size = sizeof opt + 8 };
-    s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
+    struct {
+        gts_mpi_options o;
+        unsigned char tail[8];
+    } newer = { .o = { .struct_size = sizeof newer }, .tail = { 1 } };
+    s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &newer.o, &r, NULL);
     CHECK(s == GTS_ESTRUCT, "options struct_size: %s", gts_strerror(s));
-    opt = (gts_mpi_options){ .struct_size = sizeof opt, .algorithm = GTS_ALG_MCTS };
+    gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = GTS_ALG_MCTS };
     s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_EINVAL, "inexact algorithm: %s", gts_strerror(s));
     opt = (gts_mpi_options){ .struct_size = sizeof opt, .algorithm = (gts_algorithm)999 };
@@ -973,9 +976,36 @@ static void vargs(void)
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_OK && r.score == ref, "largest latency: %s, %d, serial %d", gts_strerror(s),
           r.score, ref);
-    opt = (gts_mpi_options){ .struct_size = sizeof opt + 8 };
-    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    struct {
+        gts_mpi_options o;
+        unsigned char tail[8];
+    } newer = { .o = { .struct_size = sizeof newer }, .tail = { 0 } };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &newer.o, &r, NULL);
+    CHECK(s == GTS_OK && r.score == ref, "newer options, zero tail: %s", gts_strerror(s));
+    newer.tail[7] = 1;
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &newer.o, &r, NULL);
     CHECK(s == GTS_ESTRUCT, "options struct_size: %s", gts_strerror(s));
+    /* Issue 31: a struct_size that ends inside a field is refused (it used
+     * to read two bytes of virtual_latency), and the engine names the
+     * struct at fault. */
+    opt = (gts_mpi_options){ .struct_size = GTS_MPI_OPTIONS_SIZE_V0_2 + 2, .master_plies = 1,
+                             .virtual_latency = -1 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ESTRUCT, "options ending inside virtual_latency: %s", gts_strerror(s));
+    CHECK(strncmp(gts_engine_last_error(e[0]), "gts_mpi_options:", 16) == 0,
+          "last error names the options: \"%s\"", gts_engine_last_error(e[0]));
+    {
+        gts_game split = *g;
+        split.struct_size = GTS_GAME_SIZE_V0_1 + 1;
+        split.bounds = (int (*)(void *, gts_score *, gts_score *, void *))(uintptr_t)1;
+        s = gts_mpi_search_virtual(4, e, &split, st, &lim, NULL, &r, NULL);
+        CHECK(s == GTS_ESTRUCT, "game ending inside bounds: %s", gts_strerror(s));
+        CHECK(strncmp(gts_engine_last_error(e[0]), "gts_game:", 9) == 0,
+              "last error names the game: \"%s\"", gts_engine_last_error(e[0]));
+    }
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, NULL, &r, NULL);
+    CHECK(s == GTS_OK && gts_engine_last_error(e[0])[0] == '\0',
+          "a search that succeeds clears it: \"%s\"", gts_engine_last_error(e[0]));
     opt = (gts_mpi_options){ .struct_size = GTS_MPI_OPTIONS_SIZE_V0_2, .master_plies = 1 };
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_OK && r.score == ref, "options of the first layout: %s", gts_strerror(s));

@@ -2,8 +2,10 @@
  * stress_search.c - the parallel search algorithms under load, as a plain
  * program so that it runs under ThreadSanitizer (Criterion cannot).
  *
- *   stress_search [threads] [rounds]   threads defaults to 4 (1..256),
- *                                      rounds (scales the work) to 1
+ *   stress_search [threads] [rounds] [algorithm]
+ *                          threads defaults to 4 (1..256), rounds (scales
+ *                          the work) to 1; an algorithm name (as
+ *                          gts_algorithm_name()) runs that one only
  *
  * Exits 0 when every check passed, 1 with a message on stderr otherwise.
  *
@@ -33,11 +35,12 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 
-static const gts_algorithm PAR[] = {
+static gts_algorithm PAR[] = {
     GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
     GTS_ALG_PVSPLIT, GTS_ALG_ABDADA, GTS_ALG_LAZYSMP, GTS_ALG_ROOTSPLIT,
 };
-#define NPAR ((int)(sizeof PAR / sizeof PAR[0]))
+static int npar = (int)(sizeof PAR / sizeof PAR[0]); /* 1 with an algorithm argument */
+#define NPAR npar
 
 static unsigned failures;
 static unsigned searches, parallel_searches; /* searches, and those >1 thread worked in */
@@ -393,9 +396,15 @@ int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
     int rounds = argc > 2 ? atoi(argv[2]) : 1;
-    if (threads < 1 || threads > 256 || rounds < 1) {
-        fprintf(stderr, "usage: stress_search [threads 1..256] [rounds]\n");
+    gts_algorithm only;
+    if (threads < 1 || threads > 256 || rounds < 1
+        || (argc > 3 && gts_algorithm_from_name(argv[3], &only) != GTS_OK)) {
+        fprintf(stderr, "usage: stress_search [threads 1..256] [rounds] [algorithm]\n");
         return 2;
+    }
+    if (argc > 3) {
+        PAR[0] = only;
+        npar = 1;
     }
     double t0 = now();
     stress_trees(threads, rounds);

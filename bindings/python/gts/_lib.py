@@ -417,7 +417,7 @@ def _load(env: str, libname: str, symbols, installed: List[Path], extra: List[Pa
 _OPTIONAL_SYMBOLS = ("gts_version_string", "gts_engine_hashfull", "gts_probcut_defaults",
                      "gts_option_name", "gts_option_list",
                      "gts_engine_set_probcut", "gts_engine_get_probcut",
-                     "gts_probcut_calibrate")
+                     "gts_probcut_calibrate", "gts_engine_last_error")
 
 
 def _declare_core(lib: ctypes.CDLL) -> None:
@@ -438,6 +438,7 @@ def _declare_core(lib: ctypes.CDLL) -> None:
         "gts_engine_clear": (c_int, [P]),
         "gts_engine_stop": (None, [P]),
         "gts_engine_hashfull": (c_int, [P]),
+        "gts_engine_last_error": (c_char_p, [P]),
         "gts_algorithm_name": (c_char_p, [c_int]),
         "gts_algorithm_from_name": (c_int, [c_char_p, POINTER(c_int)]),
         "gts_algorithm_is_exact": (c_bool, [c_int]),

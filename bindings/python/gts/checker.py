@@ -14,7 +14,10 @@ extend()) leave the position as it was, hash() is stable and equal keys mean
 equal-looking positions, clones match, bounds() holds at depths 1..depth,
 move text round-trips, and every exact algorithm agrees with minimax at a
 few positions. The game is restored, unless undo() is what is broken. An
-exception raised by a callback propagates from ``check`` as from a search.
+exception raised by a callback propagates from ``check`` as from a search;
+but an evaluate() out of range and a generate() or noisy() longer than
+max_moves are what the checker looks for: they give its report (EVALUATE,
+GENERATE_OVERFLOW) as for a C adapter, not an exception.
 """
 from __future__ import annotations
 
@@ -104,8 +107,8 @@ def check(game: Any, *, seed: int = 0, walks: int = 0, walk_length: int = 0, dep
     opts.struct_size = ctypes.sizeof(opts)
     opts.seed = _int(seed, "seed", 0, 2**64 - 1)
     opts.walks = _int(walks, "walks", 0, 2**32 - 1)
-    opts.walk_length = _int(walk_length, "walk_length", 0, 2**32 - 1)
-    opts.depth = _int(depth, "depth", 0, 2**31 - 1)
+    opts.walk_length = _int(walk_length, "walk_length", 0, _lib.MAX_PLY - 8)
+    opts.depth = _int(depth, "depth", 0, 8)
     opts.algorithm_positions = _int(algorithm_positions, "algorithm_positions",
                                     -2**31, 2**31 - 1)
     report = CheckReportStruct()
@@ -121,6 +124,7 @@ def check(game: Any, *, seed: int = 0, walks: int = 0, walk_length: int = 0, dep
                         f"{type(game).__name__}")
     try:
         ctx.algorithm = "check"
+        ctx.checking = True
         rc = fn(vt, state, ctypes.byref(opts), ctypes.byref(report))
     finally:
         ctx.close()
@@ -128,7 +132,9 @@ def check(game: Any, *, seed: int = 0, walks: int = 0, walk_length: int = 0, dep
         err, ctx.error = ctx.error, None
         raise err
     if rc < 0:
-        raise make_error(rc, "gts_game_check")
+        # The library names the argument at fault in the report's message.
+        why = report.message.decode("utf-8", "replace")
+        raise make_error(rc, f"gts_game_check: {why}" if why else "gts_game_check")
     alg = None
     if report.violation == 12:  # GTS_CHECK_ALGORITHM
         alg = _lib.decode(_lib.lib.gts_algorithm_name(report.algorithm))

@@ -730,15 +730,18 @@ def cmd_search(argv: List[str]) -> int:
     alg, info = _algorithm("search", alg_name)
     game = _game_new("search", game_name, tree, position, SEARCH_GAME_NAMES)
     with game:
-        if depth is None:
-            depth = None if (time_ms or nodes or playouts) else DEFAULT_DEPTH.get(game_name,
-                                                                      tree["tree_depth"])
         if threads > 1 and not info.parallel:
             _warn("search", f"--threads {threads} has no effect: '{alg}' is a serial "
                             "algorithm")
         if playouts and alg != "mcts":
+            # An option without effect changes nothing else: the default
+            # depth stays (a playout budget alone leaves the depth open).
             _warn("search", f"--playouts {playouts} has no effect: '{alg}' is not a "
                             "Monte-Carlo search")
+            playouts = 0
+        if depth is None:
+            depth = None if (time_ms or nodes or playouts) else DEFAULT_DEPTH.get(game_name,
+                                                                      tree["tree_depth"])
         engine = _engine_new("search", tt_mb, threads)
         try:
             if asp is not None:
@@ -987,8 +990,13 @@ def _solve_lines(engine: gts.Engine, alg: str, stats: bool, check: bool,
     # Blank lines are errors, except at the very end of the input: they are
     # only reported once a non-blank line follows them.
     blank_first = blank_count = 0
+    read_error: Optional[OSError] = None
     while True:
-        raw = stdin.readline()
+        try:
+            raw = stdin.readline()
+        except OSError as e:            # as getline() failing: stdin not readable
+            read_error = e
+            break
         if not raw:
             break
         lineno += 1
@@ -1048,6 +1056,9 @@ def _solve_lines(engine: gts.Engine, alg: str, stats: bool, check: bool,
             errors += 1
     if _INTERRUPTS.seen:
         return _interrupt_exit("solve")
+    if read_error is not None:
+        _err(f"{PROG} solve: cannot read stdin: {read_error.strerror or 'read error'}")
+        return CLI_FAIL
     if errors:
         _err(f"{PROG} solve: {errors} of {lineno} line{'' if lineno == 1 else 's'} failed")
         return CLI_FAIL
@@ -1164,6 +1175,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except UsageError as e:
         return _report(e)
     except Failure:
+        return CLI_FAIL
+    except MemoryError:                  # cli_oom()
+        _err(f"{PROG} {cmd}: out of memory")
         return CLI_FAIL
     except KeyboardInterrupt:            # only when our handler is not installed
         return _interrupt_exit(cmd)

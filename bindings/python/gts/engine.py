@@ -581,6 +581,18 @@ class Engine:
         if ptr:
             _lib.lib.gts_engine_stop(ptr)
 
+    @property
+    def last_error(self) -> str:
+        """Why the engine's latest call that took a versioned struct failed
+        (``gts_engine_last_error``): a message that starts with the C type of
+        the struct at fault ("gts_limits: ..."), or "" after a call that
+        succeeded or had nothing to add. Search errors include it already."""
+        fn = getattr(_lib.lib, "gts_engine_last_error", None)
+        ptr = self._ptr if hasattr(self, "_ptr") else None
+        if fn is None or not ptr:
+            return ""
+        return _lib.decode(fn(ptr)) or ""
+
     def hashfull(self) -> int:
         """Transposition-table fill in permille."""
         fn = getattr(_lib.lib, "gts_engine_hashfull", None)
@@ -627,6 +639,11 @@ class Engine:
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                        ctypes.c_void_p]
         seq = [check_int(m, "move") for m in moves]
+        for m in seq:
+            if not 0 <= m <= _UINT64_MAX:
+                raise _err("EINVAL", f"mcts_advance: move {m} is outside 0..2**64-1")
+        if len(seq) > _lib.MAX_DEPTH:
+            raise _err("EINVAL", f"mcts_advance: {len(seq)} moves, at most {_lib.MAX_DEPTH}")
         arr = (ctypes.c_uint64 * max(len(seq), 1))(*seq)
         with self._lock:
             if self._active:
@@ -894,9 +911,16 @@ def _need_probcut() -> None:
 
 def _annotate(err: BaseException, alg: str, rc: int) -> None:
     if hasattr(err, "add_note") and isinstance(err, Exception):
-        status = _errors_by_name.get(rc, "OK" if rc == 0 else str(rc))
+        if rc >= 0:
+            # hash() and move_score() have no failure code in C: the binding
+            # stopped the search instead, which then ended normally.
+            err.add_note(f"(raised in a game callback during a gts {alg} search; that "
+                         "callback has no failure code in C, so the search was stopped "
+                         "there, its result discarded and the game state restored)")
+            return
+        status = _errors_by_name.get(rc, str(rc))
         err.add_note(f"(raised in a game callback during a gts {alg} search; the search "
-                     f"was abandoned with {status} and the game state restored)")
+                     f"failed with {status} and the game state was restored)")
 
 
 def _detail(rc: int, alg: str, game: Any, engine: Engine, result: ResultStruct) -> str:
@@ -910,7 +934,8 @@ def _detail(rc: int, alg: str, game: Any, engine: Engine, result: ResultStruct) 
         return "this engine is already searching; use another Engine"
     if cname in ("ECALLBACK", "EMOVES", "ESCORE"):
         return f"{alg}: callback status {result.callback_status}"
-    return alg
+    why = engine.last_error
+    return f"{alg}: {why}" if why else alg
 
 
 def _make_limits(depth, time_ms, nodes, alpha, beta, guess) -> LimitsStruct:

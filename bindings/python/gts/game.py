@@ -198,6 +198,9 @@ def check_moves(moves: Any, game: Game, method: str, limit: int) -> Sequence[int
 
 
 def check_score(value: Any, game: Game, method: str = "evaluate") -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{type(game).__name__}.{method}() returned {value!r}: a bool is not "
+                        "a score; return an int")
     if type(value) is not int:
         value = check_int(value, f"the result of {type(game).__name__}.{method}()")
     if value < SCORE_LOSS or value > SCORE_WIN:
@@ -234,6 +237,10 @@ class _SearchContext:
         self.vtable = None
         self.on_iteration = None
         self.algorithm = ""
+        # gts.check(): the contract violations the C checker finds itself
+        # (a score out of range, more moves than max_moves) go down to it
+        # instead of failing the callback, so that it writes its report.
+        self.checking = False
         self.started = 0.0
         # an _InterruptGuard: once it is interrupted, generate() fails (for
         # calibration, which goes on with the next sample after a stop)
@@ -278,14 +285,29 @@ def _cb_generate(state, moves, capacity, user):
         return -1
     try:
         obj = ctx.states[state]
-        ms = check_moves(obj.generate(), obj, "generate", min(capacity, ctx.max_moves))
-        n = len(ms)
-        if n:
-            _moves_array(moves, n)[:] = ms
-        return n
+        return _write_moves(ctx, obj, obj.generate(), "generate", moves, capacity)
     except BaseException as e:  # noqa: BLE001 - must not escape into C
         ctx.fail(e)
         return -1
+
+
+def _write_moves(ctx, obj, raw, method, moves, capacity) -> int:
+    """Validate and write a move list; the count. For gts.check(), a list
+    longer than the room is cut to it and its full count returned: the C
+    checker reports GENERATE_OVERFLOW as for a C adapter."""
+    limit = min(capacity, ctx.max_moves)
+    if ctx.checking:
+        ms = check_moves(raw, obj, method, _MASK64)
+        n = len(ms)
+        if n > limit:
+            _moves_array(moves, capacity)[:] = ms[:capacity]
+            return min(n, _INT32_MAX)
+    else:
+        ms = check_moves(raw, obj, method, limit)
+        n = len(ms)
+    if n:
+        _moves_array(moves, n)[:] = ms
+    return n
 
 
 def _cb_noisy(state, moves, capacity, user):
@@ -294,11 +316,7 @@ def _cb_noisy(state, moves, capacity, user):
         return -1
     try:
         obj = ctx.states[state]
-        ms = check_moves(obj.noisy(), obj, "noisy", min(capacity, ctx.max_moves))
-        n = len(ms)
-        if n:
-            _moves_array(moves, n)[:] = ms
-        return n
+        return _write_moves(ctx, obj, obj.noisy(), "noisy", moves, capacity)
     except BaseException as e:  # noqa: BLE001
         ctx.fail(e)
         return -1
@@ -309,11 +327,19 @@ def _cb_apply(state, move, user):
     if ctx is None:
         return -1
     try:
-        ctx.states[state].apply(move)
-        return 0
+        return _status(ctx.states[state].apply(move))
     except BaseException as e:  # noqa: BLE001
         ctx.fail(e)
         return -1
+
+
+def _status(r: Any) -> int:
+    """apply()/undo()'s return value as the C callback's: a negative int is
+    a failure, as in C (the state must then be unchanged); anything else
+    (None, the usual) is success."""
+    if type(r) is int and r < 0:
+        return r if r >= _INT32_MIN else -1
+    return 0
 
 
 def _cb_undo(state, move, user):
@@ -321,8 +347,7 @@ def _cb_undo(state, move, user):
     if ctx is None:
         return -1
     try:
-        ctx.states[state].undo(move)
-        return 0
+        return _status(ctx.states[state].undo(move))
     except BaseException as e:  # noqa: BLE001
         ctx.fail(e)
         return -1
@@ -337,6 +362,9 @@ def _cb_evaluate(state, user):
         obj = ctx.states[state]
         v = obj.evaluate()
         if type(v) is not int or v < SCORE_LOSS or v > SCORE_WIN:
+            if ctx.checking and type(v) is int:
+                # gts.check(): the C checker reports it (EVALUATE)
+                return max(min(v, _INT32_MAX), _INT32_MIN + 1)
             v = check_score(v, obj)
         return v
     except BaseException as e:  # noqa: BLE001

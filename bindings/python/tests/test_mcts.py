@@ -96,6 +96,14 @@ class TestMcts(unittest.TestCase):
             self.assertFalse(e.mcts_advance([99]), "a move the tree does not hold")
             with self.assertRaises(TypeError):
                 e.mcts_advance(["x"])
+            # issue 31: ctypes reduced these to move 3 and 2**64-1
+            for bad in (2**64 + 3, -1, 2**64):
+                with self.assertRaises(gts.InvalidArgument) as cm:
+                    e.mcts_advance([bad])
+                self.assertIn(str(bad), str(cm.exception))
+                self.assertIsInstance(cm.exception, ValueError)
+            with self.assertRaises(gts.InvalidArgument):
+                e.mcts_advance([0] * (gts.MAX_DEPTH + 1))
 
     def test_memory_limit_flag(self):
         g = gts.games.Connect4("")
