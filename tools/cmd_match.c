@@ -904,41 +904,33 @@ int cmd_match(int argc, char **argv)
         return CLI_USAGE;
     }
     m.pos_name = m.name;
-    const gts_plugin *plugin = NULL; /* a game library (tools/plugin.c) */
-    if (cli_is_game_library(m.name)) {
-        if (!(plugin = cli_plugin_load(m.name, "match"))) {
-            free(extra);
-            return CLI_USAGE;
+    /* A game library's descriptor, or a built-in game's (libgts-games):
+     * the rules, and how a position text lists moves for the openings. */
+    bool library = cli_is_game_library(m.name);
+    const gts_plugin *plugin = library ? cli_plugin_load(m.name, "match")
+                                       : gts_games_plugin(m.name);
+    if (!plugin) {
+        if (!library) {
+            char *esc = cli_escaped(m.name);
+            cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
+            free(esc);
         }
-        m.name = plugin->name;
-    } else if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
-        strcmp(m.name, "othello") && strcmp(m.name, "chess") && strcmp(m.name, "go") &&
-        strcmp(m.name, "randtree")) {
-        char *esc = cli_escaped(m.name);
-        cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
-        free(esc);
         free(extra);
         return CLI_USAGE;
     }
-    m.g = plugin ? plugin->game : gts_games_find(m.name);
+    m.name = plugin->name;
+    m.g = plugin->game;
     m.search = m.g;
-    m.lead = m.sep = "";
     m.max_all_plies = MATCH_MAX_OPENING_PLIES;
-    if (plugin) { /* openings of moves only if it says how to write them */
-        m.lead = plugin->moves_prefix ? plugin->moves_prefix : "";
-        m.sep = plugin->moves_separator;
-        if (!m.sep || !m.g->format_move)
-            m.max_all_plies = 0;
-    } else if (strcmp(m.name, "randtree") == 0) {
-        m.sep = ",";
-    } else if (strcmp(m.name, "chess") == 0) {
-        m.search = gts_game_chess_engine();
-        m.lead = "startpos moves ";
-        m.sep = " ";
+    /* openings of moves only if it says how to write them */
+    m.lead = plugin->moves_prefix ? plugin->moves_prefix : "";
+    m.sep = plugin->moves_separator;
+    if (!m.sep || !m.g->format_move)
+        m.max_all_plies = 0;
+    if (strcmp(m.pos_name, "chess") == 0) {
+        m.search = gts_game_chess_engine(); /* a repetition is a draw at once */
         m.max_all_plies = CHESS_MAX_ALL_PLIES;
-    } else if (strcmp(m.name, "go") == 0) {
-        m.lead = "moves=";
-        m.sep = ",";
+    } else if (strcmp(m.pos_name, "go") == 0) {
         m.max_all_plies = GO_MAX_ALL_PLIES;
     }
     if (!m.g) {
@@ -973,7 +965,7 @@ int cmd_match(int argc, char **argv)
         return CLI_FAIL;
     }
     const char *spec_text = openings_spec ? openings_spec : (nextra ? "" : "all:0");
-    if (plugin && m.max_all_plies == 0 && strcmp(spec_text, "all:0") != 0 &&
+    if (library && m.max_all_plies == 0 && strcmp(spec_text, "all:0") != 0 &&
         (strncmp(spec_text, "all:", 4) == 0 || strncmp(spec_text, "random:", 7) == 0)) {
         rc = cli_usage_error("match",
                              "--openings: the game library writes no moves_separator (or its "
