@@ -233,6 +233,9 @@ static bool go_seen(const go_state *s, uint64_t key)
  * with at most 4 count their pairs with p, and captured strings' keys are
  * only gathered when there are any.
  */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* one body with go_legal_at, as before the split */
+#endif
 static inline bool go_play_key(const go_state *s, const go_pos *b, int p, int c,
                                uint64_t *key_out)
 {
