@@ -1,7 +1,9 @@
 /**
  * @file gts_games.h
  * @brief libgts-games: the built-in game adapters used by tests, tools and
- * bindings (tic-tac-toe, Connect-4, Othello, random trees).
+ * bindings (tic-tac-toe, Connect-4, Othello, chess, Go, random trees), and
+ * their position texts (gts_games_position_new(): the game says why it
+ * refuses one).
  *
  * Each game has a vtable (user == NULL) and a constructor that returns a new
  * state or an error. Free a state with gts_games_free(). All functions are
