@@ -538,8 +538,11 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * the score is the chosen move's pessimistic value, with
  * #GTS_RESULT_LOWER_BOUND unless it is exact. Backing up intersects a
  * node's range with its children's, so ranges only narrow. gts_result::depth
- * is the length of the principal variation (the line B* expanded), at most
- * gts_limits::depth, and never more than gts_result::seldepth. The tree
+ * is gts_limits::depth when the score is proved (no
+ * #GTS_RESULT_LOWER_BOUND: the value at that depth, as an exact algorithm
+ * reports it); otherwise the length of the principal variation (the line
+ * B* expanded), at most gts_limits::depth and never more than
+ * gts_result::seldepth. The tree
  * takes at most #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
