@@ -186,6 +186,88 @@ Test(games, find_by_name)
     gts_games_free(gts_game_othello(), NULL);
 }
 
+/* gts_games_position_new: the state its constructor makes, or the game's
+ * reason (the tools' messages, tests/test_cli.py, come from here). */
+Test(games, position_new_builds_or_explains)
+{
+    char why[512];
+    void *st = NULL, *ref = NULL;
+    cr_assert_eq(gts_games_position_new("connect4", NULL, "4453", &st, why, sizeof why), GTS_OK);
+    cr_assert_str_empty(why, "no reason on success");
+    cr_assert_eq(gts_connect4_new("4453", &ref), GTS_OK);
+    const gts_game *c4 = gts_game_connect4();
+    cr_assert_eq(c4->hash(st, NULL), c4->hash(ref, NULL), "the constructor's position");
+    gts_games_free(c4, st);
+    gts_games_free(c4, ref);
+
+    static const struct {
+        const char *game, *text, *why;
+    } BAD[] = {
+        { "connect4", "1111111", "move 7: column 1 is full" },
+        { "tictactoe", "5195", "move 4: cell 5 is already taken" },
+        { "othello", "f5f5", "move 2: f5 is not legal here: the square is occupied" },
+        { "randtree", "0,9", "move 2: child 9 does not exist: the node has 8 children (0..7)" },
+        { "go", "3 moves=B1,pass,A2,A1",
+          "move 4: A1 is not legal here: suicide (the stone's string would have no liberty)" },
+        { "go", "4 moves=B3,C3,A2,B2,B1,D2,pass,C1,C2,B2",
+          "move 10: B2 is not legal here: it repeats an earlier board (positional superko)" },
+        { "go", "moves=C3,c3", "move 2: c3 is not legal here: the point is occupied" },
+        { "chess", "startpos moves e2e5",
+          "not a legal position (expected startpos or a FEN, optionally followed by moves and "
+          "UCI moves such as e2e4)" },
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        st = &st;
+        cr_assert_eq(gts_games_position_new(BAD[i].game, NULL, BAD[i].text, &st, why, sizeof why),
+                     GTS_EPARSE, "%s '%s' is refused", BAD[i].game, BAD[i].text);
+        cr_assert_null(st, "no state on failure");
+        cr_assert_str_eq(why, BAD[i].why, "%s '%s'", BAD[i].game, BAD[i].text);
+        /* no room for a reason: the same status */
+        cr_assert_eq(gts_games_position_new(BAD[i].game, NULL, BAD[i].text, &st, NULL, 0),
+                     GTS_EPARSE);
+    }
+    cr_assert_eq(gts_games_position_new("checkers", NULL, "", &st, why, sizeof why), GTS_EINVAL);
+    cr_assert_str_eq(why, "unknown game");
+    cr_assert_eq(gts_games_position_new("go", NULL, "", NULL, why, sizeof why), GTS_EINVAL);
+}
+
+Test(games, plugin_descriptors)
+{
+    static const char *const NAMES[] = { "tictactoe", "connect4", "connect4h", "chess",
+                                         "go",        "othello",  "randtree" };
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++) {
+        const gts_plugin *p = gts_games_plugin(NAMES[i]);
+        cr_assert_not_null(p, "%s has a descriptor", NAMES[i]);
+        cr_assert_geq(p->struct_size, GTS_PLUGIN_SIZE_V0_2);
+        cr_assert_str_eq(p->name, NAMES[i]);
+        cr_assert_eq(p->game, gts_games_find(NAMES[i]));
+        cr_assert_not_null(p->moves_separator, "%s lists moves", NAMES[i]);
+        void *st = NULL;
+        char why[256];
+        cr_assert_eq(p->position_new("", &st, why, sizeof why, p->user), GTS_OK, "%s start",
+                     NAMES[i]);
+        gts_games_free(p->game, st);
+    }
+    cr_assert_null(gts_games_plugin("checkers"));
+    cr_assert_null(gts_games_plugin(NULL));
+    /* randtree reads its parameters from the user pointer */
+    gts_randtree_params tp;
+    memset(&tp, 0, sizeof tp);
+    tp.struct_size = sizeof tp;
+    tp.seed = 3;
+    tp.branching = 2;
+    tp.depth = 4;
+    tp.min_value = -10;
+    tp.max_value = 10;
+    const gts_plugin *rt = gts_games_plugin("randtree");
+    void *st = NULL;
+    char why[256];
+    cr_assert_eq(rt->position_new("0,2", &st, why, sizeof why, &tp), GTS_EPARSE);
+    cr_assert_str_eq(why, "move 2: child 2 does not exist: the node has 2 children (0..1)");
+    cr_assert_eq(rt->position_new("1,1", &st, why, sizeof why, &tp), GTS_OK);
+    gts_games_free(rt->game, st);
+}
+
 Test(games, perft_arguments)
 {
     void *st = NULL;

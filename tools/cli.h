@@ -47,8 +47,62 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 /* ---- parsing ------------------------------------------------------------ */
 
-/* getopt_long() returned '?' or ':' for argv: report it; returns CLI_USAGE.
- * Commands use an optstring starting with ':' and set opterr = 0. */
+/* ---- options: one table-driven parser (options.c) ---------------------------
+ *
+ * A command declares its options as rows and cli_parse_options() reads argv
+ * by them: every value is checked, and a bad one reported ("--NAME:
+ * expected MIN..MAX, got 'TEXT'", a usage error), the same way everywhere.
+ * -h and --help are always there. */
+typedef enum cli_opt_kind {
+    CLI_OPT_FLAG,   /* no value: bool *dest = true */
+    CLI_OPT_CLEAR,  /* no value: bool *dest = false (--no-iterative) */
+    CLI_OPT_STR,    /* const char **dest = the value (kept in argv) */
+    CLI_OPT_TEXT,   /* the value copied to char dest[max] ("list too long" if not room) */
+    CLI_OPT_INT,    /* int64_t *dest, within [min, max] */
+    CLI_OPT_I32,    /* int32_t *dest, within [min, max] */
+    CLI_OPT_U32,    /* uint32_t *dest, within [min, max] */
+    CLI_OPT_U64,    /* uint64_t *dest, 0..UINT64_MAX */
+    CLI_OPT_ENGINE, /* int64_t *dest, within the library's bounds of engine option */
+    CLI_OPT_FORMAT, /* cli_format *dest: text, csv or json (min = 1: text or json) */
+    CLI_OPT_CHOICE, /* int64_t *dest = the index of the value in choices (NULL-ended) */
+    CLI_OPT_CALL,   /* call(command, label, value, dest); false after its usage error */
+} cli_opt_kind;
+
+typedef struct cli_opt {
+    const char *name;  /* long name without "--" */
+    cli_opt_kind kind;
+    void *dest;
+    int64_t min, max;
+    gts_option engine;                /* CLI_OPT_ENGINE */
+    const char *const *choices;       /* CLI_OPT_CHOICE */
+    bool (*call)(const char *command, const char *label, const char *value, void *dest);
+    bool *seen;                       /* if set: true once the option is given */
+    const char *label;                /* the name in messages, if not "--NAME" */
+} cli_opt;
+
+#define CLI_FLAG(n, d) { .name = (n), .kind = CLI_OPT_FLAG, .dest = (d) }
+#define CLI_CLEAR(n, d) { .name = (n), .kind = CLI_OPT_CLEAR, .dest = (d) }
+#define CLI_STR(n, d) { .name = (n), .kind = CLI_OPT_STR, .dest = (d) }
+#define CLI_TEXT(n, d) { .name = (n), .kind = CLI_OPT_TEXT, .dest = (d), .max = sizeof(d) }
+#define CLI_INT(n, d, lo, hi) { .name = (n), .kind = CLI_OPT_INT, .dest = (d), .min = (lo), .max = (hi) }
+#define CLI_I32(n, d, lo, hi) { .name = (n), .kind = CLI_OPT_I32, .dest = (d), .min = (lo), .max = (hi) }
+#define CLI_U32(n, d, lo, hi) { .name = (n), .kind = CLI_OPT_U32, .dest = (d), .min = (lo), .max = (hi) }
+#define CLI_U64(n, d) { .name = (n), .kind = CLI_OPT_U64, .dest = (d) }
+#define CLI_ENGINE(n, d, opt) { .name = (n), .kind = CLI_OPT_ENGINE, .dest = (d), .engine = (opt) }
+#define CLI_FORMAT(n, d) { .name = (n), .kind = CLI_OPT_FORMAT, .dest = (d) }
+#define CLI_FORMAT_NO_CSV(n, d) { .name = (n), .kind = CLI_OPT_FORMAT, .dest = (d), .min = 1 }
+#define CLI_CHOICE(n, d, list) { .name = (n), .kind = CLI_OPT_CHOICE, .dest = (d), .choices = (list) }
+#define CLI_CALL(n, d, fn) { .name = (n), .kind = CLI_OPT_CALL, .dest = (d), .call = (fn) }
+#define CLI_NOPTS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* Returned by cli_parse_options() for -h / --help: print the usage, exit 0. */
+enum { CLI_HELP = -1 };
+/* Read the options of @p argv (argv[0] the command) by the @p n rows of
+ * @p opts. CLI_OK with optind at the first operand; CLI_HELP; or CLI_USAGE
+ * after printing a usage error of @p command. */
+int cli_parse_options(const char *command, int argc, char **argv, const cli_opt *opts,
+                      size_t n);
+/* getopt_long() returned '?' or ':' for argv: report it; returns CLI_USAGE. */
 int cli_bad_option(const char *command, int c, char **argv);
 
 /* Strict decimal parse of a whole string into [min, max]: ASCII digits,
@@ -95,34 +149,30 @@ typedef struct cli_game_opts {
 } cli_game_opts;
 
 void cli_game_opts_init(cli_game_opts *o);
-/* long options shared by commands that take a game: returns true when
- * @p opt was one of them (and consumed @p arg). */
-bool cli_game_option(cli_game_opts *o, int opt, const char *arg, const char *command, int *rc);
-/* Options ids used by cli_game_option (getopt_long values). */
-enum {
-    OPT_SEED = 1000, OPT_BRANCHING, OPT_TREE_DEPTH, OPT_JITTER, OPT_TERMINAL,
-    OPT_ORDERED, OPT_TRANSPOSITIONS, OPT_MIN_VALUE, OPT_MAX_VALUE,
-    OPT_FIRST_FREE /* first id free for the commands */
-};
-#define CLI_GAME_LONG_OPTIONS                                             \
-    { "seed", required_argument, NULL, OPT_SEED },                        \
-    { "branching", required_argument, NULL, OPT_BRANCHING },              \
-    { "tree-depth", required_argument, NULL, OPT_TREE_DEPTH },            \
-    { "jitter", required_argument, NULL, OPT_JITTER },                    \
-    { "terminal", required_argument, NULL, OPT_TERMINAL },                \
-    { "ordered", required_argument, NULL, OPT_ORDERED },                  \
-    { "transpositions", no_argument, NULL, OPT_TRANSPOSITIONS },          \
-    { "min-value", required_argument, NULL, OPT_MIN_VALUE },              \
-    { "max-value", required_argument, NULL, OPT_MAX_VALUE }
+/* The rows of the options shared by commands that take a game: a random
+ * tree's parameters (the ranges of gts_randtree_params, gts_games.h). */
+#define CLI_GAME_OPTIONS(o) CLI_U64("seed", &(o)->tree.seed), CLI_TREE_OPTIONS(o)
+/* The same without --seed (a command whose --seed is more than the tree's). */
+#define CLI_TREE_OPTIONS(o)                                                   \
+    CLI_U32("branching", &(o)->tree.branching, 1, 64),                        \
+    CLI_U32("tree-depth", &(o)->tree.depth, 1, 60),                           \
+    CLI_U32("jitter", &(o)->tree.branching_jitter, 0, 63),                    \
+    CLI_U32("terminal", &(o)->tree.terminal_percent, 0, 100),                 \
+    CLI_U32("ordered", &(o)->tree.ordered_percent, 0, 100),                   \
+    CLI_FLAG("transpositions", &(o)->tree.transpositions),                    \
+    CLI_I32("min-value", &(o)->tree.min_value, -30000, 30000),                \
+    CLI_I32("max-value", &(o)->tree.max_value, -30000, 30000)
 extern const char cli_game_options_help[];
 
 /* Build the state of @p o: returns the game vtable and the state, or NULL
  * after printing a usage error that says which move of the position is
- * wrong and why (cli_position_why). Free with gts_games_free(game, state). */
+ * wrong and why, in the game's words (its position_new(): a game
+ * library's, or libgts-games' gts_games_position_new() for a built-in
+ * game). Free with gts_games_free(game, state). */
 const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void **state);
-/* Build the state of @p text for game @p name ("tictactoe", "connect4",
- * "othello", "randtree"; @p tree for the random tree). On a bad position
- * return NULL with the reason in @p why ("move 3: column 1 is full"). */
+/* Build the state of @p text for game @p name (a built-in game, @p tree for
+ * the random tree, or a game library's path). On a bad position return
+ * NULL with the game's reason in @p why ("move 3: column 1 is full"). */
 void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
                        char *why, size_t size);
 /* @p s for a message, in a new string (free it): bytes 0x21-0x7e as they

@@ -238,52 +238,26 @@ static int cmp_double(const void *a, const void *b)
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_REPEAT = OPT_FIRST_FREE, OPT_FORMAT, OPT_QUICK, OPT_ENGINE };
-    static const struct option opts[] = {
-        { "repeat", required_argument, NULL, OPT_REPEAT },
-        { "engine", required_argument, NULL, OPT_ENGINE },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "quick", no_argument, NULL, OPT_QUICK },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    int64_t repeat = 3;
+    int64_t repeat = 3, engine = -1;
     unsigned engines = (1u << BENCH_ENGINES) - 1; /* bit e: run engine e */
     bool quick = false;
     cli_format fmt = CLI_FMT_TEXT;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(BENCH_USAGE, stdout);
-            return CLI_OK;
-        case OPT_REPEAT:
-            if (!cli_parse_i64(optarg, 1, BENCH_REPEAT_MAX, &repeat))
-                return cli_usage_error("bench", "--repeat: expected 1..%d, got '%s'",
-                                       BENCH_REPEAT_MAX, optarg);
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt))
-                return cli_usage_error("bench", "--format: expected text, csv or json");
-            break;
-        case OPT_QUICK:
-            quick = true;
-            break;
-        case OPT_ENGINE: {
-            int e = 0;
-            while (e < BENCH_ENGINES && strcmp(optarg, BENCH_ENGINE_NAMES[e]) != 0)
-                e++;
-            if (e == BENCH_ENGINES)
-                return cli_usage_error("bench", "--engine: expected bare, lib-bare or lib-full");
-            engines = 1u << e;
-            break;
-        }
-        default:
-            return cli_bad_option("bench", c, argv);
-        }
+    static const char *const ENGINE_CHOICES[] = { "bare", "lib-bare", "lib-full", NULL };
+    const cli_opt opts[] = {
+        CLI_INT("repeat", &repeat, 1, BENCH_REPEAT_MAX),
+        CLI_CHOICE("engine", &engine, ENGINE_CHOICES),
+        CLI_FORMAT("format", &fmt),
+        CLI_FLAG("quick", &quick),
+    };
+    int rc = cli_parse_options("bench", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(BENCH_USAGE, stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
+    if (engine >= 0)
+        engines = 1u << engine;
     if (optind < argc)
         return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
 
@@ -554,97 +528,40 @@ static sp_measure sp_run(gts_algorithm alg, int threads, const gts_game *g, void
 
 int cmd_speedup(int argc, char **argv)
 {
-    enum {
-        OPT_GAME = OPT_FIRST_FREE, OPT_ALGS, OPT_THREADS, OPT_DEPTH, OPT_REPEAT, OPT_MEDIAN,
-        OPT_POSITION, OPT_TT, OPT_FORMAT, OPT_VIRTUAL, OPT_SPLIT_PLY
-    };
-    static const struct option opts[] = {
-        { "game", required_argument, NULL, OPT_GAME },
-        { "algs", required_argument, NULL, OPT_ALGS },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "depth", required_argument, NULL, OPT_DEPTH },
-        { "repeat", required_argument, NULL, OPT_REPEAT },
-        { "median", no_argument, NULL, OPT_MEDIAN },
-        { "position", required_argument, NULL, OPT_POSITION },
-        { "tt-mb", required_argument, NULL, OPT_TT },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "virtual", no_argument, NULL, OPT_VIRTUAL },
-        { "split-ply", required_argument, NULL, OPT_SPLIT_PLY },
-        { "help", no_argument, NULL, 'h' },
-        CLI_GAME_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     cli_game_opts go;
     cli_game_opts_init(&go);
     go.name = "randtree";
+    go.tree.depth = 0; /* not given: the search depth's (below) */
     char algs_buf[1024] = "";
     const char *threads_arg = "1,2,4";
     int64_t depth = 0, repeat = 3, tt_mb = -1, split_ply = 0;
-    bool median = false, tree_depth_set = false, virt = false;
+    bool median = false, virt = false;
     cli_format fmt = CLI_FMT_TEXT;
-    int c, rc;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (c == OPT_TREE_DEPTH)
-            tree_depth_set = true;
-        if (cli_game_option(&go, c, optarg, "speedup", &rc)) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'h':
-            fputs(SPEEDUP_USAGE, stdout);
-            fprintf(stdout, "\n%s", cli_game_options_help);
-            return CLI_OK;
-        case OPT_GAME:
-            go.name = optarg;
-            break;
-        case OPT_ALGS:
-            if (strlen(optarg) >= sizeof algs_buf)
-                return cli_usage_error("speedup", "--algs: list too long");
-            snprintf(algs_buf, sizeof algs_buf, "%s", optarg);
-            break;
-        case OPT_THREADS:
-            threads_arg = optarg;
-            break;
-        case OPT_DEPTH:
-            if (!cli_parse_i64(optarg, 1, GTS_MAX_DEPTH, &depth))
-                return cli_usage_error("speedup", "--depth: expected 1..%d, got '%s'",
-                                       GTS_MAX_DEPTH, optarg);
-            break;
-        case OPT_REPEAT:
-            if (!cli_parse_i64(optarg, 1, 1000, &repeat))
-                return cli_usage_error("speedup", "--repeat: expected 1..1000, got '%s'", optarg);
-            break;
-        case OPT_MEDIAN:
-            median = true;
-            break;
-        case OPT_VIRTUAL:
-            virt = true;
-            break;
-        case OPT_SPLIT_PLY:
-            if (!cli_parse_engine_option("speedup", "--split-ply", GTS_OPT_SPLIT_PLY, optarg,
-                                         &split_ply))
-                return CLI_USAGE;
-            break;
-        case OPT_POSITION:
-            go.position = optarg;
-            break;
-        case OPT_TT:
-            if (!cli_parse_i64(optarg, 0, INT32_MAX, &tt_mb))
-                return cli_usage_error("speedup", "--tt-mb: expected a size in MiB, got '%s'",
-                                       optarg);
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt))
-                return cli_usage_error("speedup", "--format: expected text, csv or json");
-            break;
-        default:
-            return cli_bad_option("speedup", c, argv);
-        }
+    const cli_opt opts[] = {
+        CLI_STR("game", &go.name),
+        CLI_TEXT("algs", algs_buf),
+        CLI_STR("threads", &threads_arg),
+        CLI_INT("depth", &depth, 1, GTS_MAX_DEPTH),
+        CLI_INT("repeat", &repeat, 1, 1000),
+        CLI_FLAG("median", &median),
+        CLI_STR("position", &go.position),
+        CLI_INT("tt-mb", &tt_mb, 0, INT32_MAX),
+        CLI_FORMAT("format", &fmt),
+        CLI_FLAG("virtual", &virt),
+        CLI_ENGINE("split-ply", &split_ply, GTS_OPT_SPLIT_PLY),
+        CLI_GAME_OPTIONS(&go),
+    };
+    int rc = cli_parse_options("speedup", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(SPEEDUP_USAGE, stdout);
+        fprintf(stdout, "\n%s", cli_game_options_help);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
+    bool tree_depth_set = go.tree.depth != 0;
+    if (!tree_depth_set)
+        go.tree.depth = 8;
     if (optind < argc)
         return cli_usage_error("speedup", "unexpected argument '%s'", argv[optind]);
     if (!gts_games_find(go.name))

@@ -34,69 +34,34 @@ static const char CHECK_USAGE[] =
     "                    minimax (default 4; -1 skips the comparison)\n"
     "  -h, --help        this help\n";
 
-enum { OPT_WALKS = OPT_FIRST_FREE, OPT_WALK_LENGTH, OPT_DEPTH, OPT_POSITIONS };
-
 int cmd_check(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "help", no_argument, NULL, 'h' },
-        { "walks", required_argument, NULL, OPT_WALKS },
-        { "walk-length", required_argument, NULL, OPT_WALK_LENGTH },
-        { "depth", required_argument, NULL, OPT_DEPTH },
-        { "positions", required_argument, NULL, OPT_POSITIONS },
-        CLI_GAME_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     cli_game_opts go;
     cli_game_opts_init(&go);
     gts_check_options co;
     memset(&co, 0, sizeof co);
     co.struct_size = sizeof co;
-    int64_t v;
-    int c, rc;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (c == OPT_SEED) { /* the walks' seed (and a random tree's) */
-            if (!cli_parse_u64_option("check", "--seed", optarg, &co.seed))
-                return CLI_USAGE;
-            go.tree.seed = co.seed;
-            continue;
-        }
-        if (cli_game_option(&go, c, optarg, "check", &rc)) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'h':
-            fputs(CHECK_USAGE, stdout);
-            fputs(cli_game_options_help, stdout);
-            return CLI_OK;
-        case OPT_WALKS:
-            if (!cli_parse_int_option("check", "--walks", optarg, 0, 1000000, &v))
-                return CLI_USAGE;
-            co.walks = (uint32_t)v;
-            break;
-        case OPT_WALK_LENGTH:
-            if (!cli_parse_int_option("check", "--walk-length", optarg, 0, GTS_MAX_PLY - 8, &v))
-                return CLI_USAGE;
-            co.walk_length = (uint32_t)v;
-            break;
-        case OPT_DEPTH:
-            if (!cli_parse_int_option("check", "--depth", optarg, 0, 8, &v))
-                return CLI_USAGE;
-            co.depth = (int32_t)v;
-            break;
-        case OPT_POSITIONS:
-            if (!cli_parse_int_option("check", "--positions", optarg, -1, 1000000, &v))
-                return CLI_USAGE;
-            co.algorithm_positions = (int32_t)v;
-            break;
-        default:
-            return cli_bad_option("check", c, argv);
-        }
+    bool seed_given = false;
+    cli_opt seed = CLI_U64("seed", &go.tree.seed); /* the walks' seed (and a random tree's) */
+    seed.seen = &seed_given;
+    const cli_opt opts[] = {
+        CLI_U32("walks", &co.walks, 0, 1000000),
+        CLI_U32("walk-length", &co.walk_length, 0, GTS_MAX_PLY - 8),
+        CLI_I32("depth", &co.depth, 0, 8),
+        CLI_I32("positions", &co.algorithm_positions, -1, 1000000),
+        seed,
+        CLI_TREE_OPTIONS(&go),
+    };
+    int rc = cli_parse_options("check", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(CHECK_USAGE, stdout);
+        fputs(cli_game_options_help, stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
+    if (seed_given)
+        co.seed = go.tree.seed;
     if (optind >= argc)
         return cli_usage_error("check", "missing GAME (%s, or a game library's path)",
                                cli_game_names);

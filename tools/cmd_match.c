@@ -842,85 +842,50 @@ static int record_close(recorder *r)
 
 /* ---- the command -------------------------------------------------------------- */
 
+/* The --opening texts, in order (at most argc of them). */
+typedef struct match_extra {
+    const char **v;
+    int *n;
+} match_extra;
+
+static bool add_opening(const char *command, const char *label, const char *value, void *dest)
+{
+    (void)command;
+    (void)label;
+    match_extra *x = dest;
+    x->v[(*x->n)++] = value;
+    return true;
+}
+
 int cmd_match(int argc, char **argv)
 {
-    enum {
-        OPT_A = OPT_FIRST_FREE, OPT_B, OPT_OPENINGS, OPT_OPENING, OPT_MSEED, OPT_FORMAT,
-        OPT_RECORD, OPT_QUIET, OPT_PROGRESS
-    };
-    static const struct option opts[] = {
-        { "a", required_argument, NULL, OPT_A },
-        { "b", required_argument, NULL, OPT_B },
-        { "openings", required_argument, NULL, OPT_OPENINGS },
-        { "opening", required_argument, NULL, OPT_OPENING },
-        { "seed", required_argument, NULL, OPT_MSEED },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "record", required_argument, NULL, OPT_RECORD },
-        { "quiet", no_argument, NULL, OPT_QUIET },
-        { "progress-interval", required_argument, NULL, OPT_PROGRESS },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     const char *spec[2] = { NULL, NULL }, *openings_spec = NULL, *record = NULL;
     const char **extra = calloc((size_t)argc + 1, sizeof *extra);
     if (!extra)
         cli_oom();
     int nextra = 0;
+    match_extra ex = { extra, &nextra };
     uint64_t seed = 1;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
     int64_t progress_s = MATCH_PROGRESS_S;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
+    const cli_opt opts[] = {
+        CLI_STR("a", &spec[0]),
+        CLI_STR("b", &spec[1]),
+        CLI_STR("openings", &openings_spec),
+        CLI_CALL("opening", &ex, add_opening),
+        CLI_U64("seed", &seed),
+        CLI_FORMAT("format", &fmt),
+        CLI_STR("record", &record),
+        CLI_FLAG("quiet", &quiet),
+        CLI_INT("progress-interval", &progress_s, 0, MATCH_MAX_PROGRESS_S),
+    };
+    int prc = cli_parse_options("match", argc, argv, opts, CLI_NOPTS(opts));
+    if (prc != CLI_OK) {
+        free(extra);
+        if (prc == CLI_HELP)
             fputs(MATCH_USAGE, stdout);
-            free(extra);
-            return CLI_OK;
-        case OPT_A:
-        case OPT_B:
-            spec[c - OPT_A] = optarg;
-            break;
-        case OPT_OPENINGS:
-            openings_spec = optarg;
-            break;
-        case OPT_OPENING:
-            extra[nextra++] = optarg;
-            break;
-        case OPT_MSEED:
-            if (!cli_parse_u64_option("match", "--seed", optarg, &seed)) {
-                free(extra);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt)) {
-                char *esc = cli_escaped(optarg);
-                cli_usage_error("match", "--format: expected text, csv or json, got '%s'", esc);
-                free(esc);
-                free(extra);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_RECORD:
-            record = optarg;
-            break;
-        case OPT_QUIET:
-            quiet = true;
-            break;
-        case OPT_PROGRESS:
-            if (!cli_parse_int_option("match", "--progress-interval", optarg, 0,
-                                      MATCH_MAX_PROGRESS_S, &progress_s)) {
-                free(extra);
-                return CLI_USAGE;
-            }
-            break;
-        default:
-            free(extra);
-            return cli_bad_option("match", c, argv);
-        }
+        return prc == CLI_HELP ? CLI_OK : prc;
     }
     int rc = CLI_OK;
     if (optind >= argc) {
@@ -939,41 +904,33 @@ int cmd_match(int argc, char **argv)
         return CLI_USAGE;
     }
     m.pos_name = m.name;
-    const gts_plugin *plugin = NULL; /* a game library (tools/plugin.c) */
-    if (cli_is_game_library(m.name)) {
-        if (!(plugin = cli_plugin_load(m.name, "match"))) {
-            free(extra);
-            return CLI_USAGE;
+    /* A game library's descriptor, or a built-in game's (libgts-games):
+     * the rules, and how a position text lists moves for the openings. */
+    bool library = cli_is_game_library(m.name);
+    const gts_plugin *plugin = library ? cli_plugin_load(m.name, "match")
+                                       : gts_games_plugin(m.name);
+    if (!plugin) {
+        if (!library) {
+            char *esc = cli_escaped(m.name);
+            cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
+            free(esc);
         }
-        m.name = plugin->name;
-    } else if (strcmp(m.name, "tictactoe") && strcmp(m.name, "connect4") && strcmp(m.name, "connect4h") &&
-        strcmp(m.name, "othello") && strcmp(m.name, "chess") && strcmp(m.name, "go") &&
-        strcmp(m.name, "randtree")) {
-        char *esc = cli_escaped(m.name);
-        cli_usage_error("match", "unknown game '%s' (known: %s)", esc, MATCH_GAME_NAMES);
-        free(esc);
         free(extra);
         return CLI_USAGE;
     }
-    m.g = plugin ? plugin->game : gts_games_find(m.name);
+    m.name = plugin->name;
+    m.g = plugin->game;
     m.search = m.g;
-    m.lead = m.sep = "";
     m.max_all_plies = MATCH_MAX_OPENING_PLIES;
-    if (plugin) { /* openings of moves only if it says how to write them */
-        m.lead = plugin->moves_prefix ? plugin->moves_prefix : "";
-        m.sep = plugin->moves_separator;
-        if (!m.sep || !m.g->format_move)
-            m.max_all_plies = 0;
-    } else if (strcmp(m.name, "randtree") == 0) {
-        m.sep = ",";
-    } else if (strcmp(m.name, "chess") == 0) {
-        m.search = gts_game_chess_engine();
-        m.lead = "startpos moves ";
-        m.sep = " ";
+    /* openings of moves only if it says how to write them */
+    m.lead = plugin->moves_prefix ? plugin->moves_prefix : "";
+    m.sep = plugin->moves_separator;
+    if (!m.sep || !m.g->format_move)
+        m.max_all_plies = 0;
+    if (strcmp(m.pos_name, "chess") == 0) {
+        m.search = gts_game_chess_engine(); /* a repetition is a draw at once */
         m.max_all_plies = CHESS_MAX_ALL_PLIES;
-    } else if (strcmp(m.name, "go") == 0) {
-        m.lead = "moves=";
-        m.sep = ",";
+    } else if (strcmp(m.pos_name, "go") == 0) {
         m.max_all_plies = GO_MAX_ALL_PLIES;
     }
     if (!m.g) {
@@ -1008,7 +965,7 @@ int cmd_match(int argc, char **argv)
         return CLI_FAIL;
     }
     const char *spec_text = openings_spec ? openings_spec : (nextra ? "" : "all:0");
-    if (plugin && m.max_all_plies == 0 && strcmp(spec_text, "all:0") != 0 &&
+    if (library && m.max_all_plies == 0 && strcmp(spec_text, "all:0") != 0 &&
         (strncmp(spec_text, "all:", 4) == 0 || strncmp(spec_text, "random:", 7) == 0)) {
         rc = cli_usage_error("match",
                              "--openings: the game library writes no moves_separator (or its "

@@ -300,26 +300,6 @@ static void print_result(cli_format fmt, const cli_game_opts *go, gts_algorithm 
 
 int cmd_search(int argc, char **argv)
 {
-    enum {
-        OPT_ALG = OPT_FIRST_FREE, OPT_DEPTH, OPT_THREADS, OPT_TT, OPT_TIME, OPT_NODES, OPT_ASP,
-        OPT_PLAYOUTS,
-        OPT_FORMAT, OPT_QUIET
-    };
-    static const struct option opts[] = {
-        { "alg", required_argument, NULL, OPT_ALG },
-        { "depth", required_argument, NULL, OPT_DEPTH },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "tt-mb", required_argument, NULL, OPT_TT },
-        { "time-ms", required_argument, NULL, OPT_TIME },
-        { "nodes", required_argument, NULL, OPT_NODES },
-        { "aspiration", required_argument, NULL, OPT_ASP },
-        { "playouts", required_argument, NULL, OPT_PLAYOUTS },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "quiet", no_argument, NULL, OPT_QUIET },
-        { "help", no_argument, NULL, 'h' },
-        CLI_GAME_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     cli_game_opts go;
     cli_game_opts_init(&go);
     const char *alg_name = "pvs";
@@ -327,68 +307,28 @@ int cmd_search(int argc, char **argv)
     uint64_t time_ms = 0, nodes = 0;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
-    int c, rc;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (cli_game_option(&go, c, optarg, "search", &rc)) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'h':
-            fputs(SEARCH_USAGE, stdout);
-            print_usage_common(stdout);
-            return CLI_OK;
-        case OPT_ALG:
-            alg_name = optarg;
-            break;
-        case OPT_DEPTH:
-            if (!cli_parse_int_option("search", "--depth", optarg, 1, GTS_MAX_DEPTH, &depth))
-                return CLI_USAGE;
-            break;
-        case OPT_THREADS:
-            if (!cli_parse_engine_option("search", "--threads", GTS_OPT_THREADS, optarg, &threads))
-                return CLI_USAGE;
-            break;
-        case OPT_TT:
-            if (!cli_parse_engine_option("search", "--tt-mb", GTS_OPT_TT_MB, optarg, &tt_mb))
-                return CLI_USAGE;
-            break;
-        case OPT_TIME:
-            if (!cli_parse_u64_option("search", "--time-ms", optarg, &time_ms))
-                return CLI_USAGE;
-            break;
-        case OPT_NODES:
-            if (!cli_parse_u64_option("search", "--nodes", optarg, &nodes))
-                return CLI_USAGE;
-            break;
-        case OPT_ASP:
-            if (!cli_parse_engine_option("search", "--aspiration", GTS_OPT_ASPIRATION, optarg,
-                                         &asp))
-                return CLI_USAGE;
-            break;
-        case OPT_PLAYOUTS: /* 0 would mean no budget: not a number of playouts */
-            if (!cli_parse_int_option("search", "--playouts", optarg, 1, (int64_t)1 << 62,
-                                      &playouts))
-                return CLI_USAGE;
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt) || fmt == CLI_FMT_CSV) {
-                char *esc = cli_escaped(optarg);
-                cli_usage_error("search", "--format: expected text or json, got '%s'", esc);
-                free(esc);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_QUIET:
-            quiet = true;
-            break;
-        default:
-            return cli_bad_option("search", c, argv);
-        }
+    const cli_opt opts[] = {
+        CLI_STR("alg", &alg_name),
+        CLI_INT("depth", &depth, 1, GTS_MAX_DEPTH),
+        CLI_ENGINE("threads", &threads, GTS_OPT_THREADS),
+        CLI_ENGINE("tt-mb", &tt_mb, GTS_OPT_TT_MB),
+        CLI_U64("time-ms", &time_ms),
+        CLI_U64("nodes", &nodes),
+        CLI_ENGINE("aspiration", &asp, GTS_OPT_ASPIRATION),
+        /* 0 would mean no budget: not a number of playouts */
+        CLI_INT("playouts", &playouts, 1, (int64_t)1 << 62),
+        CLI_FORMAT_NO_CSV("format", &fmt),
+        CLI_FLAG("quiet", &quiet),
+        CLI_GAME_OPTIONS(&go),
+    };
+    int rc = cli_parse_options("search", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(SEARCH_USAGE, stdout);
+        print_usage_common(stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
     if (optind >= argc)
         return cli_usage_error("search", "missing GAME (%s)", SEARCH_GAME_NAMES);
     go.name = argv[optind++];
@@ -493,38 +433,25 @@ static const char PERFT_USAGE[] =
 
 int cmd_perft(int argc, char **argv)
 {
-    enum { OPT_DIVIDE = OPT_FIRST_FREE };
-    static const struct option opts[] = {
-        { "divide", no_argument, NULL, OPT_DIVIDE },
-        { "depth", required_argument, NULL, OPT_TREE_DEPTH },
-        { "help", no_argument, NULL, 'h' },
-        CLI_GAME_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     cli_game_opts go;
     cli_game_opts_init(&go);
     bool divide = false;
-    int c, rc;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (cli_game_option(&go, c, optarg, "perft", &rc)) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'h':
-            fputs(PERFT_USAGE, stdout);
-            print_usage_common(stdout);
-            return CLI_OK;
-        case OPT_DIVIDE:
-            divide = true;
-            break;
-        default:
-            return cli_bad_option("perft", c, argv);
-        }
+    /* --depth: a random tree's depth, as --tree-depth (and so named in messages) */
+    cli_opt tree_depth = CLI_U32("depth", &go.tree.depth, 1, 60);
+    tree_depth.label = "--tree-depth";
+    const cli_opt opts[] = {
+        CLI_FLAG("divide", &divide),
+        tree_depth,
+        CLI_GAME_OPTIONS(&go),
+    };
+    int rc = cli_parse_options("perft", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(PERFT_USAGE, stdout);
+        print_usage_common(stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
     if (argc - optind < 2)
         return cli_usage_error("perft", "expected GAME DEPTH [POSITION]");
     go.name = argv[optind];
@@ -623,18 +550,6 @@ static const char NODES_USAGE[] =
 
 int cmd_nodes(int argc, char **argv)
 {
-    enum { OPT_ALGS = OPT_FIRST_FREE, OPT_DEPTHS, OPT_THREADS, OPT_TT, OPT_NOITER, OPT_FORMAT };
-    static const struct option opts[] = {
-        { "algs", required_argument, NULL, OPT_ALGS },
-        { "depths", required_argument, NULL, OPT_DEPTHS },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "tt-mb", required_argument, NULL, OPT_TT },
-        { "no-iterative", no_argument, NULL, OPT_NOITER },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "help", no_argument, NULL, 'h' },
-        CLI_GAME_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     cli_game_opts go;
     cli_game_opts_init(&go);
     char algs_buf[1024] = "alphabeta,pvs,mtdf";
@@ -642,47 +557,23 @@ int cmd_nodes(int argc, char **argv)
     int64_t threads = 1, tt_mb = -1;
     bool iterative = true;
     cli_format fmt = CLI_FMT_TEXT;
-    int c, rc;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (cli_game_option(&go, c, optarg, "nodes", &rc)) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'h':
-            fputs(NODES_USAGE, stdout);
-            print_usage_common(stdout);
-            return CLI_OK;
-        case OPT_ALGS:
-            if (strlen(optarg) >= sizeof algs_buf)
-                return cli_usage_error("nodes", "--algs: list too long");
-            snprintf(algs_buf, sizeof algs_buf, "%s", optarg);
-            break;
-        case OPT_DEPTHS:
-            depths_arg = optarg;
-            break;
-        case OPT_THREADS:
-            if (!cli_parse_engine_option("nodes", "--threads", GTS_OPT_THREADS, optarg, &threads))
-                return CLI_USAGE;
-            break;
-        case OPT_TT:
-            if (!cli_parse_engine_option("nodes", "--tt-mb", GTS_OPT_TT_MB, optarg, &tt_mb))
-                return CLI_USAGE;
-            break;
-        case OPT_NOITER:
-            iterative = false;
-            break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(optarg, &fmt))
-                return cli_usage_error("nodes", "--format: expected text, csv or json");
-            break;
-        default:
-            return cli_bad_option("nodes", c, argv);
-        }
+    const cli_opt opts[] = {
+        CLI_TEXT("algs", algs_buf),
+        CLI_STR("depths", &depths_arg),
+        CLI_ENGINE("threads", &threads, GTS_OPT_THREADS),
+        CLI_ENGINE("tt-mb", &tt_mb, GTS_OPT_TT_MB),
+        CLI_CLEAR("no-iterative", &iterative),
+        CLI_FORMAT("format", &fmt),
+        CLI_GAME_OPTIONS(&go),
+    };
+    int rc = cli_parse_options("nodes", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(NODES_USAGE, stdout);
+        print_usage_common(stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
     if (optind >= argc)
         return cli_usage_error("nodes", "missing GAME (%s)", cli_game_names);
     go.name = argv[optind++];

@@ -185,107 +185,38 @@ static char *trim(char *s, size_t *len)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_ALG = OPT_FIRST_FREE, OPT_THREADS, OPT_TT, OPT_STATS, OPT_CHECK, OPT_ITER,
-           OPT_NOITER, OPT_ROOT, OPT_NOBOUNDS, OPT_NOPREFETCH, OPT_DEEPEN,
-           OPT_SPLIT_PLY, OPT_TT_NEAR, OPT_TT_NEAR_KB };
-    static const struct option opts[] = {
-        { "alg", required_argument, NULL, OPT_ALG },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "tt-mb", required_argument, NULL, OPT_TT },
-        { "stats", no_argument, NULL, OPT_STATS },
-        { "check", no_argument, NULL, OPT_CHECK },
-        { "iterative", no_argument, NULL, OPT_ITER },
-        { "no-iterative", no_argument, NULL, OPT_NOITER },
-        { "root", required_argument, NULL, OPT_ROOT },
-        { "no-bounds", no_argument, NULL, OPT_NOBOUNDS },
-        { "no-prefetch", no_argument, NULL, OPT_NOPREFETCH },
-        { "deepen", required_argument, NULL, OPT_DEEPEN },
-        { "split-ply", required_argument, NULL, OPT_SPLIT_PLY },
-        { "tt-near", required_argument, NULL, OPT_TT_NEAR },
-        { "tt-near-kb", required_argument, NULL, OPT_TT_NEAR_KB },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     solve_opts o = { .threads = 1, .tt_mb = SOLVE_DEFAULT_TT_MB, .iterative = false,
                      .root = SOLVE_DEFAULT_ROOT, .deepen = SOLVE_DEFAULT_DEEPEN,
                      .split_ply = SOLVE_DEFAULT_SPLIT_PLY, .tt_near = -1,
                      .tt_near_kb = SOLVE_DEFAULT_TT_NEAR_KB };
     const char *alg_name = SOLVE_DEFAULT_ALG;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(SOLVE_USAGE, stdout);
-            return CLI_OK;
-        case OPT_ALG:
-            alg_name = optarg;
-            break;
-        case OPT_THREADS:
-            if (!cli_parse_engine_option("solve", "--threads", GTS_OPT_THREADS, optarg, &o.threads))
-                return CLI_USAGE;
-            break;
-        case OPT_TT:
-            if (!cli_parse_engine_option("solve", "--tt-mb", GTS_OPT_TT_MB, optarg, &o.tt_mb))
-                return CLI_USAGE;
-            break;
-        case OPT_STATS:
-            o.stats = true;
-            break;
-        case OPT_CHECK:
-            o.check = true;
-            break;
-        case OPT_ITER:
-            o.iterative = true;
-            break;
-        case OPT_NOITER:
-            o.iterative = false;
-            break;
-        case OPT_ROOT:
-            if (strcmp(optarg, "window") == 0)
-                o.root = GTS_ROOT_WINDOW;
-            else if (strcmp(optarg, "bisect") == 0)
-                o.root = GTS_ROOT_BISECT;
-            else if (strcmp(optarg, "mtdf") == 0)
-                o.root = GTS_ROOT_MTDF;
-            else {
-                char *esc = cli_escaped(optarg);
-                cli_usage_error("solve", "--root: expected window, bisect or mtdf, got '%s'", esc);
-                free(esc);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_NOBOUNDS:
-            o.no_bounds = true;
-            break;
-        case OPT_NOPREFETCH:
-            o.no_prefetch = true;
-            break;
-        case OPT_DEEPEN:
-            if (!cli_parse_engine_option("solve", "--deepen", GTS_OPT_DEEPEN_NODES, optarg,
-                                         &o.deepen))
-                return CLI_USAGE;
-            break;
-        case OPT_SPLIT_PLY:
-            if (!cli_parse_engine_option("solve", "--split-ply", GTS_OPT_SPLIT_PLY, optarg,
-                                         &o.split_ply))
-                return CLI_USAGE;
-            break;
-        case OPT_TT_NEAR:
-            if (!cli_parse_engine_option("solve", "--tt-near", GTS_OPT_TT_NEAR_DEPTH, optarg,
-                                         &o.tt_near))
-                return CLI_USAGE;
-            break;
-        case OPT_TT_NEAR_KB:
-            if (!cli_parse_engine_option("solve", "--tt-near-kb", GTS_OPT_TT_NEAR_KB, optarg,
-                                         &o.tt_near_kb))
-                return CLI_USAGE;
-            break;
-        default:
-            return cli_bad_option("solve", c, argv);
-        }
+    /* in the order of gts_root_driver: the index is the value */
+    static const char *const ROOTS[] = { "window", "bisect", "mtdf", NULL };
+    _Static_assert(GTS_ROOT_WINDOW == 0 && GTS_ROOT_BISECT == 1 && GTS_ROOT_MTDF == 2,
+                   "ROOTS lists gts_root_driver in order");
+    const cli_opt opts[] = {
+        CLI_STR("alg", &alg_name),
+        CLI_ENGINE("threads", &o.threads, GTS_OPT_THREADS),
+        CLI_ENGINE("tt-mb", &o.tt_mb, GTS_OPT_TT_MB),
+        CLI_FLAG("stats", &o.stats),
+        CLI_FLAG("check", &o.check),
+        CLI_FLAG("iterative", &o.iterative),
+        CLI_CLEAR("no-iterative", &o.iterative),
+        CLI_CHOICE("root", &o.root, ROOTS),
+        CLI_FLAG("no-bounds", &o.no_bounds),
+        CLI_FLAG("no-prefetch", &o.no_prefetch),
+        CLI_ENGINE("deepen", &o.deepen, GTS_OPT_DEEPEN_NODES),
+        CLI_ENGINE("split-ply", &o.split_ply, GTS_OPT_SPLIT_PLY),
+        CLI_ENGINE("tt-near", &o.tt_near, GTS_OPT_TT_NEAR_DEPTH),
+        CLI_ENGINE("tt-near-kb", &o.tt_near_kb, GTS_OPT_TT_NEAR_KB),
+    };
+    int prc = cli_parse_options("solve", argc, argv, opts, CLI_NOPTS(opts));
+    if (prc == CLI_HELP) {
+        fputs(SOLVE_USAGE, stdout);
+        return CLI_OK;
     }
+    if (prc != CLI_OK)
+        return prc;
     if (optind >= argc)
         return cli_usage_error("solve", "missing GAME (only connect4 can be solved)");
     if (strcmp(argv[optind], "connect4") != 0) {

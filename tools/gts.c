@@ -65,33 +65,15 @@ static const char ALGORITHMS_USAGE[] =
 
 int cmd_algorithms(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     cli_format fmt = CLI_FMT_TEXT;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(ALGORITHMS_USAGE, stdout);
-            return CLI_OK;
-        case 'f':
-            if (!cli_parse_format(optarg, &fmt)) {
-                char *esc = cli_escaped(optarg);
-                cli_usage_error("algorithms", "--format: expected text, csv or json, got '%s'",
-                                esc);
-                free(esc);
-                return CLI_USAGE;
-            }
-            break;
-        default:
-            return cli_bad_option("algorithms", c, argv);
-        }
+    const cli_opt opts[] = { CLI_FORMAT("format", &fmt) };
+    int rc = cli_parse_options("algorithms", argc, argv, opts, CLI_NOPTS(opts));
+    if (rc == CLI_HELP) {
+        fputs(ALGORITHMS_USAGE, stdout);
+        return CLI_OK;
     }
+    if (rc != CLI_OK)
+        return rc;
     if (optind < argc) {
         char *esc = cli_escaped(argv[optind]);
         cli_usage_error("algorithms", "unexpected argument '%s'", esc);

@@ -139,11 +139,21 @@ const gts_plugin *cli_plugin_load(const char *path, const char *command)
     return p;
 }
 
-void *cli_plugin_position_new(const char *path, const char *text, char *why, size_t size)
+const gts_plugin *cli_game_load(const char *name, const char *command)
 {
-    const gts_plugin *p = cli_plugin_get(path, why, size);
-    if (!p)
-        return NULL;
+    if (cli_is_game_library(name))
+        return cli_plugin_load(name, command);
+    const gts_plugin *p = gts_games_plugin(name);
+    if (!p) {
+        char *esc = cli_escaped(name ? name : "");
+        cli_usage_error(command, "unknown game '%s' (known: %s)", esc, cli_game_names);
+        free(esc);
+    }
+    return p;
+}
+
+void *cli_plugin_position_new(const gts_plugin *p, const char *text, char *why, size_t size)
+{
     void *state = NULL;
     why[0] = '\0';
     int rc = p->position_new(text, &state, why, size, p->user);

@@ -1,6 +1,7 @@
 /*
  * games.c - the common part of libgts-games: freeing states, finding a game
- * by name and perft (counting leaf paths) over any gts_game.
+ * by name, perft (counting leaf paths) over any gts_game, and the escaping
+ * of position text in refusal messages (position.c, go.c).
  *
  * perft walks the tree with generate/apply/undo only, using one moves buffer
  * of max_moves entries per ply. A node without moves before the target
@@ -10,6 +11,9 @@
  * Concurrency: no global state; perft on distinct states may run in parallel.
  */
 #include "gts_games.h"
+#include "games_internal.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +98,21 @@ int gts_games_perft(const gts_game *game, void *state, int depth, uint64_t *coun
         return rc;
     *count = n;
     return 0;
+}
+
+char *gts__games_escape(const char *s, size_t len)
+{
+    char *out = malloc(4 * len + 1);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x21 && c < 0x7f)
+            out[n++] = (char)c;
+        else
+            n += (size_t)snprintf(out + n, 5, "\\x%02x", c);
+    }
+    out[n] = '\0';
+    return out;
 }

@@ -101,8 +101,10 @@
  */
 #include "gts_games.h"
 #include "go_internal.h"
+#include "games_internal.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,14 +225,19 @@ static bool go_seen(const go_state *s, uint64_t key)
 }
 
 /*
- * Legality of a play at empty point @p p for colour @p c in @p b; on
- * success writes the board key after the move. Suicide and superko are
- * illegal. The hot path of generate(): a neighbour string with more than 4
+ * Whether colour @p c may put a stone on point @p p of @p b before superko
+ * is asked: the point is empty and the play is no suicide (it captures, or
+ * its string keeps a liberty); writes the board key after the move. The
+ * hot path of generate(): a neighbour string with more than 4
  * pseudo-liberties has another liberty whatever p takes, so only strings
  * with at most 4 count their pairs with p, and captured strings' keys are
  * only gathered when there are any.
  */
-static bool go_legal_at(const go_state *s, const go_pos *b, int p, int c, uint64_t *key_out)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* one body with go_legal_at, as before the split */
+#endif
+static inline bool go_play_key(const go_state *s, const go_pos *b, int p, int c,
+                               uint64_t *key_out)
 {
     const go_pt *pt = b->pt;
     if (pt[p].color != GO_EMPTY)
@@ -284,7 +291,17 @@ static bool go_legal_at(const go_state *s, const go_pos *b, int p, int c, uint64
             } while (r != h);
         }
     }
-    if (go_seen(s, key))
+    *key_out = key;
+    return true;
+}
+
+/* Legality of a play at point @p p for colour @p c in @p b; on success
+ * writes the board key after the move. Occupied points, suicide and
+ * superko are illegal. */
+static bool go_legal_at(const go_state *s, const go_pos *b, int p, int c, uint64_t *key_out)
+{
+    uint64_t key;
+    if (!go_play_key(s, b, p, c, &key) || go_seen(s, key))
         return false;
     if (key_out)
         *key_out = key;
@@ -1240,4 +1257,239 @@ int gts_go_to_move(const void *state)
     if (!s)
         return GTS_EINVAL;
     return go_cur(s)->to_move == GO_BLACK ? 0 : 1;
+}
+
+/* ---- position texts: why one was refused (gts_games_position_new) --------------
+ *
+ * When gts_go_new() refuses a text, the steps below explain why, in its
+ * own order:
+ *   1. each token alone (gts_go_new() of that one token, so that the rules
+ *      of a size, a komi or a move cap stay the constructor's), a size
+ *      given twice;
+ *   2. the syntax of every move of the last moves= token (the one the
+ *      constructor plays): parse_move() on the empty board, where every
+ *      vertex of the board and pass are legal;
+ *   3. the moves played one by one: the game is over (two passes, the move
+ *      cap), or the play is illegal, and the rules above say why: the
+ *      point is occupied, suicide, or positional superko.
+ */
+
+/* Room for a vertex text ("T19", "pass") and more: a longer one is none. */
+enum { GO_VERTEX_TEXT = 8 };
+
+static void go_say(char *why, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void go_say(char *why, size_t size, const char *fmt, ...)
+{
+    if (!why || size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+}
+
+/* gts_go_new() of the @p len bytes at @p t alone. */
+static gts_status go_token_status(const char *t, size_t len)
+{
+    char *one = malloc(len + 1);
+    if (!one)
+        return GTS_ENOMEM;
+    memcpy(one, t, len);
+    one[len] = '\0';
+    void *state = NULL;
+    gts_status rc = gts_go_new(one, &state);
+    free(one);
+    if (state)
+        go_free(state, NULL);
+    return rc;
+}
+
+/* Why the play @p m (legal syntax, the game not over) is illegal in @p s. */
+static const char *go_why_illegal(const go_state *s, gts_move m)
+{
+    const go_pos *b = go_cur(s);
+    int p = go_index(s, m);
+    uint64_t key;
+    if (b->pt[p].color != GO_EMPTY)
+        return "the point is occupied";
+    if (!go_play_key(s, b, p, b->to_move, &key))
+        return "suicide (the stone's string would have no liberty)";
+    return "it repeats an earlier board (positional superko)";
+}
+
+/* Step 1: the tokens of @p text, each alone; the others than moves= go to
+ * @p base (blank-separated), the last moves= token's value to *moves_at,
+ * *moves_len (offset in @p text, length). GTS_OK, or a refusal. */
+static gts_status go_explain_tokens(const char *text, char *base, size_t *moves_at,
+                                    size_t *moves_len, bool *have_moves, char *why, size_t size)
+{
+    size_t len = strlen(text), base_len = 0;
+    bool have_size = false;
+    for (size_t i = 0; i < len;) {
+        if (text[i] == ' ' || text[i] == '\t') {
+            i++;
+            continue;
+        }
+        size_t n = strcspn(text + i, " \t"), col = i + 1;
+        const char *t = text + i, *eq = memchr(t, '=', n);
+        size_t klen = eq ? (size_t)(eq - t) : n;
+        bool digits = !eq && n > 0;
+        for (size_t j = 0; digits && j < n; j++)
+            digits = t[j] >= '0' && t[j] <= '9';
+        i += n;
+        if (eq && klen == 5 && memcmp(t, "moves", 5) == 0) {
+            *have_moves = true;
+            *moves_at = (size_t)(eq + 1 - text);
+            *moves_len = n - 6;
+            continue;
+        }
+        bool keyed = eq && ((klen == 4 && memcmp(t, "komi", 4) == 0) ||
+                            (klen == 8 && memcmp(t, "maxmoves", 8) == 0) ||
+                            (klen == 8 && memcmp(t, "patterns", 8) == 0));
+        gts_status rc = digits || keyed ? go_token_status(t, n) : GTS_EPARSE;
+        if (rc == GTS_ENOMEM)
+            return rc;
+        bool alone_ok = rc == GTS_OK;
+        char *q = gts__games_escape(keyed ? eq + 1 : t, keyed ? n - klen - 1 : n);
+        if (!q)
+            return GTS_ENOMEM;
+        rc = GTS_EPARSE;
+        if (digits && have_size)
+            go_say(why, size, "board size '%s' at column %zu given twice", q, col);
+        else if (digits && !alone_ok)
+            go_say(why, size, "bad board size '%s' at column %zu (expected 2..19)", q, col);
+        else if (keyed && klen == 4 && !alone_ok)
+            go_say(why, size,
+                   "bad komi '%s' at column %zu (expected a multiple of 0.5 within -150..150)",
+                   q, col + 5);
+        else if (keyed && t[0] == 'p' && !alone_ok)
+            go_say(why, size, "bad patterns '%s' at column %zu (expected 0 or 1)", q, col + 9);
+        else if (keyed && !alone_ok)
+            go_say(why, size, "bad maxmoves '%s' at column %zu (expected 1..100000)", q, col + 9);
+        else if (!digits && !keyed)
+            go_say(why, size,
+                   "unknown token '%s' at column %zu (expected SIZE, komi=K, maxmoves=N, "
+                   "patterns=0|1 or moves=V,V,...)",
+                   q, col);
+        else
+            rc = GTS_OK;
+        free(q);
+        if (rc != GTS_OK)
+            return rc;
+        have_size |= digits;
+        memcpy(base + base_len, t, n);
+        base_len += n;
+        base[base_len++] = ' ';
+    }
+    base[base_len] = '\0';
+    return GTS_OK;
+}
+
+/* The @p k-th move of the moves= value @p mv (@p len bytes) at *i: its
+ * text in @p tok (GO_VERTEX_TEXT bytes; cut if longer) and length in *n;
+ * false after the last. */
+static bool go_next_move(const char *mv, size_t len, size_t *i, char *tok, size_t *n)
+{
+    if (len == 0 || *i > len)
+        return false;
+    size_t k = 0;
+    while (*i + k < len && mv[*i + k] != ',')
+        k++;
+    size_t keep = k < GO_VERTEX_TEXT ? k : GO_VERTEX_TEXT - 1;
+    memcpy(tok, mv + *i, keep);
+    tok[keep] = '\0';
+    *n = k;
+    *i += k + 1;
+    return true;
+}
+
+/* Why gts_go_new() refused @p text (steps 1-3 above). */
+static gts_status go_explain(const char *text, char *why, size_t size)
+{
+    size_t moves_at = 0, moves_len = 0;
+    bool have_moves = false;
+    char *base = malloc(strlen(text) + 2);
+    if (!base)
+        return GTS_ENOMEM;
+    gts_status rc =
+        go_explain_tokens(text, base, &moves_at, &moves_len, &have_moves, why, size);
+    void *made = NULL;
+    if (rc == GTS_OK) {
+        rc = gts_go_new(base, &made);
+        if (rc != GTS_OK)
+            go_say(why, size, "cannot build the position: %s", gts_strerror(rc));
+    }
+    free(base);
+    if (rc != GTS_OK)
+        return rc;
+    go_state *s = made;
+    const char *mv = text + moves_at;
+    if (!have_moves)
+        moves_len = 0;
+    /* Step 2. The syntax of every move, on the empty board. */
+    char tok[GO_VERTEX_TEXT];
+    size_t i = 0, n;
+    for (int k = 1; rc == GTS_OK && go_next_move(mv, moves_len, &i, tok, &n); k++) {
+        gts_move m;
+        if (n > 0 && n < GO_VERTEX_TEXT && go_parse_move(s, tok, &m, NULL) == 0)
+            continue;
+        size_t col = moves_at + (i - n - 1) + 1;
+        rc = GTS_EPARSE;
+        if (n == 0) {
+            go_say(why, size,
+                   "move %d: empty move at column %zu (expected a vertex such as D4, or pass)", k,
+                   col);
+            continue;
+        }
+        char *q = gts__games_escape(mv + (i - n - 1), n);
+        if (!q) {
+            rc = GTS_ENOMEM;
+            continue;
+        }
+        go_say(why, size, "move %d: bad vertex '%s' at column %zu (expected A1-%c%d%s, or pass)",
+               k, q, col, GO_COLUMNS[s->size - 1], s->size, s->size >= 9 ? ", no column I" : "");
+        free(q);
+    }
+    /* Step 3. Play them. */
+    gts_move prev[2] = { 0, 0 };
+    i = 0;
+    for (int k = 1; rc == GTS_OK && go_next_move(mv, moves_len, &i, tok, &n); k++) {
+        gts_move m = GTS_GO_PASS; /* step 2 parsed every move */
+        rc = GTS_EPARSE;
+        if (go_over(s)) {
+            if (k > 2 && prev[0] == GTS_GO_PASS && prev[1] == GTS_GO_PASS)
+                go_say(why, size, "move %d (%s): the game is already over: two passes in a row",
+                       k, tok);
+            else
+                go_say(why, size,
+                       "move %d (%s): the game is already over: it reached its move cap "
+                       "(maxmoves=%d)",
+                       k, tok, k - 1);
+        } else if (go_parse_vertex(s->size, tok, n, &m) && !go_legal(s, m)) {
+            go_say(why, size, "move %d: %s is not legal here: %s", k, tok, go_why_illegal(s, m));
+        } else if (go_apply(s, m, NULL) != 0) {
+            go_say(why, size, "move %d: '%s' could not be played", k, tok);
+        } else {
+            prev[0] = prev[1];
+            prev[1] = m;
+            rc = GTS_OK;
+        }
+    }
+    if (rc == GTS_OK) {
+        go_say(why, size, "position refused by the adapter");
+        rc = GTS_EPARSE;
+    }
+    go_free(s, NULL);
+    return rc;
+}
+
+gts_status gts__go_position_new(const char *text, void **state, char *why, size_t size)
+{
+    gts_status rc = gts_go_new(text, state);
+    if (rc == GTS_EPARSE)
+        return go_explain(text, why, size);
+    if (rc != GTS_OK)
+        go_say(why, size, "cannot build the position: %s", gts_strerror(rc));
+    return rc;
 }

@@ -1,7 +1,9 @@
 /**
  * @file gts_games.h
  * @brief libgts-games: the built-in game adapters used by tests, tools and
- * bindings (tic-tac-toe, Connect-4, Othello, random trees).
+ * bindings (tic-tac-toe, Connect-4, Othello, chess, Go, random trees), and
+ * their position texts (gts_games_position_new(): the game says why it
+ * refuses one).
  *
  * Each game has a vtable (user == NULL) and a constructor that returns a new
  * state or an error. Free a state with gts_games_free(). All functions are
@@ -207,6 +209,69 @@ GTS_GAMES_API const gts_game *gts_games_find(const char *name);
  * Returns 0 and writes @p count, or a negative gts_status.
  */
 GTS_GAMES_API int gts_games_perft(const gts_game *game, void *state, int depth, uint64_t *count);
+
+/* ---- position texts, and why one was refused (since 0.2) ------------------ */
+
+/**
+ * @brief Build a state of the built-in game @p name from a position text,
+ *        and say why a text is refused.
+ *
+ * The game owns its rules: this is the one place that reads a built-in
+ * game's position text for a program and explains a refusal (the `gts`
+ * tool and `python3 -m gts` both call it, so their messages agree).
+ *
+ * @param name  a name of gts_games_find(); "connect4h" takes Connect-4's
+ *              texts.
+ * @param tree  for "randtree", the tree (NULL: seed 1, branching 8, depth
+ *              8, leaf values -1000..1000, the `gts` tool's defaults);
+ *              ignored by the other games.
+ * @param text  the position, NUL-terminated (NULL is ""): the text of the
+ *              game's constructor above; for "randtree" the child indices
+ *              from the root, comma-separated ("0,3,1"; "" is the root).
+ * @param[out] state receives the new state; free it with
+ *              gts_games_free(gts_games_find(name), state). NULL on failure.
+ * @param why   on failure, one line saying what is wrong, in the words of
+ *              the game: which move or token, at which column, and why
+ *              ("move 3: column 1 is full", "move 4: D5 is not legal here:
+ *              suicide (the stone's string would have no liberty)", "bad
+ *              komi 'x' at column 6 (...)"). NUL-terminated, cut to
+ *              @p size bytes; NULL with @p size 0 when not wanted. Set to ""
+ *              on success.
+ * @param size  bytes at @p why (a few hundred hold every reason but one
+ *              quoting a long piece of the text).
+ * @return #GTS_OK; #GTS_EPARSE for a text that is not a position of the
+ *         game (a bad move, an illegal one, a finished game, a decided
+ *         Connect-4 position); #GTS_EINVAL for an unknown @p name or a NULL
+ *         @p state; #GTS_ENOMEM; or the constructor's status.
+ *
+ * Thread-safe.
+ * @since 0.2
+ */
+GTS_GAMES_API gts_status gts_games_position_new(const char *name,
+                                                const gts_randtree_params *tree,
+                                                const char *text, void **state, char *why,
+                                                size_t size);
+
+/**
+ * @brief The built-in game @p name described as a game library
+ *        (gts/plugin.h), so that a program treats built-in games and game
+ *        libraries alike.
+ *
+ * The descriptor's name is @p name, its game gts_games_find(@p name), its
+ * position_new() gts_games_position_new() of that game (a non-NULL user
+ * pointer is taken as the `const gts_randtree_params *` of "randtree"; the
+ * descriptor's own user is NULL), and moves_prefix / moves_separator say
+ * how a text lists moves from the start: "startpos moves " and " " for
+ * chess, "moves=" and "," for Go, "" and "," for a random tree, "" and ""
+ * for the others. Valid as long as the library is loaded; never written
+ * (copy it to set another user pointer).
+ *
+ * @return the descriptor, or NULL for a name gts_games_find() does not know.
+ *
+ * Thread-safe.
+ * @since 0.2
+ */
+GTS_GAMES_API const gts_plugin *gts_games_plugin(const char *name);
 
 #ifdef __cplusplus
 }

@@ -605,6 +605,8 @@ def _declare_games(g: ctypes.CDLL) -> None:
         "gts_games_free": (None, [GP, c_void_p]),
         "gts_games_find": (GP, [c_char_p]),
         "gts_games_perft": (c_int, [GP, c_void_p, c_int, POINTER(c_uint64)]),
+        "gts_games_position_new": (c_int, [c_char_p, POINTER(RandTreeParamsStruct), c_char_p,
+                                           POINTER(c_void_p), c_char_p, ctypes.c_size_t]),
     }
     for name, (restype, argtypes) in protos.items():
         fn = getattr(g, name, None)

@@ -52,8 +52,6 @@ SOLVE_DEFAULT_TT_NEAR_PARALLEL = 12
 SOLVE_DEFAULT_TT_NEAR_KB = 1024
 SOLVE_MAX_LINE = 256
 C4_CELLS = 42
-OTHELLO_PASS = 64
-OTHELLO_START_DISCS = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)   # d4 e4 d5 e5
 ROOT_DRIVERS = {"window": getattr(gts, "ROOT_WINDOW", 0),
                 "bisect": getattr(gts, "ROOT_BISECT", 1),
                 "mtdf": getattr(gts, "ROOT_MTDF", 2)}
@@ -515,328 +513,34 @@ def _engine_set(command: str, engine: gts.Engine, option: str, value: int, what:
 
 # ---- positions (tools/cli.c, cli_position_new) --------------------------------------------
 #
-# Two passes: the syntax of every move first, then the moves are played on
-# the start position and the first one that cannot be played is explained.
-
-_TTT, _C4, _OTH, _RT = "tictactoe", "connect4", "othello", "randtree"
-_CHESS = "chess"
-
+# The games own their rules: libgts-games reads a position text and says why
+# it refuses one (gts_games_position_new, through games.position_new), for
+# this tool and the C one alike.
 
 class BadPosition(Exception):
     """The reason a position text is refused ("move 3: column 1 is full")."""
 
 
-def _describe_byte(b: int) -> str:
-    return f"'{chr(b)}'" if 0x21 <= b < 0x7f else f"byte 0x{b:02x}"
-
-
-def _tokens(kind: str, text: bytes) -> List[Tuple[bytes, int]]:
-    """The moves of ``text`` with their 1-based columns."""
-    if kind == _RT:
-        out, column = [], 1
-        for part in text.split(b",") if text else []:
-            out.append((part, column))
-            column += len(part) + 1
-        return out
-    step = 2 if kind == _OTH else 1
-    return [(text[i:i + step], i + 1) for i in range(0, len(text), step)]
-
-
-def _othello_token_ok(t: bytes) -> bool:
-    if len(t) < 2:
-        return False
-    a = t[0] | 0x20
-    if a == ord("p") and t[1] | 0x20 == ord("s"):
-        return True
-    return ord("a") <= a <= ord("h") and ord("1") <= t[1] <= ord("8")
-
-
-def _randtree_token_ok(t: bytes) -> bool:
-    return bool(t) and t.isdigit() and not (len(t) > 1 and t[:1] == b"0")
-
-
-def _check_syntax(kind: str, text: bytes) -> None:
-    if kind in (_TTT, _C4):
-        hi = "9" if kind == _TTT else "7"
-        for i, b in enumerate(text):
-            if not ord("1") <= b <= ord(hi):
-                raise BadPosition(f"bad character {_describe_byte(b)} at column {i + 1} "
-                                  f"(expected digits 1-{hi})")
-        if kind == _C4 and len(text) > C4_CELLS:
-            raise BadPosition(f"too long: {len(text)} moves (a position has at most "
-                              f"{C4_CELLS})")
-        return
-    for k, (tok, column) in enumerate(_tokens(kind, text), 1):
-        if kind == _OTH and not _othello_token_ok(tok):
-            if len(tok) < 2:
-                raise BadPosition(f"move {k}: '{_esc(tok)}' at column {column} is incomplete "
-                                  "(a move is two characters: a square a1-h8 or ps)")
-            raise BadPosition(f"move {k}: bad move '{_esc(tok)}' at column {column} "
-                              "(expected a square a1-h8 or ps)")
-        if kind == _RT and not tok:
-            raise BadPosition(f"move {k}: empty move at column {column} "
-                              "(expected a child index such as 0 or 3)")
-        if kind == _RT and not _randtree_token_ok(tok):
-            raise BadPosition(f"move {k}: bad move '{_esc(tok)}' at column {column} "
-                              "(expected a child index such as 0 or 3)")
-
-
-def _start_game(kind: str, tree: Dict[str, Any]) -> games.BuiltinGame:
-    try:
-        if kind == _TTT:
-            return games.TicTacToe("")
-        if kind == _C4:
-            return games.Connect4("")
-        if kind == _OTH:
-            return games.Othello("")
-        return games.RandomTree(seed=tree["seed"], branching=tree["branching"],
-                                depth=tree["tree_depth"], min_value=tree["min_value"],
-                                max_value=tree["max_value"], branching_jitter=tree["jitter"],
-                                terminal_percent=tree["terminal"],
-                                transpositions=tree["transpositions"],
-                                ordered_percent=tree["ordered"])
-    except gts.GtsError as e:
-        raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
-
-
-def _play_position(kind: str, tree: Dict[str, Any], text: bytes) -> games.BuiltinGame:
-    g = _start_game(kind, tree)
-    occupied = OTHELLO_START_DISCS
-    try:
-        for k, (tok, _column) in enumerate(_tokens(kind, text), 1):
-            t = tok.decode("ascii")
-            is_pass = kind == _OTH and tok[0] | 0x20 == ord("p")
-            try:
-                moves = g.moves()
-                if kind == _OTH and not is_pass and moves == [OTHELLO_PASS]:
-                    g.play(OTHELLO_PASS)     # implied, as in gts_othello_new()
-                    moves = g.moves()
-            except gts.GtsError as e:
-                raise BadPosition(f"move {k}: the game cannot generate moves here: "
-                                  f"{_status(e)[0]}") from None
-            if not moves:
-                if kind == _TTT:
-                    if g.evaluate() != 0:
-                        raise BadPosition(f"move {k} (cell {t}): the game is already over: "
-                                          f"move {k - 1} made three in a row")
-                    raise BadPosition(f"move {k} (cell {t}): the game is already over: the "
-                                      "board is full")
-                if kind == _C4:
-                    raise BadPosition(f"move {k} (column {t}): the game is already over")
-                if kind == _OTH:
-                    raise BadPosition(f"move {k} ({t}): the game is already over: neither "
-                                      "side can move")
-                raise BadPosition(f"move {k} (child {t}): the game is over: the node at "
-                                  f"depth {k - 1} is a leaf")
-            try:
-                m = g.parse_move(t)
-            except gts.GtsError:
-                if kind == _TTT:
-                    raise BadPosition(f"move {k}: cell {t} is already taken") from None
-                if kind == _C4:
-                    raise BadPosition(f"move {k}: column {t} is full") from None
-                if kind == _OTH:
-                    legal = " ".join(_format_move(g, x) for x in moves)
-                    if is_pass:
-                        raise BadPosition(f"move {k}: {t} (pass) is not legal here: the side "
-                                          f"to move has moves ({legal})") from None
-                    square = (tok[1] - ord("1")) * 8 + ((tok[0] | 0x20) - ord("a"))
-                    if occupied & (1 << square):
-                        raise BadPosition(f"move {k}: {t} is not legal here: the square is "
-                                          "occupied") from None
-                    raise BadPosition(f"move {k}: {t} is not legal here: it flips no disc "
-                                      f"(legal: {legal})") from None
-                n = len(moves)
-                raise BadPosition(f"move {k}: child {t} does not exist: the node has {n} "
-                                  f"child{'' if n == 1 else 'ren'} (0..{n - 1})") from None
-            try:
-                g.play(m)
-            except gts.GtsError:
-                raise BadPosition(f"move {k}: '{t}' could not be played") from None
-            if kind == _OTH and m != OTHELLO_PASS:
-                occupied |= 1 << m
-            if kind == _C4 and not g.moves() and g.evaluate() != 0:
-                raise BadPosition(f"move {k} (column {t}) wins the game: the position is "
-                                  "already decided")
-    except BaseException:
-        g.close()
-        raise
-    return g
-
-
-# ---- Go positions (tools/cli.c, go_position_new) ------------------------------------------
-#
-# The adapter's text (gts_go_new): SIZE, komi=K, maxmoves=N, patterns=0|1, moves=V,V,...
-# When the adapter refuses it: 1. each token alone (the adapter's rules), a
-# size given twice; 2. the syntax of every move of the last moves= token on
-# the empty board; 3. the moves played one by one.
-
-_GO = "go"
-_GO_COLUMNS = "ABCDEFGHJKLMNOPQRST"
-_GO_VERTEX_TEXT = 8        # longer texts are no vertex (GO_VERTEX_TEXT in tools/cli.c)
-
-
-def _go_accepts(data: bytes) -> bool:
-    """Whether gts_go_new accepts ``data`` (bytes, as they came)."""
-    lib = games._g()
-    out = ctypes.c_void_p()
-    rc = lib.gts_go_new(data, ctypes.byref(out))
-    lib.gts_games_free(lib.gts_game_go(), out)
-    return rc == 0
-
-
-def _go_has_liberty(grid: List[List[str]], size: int, x: int, y: int) -> bool:
-    """Whether the string of the stone at (x, y) of ``grid[y][x]`` has a liberty."""
-    colour, seen, stack = grid[y][x], {(x, y)}, [(x, y)]
-    while stack:
-        px, py = stack.pop()
-        for qx, qy in ((px - 1, py), (px + 1, py), (px, py - 1), (px, py + 1)):
-            if not (0 <= qx < size and 0 <= qy < size):
-                continue
-            if grid[qy][qx] == ".":
-                return True
-            if grid[qy][qx] == colour and (qx, qy) not in seen:
-                seen.add((qx, qy))
-                stack.append((qx, qy))
-    return False
-
-
-def _go_is_suicide(board: str, size: int, x: int, y: int, colour: str) -> bool:
-    """Whether ``colour`` playing at empty (x, y) captures nothing and leaves
-    its string without liberties."""
-    grid = [list(row) for row in reversed(board.splitlines())]    # row 1 first
-    grid[y][x] = colour
-    for qx, qy in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-        if 0 <= qx < size and 0 <= qy < size and grid[qy][qx] not in (".", colour) \
-                and not _go_has_liberty(grid, size, qx, qy):
-            return False
-    return not _go_has_liberty(grid, size, x, y)
-
-
-def _go_explain(data: bytes) -> str:
-    """Why gts_go_new refused ``data``."""
-    base: List[bytes] = []
-    moves: Optional[Tuple[bytes, int]] = None      # (text, 0-based offset)
-    have_size, size = False, 9
-    # Step 1. The tokens, each alone.
-    for m in re.finditer(rb"[^ \t]+", data):
-        t, col = m.group(), m.start() + 1
-        key, eq, value = t.partition(b"=")
-        if eq and key == b"moves":
-            moves = (value, m.start() + 6)
-            continue
-        if not eq and t.isdigit():
-            if have_size:
-                return f"board size '{_esc(t)}' at column {col} given twice"
-            if not _go_accepts(t):
-                return f"bad board size '{_esc(t)}' at column {col} (expected 2..19)"
-            have_size, size = True, int(t)
-        elif eq and key in (b"komi", b"maxmoves", b"patterns"):
-            if not _go_accepts(t):
-                if key == b"komi":
-                    return (f"bad komi '{_esc(value)}' at column {col + 5} (expected a "
-                            "multiple of 0.5 within -150..150)")
-                if key == b"patterns":
-                    return f"bad patterns '{_esc(value)}' at column {col + 9} (expected 0 or 1)"
-                return f"bad maxmoves '{_esc(value)}' at column {col + 9} (expected 1..100000)"
-        else:
-            return (f"unknown token '{_esc(t)}' at column {col} (expected SIZE, komi=K, "
-                    "maxmoves=N, patterns=0|1 or moves=V,V,...)")
-        base.append(t)
-    try:
-        g = games.Go(b" ".join(base).decode("ascii"))
-    except gts.GtsError as e:
-        return f"cannot build the position: {_status(e)[0]}"
-    with g:
-        # Step 2. The syntax of every move, on the empty board.
-        text, at = moves if moves else (b"", 0)
-        toks: List[Tuple[str, int]] = []
-        column = at + 1
-        for k, tok in enumerate(text.split(b",") if text else [], 1):
-            if not tok:
-                return (f"move {k}: empty move at column {column} (expected a vertex such as "
-                        "D4, or pass)")
-            try:
-                if len(tok) >= _GO_VERTEX_TEXT or not tok.isascii():
-                    raise ValueError
-                point = g.parse_move(tok.decode("ascii"))
-            except (ValueError, gts.GtsError):
-                return (f"move {k}: bad vertex '{_esc(tok)}' at column {column} (expected "
-                        f"A1-{_GO_COLUMNS[size - 1]}{size}"
-                        f"{', no column I' if size >= 9 else ''}, or pass)")
-            toks.append((tok.decode("ascii"), point))
-            column += len(tok) + 1
-        # Step 3. Play them.
-        prev = [0, 0]
-        for k, (t, point) in enumerate(toks, 1):
-            if not g.moves():
-                if k > 2 and prev == [games.Go.PASS, games.Go.PASS]:
-                    return f"move {k} ({t}): the game is already over: two passes in a row"
-                return (f"move {k} ({t}): the game is already over: it reached its move cap "
-                        f"(maxmoves={k - 1})")
-            try:
-                mv = g.parse_move(t)
-            except gts.GtsError:
-                x, y = point % size, point // size
-                board = g.board()
-                if board.splitlines()[size - 1 - y][x] != ".":
-                    return f"move {k}: {t} is not legal here: the point is occupied"
-                if _go_is_suicide(board, size, x, y, "XO"[g.to_move]):
-                    return (f"move {k}: {t} is not legal here: suicide (the stone's string "
-                            "would have no liberty)")
-                return (f"move {k}: {t} is not legal here: it repeats an earlier board "
-                        "(positional superko)")
-            try:
-                g.play(mv)
-            except gts.GtsError:
-                return f"move {k}: '{t}' could not be played"
-            prev = [prev[1], mv]
-    return "position refused by the adapter"
-
-
-def _go_position(data: bytes) -> games.BuiltinGame:
-    if data.isascii():          # the adapter accepts ASCII only
-        try:
-            return games.Go(data.decode("ascii"))
-        except gts.GtsError as e:
-            if getattr(e, "name", "") != "EPARSE":
-                raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
-    raise BadPosition(_go_explain(data))
+#: the random-tree options' keys -> gts_randtree_params' fields
+_TREE_FIELDS = {"seed": "seed", "branching": "branching", "tree_depth": "depth",
+                "jitter": "branching_jitter", "terminal": "terminal_percent",
+                "ordered": "ordered_percent", "transpositions": "transpositions",
+                "min_value": "min_value", "max_value": "max_value"}
 
 
 def position_new(name: str, tree: Dict[str, Any], text: str,
                  solver: bool = False) -> games.BuiltinGame:
     """The game ``name`` ("tictactoe", "connect4", "othello", "chess", "go", "randtree")
     at ``text``; BadPosition says which move is wrong and why."""
-    if name == _CHESS:
-        # A FEN (or "startpos"), optionally with "moves ...": the adapter
-        # parses it whole (gts_chess_new), as cli_position_new does.
-        try:
-            return games.Chess(text)
-        except gts.GtsError as e:
-            if getattr(e, "name", "") == "EPARSE":
-                raise BadPosition("not a legal position (expected startpos or a FEN, "
-                                  "optionally followed by moves and UCI moves such as e2e4)"
-                                  ) from None
-            raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
-    data = os.fsencode(text)
-    if name == _GO:
-        return _go_position(data)
-    _check_syntax(name, data)
-    text = data.decode("ascii")          # the syntax admits ASCII only
-    if name == _RT:
-        return _play_position(name, tree, data)
+    params = {_TREE_FIELDS[k]: v for k, v in tree.items()} if name == "randtree" else None
     try:
-        if name == _TTT:
-            return games.TicTacToe(text)
-        if name == _C4:
-            return games.Connect4(text, solver=solver)
-        return games.Othello(text)
+        return games.position_new(name, os.fsencode(text), params, solver=solver)
     except gts.GtsError as e:
-        if getattr(e, "name", "") != "EPARSE":
-            raise BadPosition(f"cannot build the position: {_status(e)[0]}") from None
-    _play_position(name, tree, data).close()
-    raise BadPosition("position refused by the adapter")
+        why = getattr(e, "why", "")
+        if not why:
+            why = "not a position of the game" if getattr(e, "name", "") == "EPARSE" \
+                else _status(e)[0]
+        raise BadPosition(why) from None
 
 
 def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
@@ -844,9 +548,9 @@ def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
     """cli_game_new (and search_game for connect4_solver)."""
     solver = name == "connect4_solver" and known == SEARCH_GAME_NAMES
     base = "connect4" if solver else name
-    if base not in (_TTT, _C4, _OTH, _RT, _CHESS, _GO):
+    if base not in games.GAMES:
         raise UsageError(command, f"unknown game '{_esc(name)}' (known: {known})")
-    if base == _RT:
+    if base == "randtree":
         if tree["min_value"] > tree["max_value"]:
             raise UsageError(command, "--min-value is above --max-value")
         if tree["jitter"] >= tree["branching"] and tree["jitter"] > 0:
@@ -1329,7 +1033,7 @@ def _solve_lines(engine: gts.Engine, alg: str, stats: bool, check: bool,
         try:
             if not pos:
                 raise BadPosition("empty line (expected a position such as 4453)")
-            game = position_new(_C4, {}, os.fsdecode(pos), solver=True)
+            game = position_new("connect4", {}, os.fsdecode(pos), solver=True)
         except BadPosition as e:
             _err(f"{PROG} solve: line {lineno}: {e}")
             errors += 1

@@ -28,7 +28,7 @@ from .errors import error, make_error
 from .game import check_int
 
 __all__ = ["BuiltinGame", "TicTacToe", "Connect4", "Othello", "Chess", "Go", "RandomTree", "new",
-           "names", "GAMES"]
+           "names", "GAMES", "position_new"]
 
 
 _MOVE_MAX = 2 ** 64 - 1
@@ -617,3 +617,66 @@ def new(name: str, position: str = "", **kwargs: Any) -> BuiltinGame:
                                   "not both")
         return RandomTree.from_text(position) if position else RandomTree(**kwargs)
     return cls(position, **kwargs)
+
+
+#: room for the reason of a refused position (the gts tool's size)
+_WHY_SIZE = 8192
+
+
+def position_new(name: str, text: Any = "", tree: Optional[Dict[str, Any]] = None, *,
+                 solver: bool = False) -> BuiltinGame:
+    """The built-in game ``name`` at position ``text``, read by libgts-games
+    (gts_games_position_new): the game owns its rules and says why it
+    refuses a text. ``text`` is a str, or bytes as they came from a command
+    line; for "randtree" it lists child indices from the root ("0,3,1") and
+    ``tree`` holds the tree's parameters (:attr:`RandomTree.PARAMS` names;
+    missing ones take the gts tool's defaults: seed 1, branching 8, depth 8,
+    values -1000..1000). ``solver=True`` gives Connect-4 the solver vtable.
+
+    A refused text raises the status's error (``gts.ParseError`` for a text
+    that is not a position of the game) whose ``why`` attribute is the
+    game's reason, also its message: "move 3: column 1 is full"."""
+    if not isinstance(name, str) or not _g().gts_games_find(name.encode()):
+        raise error("EINVAL", f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    data = text if isinstance(text, bytes) else _text(text, f"{name} position")
+    if b"\0" in data:
+        raise error("EPARSE", f"{name} position {text!r} contains a NUL character")
+    params = None
+    if name == "randtree":
+        given = {"seed": 1, "branching": 8, "depth": 8, "min_value": -1000, "max_value": 1000}
+        given.update(tree or {})
+        params = _lib.new_struct(_lib.RandTreeParamsStruct)
+        for k, v in given.items():
+            if k not in RandomTree.PARAMS:
+                raise error("EINVAL", f"randtree parameter {k!r}; known: "
+                                      + ", ".join(RandomTree.PARAMS))
+            lo, hi = RandomTree.RANGES.get(k, (0, 1))
+            if type(v) is bool or not isinstance(v, int) or not lo <= v <= hi:
+                if not (k == "transpositions" and type(v) is bool):
+                    raise error("EINVAL", f"randtree {k}={v!r}, allowed {lo}..{hi}")
+            setattr(params, k, v)
+    out = ctypes.c_void_p()
+    why = ctypes.create_string_buffer(_WHY_SIZE)
+    rc = _g().gts_games_position_new(name.encode(), ctypes.byref(params) if params else None,
+                                     data, ctypes.byref(out), why, len(why))
+    if rc < 0:
+        reason = why.value.decode("utf-8", "replace")
+        e = make_error(rc, reason or None)
+        e.why = reason
+        raise e
+    cls = GAMES.get(name, Connect4)           # connect4h: Connect-4's states
+    g = cls.__new__(cls)
+    BuiltinGame.__init__(g)
+    vt = _g().gts_games_find(name.encode())
+    if name == "connect4" and _flag(solver, "solver"):
+        vt = _g().gts_game_connect4_solver()
+    g._adopt(vt, 0, out, f"{name} position")
+    g._start = data.decode("utf-8", "surrogateescape")
+    if isinstance(g, Connect4):
+        g.solver = name == "connect4" and bool(solver)
+    elif isinstance(g, Go):
+        g.size = g.board().index("\n")
+    elif isinstance(g, RandomTree):
+        g.params = {k: getattr(params, k) for k in RandomTree.PARAMS}
+        g._start = ""
+    return g

@@ -56,6 +56,28 @@ class TestConstruction(unittest.TestCase):
         with self.assertRaises(gts.ParseError):
             games.RandomTree.from_text("seed=1,colour=2")
 
+    def test_position_new(self):
+        """games.position_new: libgts-games reads the text and gives its reason."""
+        with games.position_new("connect4", "4453") as g, games.Connect4("4453") as ref:
+            self.assertEqual(g.hash(), ref.hash())
+            self.assertEqual(g.position, "4453")
+        with games.position_new("go", "5 moves=C3") as g:
+            self.assertEqual((g.size, g.to_move), (5, games.Go.WHITE))
+        with games.position_new("randtree", "1,1", {"branching": 2, "depth": 4}) as g:
+            self.assertEqual(g.params["branching"], 2)
+        with self.assertRaises(gts.ParseError) as cm:
+            games.position_new("go", "3 moves=B1,pass,A2,A1")
+        self.assertEqual(cm.exception.why, "move 4: A1 is not legal here: suicide (the "
+                                           "stone's string would have no liberty)")
+        with self.assertRaises(gts.ParseError) as cm:
+            games.position_new("randtree", b"0,9")
+        self.assertEqual(cm.exception.why, "move 2: child 9 does not exist: the node has 8 "
+                                           "children (0..7)")
+        with self.assertRaises(gts.InvalidArgument):
+            games.position_new("checkers", "")
+        with self.assertRaises(gts.InvalidArgument):
+            games.position_new("randtree", "", {"branching": 0})
+
     def test_close_and_context_manager(self):
         g = games.Connect4("44")
         self.assertFalse(g.closed)

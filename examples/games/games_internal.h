@@ -1,0 +1,22 @@
+/*
+ * games_internal.h - what the files of libgts-games share and do not
+ * export (the version script hides gts__* symbols): the escaping of a
+ * piece of position text for a refusal message, and the games whose
+ * position text has its own explainer in the game's file.
+ */
+#ifndef GTS_GAMES_INTERNAL_H
+#define GTS_GAMES_INTERNAL_H
+
+#include <stddef.h>
+
+#include <gts/gts.h>
+
+/* @p len bytes of @p s for a message, in a new string (free it): bytes
+ * 0x21-0x7e as they are, any other as \xHH. NULL when out of memory. */
+char *gts__games_escape(const char *s, size_t len);
+
+/* A Go state of @p text (gts_go_new), or a negative status with the reason
+ * in @p why: which token or move is wrong and why (go.c). */
+gts_status gts__go_position_new(const char *text, void **state, char *why, size_t size);
+
+#endif
