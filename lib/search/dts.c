@@ -48,7 +48,7 @@
  * searched with a window whose alpha was proved, results are folded under
  * the lock and aborted results are never used.
  */
-#include "search/parallel.h"
+#include "search/split.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -71,18 +71,9 @@ typedef struct dts_node {
     uint32_t shared;         /* a helper joined once (classification) */
     /* written before OPEN; read-only while open */
     gts__abort abort;
-    int depth, ply;
-    gts_score beta;
-    gts_move *moves;
-    uint32_t *idx;
     gts_move *path;          /* root to the node */
-    /* shared */
-    uint32_t alpha;          /* atomic */
-    uint32_t lock;
-    gts_score best;          /* lock */
-    uint32_t best_k;         /* lock */
-    bool cut;                /* lock */
-    gts__pvline *line;       /* lock */
+    /* shared: the fold (split.h) */
+    gts__split s;
     uint64_t helpers[GTS__POOL_MAX_THREADS / 64]; /* atomic or: who joined */
 } __attribute__((aligned(GTS__CACHELINE))) dts_node;
 
@@ -109,36 +100,7 @@ static gts_score dts_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts
 
 static gts_score load_alpha(const dts_node *nd)
 {
-    return (gts_score)(int32_t)gts__atomic_load_relaxed_32(&nd->alpha);
-}
-
-static bool dts_update(gts__pw *pw, dts_node *nd, uint32_t k, gts_score s)
-{
-    gts__ctx *c = pw->c;
-    bool cutoff = false;
-    gts__spin_lock(&nd->lock);
-    if (nd->cut) {
-        gts__spin_unlock(&nd->lock);
-        return false;
-    }
-    if (s > nd->best) {
-        nd->best = s;
-        nd->best_k = k;
-        if (s > load_alpha(nd)) {
-            gts__pvline_set(nd->line, c, nd->ply, nd->moves[k]);
-            if (s >= nd->beta) {
-                nd->cut = true;
-                cutoff = true;
-                gts__atomic_store_relaxed_32(&nd->abort.flag, 1);
-            } else {
-                gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)s);
-            }
-        }
-    }
-    gts__spin_unlock(&nd->lock);
-    if (cutoff)
-        gts__order_cutoff(c, nd->ply, nd->depth, nd->moves[k]);
-    return true;
+    return gts__split_alpha(&nd->s);
 }
 
 /* Search move @k of @nd: the full window (eldest) or PVS scout (young). */
@@ -146,26 +108,26 @@ static gts_score dts_move(gts__pw *pw, dts_node *nd, uint32_t k, gts_score a, bo
                           bool *ok)
 {
     gts__ctx *c = pw->c;
-    gts_move m = nd->moves[k];
+    gts_move m = nd->s.moves[k];
     int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m)) {
+    if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m)) {
         *ok = false;
         return 0;
     }
-    int d = nd->depth - 1 + ext;
+    int d = nd->s.depth - 1 + ext;
     gts_score s;
     if (!scout) {
-        s = -dts_child(pw, d, nd->ply + 1, -nd->beta, -a);
+        s = -dts_child(pw, d, nd->s.ply + 1, -nd->s.beta, -a);
     } else {
-        s = -dts_child(pw, d, nd->ply + 1, -a - 1, -a);
-        if (s > a && s < nd->beta && !gts__aborted(c)) {
+        s = -dts_child(pw, d, nd->s.ply + 1, -a - 1, -a);
+        if (s > a && s < nd->s.beta && !gts__aborted(c)) {
             gts_score a2 = load_alpha(nd);
             if (a2 < a)
                 a2 = a;
-            s = -dts_child(pw, d, nd->ply + 1, -nd->beta, -a2);
+            s = -dts_child(pw, d, nd->s.ply + 1, -nd->s.beta, -a2);
         }
     }
-    gts__pw_undo(pw, nd->ply, m);
+    gts__pw_undo(pw, nd->s.ply, m);
     *ok = true;
     return s;
 }
@@ -185,8 +147,8 @@ static void dts_take_moves(gts__pw *pw, dts_node *nd, bool owner)
         gts__waste_mark wm = gts__pw_waste_mark(pw);
         bool ok;
         gts_score s = dts_move(pw, nd, k, load_alpha(nd), true, &ok);
-        if (ok && (gts__aborted(c) || !dts_update(pw, nd, k, s)) && pw->in_spec)
-            gts__pw_wasted(pw, wm);
+        if (ok)
+            gts__split_job_done(pw, &nd->s, k, s, true, wm);
         gts__pw_mode_end(pw, mode);
         if (!ok)
             return;
@@ -258,7 +220,7 @@ static void dts_help(gts__pw *pw, dts_node *nd)
     gts__atomic_or_relaxed_64(&nd->helpers[pw->id / 64], (uint64_t)1 << (pw->id % 64));
     gts__atomic_store_relaxed_32(&nd->shared, 1);
     gts__pw_frame f;
-    if (gts__pw_enter(pw, &f, nd->path, nd->ply, &nd->abort, true))
+    if (gts__pw_enter(pw, &f, nd->path, nd->s.ply, &nd->abort, true))
         dts_take_moves(pw, nd, false);
     gts__pw_leave(pw, &f);
     dts_leave(nd);
@@ -268,11 +230,11 @@ static void dts_help(gts__pw *pw, dts_node *nd)
 static bool dts_help_subtree(gts__pw *pw, dts_node *x, dts_skip *skip)
 {
     uint64_t w;
-    dts_node *nd = dts_find(pw, x->ply + 1, x->helpers, skip, &w);
+    dts_node *nd = dts_find(pw, x->s.ply + 1, x->helpers, skip, &w);
     if (!nd || !dts_join(nd, w))
         return false;
     /* Joined: the block is stable now. Is it below x? */
-    if (memcmp(nd->path, pw->path, (size_t)x->ply * sizeof(gts_move)) != 0) {
+    if (memcmp(nd->path, pw->path, (size_t)x->s.ply * sizeof(gts_move)) != 0) {
         dts_leave(nd);
         skip->nd = nd;
         skip->seq = DTS_SEQ(w);
@@ -295,14 +257,10 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     gts_score s;
     if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
         return s;
-    gts__arena_mark am = pn.am;
-    gts_move *moves = pn.moves;
-    uint32_t *idx = pn.idx;
-    int n = pn.n;
     gts_move *path = gts__pw_alloc(pw, (size_t)(ply + 1) * sizeof *path);
     gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
     if (!path || !line) {
-        gts__pw_release(pw, am);
+        gts__pw_release(pw, pn.am);
         return 0;
     }
     memcpy(path, pw->path, (size_t)ply * sizeof *path);
@@ -313,23 +271,12 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     gts__atomic_store_relaxed_64(&nd->word, seq << 32);
     gts__atomic_store_relaxed_32(&nd->abort.flag, 0);
     nd->abort.parent = c->abort;
-    nd->depth = depth;
-    nd->ply = ply;
-    nd->beta = beta;
-    nd->moves = moves;
-    nd->idx = idx;
     nd->path = path;
-    gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)alpha);
-    nd->lock = 0;
-    nd->best = -GTS_SCORE_INF;
-    nd->best_k = 0;
-    nd->cut = false;
-    nd->line = line;
-    line->len = 0;
+    gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, line, &nd->abort.flag);
     for (size_t i = 0; i < sizeof nd->helpers / sizeof nd->helpers[0]; i++)
         gts__atomic_store_relaxed_64(&nd->helpers[i], 0);
     gts__atomic_store_relaxed_32(&nd->shared, 0);
-    int limit = gts__par_limit(c, depth, n);
+    int limit = gts__par_limit(c, depth, pn.n);
     gts__atomic_store_relaxed_32(&nd->n, (uint32_t)limit);
     gts__atomic_store_relaxed_32(&nd->next, 1);
     gts__atomic_store_relaxed_32(&th->top, (uint32_t)ply + 1);
@@ -339,10 +286,10 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     s = dts_move(pw, nd, 0, alpha, false, &ok);
     bool aborted = !ok || gts__aborted(c);
     if (!aborted)
-        dts_update(pw, nd, 0, s);
+        gts__split_fold(c, &nd->s, 0, s, true);
 
     /* Step 6. The others: joinable from now on */
-    if (!aborted && !nd->cut && limit > 1) {
+    if (!aborted && !nd->s.cut && limit > 1) {
         c->abort = &nd->abort;
         if (pw->w)
             gts__atomic_store_release_64(&nd->word, (seq << 32) | DTS_OPEN);
@@ -364,24 +311,10 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         c->abort = nd->abort.parent;
     }
     gts__atomic_store_relaxed_32(&th->top, (uint32_t)ply);
-    if (aborted || gts__aborted(c)) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
 
-    /* Step 7. Result: table, PV, root move */
-    gts_score best = nd->best;
-    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, idx[nd->best_k]);
-    if (line->len > 0)
-        gts__pvline_put(c, ply, line);
-    else
-        c->pv_len[ply] = 0;
-    if (ply == 0) {
-        c->root_move = moves[nd->best_k];
-        c->root_has_move = true;
-    }
-    gts__pw_release(pw, am);
-    return best;
+    /* Step 7. Result: table, PV, root move (split.h; a failure has stopped
+     * the search, so an aborted node stores nothing) */
+    return gts__split_close(pw, &nd->s, &pn, alpha);
 }
 
 /* ---- threads ----------------------------------------------------------------- */
