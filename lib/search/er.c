@@ -88,6 +88,18 @@ static gts_score er_e_hook(void *env, int depth, int ply, gts_score alpha, gts_s
 
 static const gts__er_hooks ER_SERIAL = {er_apply, er_undo, er_e_hook};
 
+/* The prologue of every ER node (node.h): stop, limits and horizon; window
+ * and table (no cut at the root); the moves, unordered. True with *v when
+ * the node is decided there (a value, or 0 after a stop or a failure);
+ * otherwise in->n > 0 moves at @ply and the narrowed window. */
+static inline __attribute__((always_inline)) bool
+er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta, gts__node_in *in,
+         gts_score *v)
+{
+    return gts__node_head(c, depth, ply, alpha, beta, false, in, v)
+           || gts__node_moves(c, depth, ply, in, v);
+}
+
 /*
  * refuteRest, corrected: the node at @ply (remaining @depth, window
  * (@alpha, @beta)) whose first child (generate() index @first) evalFirst
@@ -98,18 +110,11 @@ static const gts__er_hooks ER_SERIAL = {er_apply, er_undo, er_e_hook};
 static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
                          gts_score v1, uint32_t first)
 {
-    if (gts__enter(c, ply))
-        return 0;
-    uint64_t key;
-    uint32_t tt_move;
-    gts_score cut;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
-        return cut;
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0)
-        return gts__terminal(c, key, depth, ply);
+    gts__node_in in;
+    gts_score v;
+    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
+        return v;
+    int n = in.n;
     const gts_move *moves = gts__moves(c, ply);
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -124,7 +129,7 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     } else {
         first = GTS__TT_NO_MOVE; /* the game changed its moves: search them all */
     }
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, in.tt_move);
     for (int k = 0; k < n; k++) {
         uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
         if (i == first)
@@ -141,55 +146,20 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
             break;
     }
 store:
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
     return best;
-}
-
-/* The steps every ER node (e-node or refuted node) takes before its moves:
- * stop, limits and horizon; window and table (no cut at the root); the
- * moves, ordered (c->order[ply] filled, *sort as gts__order_moves). True
- * with *v when the node is decided there (a value, or 0 after a stop or a
- * failure); otherwise *n > 0 moves at @ply and the narrowed window. */
-static inline bool er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
-                            uint64_t *key, int *n, bool *sort, gts_score *v)
-{
-    *v = 0;
-    if (gts__enter(c, ply))
-        return true;
-    if (ply >= GTS_MAX_PLY) {
-        *v = gts__evaluate(c, ply);
-        return true;
-    }
-    if (depth <= 0) {
-        *v = gts__leaf(c, ply, *alpha, *beta);
-        return true;
-    }
-    uint32_t tt_move;
-    if (gts__node_probe(c, depth, ply, alpha, beta, key, &tt_move, v))
-        return true;
-    *n = gts__generate(c, ply, false);
-    if (*n < 0) {
-        *v = 0;
-        return true;
-    }
-    if (*n == 0) {
-        *v = gts__terminal(c, *key, depth, ply);
-        return true;
-    }
-    *sort = gts__order_moves(c, ply, *n, tt_move < (uint32_t)*n ? tt_move : GTS__TT_NO_MOVE);
-    return false;
 }
 
 /* evalFirst followed by refuteRest at one node (a child of a node being
  * refuted): its first child as an e-node, the others refuted the same way. */
 static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    uint64_t key;
-    int n;
-    bool sort;
+    gts__node_in in;
     gts_score v;
-    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
+    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
         return v;
+    int n = in.n;
+    bool sort = gts__order_moves(c, ply, n, in.tt_move);
     const gts_move *moves = gts__moves(c, ply);
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -208,7 +178,7 @@ static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
             break;
     }
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 
@@ -216,12 +186,12 @@ static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
 static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
     /* Steps 1-4. Stop, limits, horizon; window and table; the moves */
-    uint64_t key;
-    int n;
-    bool sort;
+    gts__node_in in;
     gts_score v;
-    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
+    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
         return v;
+    int n = in.n;
+    bool sort = gts__order_moves(c, ply, n, in.tt_move);
     gts__mv *o = c->order[ply];
     for (int k = 0; k < n; k++) {
         if (sort)
@@ -289,7 +259,7 @@ static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
 
 store:
     /* Step 8. Store */
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

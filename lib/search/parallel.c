@@ -305,19 +305,17 @@ void gts__backoff_starved(unsigned round)
 
 /* ---- moves -------------------------------------------------------------------- */
 
-/* The ordered moves into arena arrays: the count, 0 at a finished game,
- * -1 on failure (recorded). */
-static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx)
+/* The @n ordered moves at @ply (gts__node_moves) into arena arrays; false
+ * on failure (recorded). */
+static bool par_moves(gts__pw *pw, int ply, int n, uint32_t tt_move, gts_move **moves,
+                      uint32_t **idx)
 {
     gts__ctx *c = pw->c;
-    int n = gts__generate(c, ply, false);
-    if (n <= 0)
-        return n;
     gts_move *mv = gts__pw_alloc(pw, (size_t)n * sizeof *mv);
     uint32_t *ix = gts__pw_alloc(pw, (size_t)n * sizeof *ix);
     if (!mv || !ix)
-        return -1;
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+        return false;
+    bool sort = gts__order_moves(c, ply, n, tt_move);
     const gts_move *gen = gts__moves(c, ply);
     for (int k = 0; k < n; k++) {
         uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
@@ -326,7 +324,7 @@ static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, u
     }
     *moves = mv;
     *idx = ix;
-    return n;
+    return true;
 }
 
 bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
@@ -334,29 +332,21 @@ bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score 
 {
     gts__ctx *c = pw->c;
 
-    /* Step 1. Stop, limits, horizon */
-    *score = 0;
-    if (gts__enter(c, ply))
+    /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
+    gts__node_in in;
+    if (gts__node_head(c, depth, ply, alpha, beta, false, &in, score)
+        || gts__node_moves(c, depth, ply, &in, score))
         return false;
-    if (ply >= GTS_MAX_PLY) {
-        *score = gts__evaluate(c, ply);
-        return false;
-    }
-
-    /* Step 2. Window and transposition table */
-    uint32_t tt_move;
-    if (gts__node_probe(c, depth, ply, alpha, beta, &nd->key, &tt_move, score))
-        return false;
-    *score = 0;
+    nd->key = in.key;
+    nd->n = in.n;
 
     /* Step 3. Moves, ordered, into the arena */
     nd->am = gts__pw_mark(pw);
-    nd->n = par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
-    if (nd->n > 0 && gts__lookahead(c, depth, nd->moves, nd->n))
+    if (par_moves(pw, ply, in.n, in.tt_move, &nd->moves, &nd->idx)
+        && gts__lookahead(c, depth, nd->moves, nd->n))
         return true;
-    gts__pw_release(pw, nd->am); /* no moves, or a failure (recorded) */
-    if (nd->n == 0)
-        *score = gts__terminal(c, nd->key, depth, ply);
+    gts__pw_release(pw, nd->am); /* a failure (recorded) */
+    *score = 0;
     return false;
 }
 
