@@ -100,15 +100,48 @@ er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta, gts
            || gts__node_moves(c, depth, ply, in, v);
 }
 
-/*
- * refuteRest, corrected: the node at @ply (remaining @depth, window
- * (@alpha, @beta)) whose first child (generate() index @first) evalFirst
- * already searched, with fail-soft value @v1 from this node's side. The
- * published version starts from alpha and loses @v1 (see the top of the
- * file); here the node's best starts at @v1.
- */
 static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
-                         gts_score v1, uint32_t first)
+                         gts_score v1, uint32_t first);
+
+/* How a child is searched: as an e-node, refuted (evalFirst and
+ * refuteRest), or refuteRest alone after the evaluate phase. */
+typedef enum er_kind { ER_E, ER_R, ER_REST } er_kind;
+
+/* Child @m of the node at @ply (remaining @depth) searched as @kind with
+ * the window (-beta, -a) from its side (ER_REST: @u, @first as evalFirst
+ * left them): apply, search, undo. Sets *s from the node's side; false
+ * when the search must unwind. */
+static inline __attribute__((always_inline)) bool
+er_child(gts__ctx *c, gts_move m, int depth, int ply, gts_score a, gts_score beta, er_kind kind,
+         gts_score u, uint32_t first, gts_score *s)
+{
+    int ext = gts__extension(c, m);
+    if (ext < 0 || !gts__apply(c, m))
+        return false;
+    int d = depth - 1 + ext;
+    *s = kind == ER_E   ? -er_e(c, d, ply + 1, -beta, -a)
+       : kind == ER_R   ? -er_r(c, d, ply + 1, -beta, -a)
+                        : -er_rest(c, d, ply + 1, -beta, -a, -u, first);
+    gts__undo(c, m);
+    return !gts__aborted(c);
+}
+
+/*
+ * The node being refuted, both kinds: er_rest (@rest) and er_r, as
+ * two instances of one loop (@rest a constant at each).
+ *  - refuteRest, corrected (@rest): the node at @ply (remaining @depth,
+ *    window (@alpha, @beta)) whose first child (generate() index @first)
+ *    evalFirst already searched, with fail-soft value @v1 from this node's
+ *    side. The published version starts from alpha and loses @v1 (see the
+ *    top of the file); here the node's best starts at @v1. Every other
+ *    child is refuted by er_r.
+ *  - evalFirst followed by refuteRest at one node (a child of a node being
+ *    refuted, !@rest): its first child as an e-node, the others refuted
+ *    the same way (er_r).
+ */
+static inline __attribute__((always_inline)) gts_score
+er_refute(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta, bool rest,
+          gts_score v1, uint32_t first)
 {
     gts__node_in in;
     gts_score v;
@@ -119,7 +152,9 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
-    if (first < (uint32_t)n) {
+    if (!rest) {
+        first = GTS__TT_NO_MOVE;
+    } else if (first < (uint32_t)n) {
         /* The correction: the first child's value counts. Its line below
          * the first move is gone (the table lengthens the PV later). */
         c->pv_len[ply + 1] = 0;
@@ -135,12 +170,8 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
         if (i == first)
             continue;
         gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        gts_score s = -er_r(c, depth - 1 + ext, ply + 1, -beta, -a);
-        gts__undo(c, m);
-        if (gts__aborted(c))
+        gts_score s;
+        if (!er_child(c, m, depth, ply, a, beta, !rest && k == 0 ? ER_E : ER_R, 0, 0, &s))
             return 0;
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
             break;
@@ -150,36 +181,15 @@ store:
     return best;
 }
 
-/* evalFirst followed by refuteRest at one node (a child of a node being
- * refuted): its first child as an e-node, the others refuted the same way. */
+static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
+                         gts_score v1, uint32_t first)
+{
+    return er_refute(c, depth, ply, alpha, beta, true, v1, first);
+}
+
 static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    gts__node_in in;
-    gts_score v;
-    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
-        return v;
-    int n = in.n;
-    bool sort = gts__order_moves(c, ply, n, in.tt_move);
-    const gts_move *moves = gts__moves(c, ply);
-    gts_score best = -GTS_SCORE_INF;
-    uint32_t best_index = GTS__TT_NO_MOVE;
-    gts_score a = alpha;
-    for (int k = 0; k < n; k++) {
-        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        int d = depth - 1 + ext;
-        gts_score s = k == 0 ? -er_e(c, d, ply + 1, -beta, -a) : -er_r(c, d, ply + 1, -beta, -a);
-        gts__undo(c, m);
-        if (gts__aborted(c))
-            return 0;
-        if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-            break;
-    }
-    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
-    return best;
+    return er_refute(c, depth, ply, alpha, beta, false, 0, 0);
 }
 
 /* er: the e-node. */
@@ -244,14 +254,8 @@ static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
             /* Refuted for free: its contribution is <= u <= alpha */
             s = u;
             c->pv_len[ply + 1] = 0;
-        } else {
-            int ext = gts__extension(c, m);
-            if (ext < 0 || !gts__apply(c, m))
-                return 0;
-            s = -er_rest(c, depth - 1 + ext, ply + 1, -beta, -a, -u, first);
-            gts__undo(c, m);
-            if (gts__aborted(c))
-                return 0;
+        } else if (!er_child(c, m, depth, ply, a, beta, ER_REST, u, first, &s)) {
+            return 0;
         }
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
             break;
