@@ -339,14 +339,9 @@ static void dts_idle_task(gts__task *task, gts__worker *w)
     }
 }
 
-typedef struct dts_args {
-    int depth;
-    gts_score alpha, beta, score;
-} dts_args;
-
-static void dts_root(gts__pw *pw, void *arg)
+/* The root (@ply 0) on worker 0, with the idle loop on the others. */
+static gts_score dts_root(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    dts_args *a = arg;
     dts_shared *ds = pw->par->algo;
     if (pw->w) {
         for (int i = 0; i < pw->par->threads - 1; i++) {
@@ -355,10 +350,11 @@ static void dts_root(gts__pw *pw, void *arg)
             gts__pool_spawn(pw->w, &ds->group, &ds->tasks[i]);
         }
     }
-    a->score = dts_search(pw, a->depth, 0, a->alpha, a->beta);
+    gts_score score = dts_search(pw, depth, ply, alpha, beta);
     gts__atomic_store_relaxed_32(&ds->done, 1);
     if (pw->w)
         gts__pool_wait(pw->w, &ds->group);
+    return score;
 }
 
 gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score beta)
@@ -366,11 +362,10 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
-    dts_args a = {depth, alpha, beta, 0};
     if (depth < DTS_MIN_DEPTH) {
-        a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
+        gts_score score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
         gts__par_end(&par);
-        return a.score;
+        return score;
     }
     dts_shared ds = {0};
     size_t size = (size_t)run->threads * sizeof *ds.th;
@@ -378,14 +373,15 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
     ds.th = gts__calloc_aligned(alloc, size, GTS__CACHELINE);
     ds.tasks = gts__calloc(alloc, (size_t)run->threads, sizeof *ds.tasks);
     gts__group_init(&ds.group);
+    gts_score score = 0;
     if (!ds.th || !ds.tasks) {
         gts__fail(run->ctx[0], GTS_ENOMEM, 0);
     } else {
         par.algo = &ds;
-        gts__par_run(&par, dts_root, &a);
+        score = gts__par_search(&par, dts_root, depth, alpha, beta);
     }
     gts__free_aligned(alloc, ds.th, size, GTS__CACHELINE);
     gts__free(alloc, ds.tasks, (size_t)run->threads * sizeof *ds.tasks);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

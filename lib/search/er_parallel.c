@@ -355,17 +355,6 @@ store:
 
 /* ---- iteration ------------------------------------------------------------------ */
 
-typedef struct er_args {
-    int depth;
-    gts_score alpha, beta, score;
-} er_args;
-
-static void er_root(gts__pw *pw, void *arg)
-{
-    er_args *a = arg;
-    a->score = pe_e(pw, a->depth, 0, a->alpha, a->beta);
-}
-
 gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     gts__par par;
@@ -373,8 +362,7 @@ gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gt
         return 0;
     for (int i = 0; i < run->threads; i++)
         run->ctx[i]->use_pvs = false; /* as gts_er (no node of ER reads it) */
-    er_args a = {depth, alpha, beta, 0};
-    gts__par_run(&par, er_root, &a);
+    gts_score score = gts__par_search(&par, pe_e, depth, alpha, beta);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

@@ -360,6 +360,21 @@ static inline bool gts__chain_aborted(const gts__ctx *c, const gts__abort *a)
 void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
                   void (*helper_fn)(gts__pw *pw, int helper, void *arg), void *arg);
 
+/* ---- the root call of an iteration --------------------------------------- */
+
+/* A node function of a parallel algorithm, called at the root (ply 0). */
+typedef gts_score (*gts__par_root_fn)(gts__pw *pw, int depth, int ply, gts_score alpha,
+                                      gts_score beta);
+
+/* @fn(pw, @depth, 0, @alpha, @beta) on worker 0 through gts__par_run: its
+ * score. */
+gts_score gts__par_search(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
+                          gts_score beta);
+/* The same through gts__par_smp: @fn on worker 0 (its score) and on every
+ * helper alike. */
+gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
+                              gts_score beta);
+
 /* ---- helpers shared by the node functions -------------------------------- */
 
 /* A node opened by gts__par_open(): what its search needs afterwards. */
