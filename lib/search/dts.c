@@ -89,6 +89,12 @@ typedef struct dts_shared {
     gts__task *tasks;
 } dts_shared;
 
+/* A node's arena block: its PV and the path from the root to it. */
+typedef struct dts_block {
+    gts__pvline line;
+    gts_move path[];
+} dts_block;
+
 static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
 
 static gts_score dts_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
@@ -103,33 +109,18 @@ static gts_score load_alpha(const dts_node *nd)
     return gts__split_alpha(&nd->s);
 }
 
+static gts_score dts_child_fn(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                              gts_score beta)
+{
+    (void)arg;
+    return dts_child(pw, depth, ply, alpha, beta);
+}
+
 /* Search move @k of @nd: the full window (eldest) or PVS scout (young). */
 static gts_score dts_move(gts__pw *pw, dts_node *nd, uint32_t k, gts_score a, bool scout,
                           bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->s.moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    int d = nd->s.depth - 1 + ext;
-    gts_score s;
-    if (!scout) {
-        s = -dts_child(pw, d, nd->s.ply + 1, -nd->s.beta, -a);
-    } else {
-        s = -dts_child(pw, d, nd->s.ply + 1, -a - 1, -a);
-        if (s > a && s < nd->s.beta && !gts__aborted(c)) {
-            gts_score a2 = load_alpha(nd);
-            if (a2 < a)
-                a2 = a;
-            s = -dts_child(pw, d, nd->s.ply + 1, -nd->s.beta, -a2);
-        }
-    }
-    gts__pw_undo(pw, nd->s.ply, m);
-    *ok = true;
-    return s;
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, scout, dts_child_fn, NULL, ok);
 }
 
 /* Take moves of @nd until none is left (owner or helper). */
@@ -255,14 +246,12 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
+    size_t block = sizeof(dts_block) + (size_t)(ply + 1) * sizeof(gts_move);
+    dts_block *b = gts__par_open(pw, depth, ply, &alpha, &beta, block, &pn, &s);
+    if (!b)
         return s;
-    gts_move *path = gts__pw_alloc(pw, (size_t)(ply + 1) * sizeof *path);
-    gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
-    if (!path || !line) {
-        gts__pw_release(pw, pn.am);
-        return 0;
-    }
+    gts__pvline *line = &b->line;
+    gts_move *path = b->path;
     memcpy(path, pw->path, (size_t)ply * sizeof *path);
 
     /* Step 4. Publish the node, closed: a new incarnation of the slot */

@@ -229,12 +229,12 @@ static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_sco
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
+    er_node *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn, &s);
+    if (!nd)
         return s;
     int n = pn.n;
-    er_node *nd = gts__pw_alloc(pw, sizeof *nd);
     gts__mv *open = gts__pw_alloc(pw, (size_t)n * sizeof *open);
-    if (!nd || !open) {
+    if (!open) {
         gts__pw_release(pw, pn.am);
         return 0;
     }
@@ -290,14 +290,9 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     /* Steps 1-3. Stop, limits, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
+    gts__pvline *line = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *line, &pn, &s);
+    if (!line)
         return s;
-    gts__arena_mark am = pn.am;
-    gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
-    if (!line) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
     line->len = 0;
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -334,14 +329,14 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         gts_move m = pn.moves[k];
         int ext = gts__extension(c, m);
         if (ext < 0 || !gts__pw_apply(pw, ply, m)) {
-            gts__pw_release(pw, am);
+            gts__pw_release(pw, pn.am);
             return 0;
         }
         int d = depth - 1 + ext;
         s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a) : -pe_r(pw, d, ply + 1, -beta, -a);
         gts__pw_undo(pw, ply, m);
         if (gts__aborted(c)) {
-            gts__pw_release(pw, am);
+            gts__pw_release(pw, pn.am);
             return 0;
         }
         if (refute_fold(c, line, depth, ply, m, pn.idx[k], s, beta, &best, &best_index, &a))

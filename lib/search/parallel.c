@@ -327,8 +327,8 @@ static bool par_moves(gts__pw *pw, int ply, int n, uint32_t tt_move, gts_move **
     return true;
 }
 
-bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
-                   gts__par_node *nd, gts_score *score)
+void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
+                    size_t block, gts__par_node *nd, gts_score *score)
 {
     gts__ctx *c = pw->c;
 
@@ -336,18 +336,19 @@ bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score 
     gts__node_in in;
     if (gts__node_head(c, depth, ply, alpha, beta, false, &in, score)
         || gts__node_moves(c, depth, ply, &in, score))
-        return false;
+        return NULL;
     nd->key = in.key;
     nd->n = in.n;
 
-    /* Step 3. Moves, ordered, into the arena */
+    /* Step 3. Moves, ordered, into the arena; the node's block */
     nd->am = gts__pw_mark(pw);
     if (par_moves(pw, ply, in.n, in.tt_move, &nd->moves, &nd->idx)
-        && gts__lookahead(c, depth, nd->moves, nd->n))
-        return true;
+        && gts__lookahead(c, depth, nd->moves, nd->n)
+        && (nd->block = gts__pw_alloc(pw, block)) != NULL)
+        return nd->block;
     gts__pw_release(pw, nd->am); /* a failure (recorded) */
     *score = 0;
-    return false;
+    return NULL;
 }
 
 /* ---- split points -------------------------------------------------------------- */

@@ -120,6 +120,48 @@ gts__split_fold(gts__ctx *c, gts__split *sn, uint32_t k, gts_score s, bool has_p
     return true;
 }
 
+/* A child search of the algorithm: its node function at @ply (the child),
+ * with @arg the algorithm's node. */
+typedef gts_score (*gts__split_child_fn)(gts__pw *pw, const void *arg, int depth, int ply,
+                                         gts_score alpha, gts_score beta);
+
+/*
+ * Search move @k of the split node: apply it, search the child (@child,
+ * @arg), undo. Without @scout the window is (@a, @b); with @scout (a young
+ * brother, PVS style) it is a null window at @a, re-searched with
+ * (max(@a, the node's alpha by then), beta) when it fails high inside the
+ * node's window. The value from the node's side; *ok false when a callback
+ * failed (recorded).
+ */
+static inline __attribute__((always_inline)) gts_score
+gts__split_search(gts__pw *pw, const gts__split *sn, uint32_t k, gts_score a, gts_score b,
+                  bool scout, gts__split_child_fn child, const void *arg, bool *ok)
+{
+    gts__ctx *c = pw->c;
+    gts_move m = sn->moves[k];
+    int ext = gts__extension(c, m);
+    if (ext < 0 || !gts__pw_apply(pw, sn->ply, m)) {
+        *ok = false;
+        return 0;
+    }
+    int d = sn->depth - 1 + ext;
+    gts_score s;
+    if (!scout) {
+        s = -child(pw, arg, d, sn->ply + 1, -b, -a);
+    } else {
+        s = -child(pw, arg, d, sn->ply + 1, -a - 1, -a);
+        if (s > a && s < sn->beta && !gts__aborted(c)) {
+            gts_score a2 = gts__split_alpha(sn);
+            if (a2 < a)
+                a2 = a;
+            s = -child(pw, arg, d, sn->ply + 1, -sn->beta, -a2);
+        }
+    }
+    gts__pw_undo(pw, sn->ply, m);
+    *ok = true;
+    return s;
+}
+
 /* A job's search of move @k, started at @wm, returned @s: fold it unless
  * the search was aborted. A result thrown away (aborted, or the node cut
  * off already) is wasted work when the job was speculative. */

@@ -142,46 +142,34 @@ static bool ynode_update(gts__pw *pw, ynode *nd, uint32_t k, gts_score s)
     return gts__split_fold(pw->c, &nd->s, k, s, true);
 }
 
+/* The child searches of split.h: ychild with the node's variant, at a PV
+ * node or not. */
+static gts_score ychild_cut(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                            gts_score beta)
+{
+    return ychild(pw, ((const ynode *)arg)->v, depth, ply, alpha, beta, false);
+}
+
+static gts_score ychild_pv(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                           gts_score beta)
+{
+    return ychild(pw, ((const ynode *)arg)->v, depth, ply, alpha, beta, true);
+}
+
 /* Apply move @k of @nd, search it with (alpha, beta), undo. Sets *ok to
  * false if a callback failed (recorded). */
 static gts_score search_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score alpha,
                              gts_score beta, bool pv, bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->s.moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    gts_score s = -ychild(pw, nd->v, nd->s.depth - 1 + ext, nd->s.ply + 1, -beta, -alpha, pv);
-    gts__pw_undo(pw, nd->s.ply, m);
-    *ok = true;
-    return s;
+    return pv ? gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_pv, nd, ok)
+              : gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_cut, nd, ok);
 }
 
 /* Scout: null window at @a, re-searched with (current alpha, beta) when it
  * fails high inside the window. */
 static gts_score scout_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score a, bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->s.moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    int d = nd->s.depth - 1 + ext;
-    gts_score s = -ychild(pw, nd->v, d, nd->s.ply + 1, -a - 1, -a, false);
-    if (s > a && s < nd->s.beta && !gts__aborted(c)) {
-        gts_score a2 = load_alpha(nd);
-        if (a2 < a)
-            a2 = a;
-        s = -ychild(pw, nd->v, d, nd->s.ply + 1, -nd->s.beta, -a2, false);
-    }
-    gts__pw_undo(pw, nd->s.ply, m);
-    *ok = true;
-    return s;
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, true, ychild_cut, nd, ok);
 }
 
 /* Job of YBWC, PV splitting and root splitting: one young brother. */
@@ -328,13 +316,9 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
     gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
+    ynode *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn, &s);
+    if (!nd)
         return s;
-    ynode *nd = gts__pw_alloc(pw, sizeof *nd);
-    if (!nd) {
-        gts__pw_release(pw, pn.am);
-        return 0;
-    }
     gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, &nd->line, &nd->sp.abort.flag);
     nd->v = v;
     nd->pv = pv;
