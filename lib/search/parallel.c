@@ -34,17 +34,6 @@
 /* Arena chunk size; a bigger request gets a chunk of its own size. */
 static const size_t ARENA_CHUNK = (size_t)64 << 10;
 static const size_t ARENA_ALIGN = 16;
-/* Spin rounds with pause before a waiter starts yielding the CPU, yield
- * rounds before it starts sleeping, and the sleep (with more threads than
- * cores, yielding idlers still take CPU time from the searching threads). */
-static const unsigned BACKOFF_SPIN_ROUNDS = 6;
-static const unsigned BACKOFF_YIELD_ROUNDS = 32;
-static const long BACKOFF_SLEEP_NS = 50000;
-/* Spins on a busy lock before yielding. */
-static const unsigned LOCK_SPINS = 64;
-/* Mandatory split points a worker may join from the board, one inside the
- * other (each nests on its stack). */
-static const int BOARD_MAX_NEST = 4;
 
 struct gts__arena_chunk {
     gts__arena_chunk *prev;
@@ -258,6 +247,15 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
 }
 
 /* ---- waiting ------------------------------------------------------------------ */
+
+/* Spin rounds with pause before a waiter starts yielding the CPU, yield
+ * rounds before it starts sleeping, and the sleep (with more threads than
+ * cores, yielding idlers still take CPU time from the searching threads). */
+static const unsigned BACKOFF_SPIN_ROUNDS = 6;
+static const unsigned BACKOFF_YIELD_ROUNDS = 32;
+static const long BACKOFF_SLEEP_NS = 50000;
+/* Spins on a busy lock before yielding. */
+static const unsigned LOCK_SPINS = 64;
 
 static void backoff_real(unsigned round)
 {
@@ -490,6 +488,10 @@ void gts__sp_join(gts__pw *pw, gts__sp *sp)
 }
 
 /* ---- mandatory work first ------------------------------------------------------- */
+
+/* Mandatory split points a worker may join from the board, one inside the
+ * other (each nests on its stack). */
+static const int BOARD_MAX_NEST = 4;
 
 void gts__sp_publish(gts__pw *pw, gts__sp *sp)
 {
