@@ -113,6 +113,8 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_MCTS_REUSE, 0, 1, 1, mcts_reuse),
     OPT(GTS_OPT_BSTAR_MARGIN, 0, GTS_SCORE_WIN, 0, bstar_margin),
     OPT(GTS_OPT_MMA_P, 1, 1000, 100, mma_p),
+    OPT(GTS_OPT_MMA_SCALE, 1, GTS_SCORE_WIN, 200, mma_scale),
+    OPT(GTS_OPT_MMA_BACKUP, GTS_MMA_REVERSE, GTS_MMA_MEAN, GTS_MMA_REVERSE, mma_backup),
 };
 #undef OPT
 

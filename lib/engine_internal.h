@@ -99,6 +99,8 @@ struct gts_engine {
     int64_t mcts_reuse;      /* keep the tree for gts_mcts_advance() */
     int64_t bstar_margin;    /* B* without bounds() */
     int64_t mma_p;           /* MMA's p, tenths */
+    int64_t mma_scale;       /* MMA's logistic scale */
+    int64_t mma_backup;      /* MMA's variant, a gts_mma_backup */
     /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
      * the library's layout; mcts_nstats is 0 after any other search. */
     gts_mcts_move_stats *mcts_stats;

@@ -223,16 +223,22 @@ static gts_result run_nodes(gts_engine *e, const gts_game *g, void *s, int depth
     return r;
 }
 
-/* What every B* result must satisfy (issue 31): the depth is no more than
- * the deepest ply reached and the principal line's length. */
-static void assert_depths(const gts_result *r, int t)
+/* What every B* result must satisfy (issue 31): a proved value (the best
+ * move's range closed, no bound flag) is the value at the depth asked for,
+ * as an exact algorithm reports it; otherwise the depth is no more than the
+ * deepest ply reached and the principal line's length. */
+static void assert_depths(const gts_result *r, int t, int asked)
 {
+    cr_assert_eq(r->pv[0], r->best_move, "tree %d", t);
+    if (!(r->flags & GTS_RESULT_LOWER_BOUND)) {
+        cr_assert_eq(r->depth, asked, "tree %d: proved at depth %d of %d", t, r->depth, asked);
+        return;
+    }
     cr_assert_leq(r->depth, r->seldepth, "tree %d: depth %d, seldepth %d", t, r->depth,
                   r->seldepth);
     cr_assert_leq(r->depth, (int32_t)r->pv_length, "tree %d: depth %d, pv %u", t, r->depth,
                   r->pv_length);
     cr_assert_geq(r->depth, 1, "tree %d", t);
-    cr_assert_eq(r->pv[0], r->best_move, "tree %d", t);
 }
 
 /* With sound but loose (and, for a third of the trees, tight) bounds and no
@@ -262,7 +268,9 @@ Test(bstar, loose_sound_bounds_exact_against_minimax)
         gts_score got = value_after(m, &L.v, &g, r.best_move, depth);
         cr_assert_eq(got, want.score, "tree %d: B*'s move is worth %d, minimax %d", t, got,
                      want.score);
-        assert_depths(&r, t);
+        cr_assert_eq(r.depth, depth, "tree %d: a proved value is the value at depth %d", t,
+                     depth);
+        assert_depths(&r, t, depth);
         gts_engine_free(e);
         gts_engine_free(m);
     }
@@ -303,7 +311,7 @@ Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
                           "tree %d: %d after %llu nodes, %d after %llu: the pessimistic value "
                           "fell", t, sc[i], (unsigned long long)at[i], r.score,
                           (unsigned long long)r.nodes);
-            assert_depths(&r, t);
+            assert_depths(&r, t, g.depth);
             at[runs] = r.nodes;
             sc[runs++] = r.score;
             ended = (r.flags & LIMIT_FLAGS) == 0;

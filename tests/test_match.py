@@ -685,6 +685,36 @@ class MatchTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("Usage: gts match GAME", out)
 
+    def test_rivest_match_script(self):
+        """tools/rivest-match plays its protocol through gts match: a small
+        part of it (the start position, two games per level), its tables
+        agree with the CSVs it keeps, and bad lists are refused."""
+        script = os.path.join(HERE, "..", "tools", "rivest-match")
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run([sys.executable, script, "--gts", GTS, "--out", d,
+                                "--modes", "nodes", "--opponents", "ab87,pvs",
+                                "--budgets", "50,80", "--openings", "all:0"],
+                               capture_output=True, text=True, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("vs AB87 (alg=alphabeta,tt_mb=0,killers=0,history=0)", p.stdout)
+            self.assertIn("vs PVS (alg=pvs)", p.stdout)
+            for opp, label in (("ab87", "AB87"), ("pvs", "PVS")):
+                for n in (50, 80):
+                    with open(os.path.join(d, f"nodes-{opp}-{n}.csv")) as f:
+                        rows = {r["setup"]: r for r in csv.DictReader(f)}
+                    self.assertEqual(rows["MMA"]["games"], "2")
+                    self.assertIn(f"nodes={n}", rows[label]["spec"])
+                    line = (f"| {n} | {rows['MMA']['wins']} | {rows['MMA']['losses']} | "
+                            f"{rows['MMA']['draws']} |")
+                    self.assertIn(line, p.stdout)
+                    with open(os.path.join(d, f"nodes-{opp}-{n}.games.csv")) as f:
+                        self.assertEqual(len(list(csv.DictReader(f))), 2)
+            p = subprocess.run([sys.executable, script, "--gts", GTS, "--out", d,
+                                "--budgets", "0"], capture_output=True, text=True,
+                               timeout=TIMEOUT)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("--budgets: 0 must be >= 1", p.stderr)
+
 
 if __name__ == "__main__":
     if "--tap" in sys.argv:

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 import unittest
 
 UCI_TIMEOUT = 60.0
@@ -58,10 +59,12 @@ class Engine:
                 return seen
 
     def no_line(self, pattern, wait):
-        """No line matching @p pattern arrives within @p wait seconds."""
+        """No line matching @p pattern arrives within @p wait seconds (the
+        first such line, or None)."""
+        deadline = time.monotonic() + wait
         try:
             while True:
-                line = self.lines.get(timeout=wait)
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
                 if line is None or re.search(pattern, line):
                     return line
         except queue.Empty:
@@ -78,6 +81,10 @@ class Engine:
             if self.p.poll() is None:
                 self.p.kill()
                 self.p.wait()
+            # The reader must see end of file before its descriptor is
+            # closed: a later Popen reuses the number, and a reader still
+            # running would steal bytes from the next engine's output.
+            self.reader.join(UCI_TIMEOUT)
             self.p.stdout.close()
             self.p.stderr.close()
         return rc
@@ -119,6 +126,8 @@ class UciTest(unittest.TestCase):
         self.assertRegex(text, r"(?m)^option name Hash type spin default \d+ min 1 max \d+")
         self.assertRegex(text, r"(?m)^option name Threads type spin")
         self.assertRegex(text, r"(?m)^option name Algorithm type combo default pvs .*var ybwc")
+        self.assertRegex(text, r"(?m)^option name Ponder type check default false$")
+        self.assertRegex(text, r"(?m)^option name Clear Hash type button$")
         self.assertNotIn("var minimax", text)
         self.assertNotIn("var mcts", text)
         self.e.send("isready")
@@ -137,6 +146,8 @@ class UciTest(unittest.TestCase):
                                 r"nodes \d+ nps \d+ hashfull \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$")
         best = self.bestmove(lines)
         self.assertEqual(best, infos[-1].split(" pv ")[1].split()[0], "bestmove is the PV's first")
+        # The reply to ponder on (what polyglot and GUIs ponder on): the PV's second move.
+        self.assertEqual(lines[-1].split()[2:], ["ponder", infos[-1].split(" pv ")[1].split()[1]])
         self.assert_legal(pos, best)
 
     def test_mate_in_one(self):
@@ -153,10 +164,18 @@ class UciTest(unittest.TestCase):
         lines = self.e.expect(r"^bestmove")
         info = [l for l in lines if l.startswith("info depth")][-1]
         self.assertIn("score mate -1 ", info)
-        # Checkmated already: no move to play.
+        # Checkmated already: no move to play, and the score says why.
         self.e.send("position startpos moves f2f3 e7e5 g2g4 d8h4")
         self.e.send("go depth 2")
-        self.assertEqual(self.bestmove(self.e.expect(r"^bestmove")), "0000")
+        lines = self.e.expect(r"^bestmove")
+        self.assertEqual(self.bestmove(lines), "0000")
+        self.assertEqual(lines[-2], "info depth 0 score mate 0")
+        # Stalemated: a draw.
+        self.e.send("position fen k7/8/1Q6/8/8/8/8/7K b - - 0 1")
+        self.e.send("go depth 2")
+        lines = self.e.expect(r"^bestmove")
+        self.assertEqual(self.bestmove(lines), "0000")
+        self.assertEqual(lines[-2], "info depth 0 score cp 0")
 
     def test_nodes_movetime_and_clock(self):
         pos = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -204,6 +223,115 @@ class UciTest(unittest.TestCase):
         e2.expect(r"^info depth 1 ")
         self.assertEqual(e2.close(), 0)
 
+    def test_stop_at_once_after_go(self):
+        # The stop arrives before the search thread holds the engine: it
+        # must not be lost (the old engine hung here in 20 of 20 runs).
+        self.e.send("position startpos")
+        for go in ["go infinite", "go depth 40", "go ponder", "go wtime 100000 btime 100000"] * 5:
+            self.e.send(go)
+            self.e.send("stop")
+            self.assert_legal("position startpos", self.bestmove(self.e.expect(r"^bestmove")))
+        self.e.send("isready")
+        self.e.expect(r"^readyok$")
+
+    def test_quit_or_eof_at_once_after_go(self):
+        # Quit or end of input right after go: stop, print bestmove, exit 0.
+        for i in range(10):
+            e = Engine(os.environ.get("GTS_UCI", "gts-uci"))
+            try:
+                e.send("position startpos")
+                e.send("go depth 40" if i % 2 else "go infinite")
+                if i < 5:
+                    e.send("quit")
+                if i >= 5:
+                    e.p.stdin.close()  # EOF
+                lines_before_close = e.expect(r"^bestmove")
+                self.assertRegex(lines_before_close[-1], r"^bestmove [a-h][1-8][a-h][1-8]")
+            finally:
+                self.assertEqual(e.close(), 0)
+
+    def test_ponderhit_starts_the_clock(self):
+        # go ponder: no bestmove while pondering, whatever the clock says;
+        # ponderhit makes it the timed search of the go command.
+        pos = "position startpos moves e2e4 e7e5"
+        self.e.send(pos)
+        self.e.send("go ponder wtime 1000 btime 1000")
+        self.e.expect(r"^info depth 1 ")
+        self.assertIsNone(self.e.no_line(r"^bestmove", 1.5), "bestmove while pondering")
+        self.e.send("ponderhit")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        # A ponder search that reached its depth holds bestmove until ponderhit.
+        self.e.send("go ponder depth 2 wtime 1000 btime 1000")
+        self.e.expect(r"^info depth 2 ")
+        self.assertIsNone(self.e.no_line(r"^bestmove", 0.5))
+        self.e.send("ponderhit")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        # A ponder miss: stop, bestmove (which the GUI ignores).
+        self.e.send("go ponder wtime 1000 btime 1000")
+        self.e.expect(r"^info depth 1 ")
+        self.e.send("stop")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        # ponderhit without a ponder search: said, no harm.
+        self.e.send("ponderhit")
+        self.e.expect(r"^info string ponderhit ignored")
+
+    def test_clock_at_or_below_zero_and_searchmoves(self):
+        pos = "position startpos moves d2d4"
+        self.e.send(pos)
+        # -1 is a clock (a GUI's lag), not "no clock": a minimal search.
+        for go in ("go wtime -1 btime -1", "go wtime -500 btime -500 winc 0 binc 0",
+                   "go wtime 0 btime 0 movestogo 1"):
+            self.e.send(go)
+            self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        # The limits after the searchmoves list still count.
+        self.e.send("go searchmoves e7e5 d7d5 movetime 200")
+        self.e.expect(r"^info string go: searchmoves")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        self.e.send("go searchmoves e7e5 d7d5 depth 3")
+        lines = self.e.expect(r"^bestmove")
+        depths = [int(l.split()[2]) for l in lines if l.startswith("info depth")]
+        self.assertEqual(depths, [1, 2, 3])
+
+    def test_threads_with_a_serial_algorithm(self):
+        # Threads 2 with the default (serial) algorithm: a parallel one
+        # searches, and the engine says so, once.
+        self.e.send("setoption name Threads value 2")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertTrue([l for l in lines
+                         if l.startswith("info string Threads 2: searching with ybwc")], lines)
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        # A serial algorithm chosen on purpose: kept, and said.
+        self.e.send("setoption name Algorithm value pvs")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertTrue([l for l in lines if re.match(
+            r"^info string Threads 2: Algorithm pvs searches on one thread only", l)], lines)
+        self.e.send("setoption name Threads value 1")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+
+    def test_periodic_info_during_long_iterations(self):
+        # Sooner or later an iteration takes more than a second: the engine
+        # is not silent meanwhile (info nodes N nps N time T).
+        self.e.send("position startpos")
+        self.e.send("go infinite")
+        lines = self.e.expect(r"^info nodes \d+ nps \d+ time \d+$")
+        lines += self.e.expect(r"^info nodes \d+ nps \d+ time \d+$")
+        ticks = [l for l in lines if l.startswith("info nodes")]
+        self.assertGreaterEqual(int(ticks[1].split()[2]), int(ticks[0].split()[2]))
+        self.assertGreater(int(ticks[1].split()[6]), int(ticks[0].split()[6]))
+        self.e.send("stop")
+        self.e.expect(r"^bestmove")
+        self.assertIsNone(self.e.no_line(r".", 0.3), "nothing after bestmove")
+        self.e.send("setoption name Clear Hash")
+        self.e.send("isready")
+        lines = self.e.expect(r"^readyok$")
+        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+
     def test_options(self):
         self.e.send("setoption name Hash value 8")
         self.e.send("setoption name Threads value 2")
@@ -234,8 +362,6 @@ class UciTest(unittest.TestCase):
              "a FEN has 4 to 6 fields"),
             ("position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "bad or impossible FEN"),
             ("position fen 4k3/8/8/8/8/8/8/4K3 w K - 0 1", "bad or impossible FEN"),
-            ("position startpos moves e2e4 e7e5 e1e3", "illegal move 'e1e3' (move 3"),
-            ("position startpos moves e2e4 \x01\xff", "illegal move '\\x01\\xff'"),
             ("position startpos junk", "unexpected text after startpos"),
         )
         self.e.send("position startpos moves g1f3")
@@ -245,6 +371,24 @@ class UciTest(unittest.TestCase):
         # The position before the bad commands is kept.
         self.e.send("go depth 2")
         self.assert_legal("position startpos moves g1f3", self.bestmove(self.e.expect(r"^bestmove")))
+
+    def test_illegal_move_plays_the_moves_before_it(self):
+        # As common engines do: the moves up to the illegal one are played
+        # (here the Scholar's mate set-up, mate in one), the rest ignored.
+        self.e.send("position startpos")
+        self.e.send("position startpos moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 e1e3 h5f7")
+        self.e.expect(r"^info string position: illegal move 'e1e3' \(move 7 of the list\): "
+                      r"the 6 moves before it are played")
+        self.e.send("go depth 3")
+        lines = self.e.expect(r"^bestmove")
+        self.assertEqual(self.bestmove(lines), "h5f7")
+        self.assertIn("score mate 1 ", [l for l in lines if l.startswith("info depth")][-1])
+        # Bytes that are no move at all: the same.
+        self.e.send(b"position startpos moves e2e4 \x01\xff")
+        self.e.expect(r"^info string position: illegal move '\\x01\\xff' \(move 2")
+        self.e.send("go depth 2")
+        self.assert_legal("position startpos moves e2e4",
+                          self.bestmove(self.e.expect(r"^bestmove")))
 
     def test_bad_commands(self):
         self.e.send("bogus command")

@@ -7,35 +7,53 @@
  * What. One command per line (UCI, as cutechess-cli, Arena and the like
  * send it): uci, debug, isready, setoption, ucinewgame, position, go, stop,
  * ponderhit, quit. Everything printed goes to stdout, one line at a time
- * under a lock (the search thread prints too). Bad input never crashes or
- * hangs it: an unknown command or option, a malformed `position` (bad FEN,
- * impossible position, illegal move: the whole command is refused and the
- * previous position kept), a `go` while searching, a line longer than
- * UCI_MAX_LINE bytes (discarded whole) are answered by `info string ...`.
- * End of input ends the program like `quit`, after stopping a search.
+ * under a lock (the search threads print too). Bad input never crashes or
+ * hangs it: an unknown command or option, a malformed `position` (bad FEN
+ * or impossible position: the command is refused and the previous
+ * position kept; an illegal move: the moves before it are played, the
+ * rest ignored, as common engines do), a `go` while searching, a line
+ * longer than UCI_MAX_LINE bytes (discarded whole) are answered by
+ * `info string ...`. End of input ends the program like `quit`, after
+ * stopping a search and printing its bestmove.
  *
  * Search. `go` starts one gts_search() on a clone of the position, on its
- * own thread, so that the main thread keeps reading: `stop` and `quit` call
- * gts_engine_stop() (thread-safe, answered within milliseconds) and join
- * the thread, which prints `bestmove`. `isready` is answered at once, even
- * during a search. Each completed iteration prints
+ * own thread, so that the main thread keeps reading: `stop` and `quit` set
+ * uci::stop and call gts_engine_stop() (thread-safe, answered within
+ * milliseconds), then join the thread, which prints `bestmove`. A stop
+ * that arrives before the search holds the engine would be lost (the
+ * library ignores a stop while no search runs): the search's apply()
+ * (counted_apply) and progress callback look at uci::stop and pass it on.
+ * `isready` is answered at once, even during a search. Each completed
+ * iteration prints
  * `info depth D seldepth S score cp X|mate N nodes N nps N hashfull H time T pv ...`
- * from gts_limits::on_iteration. `go infinite` (or `ponder`) holds the
- * bestmove back until `stop`, as UCI requires. When the root is a draw by
- * the 50-move rule or repetition (the adapter then has no moves to search)
- * but moves are legal, the first legal move is played.
+ * from gts_limits::on_iteration; a second thread (the ticker) prints
+ * `info nodes N nps N time T` when a second passed without an info line.
+ * `go infinite` holds the bestmove back until `stop`, as UCI requires.
+ * When the root is a draw by the 50-move rule or repetition (the adapter
+ * then has no moves to search) but moves are legal, the first legal move
+ * is played; a side that is checkmated or stalemated gets
+ * `info depth 0 score mate 0` or `score cp 0`, then `bestmove 0000`.
+ *
+ * Ponder. `bestmove M ponder R` names the PV's reply, which a GUI (or
+ * polyglot) ponders on. `go ponder ...` searches without a clock and
+ * holds bestmove; at `ponderhit` the clock of the go command's time
+ * controls starts (the ticker keeps the deadline, gts_limits::time_ms
+ * being fixed when the search starts); `stop` ends it as any search.
  *
  * Time. movetime M: M less a reserve. wtime/btime (+ winc/binc,
  * movestogo): a base of remaining / movestogo (UCI_DEFAULT_MOVES_TO_GO
  * when not given) plus 3/4 of the increment; no new iteration starts past
  * UCI_SOFT_FRACTION of the base, and the search is cut at
  * min(UCI_HARD_FACTOR x base, remaining / UCI_HARD_DIVISOR) less the
- * reserve.
+ * reserve, at least UCI_MIN_MOVE_MS (also for a clock at or below zero).
+ * `searchmoves` is not supported: its moves are skipped up to the next
+ * parameter and every move is searched.
  *
  * Options: Hash (MiB, the transposition table), Threads (the workers of a
- * parallel algorithm: with a serial one, such as the default pvs, only one
- * thread searches), Algorithm (a combo of the exact depth-first algorithms
- * of `gts algorithms`), Clear Hash.
+ * parallel algorithm: with a serial one, such as the default pvs, ybwc
+ * searches instead, unless Algorithm was set, and an info string says
+ * which), Algorithm (a combo of the exact depth-first algorithms of
+ * `gts algorithms`), Ponder (the GUI's switch; nothing to set), Clear Hash.
  *
  * Usage: gts-uci [--help | --version]; exit 2 on a bad argument.
  */
@@ -45,6 +63,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +78,14 @@ enum {
     UCI_DEFAULT_HASH_MB = 16,
     UCI_MAX_HASH_MB = 4096,
     UCI_MAX_THREADS = 256,
+    UCI_INFO_EVERY_MS = 1000,   /* the longest silence of a search */
+    UCI_COUNT_BATCH = 256,      /* applies counted per thread before they are shared */
 };
 
 static const char UCI_NAME[] = "gts-uci";
 static const char UCI_DEFAULT_ALG[] = "pvs";
+/* Searches with Threads > 1 when Algorithm was not set (pvs is serial). */
+static const gts_algorithm UCI_PARALLEL_ALG = GTS_ALG_YBWC;
 /* Time management (see the header comment). */
 static const int64_t UCI_DEFAULT_MOVES_TO_GO = 30;
 static const int64_t UCI_HARD_FACTOR = 3;
@@ -120,24 +143,67 @@ static uint64_t now_ms(void)
 
 typedef struct uci {
     gts_engine *engine;
-    const gts_game *game;
+    const gts_game *chess;    /* the adapter's engine vtable */
+    gts_game game;            /* its copy that the search gets (see counted_apply) */
     void *position;           /* the current position (main thread only) */
     int side;                 /* 0 white, 1 black to move in position */
-    gts_algorithm alg;
+    gts_algorithm alg;        /* the Algorithm option */
+    bool alg_set;             /* ... given by setoption (else a parallel one may replace it) */
+    bool threads_said;        /* the Threads/Algorithm note was printed for this setting */
     /* The search thread and what it shares with the main thread. */
     pthread_t thread;
-    bool searching;           /* a thread was started and not yet joined */
+    bool searching;           /* a thread was started and not yet joined (main thread only) */
     pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool stop_requested;      /* stop / quit arrived (under lock) */
-    bool hold_bestmove;       /* go infinite / ponder: wait for stop (under lock) */
-    bool done;                /* the thread is printing bestmove (under lock) */
+    pthread_cond_t cond;      /* on CLOCK_MONOTONIC, as now_ms() */
+    atomic_bool stop;         /* stop, quit or time up: seen at every apply() and iteration */
+    atomic_uint_fast64_t applied; /* moves applied by the search so far (in batches) */
+    /* Under lock: */
+    bool infinite;            /* go infinite: bestmove held until stop */
+    bool pondering;           /* go ponder, until ponderhit: no clock, bestmove held */
+    bool finished;            /* gts_search() returned */
+    bool done;                /* the thread is printing bestmove */
+    uint64_t clock_ms;        /* when the clock started: at go, or at ponderhit */
+    uint64_t soft_ms;         /* no new iteration past clock_ms + soft_ms (0: none) */
+    uint64_t hard_ms;         /* stop at clock_ms + hard_ms (0: none) */
+    uint64_t said_ms;         /* when the last info line of the search was printed */
     /* The search's own data, written before the thread starts. */
+    gts_algorithm search_alg;
     void *search_state;
     gts_limits limits;
     uint64_t start_ms;
-    uint64_t soft_ms;         /* 0: none */
 } uci;
+
+/* Moves applied by this thread and not yet added to uci::applied: one
+ * shared counter written at every apply() would bounce its cache line
+ * between the cores of a parallel search. */
+static _Thread_local uint32_t applied_here;
+
+/* The search's apply(): the adapter's, counted for the periodic info line,
+ * and the place where a stop that arrived before gts_search() held the
+ * engine reaches it (gts_engine_stop() is ignored while no search runs, so
+ * a stop sent at once after go would otherwise be lost). The game's other
+ * callbacks are the adapter's own: they receive this uci as user, which
+ * the chess adapter ignores (its vtable's user is NULL). */
+static int counted_apply(void *state, gts_move move, void *user)
+{
+    uci *u = user;
+    if (++applied_here == UCI_COUNT_BATCH) {
+        atomic_fetch_add_explicit(&u->applied, UCI_COUNT_BATCH, memory_order_relaxed);
+        applied_here = 0;
+    }
+    if (atomic_load_explicit(&u->stop, memory_order_relaxed))
+        gts_engine_stop(u->engine);
+    return u->chess->apply(state, move, u->chess->user);
+}
+
+/* Ask the search to stop and wake whoever waits on it (the search thread
+ * holding bestmove back, the ticker). Under u->lock. */
+static void request_stop_locked(uci *u)
+{
+    atomic_store(&u->stop, true);
+    pthread_cond_broadcast(&u->cond);
+    gts_engine_stop(u->engine);
+}
 
 static int mate_moves(gts_score s)
 {
@@ -161,7 +227,7 @@ static int on_iteration(const gts_result *r, void *user)
     pv[0] = '\0';
     for (uint32_t i = 0; i < r->pv_length && i < GTS_MAX_PLY; i++) {
         char mv[16];
-        if (u->game->format_move(u->search_state, r->pv[i], mv, sizeof mv, NULL) < 0)
+        if (u->chess->format_move(u->search_state, r->pv[i], mv, sizeof mv, NULL) < 0)
             break;
         used += (size_t)snprintf(pv + used, sizeof pv - used, "%s%s", i ? " " : "", mv);
     }
@@ -172,10 +238,49 @@ static int on_iteration(const gts_result *r, void *user)
         " hashfull %d time %" PRIu64 "%s%s",
         (int)r->depth, (int)r->seldepth, score, r->nodes, nps, gts_engine_hashfull(u->engine), ms,
         pv[0] ? " pv " : "", pv);
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&u->lock);
+    u->said_ms = now;
     /* A new iteration would likely not finish in time: stop here. */
-    if (u->soft_ms && now_ms() - u->start_ms >= u->soft_ms)
-        return 1;
-    return 0;
+    bool enough = !u->pondering && u->soft_ms && now - u->clock_ms >= u->soft_ms;
+    pthread_mutex_unlock(&u->lock);
+    return enough || atomic_load(&u->stop);
+}
+
+/* The search's second thread: an `info nodes N nps N time T` line after
+ * every UCI_INFO_EVERY_MS without one (a deep iteration can take minutes),
+ * and the clock of a ponder search after ponderhit (gts_limits::time_ms is
+ * fixed when the search starts). Ends when gts_search() returns. */
+static void *ticker_main(void *arg)
+{
+    uci *u = arg;
+    pthread_mutex_lock(&u->lock);
+    while (!u->finished) {
+        uint64_t now = now_ms();
+        bool timed = !u->pondering && u->hard_ms;
+        if (timed && now >= u->clock_ms + u->hard_ms) {
+            request_stop_locked(u);
+            u->hard_ms = 0;
+            timed = false;
+        }
+        if (now >= u->said_ms + UCI_INFO_EVERY_MS) {
+            u->said_ms = now;
+            pthread_mutex_unlock(&u->lock);
+            uint64_t nodes = atomic_load(&u->applied) + 1, ms = now - u->start_ms;
+            say("info nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64, nodes,
+                ms ? nodes * 1000u / ms : 0, ms);
+            pthread_mutex_lock(&u->lock);
+            continue;
+        }
+        uint64_t wake = u->said_ms + UCI_INFO_EVERY_MS;
+        if (timed && u->clock_ms + u->hard_ms < wake)
+            wake = u->clock_ms + u->hard_ms;
+        struct timespec ts = { .tv_sec = (time_t)(wake / 1000u),
+                               .tv_nsec = (long)(wake % 1000u) * 1000000L };
+        pthread_cond_timedwait(&u->cond, &u->lock, &ts);
+    }
+    pthread_mutex_unlock(&u->lock);
+    return NULL;
 }
 
 /* A legal move when the search has none to offer (the root is a draw by
@@ -190,7 +295,7 @@ static bool any_legal_move(const uci *u, void *state, char *buf, size_t size)
                 char text[6] = { (char)('a' + from % 8), (char)('1' + from / 8),
                                  (char)('a' + to % 8), (char)('1' + to / 8), promo[p], '\0' };
                 gts_move m;
-                if (u->game->parse_move(state, text, &m, NULL) == 0) {
+                if (u->chess->parse_move(state, text, &m, NULL) == 0) {
                     snprintf(buf, size, "%s", text);
                     return true;
                 }
@@ -201,22 +306,42 @@ static bool any_legal_move(const uci *u, void *state, char *buf, size_t size)
 static void *search_main(void *arg)
 {
     uci *u = arg;
+    pthread_t ticker;
+    bool ticking = pthread_create(&ticker, NULL, ticker_main, u) == 0;
     gts_result r = { .struct_size = sizeof r };
-    gts_status rc = gts_search(u->engine, u->alg, u->game, u->search_state, &u->limits, &r);
-    char best[16] = "0000";
+    gts_status rc = gts_search(u->engine, u->search_alg, &u->game, u->search_state, &u->limits,
+                               &r);
+    pthread_mutex_lock(&u->lock);
+    u->finished = true;
+    pthread_cond_broadcast(&u->cond);
+    pthread_mutex_unlock(&u->lock);
+    if (ticking)
+        pthread_join(ticker, NULL);
+    char best[16] = "0000", reply[32] = "";
     if (rc != GTS_OK)
         say("info string search failed: %s", gts_strerror(rc));
-    if (rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE))
-        u->game->format_move(u->search_state, r.best_move, best, sizeof best, NULL);
-    else if (!any_legal_move(u, u->search_state, best, sizeof best))
-        snprintf(best, sizeof best, "0000");
-    /* go infinite / ponder: bestmove only after stop. */
+    if (rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE)) {
+        u->chess->format_move(u->search_state, r.best_move, best, sizeof best, NULL);
+        /* The expected reply, which a GUI ponders on (bestmove M ponder R). */
+        if (r.pv_length >= 2 && r.pv[0] == r.best_move &&
+            u->chess->apply(u->search_state, r.best_move, NULL) == 0) {
+            char mv[16];
+            if (u->chess->format_move(u->search_state, r.pv[1], mv, sizeof mv, NULL) >= 0)
+                snprintf(reply, sizeof reply, " ponder %s", mv);
+            u->chess->undo(u->search_state, r.best_move, NULL);
+        }
+    } else if (!any_legal_move(u, u->search_state, best, sizeof best)) {
+        /* Checkmated or stalemated: the game's value, as engines report it. */
+        gts_score s = u->chess->evaluate(u->search_state, NULL);
+        say("info depth 0 score %s", gts_score_is_loss(s) ? "mate 0" : "cp 0");
+    }
+    /* go infinite / ponder: bestmove only after stop (or ponderhit). */
     pthread_mutex_lock(&u->lock);
-    while (u->hold_bestmove && !u->stop_requested)
+    while ((u->infinite || u->pondering) && !atomic_load(&u->stop))
         pthread_cond_wait(&u->cond, &u->lock);
     u->done = true; /* set before the GUI can see bestmove and answer it */
     pthread_mutex_unlock(&u->lock);
-    say("bestmove %s", best);
+    say("bestmove %s%s", best, reply);
     return NULL;
 }
 
@@ -226,12 +351,10 @@ static void stop_search(uci *u)
     if (!u->searching)
         return;
     pthread_mutex_lock(&u->lock);
-    u->stop_requested = true;
-    pthread_cond_broadcast(&u->cond);
+    request_stop_locked(u);
     pthread_mutex_unlock(&u->lock);
-    gts_engine_stop(u->engine);
     pthread_join(u->thread, NULL);
-    u->game->free(u->search_state, NULL);
+    u->chess->free(u->search_state, NULL);
     u->search_state = NULL;
     u->searching = false;
 }
@@ -247,6 +370,23 @@ static void reap_search(uci *u)
     pthread_mutex_unlock(&u->lock);
     if (done)
         stop_search(u);
+}
+
+/* ponderhit: the move pondered on was played. The search goes on as the
+ * normal search of the go command: its clock starts now. */
+static void cmd_ponderhit(uci *u)
+{
+    bool pondered = false;
+    pthread_mutex_lock(&u->lock);
+    if (u->searching && u->pondering) {
+        u->pondering = false;
+        u->clock_ms = now_ms();
+        pthread_cond_broadcast(&u->cond); /* the ticker's deadline, a held bestmove */
+        pondered = true;
+    }
+    pthread_mutex_unlock(&u->lock);
+    if (!pondered)
+        say("info string ponderhit ignored: not pondering");
 }
 
 /* ---- commands -------------------------------------------------------------- */
@@ -284,6 +424,8 @@ static void cmd_uci(void)
             break;
     }
     say("%s", combo);
+    say("option name Ponder type check default false");
+    say("option name Clear Hash type button");
     say("uciok");
 }
 
@@ -343,6 +485,7 @@ static void cmd_setoption(uci *u, char **tok, int n)
         gts_status rc = gts_engine_set(u->engine, GTS_OPT_THREADS, v);
         if (rc != GTS_OK)
             say("info string setoption Threads %s: %s", qv, gts_strerror(rc));
+        u->threads_said = false;
     } else if (strcasecmp(name, "Algorithm") == 0) {
         gts_algorithm a;
         if (gts_algorithm_from_name(value, &a) != GTS_OK || !algorithm_allowed(a)) {
@@ -352,8 +495,14 @@ static void cmd_setoption(uci *u, char **tok, int n)
             return;
         }
         u->alg = a;
+        u->alg_set = true;
+        u->threads_said = false;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         gts_engine_clear(u->engine);
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        /* Only tells that the GUI may send go ponder: nothing to set. */
+        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0)
+            say("info string setoption Ponder: expected true or false, got '%s'", qv);
     } else {
         say("info string setoption: unknown option '%s'", qn);
     }
@@ -411,23 +560,37 @@ static void cmd_position(uci *u, char **tok, int n)
         const char *sp = strchr(fen, ' ');
         side = sp && sp[1] == 'b';
     }
+    /* An illegal move ends the list: the moves before it are played, as
+     * common engines do (the GUI's game most likely went that far). */
     for (int k = moves_at + 1; k < n; k++) {
         gts_move m;
-        if (u->game->parse_move(s, tok[k], &m, NULL) != 0 || u->game->apply(s, m, NULL) != 0) {
+        if (u->chess->parse_move(s, tok[k], &m, NULL) != 0 || u->chess->apply(s, m, NULL) != 0) {
             char q[160];
             quote(tok[k], q, sizeof q);
-            say("info string position: illegal move '%s' (move %d of the list); position "
-                "unchanged",
-                q, k - moves_at);
-            u->game->free(s, NULL);
-            return;
+            say("info string position: illegal move '%s' (move %d of the list): the %d "
+                "moves before it are played, the rest ignored",
+                q, k - moves_at, k - moves_at - 1);
+            break;
         }
         side ^= 1;
     }
     gts_chess_set_root(s); /* repetitions from here on are draws in the search */
-    u->game->free(u->position, NULL);
+    u->chess->free(u->position, NULL);
     u->position = s;
     u->side = side;
+}
+
+/* The words of a go command: what follows searchmoves up to the next one
+ * is its list of moves. */
+static bool go_keyword(const char *k)
+{
+    static const char *const words[] = { "depth", "nodes",     "movetime", "wtime",
+                                         "btime", "winc",      "binc",     "movestogo",
+                                         "mate",  "infinite",  "ponder",   "searchmoves" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(k, words[i]) == 0)
+            return true;
+    return false;
 }
 
 /* go [depth D] [nodes N] [movetime M] [wtime W] [btime B] [winc I] [binc I]
@@ -436,8 +599,9 @@ static void cmd_go(uci *u, char **tok, int n)
 {
     if (busy(u, "go"))
         return;
-    int64_t depth = 0, nodes = 0, movetime = -1, time[2] = { -1, -1 }, inc[2] = { 0, 0 },
+    int64_t depth = 0, nodes = 0, movetime = -1, time[2] = { 0, 0 }, inc[2] = { 0, 0 },
             mtg = 0, mate = 0;
+    bool clock[2] = { false, false }; /* wtime / btime given (any value, even <= 0) */
     bool infinite = false, ponder = false;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
@@ -452,13 +616,15 @@ static void cmd_go(uci *u, char **tok, int n)
         }
         if (strcmp(k, "searchmoves") == 0) {
             say("info string go: searchmoves is not supported, searching every move");
-            break; /* the moves follow: skip them */
+            while (i + 1 < n && !go_keyword(tok[i + 1]))
+                i++; /* the moves, up to the next parameter */
+            continue;
         }
         if (strcmp(k, "depth") == 0) dst = &depth, lo = 1, hi = GTS_MAX_DEPTH;
         else if (strcmp(k, "nodes") == 0) dst = &nodes, lo = 1;
         else if (strcmp(k, "movetime") == 0) dst = &movetime;
-        else if (strcmp(k, "wtime") == 0) dst = &time[0], lo = INT64_MIN / 4;
-        else if (strcmp(k, "btime") == 0) dst = &time[1], lo = INT64_MIN / 4;
+        else if (strcmp(k, "wtime") == 0) dst = &time[0], lo = -hi, clock[0] = true;
+        else if (strcmp(k, "btime") == 0) dst = &time[1], lo = -hi, clock[1] = true;
         else if (strcmp(k, "winc") == 0) dst = &inc[0];
         else if (strcmp(k, "binc") == 0) dst = &inc[1];
         else if (strcmp(k, "movestogo") == 0) dst = &mtg, lo = 1, hi = 10000;
@@ -480,44 +646,74 @@ static void cmd_go(uci *u, char **tok, int n)
         }
         i++;
     }
-    u->limits = (gts_limits){ .struct_size = sizeof u->limits };
-    u->limits.depth = (int32_t)(mate ? (2 * mate < GTS_MAX_DEPTH ? 2 * mate : GTS_MAX_DEPTH)
-                                     : depth);
-    u->limits.nodes = (uint64_t)nodes;
-    u->soft_ms = 0;
-    int64_t mine = time[u->side];
+    /* The clock: a budget (hard) and a point past which no new iteration
+     * starts (soft); durations from the clock's start, 0 for none. A clock
+     * at or below zero (a GUI's lag) still gets UCI_MIN_MOVE_MS. */
+    int64_t hard = 0, soft = 0;
     if (movetime >= 0) {
-        int64_t ms = movetime - UCI_RESERVE_MS;
-        u->limits.time_ms = (uint64_t)(ms > UCI_MIN_MOVE_MS ? ms : UCI_MIN_MOVE_MS);
-    } else if (mine != -1 && !infinite) {
-        int64_t left = mine > 0 ? mine : 0;
+        hard = movetime - UCI_RESERVE_MS;
+        if (hard < UCI_MIN_MOVE_MS)
+            hard = UCI_MIN_MOVE_MS;
+    } else if (clock[u->side] && !infinite) {
+        int64_t left = time[u->side] > 0 ? time[u->side] : 0;
         int64_t base = left / (mtg ? mtg : UCI_DEFAULT_MOVES_TO_GO) + inc[u->side] * 3 / 4;
-        int64_t hard = base * UCI_HARD_FACTOR;
+        hard = base * UCI_HARD_FACTOR;
         if (hard > left / UCI_HARD_DIVISOR)
             hard = left / UCI_HARD_DIVISOR;
         hard -= UCI_RESERVE_MS;
         if (hard < UCI_MIN_MOVE_MS)
             hard = UCI_MIN_MOVE_MS;
-        u->limits.time_ms = (uint64_t)hard;
-        u->soft_ms = (uint64_t)(base * UCI_SOFT_FRACTION);
-        if (u->soft_ms < (uint64_t)UCI_MIN_MOVE_MS)
-            u->soft_ms = (uint64_t)UCI_MIN_MOVE_MS;
+        soft = (int64_t)((double)base * UCI_SOFT_FRACTION);
+        if (soft < UCI_MIN_MOVE_MS)
+            soft = UCI_MIN_MOVE_MS;
     }
+    /* Threads with a serial algorithm: a parallel one, unless Algorithm
+     * was chosen; said once per setting. */
+    u->search_alg = u->alg;
+    int64_t threads = 1;
+    gts_engine_get(u->engine, GTS_OPT_THREADS, &threads);
+    if (threads > 1 && !gts_algorithm_is_parallel(u->alg)) {
+        if (!u->alg_set)
+            u->search_alg = UCI_PARALLEL_ALG;
+        if (!u->threads_said)
+            say(u->alg_set ? "info string Threads %d: Algorithm %s searches on one thread only; "
+                             "choose a parallel one (such as %s) to use them"
+                           : "info string Threads %d: searching with %s (%s, the default "
+                             "Algorithm, is serial; setoption Algorithm to choose)",
+                (int)threads,
+                u->alg_set ? gts_algorithm_name(u->alg) : gts_algorithm_name(UCI_PARALLEL_ALG),
+                u->alg_set ? gts_algorithm_name(UCI_PARALLEL_ALG) : gts_algorithm_name(u->alg));
+        u->threads_said = true;
+    }
+    u->limits = (gts_limits){ .struct_size = sizeof u->limits };
+    u->limits.depth = (int32_t)(mate ? (2 * mate < GTS_MAX_DEPTH ? 2 * mate : GTS_MAX_DEPTH)
+                                     : depth);
+    u->limits.nodes = (uint64_t)nodes;
+    /* Pondering has no clock: it starts at ponderhit (the ticker keeps it). */
+    u->limits.time_ms = ponder ? 0 : (uint64_t)hard;
     u->limits.on_iteration = on_iteration;
     u->limits.on_iteration_user = u;
-    u->search_state = u->game->clone(u->position, NULL);
+    u->search_state = u->chess->clone(u->position, NULL);
     if (!u->search_state) {
         say("info string go: out of memory");
         say("bestmove 0000");
         return;
     }
-    u->stop_requested = false;
-    u->done = false;
-    u->hold_bestmove = infinite || ponder;
     u->start_ms = now_ms();
+    atomic_store(&u->stop, false);
+    atomic_store(&u->applied, 0);
+    pthread_mutex_lock(&u->lock);
+    u->infinite = infinite;
+    u->pondering = ponder;
+    u->finished = false;
+    u->done = false;
+    u->clock_ms = u->said_ms = u->start_ms;
+    u->hard_ms = (uint64_t)hard;
+    u->soft_ms = (uint64_t)soft;
+    pthread_mutex_unlock(&u->lock);
     if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
         say("info string go: cannot start the search thread");
-        u->game->free(u->search_state, NULL);
+        u->chess->free(u->search_state, NULL);
         u->search_state = NULL;
         say("bestmove 0000");
         return;
@@ -559,9 +755,10 @@ static char *read_line(char *buf, size_t size, bool *too_long)
 static const char USAGE[] =
     "Usage: gts-uci [--help | --version]\n"
     "A UCI chess engine on libgts (gts_search and the chess adapter).\n"
-    "Speaks UCI on stdin/stdout: uci, isready, setoption name Hash|Threads|Algorithm,\n"
-    "ucinewgame, position startpos|fen FEN [moves ...], go [depth|nodes|movetime|\n"
-    "wtime|btime|winc|binc|movestogo|mate N] [infinite], stop, quit.\n";
+    "Speaks UCI on stdin/stdout: uci, isready, setoption name Hash|Threads|Algorithm|\n"
+    "Ponder|Clear Hash, ucinewgame, position startpos|fen FEN [moves ...], go [depth|\n"
+    "nodes|movetime|wtime|btime|winc|binc|movestogo|mate N] [infinite] [ponder],\n"
+    "stop, ponderhit, quit.\n";
 
 int main(int argc, char **argv)
 {
@@ -578,10 +775,17 @@ int main(int argc, char **argv)
         return 2;
     }
     static uci u;
-    u.game = gts_game_chess_engine(); /* repetitions inside the search are draws */
+    u.chess = gts_game_chess_engine(); /* repetitions inside the search are draws */
+    u.game = *u.chess;
+    u.game.apply = counted_apply;
+    u.game.user = &u;
     u.alg = GTS_ALG_PVS;
     pthread_mutex_init(&u.lock, NULL);
-    pthread_cond_init(&u.cond, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC); /* the ticker's deadlines */
+    pthread_cond_init(&u.cond, &attr);
+    pthread_condattr_destroy(&attr);
     if (gts_engine_new(&u.engine) != GTS_OK || gts_chess_new(NULL, &u.position) != GTS_OK) {
         fprintf(stderr, "gts-uci: cannot create the engine (out of memory)\n");
         return 1;
@@ -613,10 +817,10 @@ int main(int argc, char **argv)
             cmd_uci();
         } else if (strcmp(c, "isready") == 0) {
             say("readyok");
-        } else if (strcmp(c, "debug") == 0 || strcmp(c, "register") == 0 ||
-                   strcmp(c, "ponderhit") == 0) {
-            /* nothing to do: no debug output, no registration, and a
-             * ponder search simply goes on until stop */
+        } else if (strcmp(c, "debug") == 0 || strcmp(c, "register") == 0) {
+            /* nothing to do: no debug output, no registration */
+        } else if (strcmp(c, "ponderhit") == 0) {
+            cmd_ponderhit(&u);
         } else if (strcmp(c, "setoption") == 0) {
             cmd_setoption(&u, tok, n);
         } else if (strcmp(c, "ucinewgame") == 0) {
@@ -637,7 +841,7 @@ int main(int argc, char **argv)
         }
     }
     stop_search(&u);
-    u.game->free(u.position, NULL);
+    u.chess->free(u.position, NULL);
     gts_engine_free(u.engine);
     free(line);
     free(tok);

@@ -33,9 +33,10 @@
 #include <pthread.h>
 
 /* Value of a line with k = 1, 2, 3 stones of one side and none of the
- * other, and of a centre-column stone. The scale leaves the values
- * distinguishable once mapped into (0, 1) over the whole score range (what
- * #GTS_ALG_MMA does), and a three far above any sum of twos. */
+ * other, and of a centre-column stone: a three far above any sum of twos.
+ * Typical values are tens to a few thousands, the range the logistic of
+ * #GTS_ALG_MMA (#GTS_OPT_MMA_SCALE, default 200) and of MCTS
+ * (#GTS_OPT_MCTS_EVAL_SCALE) spreads over (0, 1). */
 static const int32_t C4H_LINE[4] = { 0, 20, 200, 2000 };
 static const int32_t C4H_CENTRE = 30;
 static const int32_t C4H_CLAMP = 20000;

@@ -281,7 +281,26 @@ typedef enum gts_option {
      * (1..1000: p = 0.1 .. 100). Default 100 (p = 10).
      * @since 0.2
      */
-    GTS_OPT_MMA_P = 430
+    GTS_OPT_MMA_P = 430,
+    /**
+     * @brief Scale s of the logistic u(v) = 1 / (1 + exp(-v / s)) that maps
+     * a score v (from the root player's side) into (0, 1) before
+     * #GTS_ALG_MMA takes generalized means of it (1..#GTS_SCORE_WIN).
+     * Choose it near the spread of the game's evaluate() values: scores
+     * much larger than s all look alike to the penalties. Decided scores
+     * (mate-like, about +-#GTS_SCORE_WIN) map to the ends of (0, 1).
+     * Default 200 (as #GTS_OPT_MCTS_EVAL_SCALE).
+     * @since 0.2
+     */
+    GTS_OPT_MMA_SCALE = 431,
+    /**
+     * @brief Which of Rivest's two variants #GTS_ALG_MMA runs, a
+     * #gts_mma_backup: the reverse approximation (0, the default: nodes
+     * carry their minimax values, the generalized means give only the
+     * penalties) or generalized-mean back-up (1).
+     * @since 0.2
+     */
+    GTS_OPT_MMA_BACKUP = 432
 } gts_option;
 
 /**
@@ -299,6 +318,27 @@ typedef enum gts_root_driver {
     /** @brief Null-window searches stepping from the previous score (MTD(f)). @since 0.1 */
     GTS_ROOT_MTDF = 2
 } gts_root_driver;
+
+/**
+ * @brief Values of #GTS_OPT_MMA_BACKUP: what a node of #GTS_ALG_MMA's tree
+ * carries into its parent's penalties.
+ * @since 0.2
+ */
+typedef enum gts_mma_backup {
+    /**
+     * @brief Rivest's "reverse approximation", the variant of his
+     * experiments: every node's value is the minimax value of its explored
+     * subtree; the generalized mean of the children's values is used only
+     * to differentiate (the penalties). @since 0.2
+     */
+    GTS_MMA_REVERSE = 0,
+    /**
+     * @brief Generalized-mean back-up: a node's approximation is the
+     * generalized mean of its children's approximations, and the penalties
+     * are the derivatives of those means. @since 0.2
+     */
+    GTS_MMA_MEAN = 1
+} gts_mma_backup;
 
 /**
  * @brief Create an engine with default options.

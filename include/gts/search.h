@@ -538,8 +538,11 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * the score is the chosen move's pessimistic value, with
  * #GTS_RESULT_LOWER_BOUND unless it is exact. Backing up intersects a
  * node's range with its children's, so ranges only narrow. gts_result::depth
- * is the length of the principal variation (the line B* expanded), at most
- * gts_limits::depth, and never more than gts_result::seldepth. The tree
+ * is gts_limits::depth when the score is proved (no
+ * #GTS_RESULT_LOWER_BOUND: the value at that depth, as an exact algorithm
+ * reports it); otherwise the length of the principal variation (the line
+ * B* expanded), at most gts_limits::depth and never more than
+ * gts_result::seldepth. The tree
  * takes at most #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
@@ -556,13 +559,20 @@ GTS__DECLARE_ENTRY(gts_rootsplit)
  * @brief gts_search() with #GTS_ALG_MMA: Rivest's min/max approximation.
  *
  * Grows an explicit tree best-first: the tip whose total edge penalty
- * -log(derivative of the generalized-mean approximation, M_p at MAX nodes
- * and M_-p at MIN nodes, p = #GTS_OPT_MMA_P / 10) is least is expanded
- * next. The score and move are the minimax ones of the explored tree;
- * with no limit the whole tree to gts_limits::depth is explored and they
- * are the minimax ones. gts_limits::nodes counts the children created (the
- * moves applied for evaluation); the tree takes at most
- * #GTS_OPT_TREE_MB (#GTS_RESULT_MEMORY_LIMIT when it filled).
+ * -log(derivative of the generalized mean, M_p at MAX nodes and M_-p at
+ * MIN nodes, p = #GTS_OPT_MMA_P / 10, of the values mapped into (0, 1) by a
+ * logistic of scale #GTS_OPT_MMA_SCALE) is least is expanded next; by
+ * default the means are taken of the children's minimax values (Rivest's
+ * reverse approximation, #GTS_OPT_MMA_BACKUP). The score and move are the
+ * minimax ones of the explored tree; with no limit the whole tree to
+ * gts_limits::depth is explored and they are the minimax ones.
+ * gts_result::seldepth is the deepest node created; gts_result::depth is
+ * gts_limits::depth when the whole tree to that depth was explored, else
+ * (a limit stopped it) the length of the principal variation, never more
+ * than seldepth.
+ * gts_limits::nodes counts the children created (the moves applied for
+ * evaluation); the tree takes at most #GTS_OPT_TREE_MB
+ * (#GTS_RESULT_MEMORY_LIMIT when it filled).
  * @param engine the engine.
  * @param game   the game.
  * @param state  the root position (restored before return).

@@ -314,12 +314,16 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
                     b = nd->first + i;
             x = b;
         }
-        /* The depth is the line B* looked at: its PV, at most the depth
-         * asked for (the score is a bound on, or the value of, the minimax
-         * value at the depth asked for). A range closed by bounds() or a
-         * finished game ends the line before the horizon; every PV node is
-         * a tree node, so depth <= pv_length <= seldepth. */
-        r->depth = (int)r->pv_length < lim->depth ? (int32_t)r->pv_length : lim->depth;
+        /* The depth. A best move whose range is closed has its minimax
+         * value at the depth asked for proved: that depth, as an exact
+         * algorithm's depth says (MMA does the same). Otherwise the line
+         * B* looked at: its PV, at most the depth asked for (the score is
+         * a bound on the value at that depth); every PV node is a tree
+         * node, so then depth <= pv_length <= seldepth. */
+        if (ch->lo == ch->hi)
+            r->depth = lim->depth;
+        else
+            r->depth = (int)r->pv_length < lim->depth ? (int32_t)r->pv_length : lim->depth;
     }
     gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
 }

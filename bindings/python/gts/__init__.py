@@ -37,6 +37,8 @@ from . import _lib
 from ._lib import (
     MAX_DEPTH,
     MAX_PLY,
+    MMA_MEAN,
+    MMA_REVERSE,
     PROBCUT_MAX_PAIRS,
     PROBCUT_THRESHOLD_OFF,
     ROOT_BISECT,
@@ -129,7 +131,7 @@ __all__ = [
     "check",
     "Game", "Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "GtsError",
     "games", "PROBCUT_MAX_PAIRS", "PROBCUT_THRESHOLD_OFF", "ROOT_WINDOW", "ROOT_BISECT",
-    "ROOT_MTDF",
+    "ROOT_MTDF", "MMA_REVERSE", "MMA_MEAN",
     "algorithms", "algorithm_id", "search", "option_bounds", "capabilities",
     "library_version", "LIBRARY_VERSION", "LIBRARY_PATH", "OPTION_NAMES", "STATUS_NAMES",
     "MAX_PLY", "MAX_DEPTH", "SCORE_INF", "SCORE_WIN", "SCORE_LOSS", "SCORE_DECIDED",

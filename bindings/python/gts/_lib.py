@@ -68,6 +68,10 @@ ROOT_WINDOW = 0
 ROOT_BISECT = 1
 ROOT_MTDF = 2
 
+#: gts_mma_backup values (engine.h): the ``mma_backup`` option.
+MMA_REVERSE = 0
+MMA_MEAN = 1
+
 RESULT_HAS_MOVE = 1 << 0
 RESULT_STOPPED = 1 << 1
 RESULT_NODE_LIMIT = 1 << 2
