@@ -245,11 +245,10 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
     size_t block = sizeof(dts_block) + (size_t)(ply + 1) * sizeof(gts_move);
-    dts_block *b = gts__par_open(pw, depth, ply, &alpha, &beta, block, &pn, &s);
+    dts_block *b = gts__par_open(pw, depth, ply, &alpha, &beta, block, &pn);
     if (!b)
-        return s;
+        return pn.score;
     gts__pvline *line = &b->line;
     gts_move *path = b->path;
     memcpy(path, pw->path, (size_t)ply * sizeof *path);
@@ -272,7 +271,7 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Step 5. The first move, alone */
     bool ok;
-    s = dts_move(pw, nd, 0, alpha, false, &ok);
+    gts_score s = dts_move(pw, nd, 0, alpha, false, &ok);
     bool aborted = !ok || gts__aborted(c);
     if (!aborted)
         gts__split_fold(c, &nd->s, 0, s, true);

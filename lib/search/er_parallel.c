@@ -228,10 +228,9 @@ static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_sco
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    er_node *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn, &s);
+    er_node *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn);
     if (!nd)
-        return s;
+        return pn.score;
     int n = pn.n;
     gts__mv *open = gts__pw_alloc(pw, (size_t)n * sizeof *open);
     if (!open) {
@@ -289,10 +288,9 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Steps 1-3. Stop, limits, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    gts__pvline *line = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *line, &pn, &s);
+    gts__pvline *line = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *line, &pn);
     if (!line)
-        return s;
+        return pn.score;
     line->len = 0;
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -333,7 +331,8 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
             return 0;
         }
         int d = depth - 1 + ext;
-        s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a) : -pe_r(pw, d, ply + 1, -beta, -a);
+        gts_score s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a)
+                                      : -pe_r(pw, d, ply + 1, -beta, -a);
         gts__pw_undo(pw, ply, m);
         if (gts__aborted(c)) {
             gts__pw_release(pw, pn.am);

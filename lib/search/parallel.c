@@ -326,9 +326,10 @@ static bool par_moves(gts__pw *pw, int ply, int n, uint32_t tt_move, gts_move **
 }
 
 void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
-                    size_t block, gts__par_node *nd, gts_score *score)
+                    size_t block, gts__par_node *nd)
 {
     gts__ctx *c = pw->c;
+    gts_score *score = &nd->score;
 
     /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
     gts__node_in in;

@@ -385,19 +385,21 @@ typedef struct gts__par_node {
     uint32_t *idx;      /* generate() index of moves[k] */
     int n;              /* number of moves, > 0 */
     void *block;        /* the caller's node block (gts__par_open's @block bytes) */
+    gts_score score;    /* the node's value when gts__par_open decided it */
 } gts__par_node;
 
-/* Steps 1-3 of every parallel node search: stop, limits and horizon; the
- * window narrowed in place to the values the node can still take
- * (gts__window: the caller searches and stores against *alpha, *beta); the
- * table probe; the node's moves generated, ordered and copied into arena
- * arrays (the context's per-ply buffers are only used during the call),
- * and after them an arena block of @block bytes for the caller's node.
- * Returns the block (also nd->block) with @nd filled when the node is to be
- * searched; NULL when it is decided here, with its value in *score (0 after a stop or a
- * failure, which is recorded), and nothing left in the arena. */
+/* Steps 1-3 of every parallel node search (the prologue of node.h): stop,
+ * limits and horizon; the window narrowed in place to the values the node
+ * can still take (gts__window: the caller searches and stores against
+ * *alpha, *beta); the table probe; the node's moves generated, ordered and
+ * copied into arena arrays (the context's per-ply buffers are only used
+ * during the call), and after them an arena block of @block bytes for the
+ * caller's node. Returns the block (also nd->block) with @nd filled when
+ * the node is to be searched; NULL when it is decided here, with its value
+ * in nd->score (0 after a stop or a failure, which is recorded), and
+ * nothing left in the arena. */
 void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
-                    size_t block, gts__par_node *nd, gts_score *score);
+                    size_t block, gts__par_node *nd);
 
 /* Number of moves to search at a node with @n moves (N-best option). */
 static inline int gts__par_limit(const gts__ctx *c, int depth, int n)

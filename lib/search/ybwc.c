@@ -315,10 +315,9 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    ynode *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn, &s);
+    ynode *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn);
     if (!nd)
-        return s;
+        return pn.score;
     gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, &nd->line, &nd->sp.abort.flag);
     nd->v = v;
     nd->pv = pv;
@@ -326,7 +325,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Step 4. The eldest brother, serially */
     bool ok;
-    s = search_move(pw, nd, 0, alpha, beta, pv, &ok);
+    gts_score s = search_move(pw, nd, 0, alpha, beta, pv, &ok);
     if (!ok || gts__aborted(c)) {
         gts__pw_release(pw, pn.am);
         return 0;
