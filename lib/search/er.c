@@ -258,7 +258,7 @@ static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
             return 0;
         }
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-            break;
+            goto store; /* a cutoff, as in step 5 */
     }
 
 store:
