@@ -198,7 +198,8 @@ static void rest_job(gts__pw *pw, gts__sp *sp, uint32_t j)
     int ext = gts__extension(c, m);
     if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m))
         return;
-    gts_score s = -pe_rest(pw, nd->s.depth - 1 + ext, nd->s.ply + 1, -nd->s.beta, -a, -u, first, nd);
+    gts_score s =
+        -pe_rest(pw, nd->s.depth - 1 + ext, nd->s.ply + 1, -nd->s.beta, -a, -u, first, nd);
     gts__pw_undo(pw, nd->s.ply, m);
     gts__split_job_done(pw, &nd->s, k, s, true, wm);
 }
