@@ -1,6 +1,8 @@
 /*
  * parallel.h - infrastructure shared by the parallel search algorithms
  * (internal; parallel.c, ybwc.c, er_parallel.c, dts.c, abdada.c, lazysmp.c).
+ * The split node itself (fold a child's result, close the node) is
+ * split.h, on top of this file.
  *
  * One parallel iteration (gts__par) gives every pool worker a gts__pw: its
  * search context (run->ctx[id], with its own state copy), the path of moves
