@@ -172,7 +172,7 @@ gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_sco
     par.algo = &sh;
     gts_score score = depth < ABDADA_MIN_DEPTH
                           ? gts__alphabeta(run->ctx[0], depth, 0, alpha, beta)
-                          : gts__par_search_smp(&par, abdada_search, depth, alpha, beta);
+                          : gts__par_search_smp(&par, abdada_search, abdada_search, depth, alpha, beta);
     gts__free(&run->engine->alloc, sh.busy, BUSY_SLOTS * sizeof *sh.busy);
     gts__par_end(&par);
     return score;

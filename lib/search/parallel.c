@@ -624,7 +624,7 @@ void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
 /* ---- the root call ------------------------------------------------------------ */
 
 typedef struct root_call {
-    gts__par_root_fn fn;
+    gts__par_root_fn fn, helper_fn;
     int depth;
     gts_score alpha, beta, score;
 } root_call;
@@ -638,22 +638,22 @@ static void root_main(gts__pw *pw, void *arg)
 static void root_helper(gts__pw *pw, int helper, void *arg)
 {
     root_call *r = arg;
-    (void)helper;
-    (void)r->fn(pw, r->depth, 0, r->alpha, r->beta);
+    pw->helper = helper;
+    (void)r->helper_fn(pw, r->depth, 0, r->alpha, r->beta);
 }
 
 gts_score gts__par_search(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
                           gts_score beta)
 {
-    root_call r = {fn, depth, alpha, beta, 0};
+    root_call r = {fn, NULL, depth, alpha, beta, 0};
     gts__par_run(par, root_main, &r);
     return r.score;
 }
 
-gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
-                              gts_score beta)
+gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn main_fn, gts__par_root_fn helper_fn,
+                              int depth, gts_score alpha, gts_score beta)
 {
-    root_call r = {fn, depth, alpha, beta, 0};
+    root_call r = {main_fn, helper_fn, depth, alpha, beta, 0};
     gts__par_smp(par, root_main, root_helper, &r);
     return r.score;
 }

@@ -84,6 +84,7 @@ struct gts__pw {
     void *algo;
     uint64_t rng;
     int board_nest;          /* gts__pw_help_mandatory() calls in progress */
+    int helper;              /* gts__par_search_smp's helper running here (1..) */
 } __attribute__((aligned(GTS__CACHELINE)));
 
 /* Capacity of the mandatory-work board (gts__sp_publish); a split point
@@ -372,10 +373,10 @@ typedef gts_score (*gts__par_root_fn)(gts__pw *pw, int depth, int ply, gts_score
  * score. */
 gts_score gts__par_search(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
                           gts_score beta);
-/* The same through gts__par_smp: @fn on worker 0 (its score) and on every
- * helper alike. */
-gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
-                              gts_score beta);
+/* The same through gts__par_smp: @main_fn on worker 0 (its score) and
+ * @helper_fn on every helper (pw->helper tells which, 1..threads-1). */
+gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn main_fn, gts__par_root_fn helper_fn,
+                              int depth, gts_score alpha, gts_score beta);
 
 /* ---- helpers shared by the node functions -------------------------------- */
 
