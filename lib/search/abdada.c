@@ -155,30 +155,11 @@ static gts_score abdada_search(gts__pw *pw, int depth, int ply, gts_score alpha,
 
 /* ---- iteration ------------------------------------------------------------------ */
 
-typedef struct abdada_args {
-    int depth;
-    gts_score alpha, beta, score;
-} abdada_args;
-
-static void abdada_main(gts__pw *pw, void *arg)
-{
-    abdada_args *a = arg;
-    a->score = abdada_search(pw, a->depth, 0, a->alpha, a->beta);
-}
-
-static void abdada_helper(gts__pw *pw, int helper, void *arg)
-{
-    abdada_args *a = arg;
-    (void)helper;
-    abdada_search(pw, a->depth, 0, a->alpha, a->beta);
-}
-
 gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
-    abdada_args a = {depth, alpha, beta, 0};
     abdada_shared sh = {NULL, BUSY_SLOTS - 1};
     if (run->threads > 1) {
         sh.busy = gts__calloc(&run->engine->alloc, BUSY_SLOTS, sizeof *sh.busy);
@@ -189,11 +170,10 @@ gts_score gts__iterate_abdada(gts__run *run, int depth, gts_score alpha, gts_sco
         }
     }
     par.algo = &sh;
-    if (depth < ABDADA_MIN_DEPTH)
-        a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
-    else
-        gts__par_smp(&par, abdada_main, abdada_helper, &a);
+    gts_score score = depth < ABDADA_MIN_DEPTH
+                          ? gts__alphabeta(run->ctx[0], depth, 0, alpha, beta)
+                          : gts__par_search_smp(&par, abdada_search, abdada_search, depth, alpha, beta);
     gts__free(&run->engine->alloc, sh.busy, BUSY_SLOTS * sizeof *sh.busy);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

@@ -48,7 +48,7 @@
  * searched with a window whose alpha was proved, results are folded under
  * the lock and aborted results are never used.
  */
-#include "search/parallel.h"
+#include "search/split.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -71,18 +71,9 @@ typedef struct dts_node {
     uint32_t shared;         /* a helper joined once (classification) */
     /* written before OPEN; read-only while open */
     gts__abort abort;
-    int depth, ply;
-    gts_score beta;
-    gts_move *moves;
-    uint32_t *idx;
     gts_move *path;          /* root to the node */
-    /* shared */
-    uint32_t alpha;          /* atomic */
-    uint32_t lock;
-    gts_score best;          /* lock */
-    uint32_t best_k;         /* lock */
-    bool cut;                /* lock */
-    gts__pvline *line;       /* lock */
+    /* shared: the fold (split.h) */
+    gts__split s;
     uint64_t helpers[GTS__POOL_MAX_THREADS / 64]; /* atomic or: who joined */
 } __attribute__((aligned(GTS__CACHELINE))) dts_node;
 
@@ -98,6 +89,12 @@ typedef struct dts_shared {
     gts__task *tasks;
 } dts_shared;
 
+/* A node's arena block: its PV and the path from the root to it. */
+typedef struct dts_block {
+    gts__pvline line;
+    gts_move path[];
+} dts_block;
+
 static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
 
 static gts_score dts_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
@@ -109,65 +106,21 @@ static gts_score dts_child(gts__pw *pw, int depth, int ply, gts_score alpha, gts
 
 static gts_score load_alpha(const dts_node *nd)
 {
-    return (gts_score)(int32_t)gts__atomic_load_relaxed_32(&nd->alpha);
+    return gts__split_alpha(&nd->s);
 }
 
-static bool dts_update(gts__pw *pw, dts_node *nd, uint32_t k, gts_score s)
+static gts_score dts_child_fn(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                              gts_score beta)
 {
-    gts__ctx *c = pw->c;
-    bool cutoff = false;
-    gts__spin_lock(&nd->lock);
-    if (nd->cut) {
-        gts__spin_unlock(&nd->lock);
-        return false;
-    }
-    if (s > nd->best) {
-        nd->best = s;
-        nd->best_k = k;
-        if (s > load_alpha(nd)) {
-            gts__pvline_set(nd->line, c, nd->ply, nd->moves[k]);
-            if (s >= nd->beta) {
-                nd->cut = true;
-                cutoff = true;
-                gts__atomic_store_relaxed_32(&nd->abort.flag, 1);
-            } else {
-                gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)s);
-            }
-        }
-    }
-    gts__spin_unlock(&nd->lock);
-    if (cutoff)
-        gts__order_cutoff(c, nd->ply, nd->depth, nd->moves[k]);
-    return true;
+    (void)arg;
+    return dts_child(pw, depth, ply, alpha, beta);
 }
 
 /* Search move @k of @nd: the full window (eldest) or PVS scout (young). */
 static gts_score dts_move(gts__pw *pw, dts_node *nd, uint32_t k, gts_score a, bool scout,
                           bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    int d = nd->depth - 1 + ext;
-    gts_score s;
-    if (!scout) {
-        s = -dts_child(pw, d, nd->ply + 1, -nd->beta, -a);
-    } else {
-        s = -dts_child(pw, d, nd->ply + 1, -a - 1, -a);
-        if (s > a && s < nd->beta && !gts__aborted(c)) {
-            gts_score a2 = load_alpha(nd);
-            if (a2 < a)
-                a2 = a;
-            s = -dts_child(pw, d, nd->ply + 1, -nd->beta, -a2);
-        }
-    }
-    gts__pw_undo(pw, nd->ply, m);
-    *ok = true;
-    return s;
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, scout, dts_child_fn, NULL, ok);
 }
 
 /* Take moves of @nd until none is left (owner or helper). */
@@ -185,8 +138,8 @@ static void dts_take_moves(gts__pw *pw, dts_node *nd, bool owner)
         gts__waste_mark wm = gts__pw_waste_mark(pw);
         bool ok;
         gts_score s = dts_move(pw, nd, k, load_alpha(nd), true, &ok);
-        if (ok && (gts__aborted(c) || !dts_update(pw, nd, k, s)) && pw->in_spec)
-            gts__pw_wasted(pw, wm);
+        if (ok)
+            gts__split_job_done(pw, &nd->s, k, s, true, wm);
         gts__pw_mode_end(pw, mode);
         if (!ok)
             return;
@@ -258,7 +211,7 @@ static void dts_help(gts__pw *pw, dts_node *nd)
     gts__atomic_or_relaxed_64(&nd->helpers[pw->id / 64], (uint64_t)1 << (pw->id % 64));
     gts__atomic_store_relaxed_32(&nd->shared, 1);
     gts__pw_frame f;
-    if (gts__pw_enter(pw, &f, nd->path, nd->ply, &nd->abort, true))
+    if (gts__pw_enter(pw, &f, nd->path, nd->s.ply, &nd->abort, true))
         dts_take_moves(pw, nd, false);
     gts__pw_leave(pw, &f);
     dts_leave(nd);
@@ -268,11 +221,11 @@ static void dts_help(gts__pw *pw, dts_node *nd)
 static bool dts_help_subtree(gts__pw *pw, dts_node *x, dts_skip *skip)
 {
     uint64_t w;
-    dts_node *nd = dts_find(pw, x->ply + 1, x->helpers, skip, &w);
+    dts_node *nd = dts_find(pw, x->s.ply + 1, x->helpers, skip, &w);
     if (!nd || !dts_join(nd, w))
         return false;
     /* Joined: the block is stable now. Is it below x? */
-    if (memcmp(nd->path, pw->path, (size_t)x->ply * sizeof(gts_move)) != 0) {
+    if (memcmp(nd->path, pw->path, (size_t)x->s.ply * sizeof(gts_move)) != 0) {
         dts_leave(nd);
         skip->nd = nd;
         skip->seq = DTS_SEQ(w);
@@ -292,19 +245,12 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
-        return s;
-    gts__arena_mark am = pn.am;
-    gts_move *moves = pn.moves;
-    uint32_t *idx = pn.idx;
-    int n = pn.n;
-    gts_move *path = gts__pw_alloc(pw, (size_t)(ply + 1) * sizeof *path);
-    gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
-    if (!path || !line) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
+    size_t block = sizeof(dts_block) + (size_t)(ply + 1) * sizeof(gts_move);
+    dts_block *b = gts__par_open(pw, depth, ply, &alpha, &beta, block, &pn);
+    if (!b)
+        return pn.score;
+    gts__pvline *line = &b->line;
+    gts_move *path = b->path;
     memcpy(path, pw->path, (size_t)ply * sizeof *path);
 
     /* Step 4. Publish the node, closed: a new incarnation of the slot */
@@ -313,36 +259,25 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     gts__atomic_store_relaxed_64(&nd->word, seq << 32);
     gts__atomic_store_relaxed_32(&nd->abort.flag, 0);
     nd->abort.parent = c->abort;
-    nd->depth = depth;
-    nd->ply = ply;
-    nd->beta = beta;
-    nd->moves = moves;
-    nd->idx = idx;
     nd->path = path;
-    gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)alpha);
-    nd->lock = 0;
-    nd->best = -GTS_SCORE_INF;
-    nd->best_k = 0;
-    nd->cut = false;
-    nd->line = line;
-    line->len = 0;
+    gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, line, &nd->abort.flag);
     for (size_t i = 0; i < sizeof nd->helpers / sizeof nd->helpers[0]; i++)
         gts__atomic_store_relaxed_64(&nd->helpers[i], 0);
     gts__atomic_store_relaxed_32(&nd->shared, 0);
-    int limit = gts__par_limit(c, depth, n);
+    int limit = gts__par_limit(c, depth, pn.n);
     gts__atomic_store_relaxed_32(&nd->n, (uint32_t)limit);
     gts__atomic_store_relaxed_32(&nd->next, 1);
     gts__atomic_store_relaxed_32(&th->top, (uint32_t)ply + 1);
 
     /* Step 5. The first move, alone */
     bool ok;
-    s = dts_move(pw, nd, 0, alpha, false, &ok);
+    gts_score s = dts_move(pw, nd, 0, alpha, false, &ok);
     bool aborted = !ok || gts__aborted(c);
     if (!aborted)
-        dts_update(pw, nd, 0, s);
+        gts__split_fold(c, &nd->s, 0, s, true);
 
     /* Step 6. The others: joinable from now on */
-    if (!aborted && !nd->cut && limit > 1) {
+    if (!aborted && !nd->s.cut && limit > 1) {
         c->abort = &nd->abort;
         if (pw->w)
             gts__atomic_store_release_64(&nd->word, (seq << 32) | DTS_OPEN);
@@ -364,24 +299,10 @@ static gts_score dts_search(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         c->abort = nd->abort.parent;
     }
     gts__atomic_store_relaxed_32(&th->top, (uint32_t)ply);
-    if (aborted || gts__aborted(c)) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
 
-    /* Step 7. Result: table, PV, root move */
-    gts_score best = nd->best;
-    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, idx[nd->best_k]);
-    if (line->len > 0)
-        gts__pvline_put(c, ply, line);
-    else
-        c->pv_len[ply] = 0;
-    if (ply == 0) {
-        c->root_move = moves[nd->best_k];
-        c->root_has_move = true;
-    }
-    gts__pw_release(pw, am);
-    return best;
+    /* Step 7. Result: table, PV, root move (split.h; a failure has stopped
+     * the search, so an aborted node stores nothing) */
+    return gts__split_close(pw, &nd->s, &pn, alpha);
 }
 
 /* ---- threads ----------------------------------------------------------------- */
@@ -406,14 +327,9 @@ static void dts_idle_task(gts__task *task, gts__worker *w)
     }
 }
 
-typedef struct dts_args {
-    int depth;
-    gts_score alpha, beta, score;
-} dts_args;
-
-static void dts_root(gts__pw *pw, void *arg)
+/* The root (@ply 0) on worker 0, with the idle loop on the others. */
+static gts_score dts_root(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    dts_args *a = arg;
     dts_shared *ds = pw->par->algo;
     if (pw->w) {
         for (int i = 0; i < pw->par->threads - 1; i++) {
@@ -422,10 +338,11 @@ static void dts_root(gts__pw *pw, void *arg)
             gts__pool_spawn(pw->w, &ds->group, &ds->tasks[i]);
         }
     }
-    a->score = dts_search(pw, a->depth, 0, a->alpha, a->beta);
+    gts_score score = dts_search(pw, depth, ply, alpha, beta);
     gts__atomic_store_relaxed_32(&ds->done, 1);
     if (pw->w)
         gts__pool_wait(pw->w, &ds->group);
+    return score;
 }
 
 gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score beta)
@@ -433,11 +350,10 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
-    dts_args a = {depth, alpha, beta, 0};
     if (depth < DTS_MIN_DEPTH) {
-        a.score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
+        gts_score score = gts__alphabeta(run->ctx[0], depth, 0, alpha, beta);
         gts__par_end(&par);
-        return a.score;
+        return score;
     }
     dts_shared ds = {0};
     size_t size = (size_t)run->threads * sizeof *ds.th;
@@ -445,14 +361,15 @@ gts_score gts__iterate_dts(gts__run *run, int depth, gts_score alpha, gts_score 
     ds.th = gts__calloc_aligned(alloc, size, GTS__CACHELINE);
     ds.tasks = gts__calloc(alloc, (size_t)run->threads, sizeof *ds.tasks);
     gts__group_init(&ds.group);
+    gts_score score = 0;
     if (!ds.th || !ds.tasks) {
         gts__fail(run->ctx[0], GTS_ENOMEM, 0);
     } else {
         par.algo = &ds;
-        gts__par_run(&par, dts_root, &a);
+        score = gts__par_search(&par, dts_root, depth, alpha, beta);
     }
     gts__free_aligned(alloc, ds.th, size, GTS__CACHELINE);
     gts__free(alloc, ds.tasks, (size_t)run->threads * sizeof *ds.tasks);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

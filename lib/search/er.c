@@ -88,33 +88,73 @@ static gts_score er_e_hook(void *env, int depth, int ply, gts_score alpha, gts_s
 
 static const gts__er_hooks ER_SERIAL = {er_apply, er_undo, er_e_hook};
 
-/*
- * refuteRest, corrected: the node at @ply (remaining @depth, window
- * (@alpha, @beta)) whose first child (generate() index @first) evalFirst
- * already searched, with fail-soft value @v1 from this node's side. The
- * published version starts from alpha and loses @v1 (see the top of the
- * file); here the node's best starts at @v1.
- */
-static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
-                         gts_score v1, uint32_t first)
+/* The prologue of every ER node (node.h): stop, limits and horizon; window
+ * and table (no cut at the root); the moves, unordered. True with *v when
+ * the node is decided there (a value, or 0 after a stop or a failure);
+ * otherwise in->n > 0 moves at @ply and the narrowed window. */
+static inline __attribute__((always_inline)) bool
+er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta, gts__node_in *in,
+         gts_score *v)
 {
-    if (gts__enter(c, ply))
-        return 0;
-    uint64_t key;
-    uint32_t tt_move;
-    gts_score cut;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
-        return cut;
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0)
-        return gts__terminal(c, key, depth, ply);
+    return gts__node_head(c, depth, ply, alpha, beta, false, in, v)
+           || gts__node_moves(c, depth, ply, in, v);
+}
+
+static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
+                         gts_score v1, uint32_t first);
+
+/* How a child is searched: as an e-node, refuted (evalFirst and
+ * refuteRest), or refuteRest alone after the evaluate phase. */
+typedef enum er_kind { ER_E, ER_R, ER_REST } er_kind;
+
+/* Child @m of the node at @ply (remaining @depth) searched as @kind with
+ * the window (-beta, -a) from its side (ER_REST: @u, @first as evalFirst
+ * left them): apply, search, undo. Sets *s from the node's side; false
+ * when the search must unwind. */
+static inline __attribute__((always_inline)) bool
+er_child(gts__ctx *c, gts_move m, int depth, int ply, gts_score a, gts_score beta, er_kind kind,
+         gts_score u, uint32_t first, gts_score *s)
+{
+    int ext = gts__extension(c, m);
+    if (ext < 0 || !gts__apply(c, m))
+        return false;
+    int d = depth - 1 + ext;
+    *s = kind == ER_E   ? -er_e(c, d, ply + 1, -beta, -a)
+       : kind == ER_R   ? -er_r(c, d, ply + 1, -beta, -a)
+                        : -er_rest(c, d, ply + 1, -beta, -a, -u, first);
+    gts__undo(c, m);
+    return !gts__aborted(c);
+}
+
+/*
+ * The node being refuted, both kinds: er_rest (@rest) and er_r, as
+ * two instances of one loop (@rest a constant at each).
+ *  - refuteRest, corrected (@rest): the node at @ply (remaining @depth,
+ *    window (@alpha, @beta)) whose first child (generate() index @first)
+ *    evalFirst already searched, with fail-soft value @v1 from this node's
+ *    side. The published version starts from alpha and loses @v1 (see the
+ *    top of the file); here the node's best starts at @v1. Every other
+ *    child is refuted by er_r.
+ *  - evalFirst followed by refuteRest at one node (a child of a node being
+ *    refuted, !@rest): its first child as an e-node, the others refuted
+ *    the same way (er_r).
+ */
+static inline __attribute__((always_inline)) gts_score
+er_refute(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta, bool rest,
+          gts_score v1, uint32_t first)
+{
+    gts__node_in in;
+    gts_score v;
+    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
+        return v;
+    int n = in.n;
     const gts_move *moves = gts__moves(c, ply);
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
     gts_score a = alpha;
-    if (first < (uint32_t)n) {
+    if (!rest) {
+        first = GTS__TT_NO_MOVE;
+    } else if (first < (uint32_t)n) {
         /* The correction: the first child's value counts. Its line below
          * the first move is gone (the table lengthens the PV later). */
         c->pv_len[ply + 1] = 0;
@@ -124,104 +164,44 @@ static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_s
     } else {
         first = GTS__TT_NO_MOVE; /* the game changed its moves: search them all */
     }
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    bool sort = gts__order_moves(c, ply, n, in.tt_move);
     for (int k = 0; k < n; k++) {
         uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
         if (i == first)
             continue;
         gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        gts_score s = -er_r(c, depth - 1 + ext, ply + 1, -beta, -a);
-        gts__undo(c, m);
-        if (gts__aborted(c))
+        gts_score s;
+        if (!er_child(c, m, depth, ply, a, beta, !rest && k == 0 ? ER_E : ER_R, 0, 0, &s))
             return 0;
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
             break;
     }
 store:
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 
-/* The steps every ER node (e-node or refuted node) takes before its moves:
- * stop, limits and horizon; window and table (no cut at the root); the
- * moves, ordered (c->order[ply] filled, *sort as gts__order_moves). True
- * with *v when the node is decided there (a value, or 0 after a stop or a
- * failure); otherwise *n > 0 moves at @ply and the narrowed window. */
-static inline bool er_begin(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
-                            uint64_t *key, int *n, bool *sort, gts_score *v)
+static gts_score er_rest(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta,
+                         gts_score v1, uint32_t first)
 {
-    *v = 0;
-    if (gts__enter(c, ply))
-        return true;
-    if (ply >= GTS_MAX_PLY) {
-        *v = gts__evaluate(c, ply);
-        return true;
-    }
-    if (depth <= 0) {
-        *v = gts__leaf(c, ply, *alpha, *beta);
-        return true;
-    }
-    uint32_t tt_move;
-    if (gts__node_probe(c, depth, ply, alpha, beta, key, &tt_move, v))
-        return true;
-    *n = gts__generate(c, ply, false);
-    if (*n < 0) {
-        *v = 0;
-        return true;
-    }
-    if (*n == 0) {
-        *v = gts__terminal(c, *key, depth, ply);
-        return true;
-    }
-    *sort = gts__order_moves(c, ply, *n, tt_move < (uint32_t)*n ? tt_move : GTS__TT_NO_MOVE);
-    return false;
+    return er_refute(c, depth, ply, alpha, beta, true, v1, first);
 }
 
-/* evalFirst followed by refuteRest at one node (a child of a node being
- * refuted): its first child as an e-node, the others refuted the same way. */
 static gts_score er_r(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    uint64_t key;
-    int n;
-    bool sort;
-    gts_score v;
-    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
-        return v;
-    const gts_move *moves = gts__moves(c, ply);
-    gts_score best = -GTS_SCORE_INF;
-    uint32_t best_index = GTS__TT_NO_MOVE;
-    gts_score a = alpha;
-    for (int k = 0; k < n; k++) {
-        uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
-        gts_move m = moves[i];
-        int ext = gts__extension(c, m);
-        if (ext < 0 || !gts__apply(c, m))
-            return 0;
-        int d = depth - 1 + ext;
-        gts_score s = k == 0 ? -er_e(c, d, ply + 1, -beta, -a) : -er_r(c, d, ply + 1, -beta, -a);
-        gts__undo(c, m);
-        if (gts__aborted(c))
-            return 0;
-        if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-            break;
-    }
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
-    return best;
+    return er_refute(c, depth, ply, alpha, beta, false, 0, 0);
 }
 
 /* er: the e-node. */
 static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_score beta)
 {
     /* Steps 1-4. Stop, limits, horizon; window and table; the moves */
-    uint64_t key;
-    int n;
-    bool sort;
+    gts__node_in in;
     gts_score v;
-    if (er_begin(c, depth, ply, &alpha, &beta, &key, &n, &sort, &v))
+    if (er_begin(c, depth, ply, &alpha, &beta, &in, &v))
         return v;
+    int n = in.n;
+    bool sort = gts__order_moves(c, ply, n, in.tt_move);
     gts__mv *o = c->order[ply];
     for (int k = 0; k < n; k++) {
         if (sort)
@@ -274,22 +254,16 @@ static gts_score er_e(gts__ctx *c, int depth, int ply, gts_score alpha, gts_scor
             /* Refuted for free: its contribution is <= u <= alpha */
             s = u;
             c->pv_len[ply + 1] = 0;
-        } else {
-            int ext = gts__extension(c, m);
-            if (ext < 0 || !gts__apply(c, m))
-                return 0;
-            s = -er_rest(c, depth - 1 + ext, ply + 1, -beta, -a, -u, first);
-            gts__undo(c, m);
-            if (gts__aborted(c))
-                return 0;
+        } else if (!er_child(c, m, depth, ply, a, beta, ER_REST, u, first, &s)) {
+            return 0;
         }
         if (gts__child_result(c, depth, ply, m, i, s, beta, &best, &best_index, &a))
-            break;
+            goto store; /* a cutoff, as in step 5 */
     }
 
 store:
     /* Step 8. Store */
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    gts__tt_save(c, in.key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

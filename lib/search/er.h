@@ -83,29 +83,18 @@ gts__er_first(gts__ctx *c, void *env, const gts__er_hooks *h, gts_move m, int d,
         *s = -h->e(env, d, cp, -beta, -alpha);
         goto out;
     }
-    if (gts__enter(c, cp)) {
-        *s = 0;
+    /* The child's prologue (node.h), its window and table used to settle
+     * the child only (see above): the search below keeps the node's
+     * window. */
+    gts_score wa = -beta, wb = -alpha, v;
+    gts__node_in in;
+    if (gts__node_head(c, d, cp, &wa, &wb, false, &in, &v) || gts__node_moves(c, d, cp, &in, &v)) {
+        *s = -v;
         goto out;
     }
-    /* The child's window and table: used to settle the child only (see
-     * above); the search below keeps the node's window. */
-    gts_score wa = -beta, wb = -alpha, cut;
-    uint64_t key;
-    uint32_t tt_move;
-    if (gts__node_probe(c, d, cp, &wa, &wb, &key, &tt_move, &cut)) {
-        *s = -cut;
-        goto out;
-    }
-    int n = gts__generate(c, cp, false);
-    if (n < 0) {
-        *s = 0;
-        goto out;
-    }
-    if (n == 0) {
-        *s = -gts__terminal(c, key, d, cp);
-        goto out;
-    }
-    bool sort = gts__order_moves(c, cp, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+    int n = in.n;
+    uint64_t key = in.key;
+    bool sort = gts__order_moves(c, cp, n, in.tt_move);
     uint32_t gi = sort ? gts__pick(c, cp, 0, n) : 0;
     gts_move g = gts__moves(c, cp)[gi];
     int gext = gts__extension(c, g);

@@ -68,7 +68,7 @@
  * lowered only while it stays above alpha). The order in which results
  * arrive never changes the value.
  */
-#include "search/parallel.h"
+#include "search/split.h"
 #include "search/er.h"
 
 #include <limits.h>
@@ -79,18 +79,10 @@ enum { ER_MIN_DEPTH = 3 };
 static const uint32_t ER_SETTLED = UINT32_MAX;
 
 typedef struct er_node {
+    gts__split s;            /* the fold (split.h) */
     gts__sp sp;
-    int depth, ply;
-    gts_score beta;
-    uint32_t alpha;          /* atomic: current alpha (gts_score bits) */
-    uint32_t lock;
-    gts_score best;          /* lock */
-    uint32_t best_k;         /* lock */
-    bool cut;                /* lock */
-    gts_move *moves;         /* best first */
-    uint32_t *idx;           /* generate() index of moves[k] */
     gts__mv *open;           /* step 4: child k's bound and first grandchild */
-    gts__pvline line;        /* lock */
+    gts__pvline line;        /* s.lock */
 } er_node;
 
 static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta);
@@ -147,44 +139,15 @@ static const gts__er_hooks ER_PARALLEL = {hook_apply, hook_undo, hook_e};
 
 static gts_score load_alpha(const er_node *nd)
 {
-    return (gts_score)(int32_t)gts__atomic_load_relaxed_32(&nd->alpha);
+    return gts__split_alpha(&nd->s);
 }
 
-/* Fold a result of child @k into a split node. @has_pv: the worker's PV
- * row at ply + 1 is the child's line. false when the node was already cut
- * off (the result is discarded). */
+/* Fold a result of child @k into a split node (split.h). @has_pv: the
+ * worker's PV row at ply + 1 is the child's line. false when the node was
+ * already cut off (the result is discarded). */
 static bool er_update(gts__pw *pw, er_node *nd, uint32_t k, gts_score s, bool has_pv)
 {
-    gts__ctx *c = pw->c;
-    bool cutoff = false;
-    gts__spin_lock(&nd->lock);
-    if (nd->cut) {
-        gts__spin_unlock(&nd->lock);
-        return false;
-    }
-    if (s > nd->best) {
-        nd->best = s;
-        nd->best_k = k;
-        if (s > load_alpha(nd)) {
-            if (has_pv) {
-                gts__pvline_set(&nd->line, c, nd->ply, nd->moves[k]);
-            } else {
-                nd->line.m[0] = nd->moves[k];
-                nd->line.len = 1;
-            }
-            if (s >= nd->beta) {
-                nd->cut = true;
-                cutoff = true;
-                gts__sp_cut(&nd->sp);
-            } else {
-                gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)s);
-            }
-        }
-    }
-    gts__spin_unlock(&nd->lock);
-    if (cutoff)
-        gts__order_cutoff(c, nd->ply, nd->depth, nd->moves[k]);
-    return true;
+    return gts__split_fold(pw->c, &nd->s, k, s, has_pv);
 }
 
 /* ---- step 4: evalFirst of every child (mandatory) ------------------------ */
@@ -193,7 +156,7 @@ static void first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
 {
     er_node *nd = sp->data;
     gts__ctx *c = pw->c;
-    gts_move m = nd->moves[k];
+    gts_move m = nd->s.moves[k];
     int ext = gts__extension(c, m);
     if (ext < 0)
         return;
@@ -201,8 +164,8 @@ static void first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts_score s;
     bool done;
     uint32_t first;
-    if (!gts__er_first(c, pw, &ER_PARALLEL, m, nd->depth - 1 + ext, nd->ply, load_alpha(nd),
-                       nd->beta, &s, &done, &first)) {
+    if (!gts__er_first(c, pw, &ER_PARALLEL, m, nd->s.depth - 1 + ext, nd->s.ply, load_alpha(nd),
+                       nd->s.beta, &s, &done, &first)) {
         if (pw->in_spec)
             gts__pw_wasted(pw, wm);
         return;
@@ -231,16 +194,14 @@ static void rest_job(gts__pw *pw, gts__sp *sp, uint32_t j)
         return;
     }
     gts__waste_mark wm = gts__pw_waste_mark(pw);
-    gts_move m = nd->moves[k];
+    gts_move m = nd->s.moves[k];
     int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m))
+    if (ext < 0 || !gts__pw_apply(pw, nd->s.ply, m))
         return;
-    gts_score s = -pe_rest(pw, nd->depth - 1 + ext, nd->ply + 1, -nd->beta, -a, -u, first, nd);
-    gts__pw_undo(pw, nd->ply, m);
-    if (gts__aborted(c) || !er_update(pw, nd, k, s, true)) {
-        if (pw->in_spec)
-            gts__pw_wasted(pw, wm);
-    }
+    gts_score s =
+        -pe_rest(pw, nd->s.depth - 1 + ext, nd->s.ply + 1, -nd->s.beta, -a, -u, first, nd);
+    gts__pw_undo(pw, nd->s.ply, m);
+    gts__split_job_done(pw, &nd->s, k, s, true, wm);
 }
 
 /* ---- nodes ------------------------------------------------------------------ */
@@ -268,35 +229,23 @@ static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_sco
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
-        return s;
-    gts__arena_mark am = pn.am;
+    er_node *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn);
+    if (!nd)
+        return pn.score;
     int n = pn.n;
-    er_node *nd = gts__pw_alloc(pw, sizeof *nd);
     gts__mv *open = gts__pw_alloc(pw, (size_t)n * sizeof *open);
-    if (!nd || !open) {
-        gts__pw_release(pw, am);
+    if (!open) {
+        gts__pw_release(pw, pn.am);
         return 0;
     }
-    nd->moves = pn.moves;
-    nd->idx = pn.idx;
+    gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, &nd->line, &nd->sp.abort.flag);
     nd->open = open;
     for (int k = 0; k < n; k++)
         open[k].index = ER_SETTLED;
-    nd->depth = depth;
-    nd->ply = ply;
-    nd->beta = beta;
-    nd->alpha = (uint32_t)alpha;
-    nd->lock = 0;
-    nd->best = -GTS_SCORE_INF;
-    nd->best_k = 0;
-    nd->cut = false;
-    nd->line.len = 0;
     gts__sp_init(pw, &nd->sp, 0, 0, NULL, nd, false); /* cut flag before any split */
 
     /* Step 4. evalFirst of every child (mandatory, in parallel) */
-    if (er_split(pw, nd, (uint32_t)n, first_job, false) && !nd->cut && !gts__aborted(c)) {
+    if (er_split(pw, nd, (uint32_t)n, first_job, false) && !nd->s.cut && !gts__aborted(c)) {
         /* Step 5. The open children, most promising bound first */
         int count = 0;
         for (int k = 0; k < n; k++)
@@ -308,24 +257,9 @@ static gts_score par_e(gts__pw *pw, int depth, int ply, gts_score alpha, gts_sco
         if (count > 0)
             er_split(pw, nd, (uint32_t)count, rest_job, true);
     }
-    if (gts__aborted(c)) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
 
-    /* Step 7. Result: table, PV, root move */
-    gts_score best = nd->best;
-    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
-    if (nd->line.len > 0)
-        gts__pvline_put(c, ply, &nd->line);
-    else
-        c->pv_len[ply] = 0;
-    if (ply == 0) {
-        c->root_move = nd->moves[nd->best_k];
-        c->root_has_move = true;
-    }
-    gts__pw_release(pw, am);
-    return best;
+    /* Step 7. Result: table, PV, root move (split.h) */
+    return gts__split_close(pw, &nd->s, &pn, alpha);
 }
 
 /* gts__child_result in a frame that may wait: the node's line is kept in
@@ -355,15 +289,9 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
     /* Steps 1-3. Stop, limits, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
-        return s;
-    gts__arena_mark am = pn.am;
-    gts__pvline *line = gts__pw_alloc(pw, sizeof *line);
-    if (!line) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
+    gts__pvline *line = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *line, &pn);
+    if (!line)
+        return pn.score;
     line->len = 0;
     gts_score best = -GTS_SCORE_INF;
     uint32_t best_index = GTS__TT_NO_MOVE;
@@ -400,14 +328,15 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         gts_move m = pn.moves[k];
         int ext = gts__extension(c, m);
         if (ext < 0 || !gts__pw_apply(pw, ply, m)) {
-            gts__pw_release(pw, am);
+            gts__pw_release(pw, pn.am);
             return 0;
         }
         int d = depth - 1 + ext;
-        s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a) : -pe_r(pw, d, ply + 1, -beta, -a);
+        gts_score s = !rest && k == 0 ? -pe_e(pw, d, ply + 1, -beta, -a)
+                                      : -pe_r(pw, d, ply + 1, -beta, -a);
         gts__pw_undo(pw, ply, m);
         if (gts__aborted(c)) {
-            gts__pw_release(pw, am);
+            gts__pw_release(pw, pn.am);
             return 0;
         }
         if (refute_fold(c, line, depth, ply, m, pn.idx[k], s, beta, &best, &best_index, &a))
@@ -415,28 +344,11 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
     }
 
 store:
-    /* Step 6. Result: table, PV */
-    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, best_index);
-    if (line->len > 0)
-        gts__pvline_put(c, ply, line);
-    else
-        c->pv_len[ply] = 0;
-    gts__pw_release(pw, am);
-    return best;
+    /* Step 6. Result: table, PV (split.h) */
+    return gts__par_close(pw, &pn, depth, ply, alpha, beta, best, best_index, line);
 }
 
 /* ---- iteration ------------------------------------------------------------------ */
-
-typedef struct er_args {
-    int depth;
-    gts_score alpha, beta, score;
-} er_args;
-
-static void er_root(gts__pw *pw, void *arg)
-{
-    er_args *a = arg;
-    a->score = pe_e(pw, a->depth, 0, a->alpha, a->beta);
-}
 
 gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gts_score beta)
 {
@@ -445,8 +357,7 @@ gts_score gts__iterate_er_parallel(gts__run *run, int depth, gts_score alpha, gt
         return 0;
     for (int i = 0; i < run->threads; i++)
         run->ctx[i]->use_pvs = false; /* as gts_er (no node of ER reads it) */
-    er_args a = {depth, alpha, beta, 0};
-    gts__par_run(&par, er_root, &a);
+    gts_score score = gts__par_search(&par, pe_e, depth, alpha, beta);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

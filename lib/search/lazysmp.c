@@ -38,11 +38,6 @@
 /* Plies from the root at which helpers reorder moves. */
 enum { LAZY_VARY_PLIES = 3 };
 
-typedef struct lazy_args {
-    int depth;
-    gts_score alpha, beta, score;
-} lazy_args;
-
 /* A helper's node: which helper, for the order. */
 typedef struct lazy_node {
     gts__pw *pw;
@@ -119,16 +114,16 @@ static gts_score lazy_search(gts__pw *pw, int helper, int depth, int ply, gts_sc
     return gts__node_search(pw->c, &LAZY_HOOKS, &ln, depth, ply, alpha, beta, false);
 }
 
-static void lazy_main(gts__pw *pw, void *arg)
+/* The main thread: the plain serial search. */
+static gts_score lazy_main(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    lazy_args *a = arg;
-    a->score = gts__alphabeta(pw->c, a->depth, 0, a->alpha, a->beta);
+    return gts__alphabeta(pw->c, depth, ply, alpha, beta);
 }
 
-static void lazy_helper(gts__pw *pw, int helper, void *arg)
+/* A helper (pw->helper, 1..threads-1): the rotated order. */
+static gts_score lazy_helper(gts__pw *pw, int depth, int ply, gts_score alpha, gts_score beta)
 {
-    lazy_args *a = arg;
-    lazy_search(pw, helper, a->depth, 0, a->alpha, a->beta);
+    return lazy_search(pw, pw->helper, depth, ply, alpha, beta);
 }
 
 gts_score gts__iterate_lazysmp(gts__run *run, int depth, gts_score alpha, gts_score beta)
@@ -136,8 +131,7 @@ gts_score gts__iterate_lazysmp(gts__run *run, int depth, gts_score alpha, gts_sc
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
-    lazy_args a = {depth, alpha, beta, 0};
-    gts__par_smp(&par, lazy_main, lazy_helper, &a);
+    gts_score score = gts__par_search_smp(&par, lazy_main, lazy_helper, depth, alpha, beta);
     gts__par_end(&par);
-    return a.score;
+    return score;
 }

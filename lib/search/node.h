@@ -470,4 +470,58 @@ static inline gts_score gts__horizon_lean(gts__ctx *c, int ply)
     return gts__evaluate(c, ply);
 }
 
+/* ---- the node prologue ------------------------------------------------------- */
+
+/* What the prologue leaves for the node's body. */
+typedef struct gts__node_in {
+    uint64_t key;            /* table key (0 without a table) */
+    uint32_t tt_move;        /* the table's move, < n; GTS__TT_NO_MOVE when none */
+    int n;                   /* moves at the node's ply (gts__moves), > 0 */
+} gts__node_in;
+
+/*
+ * Steps 1-2 of every depth-first node (the serial node of node_search.h,
+ * ER's nodes, the parallel nodes' gts__par_open): stop and limits, the ply
+ * limit, the horizon (quiescence or evaluate(); evaluate() alone when
+ * @lean), then window and table (gts__node_probe: *alpha, *beta narrowed).
+ * True with the node's value in *v when it is decided there (0 after a
+ * stop or a failure). @lean is a constant at every instantiation.
+ */
+static inline __attribute__((always_inline)) bool
+gts__node_head(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta, bool lean,
+               gts__node_in *in, gts_score *v)
+{
+    /* Step 1. Stop, limits, horizon */
+    *v = 0;
+    if (gts__enter_as(c, ply, lean))
+        return true;
+    if (ply >= GTS_MAX_PLY) {
+        *v = gts__evaluate(c, ply);
+        return true;
+    }
+    if (depth <= 0) {
+        *v = lean ? gts__evaluate(c, ply) : gts__leaf(c, ply, *alpha, *beta);
+        return true;
+    }
+    /* Step 2. Window and transposition table (no cut at the root) */
+    return gts__node_probe(c, depth, ply, alpha, beta, &in->key, &in->tt_move, v);
+}
+
+/* Step 3 of every depth-first node: the moves (in the context's buffer at
+ * @ply; in->n, in->tt_move checked against it). True with *v when there is
+ * none: a finished game, its value stored (gts__terminal); 0 after a
+ * failure (recorded). */
+static inline __attribute__((always_inline)) bool
+gts__node_moves(gts__ctx *c, int depth, int ply, gts__node_in *in, gts_score *v)
+{
+    in->n = gts__generate(c, ply, false);
+    if (in->n <= 0) {
+        *v = in->n == 0 ? gts__terminal(c, in->key, depth, ply) : 0;
+        return true;
+    }
+    if (in->tt_move >= (uint32_t)in->n)
+        in->tt_move = GTS__TT_NO_MOVE;
+    return false;
+}
+
 #endif

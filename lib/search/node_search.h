@@ -126,45 +126,34 @@ static inline __attribute__((always_inline)) gts_score
 gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
                  gts_score alpha, gts_score beta, bool lean)
 {
-    /* Step 1. Stop, limits, horizon */
-    if (gts__enter_as(c, ply, lean))
-        return 0;
-    if (ply >= GTS_MAX_PLY)
-        return gts__evaluate(c, ply);
-    if (depth <= 0)
-        return lean ? gts__evaluate(c, ply) : gts__leaf(c, ply, alpha, beta);
-
-    /* Steps 2-3. Window and transposition table (no cut at the root: it needs a move) */
-    uint64_t key;
-    uint32_t tt_move;
+    /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
+    gts__node_in in;
     gts_score cut;
-    if (gts__node_probe(c, depth, ply, &alpha, &beta, &key, &tt_move, &cut))
+    if (gts__node_head(c, depth, ply, &alpha, &beta, lean, &in, &cut))
         return cut;
 
-    /* Step 4. The algorithm's own step before the moves (ProbCut's checks) */
-    if (h->pre_moves && h->pre_moves(c, arg, depth, ply, alpha, beta, key, &tt_move, &cut))
+    /* Step 3. The algorithm's own step before the moves (ProbCut's checks) */
+    if (h->pre_moves
+        && h->pre_moves(c, arg, depth, ply, alpha, beta, in.key, &in.tt_move, &cut))
         return cut;
 
-    /* Step 5. Moves; a node without any is a finished game */
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return 0;
-    if (n == 0) {
-        return gts__terminal(c, key, depth, ply);
-    }
+    /* Step 4. Moves; a node without any is a finished game (node.h) */
+    if (gts__node_moves(c, depth, ply, &in, &cut))
+        return cut;
+    uint64_t key = in.key;
+    uint32_t tt_move = in.tt_move;
+    int n = in.n;
 
-    /* Step 6. Table lookahead, then ordering (which overlaps the loads) */
+    /* Step 5. Table lookahead, then ordering (which overlaps the loads) */
     const gts_move *moves = gts__moves(c, ply);
     if (!gts__lookahead(c, depth, moves, n))
         return 0;
-    if (tt_move >= (uint32_t)n)
-        tt_move = GTS__TT_NO_MOVE;
     bool sort = n > 1 && gts__order_wanted(c, tt_move) && gts__order_moves(c, ply, n, tt_move);
     int limit = n;
     if (!lean && c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
 
-    /* Step 7. Children (a second pass over the deferred ones). The deferred
+    /* Step 6. Children (a second pass over the deferred ones). The deferred
      * indices reuse this ply's key buffer: gts__order_moves has read the
      * keys into c->order before the loop, and nothing reads them after. */
     gts_score best = -GTS_SCORE_INF;
@@ -232,7 +221,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     }
 
 store:
-    /* Step 8. Store */
+    /* Step 7. Store */
     gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }

@@ -34,17 +34,6 @@
 /* Arena chunk size; a bigger request gets a chunk of its own size. */
 static const size_t ARENA_CHUNK = (size_t)64 << 10;
 static const size_t ARENA_ALIGN = 16;
-/* Spin rounds with pause before a waiter starts yielding the CPU, yield
- * rounds before it starts sleeping, and the sleep (with more threads than
- * cores, yielding idlers still take CPU time from the searching threads). */
-static const unsigned BACKOFF_SPIN_ROUNDS = 6;
-static const unsigned BACKOFF_YIELD_ROUNDS = 32;
-static const long BACKOFF_SLEEP_NS = 50000;
-/* Spins on a busy lock before yielding. */
-static const unsigned LOCK_SPINS = 64;
-/* Mandatory split points a worker may join from the board, one inside the
- * other (each nests on its stack). */
-static const int BOARD_MAX_NEST = 4;
 
 struct gts__arena_chunk {
     gts__arena_chunk *prev;
@@ -259,6 +248,15 @@ void gts__pw_release(gts__pw *pw, gts__arena_mark m)
 
 /* ---- waiting ------------------------------------------------------------------ */
 
+/* Spin rounds with pause before a waiter starts yielding the CPU, yield
+ * rounds before it starts sleeping, and the sleep (with more threads than
+ * cores, yielding idlers still take CPU time from the searching threads). */
+static const unsigned BACKOFF_SPIN_ROUNDS = 6;
+static const unsigned BACKOFF_YIELD_ROUNDS = 32;
+static const long BACKOFF_SLEEP_NS = 50000;
+/* Spins on a busy lock before yielding. */
+static const unsigned LOCK_SPINS = 64;
+
 static void backoff_real(unsigned round)
 {
     if (round < BACKOFF_SPIN_ROUNDS) {
@@ -305,19 +303,17 @@ void gts__backoff_starved(unsigned round)
 
 /* ---- moves -------------------------------------------------------------------- */
 
-/* The ordered moves into arena arrays: the count, 0 at a finished game,
- * -1 on failure (recorded). */
-static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, uint32_t **idx)
+/* The @n ordered moves at @ply (gts__node_moves) into arena arrays; false
+ * on failure (recorded). */
+static bool par_moves(gts__pw *pw, int ply, int n, uint32_t tt_move, gts_move **moves,
+                      uint32_t **idx)
 {
     gts__ctx *c = pw->c;
-    int n = gts__generate(c, ply, false);
-    if (n <= 0)
-        return n;
     gts_move *mv = gts__pw_alloc(pw, (size_t)n * sizeof *mv);
     uint32_t *ix = gts__pw_alloc(pw, (size_t)n * sizeof *ix);
     if (!mv || !ix)
-        return -1;
-    bool sort = gts__order_moves(c, ply, n, tt_move < (uint32_t)n ? tt_move : GTS__TT_NO_MOVE);
+        return false;
+    bool sort = gts__order_moves(c, ply, n, tt_move);
     const gts_move *gen = gts__moves(c, ply);
     for (int k = 0; k < n; k++) {
         uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
@@ -326,38 +322,32 @@ static int par_moves(gts__pw *pw, int ply, uint32_t tt_move, gts_move **moves, u
     }
     *moves = mv;
     *idx = ix;
-    return n;
+    return true;
 }
 
-bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
-                   gts__par_node *nd, gts_score *score)
+void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
+                    size_t block, gts__par_node *nd)
 {
     gts__ctx *c = pw->c;
+    gts_score *score = &nd->score;
 
-    /* Step 1. Stop, limits, horizon */
-    *score = 0;
-    if (gts__enter(c, ply))
-        return false;
-    if (ply >= GTS_MAX_PLY) {
-        *score = gts__evaluate(c, ply);
-        return false;
-    }
+    /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
+    gts__node_in in;
+    if (gts__node_head(c, depth, ply, alpha, beta, false, &in, score)
+        || gts__node_moves(c, depth, ply, &in, score))
+        return NULL;
+    nd->key = in.key;
+    nd->n = in.n;
 
-    /* Step 2. Window and transposition table */
-    uint32_t tt_move;
-    if (gts__node_probe(c, depth, ply, alpha, beta, &nd->key, &tt_move, score))
-        return false;
-    *score = 0;
-
-    /* Step 3. Moves, ordered, into the arena */
+    /* Step 3. Moves, ordered, into the arena; the node's block */
     nd->am = gts__pw_mark(pw);
-    nd->n = par_moves(pw, ply, tt_move, &nd->moves, &nd->idx);
-    if (nd->n > 0 && gts__lookahead(c, depth, nd->moves, nd->n))
-        return true;
-    gts__pw_release(pw, nd->am); /* no moves, or a failure (recorded) */
-    if (nd->n == 0)
-        *score = gts__terminal(c, nd->key, depth, ply);
-    return false;
+    if (par_moves(pw, ply, in.n, in.tt_move, &nd->moves, &nd->idx)
+        && gts__lookahead(c, depth, nd->moves, nd->n)
+        && (nd->block = gts__pw_alloc(pw, block)) != NULL)
+        return nd->block;
+    gts__pw_release(pw, nd->am); /* a failure (recorded) */
+    *score = 0;
+    return NULL;
 }
 
 /* ---- split points -------------------------------------------------------------- */
@@ -500,6 +490,10 @@ void gts__sp_join(gts__pw *pw, gts__sp *sp)
 
 /* ---- mandatory work first ------------------------------------------------------- */
 
+/* Mandatory split points a worker may join from the board, one inside the
+ * other (each nests on its stack). */
+static const int BOARD_MAX_NEST = 4;
+
 void gts__sp_publish(gts__pw *pw, gts__sp *sp)
 {
     gts__par *par = pw->par;
@@ -625,4 +619,41 @@ void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
     }
     gts__par_run(par, smp_root, &m);
     gts__free(run_alloc(par->run), m.tasks, (size_t)par->threads * sizeof *m.tasks);
+}
+
+/* ---- the root call ------------------------------------------------------------ */
+
+typedef struct root_call {
+    gts__par_root_fn fn, helper_fn;
+    int depth;
+    gts_score alpha, beta, score;
+} root_call;
+
+static void root_main(gts__pw *pw, void *arg)
+{
+    root_call *r = arg;
+    r->score = r->fn(pw, r->depth, 0, r->alpha, r->beta);
+}
+
+static void root_helper(gts__pw *pw, int helper, void *arg)
+{
+    root_call *r = arg;
+    pw->helper = helper;
+    (void)r->helper_fn(pw, r->depth, 0, r->alpha, r->beta);
+}
+
+gts_score gts__par_search(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
+                          gts_score beta)
+{
+    root_call r = {fn, NULL, depth, alpha, beta, 0};
+    gts__par_run(par, root_main, &r);
+    return r.score;
+}
+
+gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn main_fn, gts__par_root_fn helper_fn,
+                              int depth, gts_score alpha, gts_score beta)
+{
+    root_call r = {main_fn, helper_fn, depth, alpha, beta, 0};
+    gts__par_smp(par, root_main, root_helper, &r);
+    return r.score;
 }

@@ -1,6 +1,8 @@
 /*
  * parallel.h - infrastructure shared by the parallel search algorithms
  * (internal; parallel.c, ybwc.c, er_parallel.c, dts.c, abdada.c, lazysmp.c).
+ * The split node itself (fold a child's result, close the node) is
+ * split.h, on top of this file.
  *
  * One parallel iteration (gts__par) gives every pool worker a gts__pw: its
  * search context (run->ctx[id], with its own state copy), the path of moves
@@ -82,6 +84,7 @@ struct gts__pw {
     void *algo;
     uint64_t rng;
     int board_nest;          /* gts__pw_help_mandatory() calls in progress */
+    int helper;              /* gts__par_search_smp's helper running here (1..) */
 } __attribute__((aligned(GTS__CACHELINE)));
 
 /* Capacity of the mandatory-work board (gts__sp_publish); a split point
@@ -360,6 +363,21 @@ static inline bool gts__chain_aborted(const gts__ctx *c, const gts__abort *a)
 void gts__par_smp(gts__par *par, void (*main_fn)(gts__pw *pw, void *arg),
                   void (*helper_fn)(gts__pw *pw, int helper, void *arg), void *arg);
 
+/* ---- the root call of an iteration --------------------------------------- */
+
+/* A node function of a parallel algorithm, called at the root (ply 0). */
+typedef gts_score (*gts__par_root_fn)(gts__pw *pw, int depth, int ply, gts_score alpha,
+                                      gts_score beta);
+
+/* @fn(pw, @depth, 0, @alpha, @beta) on worker 0 through gts__par_run: its
+ * score. */
+gts_score gts__par_search(gts__par *par, gts__par_root_fn fn, int depth, gts_score alpha,
+                          gts_score beta);
+/* The same through gts__par_smp: @main_fn on worker 0 (its score) and
+ * @helper_fn on every helper (pw->helper tells which, 1..threads-1). */
+gts_score gts__par_search_smp(gts__par *par, gts__par_root_fn main_fn, gts__par_root_fn helper_fn,
+                              int depth, gts_score alpha, gts_score beta);
+
 /* ---- helpers shared by the node functions -------------------------------- */
 
 /* A node opened by gts__par_open(): what its search needs afterwards. */
@@ -369,18 +387,22 @@ typedef struct gts__par_node {
     gts_move *moves;    /* arena array, best first */
     uint32_t *idx;      /* generate() index of moves[k] */
     int n;              /* number of moves, > 0 */
+    void *block;        /* the caller's node block (gts__par_open's @block bytes) */
+    gts_score score;    /* the node's value when gts__par_open decided it */
 } gts__par_node;
 
-/* Steps 1-3 of every parallel node search: stop, limits and horizon; the
- * window narrowed in place to the values the node can still take
- * (gts__window: the caller searches and stores against *alpha, *beta); the
- * table probe; the node's moves generated, ordered and copied into arena
- * arrays (the context's per-ply buffers are only used during the call).
- * Returns true with @nd filled when the node is to be searched; false when
- * it is decided here, with its value in *score (0 after a stop or a
- * failure, which is recorded), and nothing left in the arena. */
-bool gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
-                   gts__par_node *nd, gts_score *score);
+/* Steps 1-3 of every parallel node search (the prologue of node.h): stop,
+ * limits and horizon; the window narrowed in place to the values the node
+ * can still take (gts__window: the caller searches and stores against
+ * *alpha, *beta); the table probe; the node's moves generated, ordered and
+ * copied into arena arrays (the context's per-ply buffers are only used
+ * during the call), and after them an arena block of @block bytes for the
+ * caller's node. Returns the block (also nd->block) with @nd filled when
+ * the node is to be searched; NULL when it is decided here, with its value
+ * in nd->score (0 after a stop or a failure, which is recorded), and
+ * nothing left in the arena. */
+void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
+                    size_t block, gts__par_node *nd);
 
 /* Number of moves to search at a node with @n moves (N-best option). */
 static inline int gts__par_limit(const gts__ctx *c, int depth, int n)

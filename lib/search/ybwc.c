@@ -56,7 +56,7 @@
  * abort (cutoff or stop) discards a result. Results of aborted searches are
  * never used or stored.
  */
-#include "search/parallel.h"
+#include "search/split.h"
 
 #include <limits.h>
 #include <string.h>
@@ -96,20 +96,12 @@ static const yvariant V_ROOTSPLIT = {YB_SCOUT, YB_ROOT, ROOTSPLIT_MIN_SPLIT_DEPT
 enum { J_PENDING = 0, J_DONE = 1, J_RESEARCH = 2, J_ABORTED = 3 };
 
 typedef struct ynode {
+    gts__split s;            /* the fold (split.h) */
     gts__sp sp;
     const yvariant *v;
-    int depth, ply;
     bool pv;
-    gts_score beta;
-    uint32_t alpha;          /* atomic: current alpha (gts_score bits) */
-    uint32_t lock;
-    gts_score best;          /* lock */
-    uint32_t best_k;         /* lock */
-    bool cut;                /* lock */
-    gts_move *moves;         /* best first */
-    uint32_t *idx;           /* generate() index of moves[k] */
     uint32_t *status;        /* Jamboree: J_* per move (release/acquire) */
-    gts__pvline line;        /* lock */
+    gts__pvline line;        /* s.lock */
 } ynode;
 
 static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts_score alpha,
@@ -117,7 +109,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
 static gts_score load_alpha(const ynode *nd)
 {
-    return (gts_score)(int32_t)gts__atomic_load_relaxed_32(&nd->alpha);
+    return gts__split_alpha(&nd->s);
 }
 
 /* May the node at @ply (a PV node or not) split? */
@@ -143,35 +135,25 @@ static gts_score ychild(gts__pw *pw, const yvariant *v, int depth, int ply, gts_
     return gts__alphabeta(pw->c, depth, ply, alpha, beta);
 }
 
-/* Fold a finished, non-aborted result of move @k into the node. Returns
- * false when the node had already been cut off (the result is discarded). */
+/* Fold a finished, non-aborted result of move @k into the node (split.h).
+ * Returns false when the node had already been cut off. */
 static bool ynode_update(gts__pw *pw, ynode *nd, uint32_t k, gts_score s)
 {
-    gts__ctx *c = pw->c;
-    bool cutoff = false;
-    gts__spin_lock(&nd->lock);
-    if (nd->cut) {
-        gts__spin_unlock(&nd->lock);
-        return false;
-    }
-    if (s > nd->best) {
-        nd->best = s;
-        nd->best_k = k;
-        if (s > load_alpha(nd)) {
-            gts__pvline_set(&nd->line, c, nd->ply, nd->moves[k]);
-            if (s >= nd->beta) {
-                nd->cut = true;
-                cutoff = true;
-                gts__sp_cut(&nd->sp);
-            } else {
-                gts__atomic_store_relaxed_32(&nd->alpha, (uint32_t)s);
-            }
-        }
-    }
-    gts__spin_unlock(&nd->lock);
-    if (cutoff)
-        gts__order_cutoff(c, nd->ply, nd->depth, nd->moves[k]);
-    return true;
+    return gts__split_fold(pw->c, &nd->s, k, s, true);
+}
+
+/* The child searches of split.h: ychild with the node's variant, at a PV
+ * node or not. */
+static gts_score ychild_cut(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                            gts_score beta)
+{
+    return ychild(pw, ((const ynode *)arg)->v, depth, ply, alpha, beta, false);
+}
+
+static gts_score ychild_pv(gts__pw *pw, const void *arg, int depth, int ply, gts_score alpha,
+                           gts_score beta)
+{
+    return ychild(pw, ((const ynode *)arg)->v, depth, ply, alpha, beta, true);
 }
 
 /* Apply move @k of @nd, search it with (alpha, beta), undo. Sets *ok to
@@ -179,41 +161,15 @@ static bool ynode_update(gts__pw *pw, ynode *nd, uint32_t k, gts_score s)
 static gts_score search_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score alpha,
                              gts_score beta, bool pv, bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    gts_score s = -ychild(pw, nd->v, nd->depth - 1 + ext, nd->ply + 1, -beta, -alpha, pv);
-    gts__pw_undo(pw, nd->ply, m);
-    *ok = true;
-    return s;
+    return pv ? gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_pv, nd, ok)
+              : gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_cut, nd, ok);
 }
 
 /* Scout: null window at @a, re-searched with (current alpha, beta) when it
  * fails high inside the window. */
 static gts_score scout_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score a, bool *ok)
 {
-    gts__ctx *c = pw->c;
-    gts_move m = nd->moves[k];
-    int ext = gts__extension(c, m);
-    if (ext < 0 || !gts__pw_apply(pw, nd->ply, m)) {
-        *ok = false;
-        return 0;
-    }
-    int d = nd->depth - 1 + ext;
-    gts_score s = -ychild(pw, nd->v, d, nd->ply + 1, -a - 1, -a, false);
-    if (s > a && s < nd->beta && !gts__aborted(c)) {
-        gts_score a2 = load_alpha(nd);
-        if (a2 < a)
-            a2 = a;
-        s = -ychild(pw, nd->v, d, nd->ply + 1, -nd->beta, -a2, false);
-    }
-    gts__pw_undo(pw, nd->ply, m);
-    *ok = true;
-    return s;
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, true, ychild_cut, nd, ok);
 }
 
 /* Job of YBWC, PV splitting and root splitting: one young brother. */
@@ -224,14 +180,10 @@ static void yjob(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     bool ok;
     gts_score s = nd->v->window == YB_WINDOW
-                      ? search_move(pw, nd, k, a, nd->beta, false, &ok)
+                      ? search_move(pw, nd, k, a, nd->s.beta, false, &ok)
                       : scout_move(pw, nd, k, a, &ok);
-    if (!ok)
-        return;
-    if (gts__aborted(pw->c) || !ynode_update(pw, nd, k, s)) {
-        if (pw->in_spec)
-            gts__pw_wasted(pw, wm);
-    }
+    if (ok)
+        gts__split_job_done(pw, &nd->s, k, s, true, wm);
 }
 
 /* Job of Jamboree: the null-window test of one young brother. */
@@ -247,7 +199,7 @@ static void jtest(gts__pw *pw, gts__sp *sp, uint32_t k)
         st = J_ABORTED;
         if (pw->in_spec)
             gts__pw_wasted(pw, wm);
-    } else if (s > a && s < nd->beta) {
+    } else if (s > a && s < nd->s.beta) {
         st = J_RESEARCH; /* the owner re-searches it in order */
     } else if (!ynode_update(pw, nd, k, s) && pw->in_spec) {
         gts__pw_wasted(pw, wm);
@@ -288,7 +240,7 @@ static void jamboree_sequence(gts__pw *pw, ynode *nd, int first, int limit)
             goto out;
         if (st == J_RESEARCH) {
             bool ok;
-            gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->beta, false, &ok);
+            gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->s.beta, false, &ok);
             if (!ok || gts__aborted(c))
                 goto out;
             ynode_update(pw, nd, (uint32_t)k, s);
@@ -318,11 +270,11 @@ static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
         end = limit;
     for (int k = 1; k < end; k++) {
         bool ok;
-        gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->beta, false, &ok);
+        gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->s.beta, false, &ok);
         if (!ok || gts__aborted(pw->c))
             return -1;
         ynode_update(pw, nd, (uint32_t)k, s);
-        if (nd->cut)
+        if (nd->s.cut)
             return -1;
     }
     return end;
@@ -332,7 +284,7 @@ static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
 static void young_brothers(gts__pw *pw, ynode *nd, int limit)
 {
     const yvariant *v = nd->v;
-    bool parallel = gts__sp_parallel(pw) && may_split(v, nd->ply, nd->pv);
+    bool parallel = gts__sp_parallel(pw) && may_split(v, nd->s.ply, nd->pv);
     bool jam = v->window == YB_JAMBOREE;
     int first = 1;
     if (jam) {
@@ -363,61 +315,30 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Steps 1-3. Stop, limits, horizon, table, ordered moves */
     gts__par_node pn;
-    gts_score s;
-    if (!gts__par_open(pw, depth, ply, &alpha, &beta, &pn, &s))
-        return s;
-    gts__arena_mark am = pn.am;
-    ynode *nd = gts__pw_alloc(pw, sizeof *nd);
-    if (!nd) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
-    nd->moves = pn.moves;
-    nd->idx = pn.idx;
+    ynode *nd = gts__par_open(pw, depth, ply, &alpha, &beta, sizeof *nd, &pn);
+    if (!nd)
+        return pn.score;
+    gts__split_init(&nd->s, &pn, depth, ply, alpha, beta, &nd->line, &nd->sp.abort.flag);
     nd->v = v;
-    nd->depth = depth;
-    nd->ply = ply;
     nd->pv = pv;
-    nd->beta = beta;
-    nd->alpha = (uint32_t)alpha;
-    nd->lock = 0;
-    nd->best = -GTS_SCORE_INF;
-    nd->best_k = 0;
-    nd->cut = false;
     nd->status = NULL;
-    nd->line.len = 0;
 
     /* Step 4. The eldest brother, serially */
     bool ok;
-    s = search_move(pw, nd, 0, alpha, beta, pv, &ok);
+    gts_score s = search_move(pw, nd, 0, alpha, beta, pv, &ok);
     if (!ok || gts__aborted(c)) {
-        gts__pw_release(pw, am);
+        gts__pw_release(pw, pn.am);
         return 0;
     }
     ynode_update(pw, nd, 0, s);
 
     /* Step 5. Young brothers, in parallel where the variant splits */
     int limit = gts__par_limit(c, depth, pn.n);
-    if (!nd->cut && limit > 1)
+    if (!nd->s.cut && limit > 1)
         young_brothers(pw, nd, limit);
-    if (gts__aborted(c)) {
-        gts__pw_release(pw, am);
-        return 0;
-    }
 
-    /* Step 6. Result: table, PV, root move */
-    gts_score best = nd->best;
-    gts__tt_save(c, pn.key, depth, ply, alpha, beta, best, nd->idx[nd->best_k]);
-    if (nd->line.len > 0)
-        gts__pvline_put(c, ply, &nd->line);
-    else
-        c->pv_len[ply] = 0;
-    if (ply == 0) {
-        c->root_move = nd->moves[nd->best_k];
-        c->root_has_move = true;
-    }
-    gts__pw_release(pw, am);
-    return best;
+    /* Step 6. Result: table, PV, root move (split.h) */
+    return gts__split_close(pw, &nd->s, &pn, alpha);
 }
 
 /* ---- iterations ---------------------------------------------------------------- */
