@@ -20,6 +20,7 @@
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "tgame.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,9 +46,7 @@ static int x_generate(void *s, gts_move *moves, uint32_t cap, void *user)
     (void)user;
     xtree *t = s;
     const xnode *nd = &t->nodes[t->path[t->ply]];
-    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
-        moves[i] = (gts_move)i;
-    return nd->n;
+    return tgame_moves(moves, cap, nd->n);
 }
 
 static int x_apply(void *s, gts_move m, void *user)
@@ -90,31 +89,15 @@ static uint64_t x_hash(void *s, void *user)
 static void *x_clone(void *s, void *user)
 {
     (void)user;
-    xtree *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
-
-static void x_free(void *s, void *user)
-{
-    (void)user;
-    free(s);
+    return tgame_copy(s, sizeof(xtree));
 }
 
 static gts_game x_game(bool hash)
 {
-    gts_game g;
-    memset(&g, 0, sizeof g);
-    g.struct_size = sizeof g;
-    g.max_moves = XMAX_CHILD;
-    g.generate = x_generate;
-    g.apply = x_apply;
-    g.undo = x_undo;
-    g.evaluate = x_evaluate;
+    gts_game g = tgame_game_of(XMAX_CHILD, x_generate, x_apply, x_undo, x_evaluate);
     g.hash = hash ? x_hash : NULL;
     g.clone = x_clone;
-    g.free = x_free;
+    g.free = tgame_free;
     return g;
 }
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
 
@@ -59,37 +59,11 @@ static uint64_t visits_sum(gts_engine *e)
     return sum;
 }
 
-/* Root-relative negamax over any vtable (the reference), to @depth. */
-static gts_score negamax(const gts_game *v, void *s, int depth, int ply)
-{
-    gts_move moves[64];
-    cr_assert(v->max_moves <= 64);
-    int n = depth > 0 ? v->generate(s, moves, v->max_moves, v->user) : 0;
-    cr_assert(n >= 0);
-    if (n == 0) {
-        gts_score x = v->evaluate(s, v->user);
-        if (x >= GTS_SCORE_DECIDED)
-            return x - ply;
-        if (x <= -GTS_SCORE_DECIDED)
-            return x + ply;
-        return x;
-    }
-    gts_score best = -GTS_SCORE_INF;
-    for (int i = 0; i < n; i++) {
-        cr_assert_eq(v->apply(s, moves[i], v->user), 0);
-        gts_score x = -negamax(v, s, depth - 1, ply + 1);
-        cr_assert_eq(v->undo(s, moves[i], v->user), 0);
-        if (x > best)
-            best = x;
-    }
-    return best;
-}
-
 /* Value of root move @m (from the root), to @depth. */
 static gts_score move_value(const gts_game *v, void *s, gts_move m, int depth)
 {
     cr_assert_eq(v->apply(s, m, v->user), 0);
-    gts_score x = -negamax(v, s, depth - 1, 1);
+    gts_score x = -fx_negamax(v, s, depth - 1, 1);
     cr_assert_eq(v->undo(s, m, v->user), 0);
     return x;
 }
@@ -252,7 +226,7 @@ Test(mcts, random_trees_best_move_is_minimax_best, .timeout = 600)
         cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_SEED, seed), GTS_OK);
         gts_limits l = {.struct_size = sizeof l, .depth = (int32_t)p.depth};
         gts_result r = mcts(en, g, s, &l);
-        gts_score want = negamax(g, s, (int)p.depth, 0);
+        gts_score want = fx_negamax(g, s, (int)p.depth, 0);
         cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
         cr_assert_eq(move_value(g, s, r.best_move, (int)p.depth), want,
                      "tree %d (%llu nodes, %d threads): move %llu is not minimax-best", seed,
@@ -286,7 +260,7 @@ Test(mcts, value_converges_toward_minimax, .timeout = 600)
                                  .max_value = 600};
         void *s;
         cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        gts_score want = negamax(g, s, 6, 0);
+        gts_score want = fx_negamax(g, s, 6, 0);
         gts_move moves[4];
         gts_score val[4];
         int n = g->generate(s, moves, 4, g->user);
@@ -940,14 +914,7 @@ static gts_game race_vtable(race *r, int b, int d, int t, int policy, bool ident
 {
     memset(r, 0, sizeof *r);
     r->b = b, r->d = d, r->t = t, r->policy = policy;
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 4;
-    v.generate = race_generate;
-    v.apply = race_apply;
-    v.undo = race_undo;
-    v.evaluate = race_evaluate;
+    gts_game v = tgame_game_of(4, race_generate, race_apply, race_undo, race_evaluate);
     v.playout_move = policy ? race_policy : NULL;
     v.traits = identity ? GTS_TRAIT_MOVE_IDENTITY : 0;
     return v;

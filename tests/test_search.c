@@ -4,18 +4,11 @@
 #include <unistd.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 #include "hook_internal.h"
 
 static const gts_algorithm EXACT[] = {GTS_ALG_MINIMAX, GTS_ALG_ALPHABETA, GTS_ALG_PVS};
 #define NEXACT (sizeof EXACT / sizeof EXACT[0])
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
 
 static gts_limits limits_depth(int depth)
 {
@@ -33,7 +26,7 @@ Test(search, tictactoe_is_a_draw_for_every_algorithm)
 {
     const gts_game *g = gts_game_tictactoe();
     for (size_t a = 0; a < NEXACT; a++) {
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         void *s;
         cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
         gts_limits l = limits_depth(9);
@@ -57,7 +50,7 @@ Test(search, tictactoe_finds_the_win_and_prefers_the_fastest)
     void *s;
     cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NEXACT; a++) {
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         gts_limits l = limits_depth(5);
         gts_result r = result_new();
         cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
@@ -74,7 +67,7 @@ Test(search, pv_is_a_legal_line)
     const gts_game *g = gts_game_tictactoe();
     void *s;
     cr_assert_eq(gts_tictactoe_new("5", &s), GTS_OK);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(8);
     gts_result r = result_new();
     cr_assert_eq(gts_pvs(e, g, s, &l, &r), GTS_OK);
@@ -99,7 +92,7 @@ Test(search, terminal_root_has_no_move)
     const gts_game *g = gts_game_tictactoe();
     void *s;
     cr_assert_eq(gts_tictactoe_new("1425" "3", &s), GTS_OK); /* X has won */
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_result r = result_new();
     cr_assert_eq(gts_alphabeta(e, g, s, NULL, &r), GTS_OK);
     cr_expect(!(r.flags & GTS_RESULT_HAS_MOVE), "no move at a finished game");
@@ -124,7 +117,7 @@ Test(search, root_state_unchanged_after_normal_search)
         tgame_init(&g, 11, 4, 6);
         copy = g;
         gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         gts_limits l = limits_depth(6);
         gts_result r = result_new();
         cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
@@ -140,7 +133,7 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
         tgame_init(&g, 12, 6, 12);
         copy = g;
         gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         gts_limits l = limits_depth(12);
         l.nodes = 5000;
         gts_result r = result_new();
@@ -152,10 +145,7 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
         expect_restored(&copy, &g, "node-limited");
         /* The reported score is the one of the last completed depth. */
         if (r.depth > 0) {
-            tgame ref;
-            tgame_init(&ref, 12, 6, 12);
-            gts_game rv = tgame_vtable(&ref, false);
-            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0),
+                        cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth),
                          "%s: score of depth %d", gts_algorithm_name(EXACT[a]), r.depth);
         }
         gts_engine_free(e);
@@ -168,7 +158,7 @@ Test(search, time_limit_stops)
     tgame_init(&g, 13, 8, 30);
     copy = g;
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(30);
     l.time_ms = 50;
     gts_result r = result_new();
@@ -198,7 +188,7 @@ Test(search, stop_from_another_thread)
     tgame_init(&g, 14, 8, 40);
     copy = g;
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(40);
     gts_result r = result_new();
     struct stopper st = {e, 30};
@@ -230,7 +220,7 @@ Test(search, progress_callback_after_each_iteration_and_can_stop)
     tgame g;
     tgame_init(&g, 15, 3, 9);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(9);
     int n = 0;
     l.on_iteration = count_iterations;
@@ -261,7 +251,7 @@ Test(search, callback_failure_restores_state)
             if (f == 4) faults.too_many_at = at;
             copy = g;
             gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             gts_limits l = limits_depth(6);
             gts_result r = result_new();
             int rc = gts_search(e, EXACT[a], &v, &g, &l, &r);
@@ -286,7 +276,7 @@ Test(search, shorter_wins_are_preferred_with_and_without_tt)
             tgame ref = g;
             gts_score want = tgame_negamax(&ref, &ref_v, 6, 0);
             for (size_t a = 0; a < NEXACT; a++) {
-                gts_engine *e = engine();
+                gts_engine *e = fx_engine();
                 gts_limits l = limits_depth(6);
                 gts_result r = result_new();
                 cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
@@ -307,7 +297,7 @@ Test(search, quiescence_and_extensions_agree_with_minimax)
             g.noisy = seed % 2 == 0;
             g.extend_first = seed % 3 == 0;
             gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             gts_limits l = limits_depth(4);
             gts_result r = result_new();
             cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
@@ -347,7 +337,7 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
                     gts_game v = tgame_vtable(&g, true);
                     if (general)
                         v.extend = extend_none;
-                    gts_engine *e = engine();
+                    gts_engine *e = fx_engine();
                     cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt ? 1 : 0), GTS_OK);
                     gts_limits l = limits_depth(6);
                     r[general] = result_new();
@@ -381,7 +371,7 @@ Test(search, caller_window_reports_bounds)
     gts_game v = tgame_vtable(&g, true);
     tgame ref = g;
     gts_score exact = tgame_negamax(&ref, &v, 5, 0);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(5);
     gts_result r = result_new();
     l.alpha = exact + 10;
@@ -415,7 +405,7 @@ Test(search, options_do_not_change_exact_results)
         tgame ref = g;
         gts_score want = tgame_negamax(&ref, &v, 5, 0);
         for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             cr_assert_eq(gts_engine_set(e, opts[o].o, opts[o].v), GTS_OK);
             gts_limits l = limits_depth(5);
             gts_result r = result_new();
@@ -432,12 +422,12 @@ Test(search, nbest_searches_fewer_nodes)
     tgame g;
     tgame_init(&g, 18, 6, 6);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(6);
     gts_result full = result_new(), sel = result_new();
     cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &full), GTS_OK);
     gts_engine_free(e);
-    e = engine();
+    e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST, 2), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST_DEPTH, 3), GTS_OK);
     cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &sel), GTS_OK);
@@ -453,7 +443,7 @@ Test(search, engine_reuse_and_clear_keep_results)
     gts_game v = tgame_vtable(&g, true);
     tgame ref = g;
     gts_score want = tgame_negamax(&ref, &v, 6, 0);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     /* A small table, so that the few thousand entries of this search show
      * in gts_engine_hashfull()'s sample of the first 1000 buckets. */
     cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 1), GTS_OK);
@@ -477,7 +467,7 @@ Test(search, thread_nodes_reported)
     tgame g;
     tgame_init(&g, 20, 3, 5);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     uint64_t per[4] = {0};
     gts_result r = result_new();
     r.thread_nodes = per;
@@ -504,9 +494,9 @@ Test(search, thread_nodes_reported)
 static int warm_mismatches(gts_algorithm alg, int threads, bool exact_depth, int *cases)
 {
     const gts_game *g = gts_game_connect4h();
-    gts_engine *ref = engine();
+    gts_engine *ref = fx_engine();
     cr_assert_eq(gts_engine_set(ref, GTS_OPT_TT_MB, 0), GTS_OK);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
     cr_assert_eq(gts__engine_exact_depth(e, exact_depth), false);
     int bad = 0;

@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 static const gts_algorithm SEQ[] = {GTS_ALG_MTDF, GTS_ALG_NEGACSTAR, GTS_ALG_SSSSTAR,
                                     GTS_ALG_DUALSTAR, GTS_ALG_ER};
@@ -337,10 +337,7 @@ Test(sequential, limits_and_failures_restore_the_state)
         cr_expect(r.depth < 12 && (r.flags & GTS_RESULT_HAS_MOVE), "%s", name);
         expect_restored(&copy, &g, name);
         if (r.depth > 0) {
-            tgame ref;
-            tgame_init(&ref, 12, 6, 12);
-            gts_game rv = tgame_vtable(&ref, false);
-            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0), "%s: depth %d score",
+                        cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth), "%s: depth %d score",
                          name, r.depth);
         }
         gts_engine_free(e);

@@ -9,16 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gts/gts.h>
-#include "tgame.h"
+#include "fixture.h"
 
 #define CANARY 0xa5
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
 
 /* A heap copy of the first @size bytes of @src, with struct_size = @size
  * (not inlined: the compiler would warn about the deliberately small block). */
@@ -78,7 +71,7 @@ Test(structs, a_0_1_caller_searches)
     tgame g;
     tgame_init(&g, 7, 3, 6);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 6};
     gts_result full = {.struct_size = sizeof full};
     cr_assert_eq(gts_pvs(e, &v, &g, &l, &full), GTS_OK);
@@ -134,7 +127,7 @@ Test(structs, progress_sees_the_callers_result)
     tgame g;
     tgame_init(&g, 8, 3, 4);
     gts_game v = tgame_vtable(&g, false);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     const gts_result *seen = NULL;
     gts_limits l = {.struct_size = sizeof l, .depth = 4, .on_iteration = check_progress,
                     .on_iteration_user = &seen};
@@ -152,7 +145,7 @@ Test(structs, newer_callers_need_a_zero_tail)
 {
     tgame g;
     tgame_init(&g, 9, 3, 4);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     struct {
         gts_game v;
         unsigned char tail[24];
@@ -196,7 +189,7 @@ Test(structs, below_the_0_1_layout_is_refused)
     tgame g;
     tgame_init(&g, 9, 3, 4);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
     v.struct_size = GTS_GAME_SIZE_V0_1 - 1;
@@ -214,7 +207,7 @@ Test(structs, below_the_0_1_layout_is_refused)
 
 Test(structs, probcut_params_of_the_0_1_layout)
 {
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_probcut_params full = {.struct_size = sizeof full};
     cr_assert_eq(gts_probcut_defaults(&full), GTS_OK);
 
@@ -260,7 +253,7 @@ Test(structs, probcut_fit_and_game_of_the_0_1_layout)
     tgame g;
     tgame_init(&g, 12, 4, 8);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_probcut_fit full = {.struct_size = sizeof full};
     gts_status rc = gts_probcut_calibrate(e, &v, NULL, 0, &g, 40, 3, 4, 1, 3, &full);
     cr_assert_eq(rc, GTS_OK);
@@ -337,7 +330,7 @@ Test(structs, a_size_inside_a_pointer_is_refused)
     tgame_init(&g, 7, 3, 4);
     gts_game v = tgame_vtable(&g, true);
     v.bounds = never_called_bounds;
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 4};
     gts_result r = {.struct_size = sizeof r};
     for (size_t extra = 1; extra < sizeof(void *); extra++) {
@@ -363,7 +356,7 @@ Test(structs, estruct_names_the_struct)
     tgame g;
     tgame_init(&g, 7, 3, 4);
     gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
     cr_expect_str_eq(gts_engine_last_error(e), "", "a new engine has no detail");

@@ -59,6 +59,44 @@ static inline uint64_t tgame_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* ---- pieces of any test game ------------------------------------------------ */
+
+/* A vtable with the four callbacks every game has, the rest zero. */
+static inline gts_game tgame_game_of(uint32_t max_moves,
+                                     int (*generate)(void *, gts_move *, uint32_t, void *),
+                                     int (*apply)(void *, gts_move, void *),
+                                     int (*undo)(void *, gts_move, void *),
+                                     gts_score (*evaluate)(void *, void *))
+{
+    gts_game v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.max_moves = max_moves;
+    v.generate = generate;
+    v.apply = apply;
+    v.undo = undo;
+    v.evaluate = evaluate;
+    return v;
+}
+
+/* Moves 0 .. @n - 1, as many as @cap holds; returns @n (generate()'s
+ * answer for a node with @n children). */
+static inline int tgame_moves(gts_move *moves, uint32_t cap, int n)
+{
+    for (int i = 0; i < n && (uint32_t)i < cap; i++)
+        moves[i] = (gts_move)i;
+    return n;
+}
+
+/* A malloc'ed byte copy of @size bytes at @s (clone()), NULL without memory. */
+static inline void *tgame_copy(const void *s, size_t size)
+{
+    void *c = malloc(size);
+    if (c)
+        memcpy(c, s, size);
+    return c;
+}
+
 static inline void tgame_init(tgame *g, uint64_t seed, int branching, int depth)
 {
     memset(g, 0, sizeof *g);
@@ -87,9 +125,7 @@ static int tgame_generate(void *s, gts_move *moves, uint32_t cap, void *user)
         return (int)cap + 1;
     if (g->ply >= g->depth)
         return 0;
-    for (int i = 0; i < g->branching && (uint32_t)i < cap; i++)
-        moves[i] = (gts_move)i;
-    return g->branching;
+    return tgame_moves(moves, cap, g->branching);
 }
 
 static int tgame_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
@@ -143,13 +179,7 @@ static uint64_t tgame_hash(void *s, void *user)
     return g->path[g->ply] ^ (uint64_t)g->ply;
 }
 
-static void *tgame_clone(void *s, void *user)
-{
-    tgame *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
+static void *tgame_clone(void *s, void *user) { return tgame_copy(s, sizeof(tgame)); }
 
 static void tgame_free(void *s, void *user) { free(s); }
 
@@ -180,14 +210,7 @@ static inline int tgame_playout_move(void *s, uint64_t random, gts_move *move, v
 /* The vtable for @g's options (hash on/off). */
 static inline gts_game tgame_vtable(const tgame *g, bool hash)
 {
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 64;
-    v.generate = tgame_generate;
-    v.apply = tgame_apply;
-    v.undo = tgame_undo;
-    v.evaluate = tgame_evaluate;
+    gts_game v = tgame_game_of(64, tgame_generate, tgame_apply, tgame_undo, tgame_evaluate);
     v.hash = hash ? tgame_hash : NULL;
     v.clone = tgame_clone;
     v.free = tgame_free;
