@@ -35,6 +35,9 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 
+#define STRESS_NAME "stress_search"
+#include "stress.h"
+
 static gts_algorithm PAR[] = {
     GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
     GTS_ALG_PVSPLIT, GTS_ALG_ABDADA, GTS_ALG_LAZYSMP, GTS_ALG_ROOTSPLIT,
@@ -42,32 +45,7 @@ static gts_algorithm PAR[] = {
 static int npar = (int)(sizeof PAR / sizeof PAR[0]); /* 1 with an algorithm argument */
 #define NPAR npar
 
-static unsigned failures;
 static unsigned searches, parallel_searches; /* searches, and those >1 thread worked in */
-
-__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("stress_search: FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    failures++;
-}
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            fail(__VA_ARGS__);                                                \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static gts_engine *new_engine(int threads, int tt_mb)
 {
