@@ -177,6 +177,109 @@ static inline void fx_expect_callback_failures(fx_search_fn search, const fx_fau
     }
 }
 
+/* ---- hand-built trees ----------------------------------------------------- */
+
+enum { FX_XMAX_CHILD = 4, FX_XMAX_PLY = 32 };
+
+/* A node of a table tree: children are table indices. */
+typedef struct fx_xnode {
+    int n;                    /* children; 0: a leaf */
+    int child[FX_XMAX_CHILD];
+    gts_score value;          /* a leaf's value, for the side to move there
+                               * (for the root's side with max_side) */
+    gts_score lo, hi;         /* bounds() of an interior node */
+    int generated;            /* generate() calls at this node */
+} fx_xnode;
+
+/* The state: the path from the root (node 0). generate() counts its calls
+ * at each node and logs the nodes it is called at (once in a row: the
+ * driver generates the root too). */
+typedef struct fx_xtree {
+    fx_xnode *nodes;
+    int path[FX_XMAX_PLY]; /* path[ply]: node at that ply */
+    int ply;
+    bool max_side;         /* values are the root player's: negated at odd plies */
+    int log[256], nlog;
+} fx_xtree;
+
+static inline int fx_x_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    (void)user;
+    fx_xtree *t = s;
+    fx_xnode *nd = &t->nodes[t->path[t->ply]];
+    nd->generated++;
+    if (t->nlog < 256 && (t->nlog == 0 || t->log[t->nlog - 1] != t->path[t->ply]))
+        t->log[t->nlog++] = t->path[t->ply];
+    return tgame_moves(moves, cap, nd->n);
+}
+
+static inline int fx_x_apply(void *s, gts_move m, void *user)
+{
+    (void)user;
+    fx_xtree *t = s;
+    const fx_xnode *nd = &t->nodes[t->path[t->ply]];
+    if (m >= (gts_move)nd->n || t->ply + 1 >= FX_XMAX_PLY)
+        return -1;
+    t->path[t->ply + 1] = nd->child[m];
+    t->ply++;
+    return 0;
+}
+
+static inline int fx_x_undo(void *s, gts_move m, void *user)
+{
+    (void)user;
+    (void)m;
+    fx_xtree *t = s;
+    if (t->ply == 0)
+        return -1;
+    t->ply--;
+    return 0;
+}
+
+static inline gts_score fx_x_evaluate(void *s, void *user)
+{
+    (void)user;
+    const fx_xtree *t = s;
+    gts_score v = t->nodes[t->path[t->ply]].value;
+    return t->max_side && t->ply % 2 ? -v : v;
+}
+
+static inline uint64_t fx_x_hash(void *s, void *user)
+{
+    (void)user;
+    const fx_xtree *t = s;
+    return (uint64_t)t->path[t->ply] * UINT64_C(0x9e3779b97f4a7c15) + 1;
+}
+
+static inline int fx_x_bounds(void *s, gts_score *lo, gts_score *hi, void *user)
+{
+    (void)user;
+    const fx_xtree *t = s;
+    const fx_xnode *nd = &t->nodes[t->path[t->ply]];
+    *lo = nd->lo;
+    *hi = nd->hi;
+    return 0;
+}
+
+static inline void *fx_x_clone(void *s, void *user)
+{
+    (void)user;
+    return tgame_copy(s, sizeof(fx_xtree));
+}
+
+/* The vtable of an fx_xtree, with the callbacks of @with (FX_X_* flags). */
+enum { FX_X_HASH = 1, FX_X_CLONE = 2, FX_X_BOUNDS = 4 };
+
+static inline gts_game fx_xtree_game(uint32_t max_moves, unsigned with)
+{
+    gts_game g = tgame_game_of(max_moves, fx_x_generate, fx_x_apply, fx_x_undo, fx_x_evaluate);
+    g.hash = with & FX_X_HASH ? fx_x_hash : NULL;
+    g.clone = with & FX_X_CLONE ? fx_x_clone : NULL;
+    g.free = with & FX_X_CLONE ? tgame_free : NULL;
+    g.bounds = with & FX_X_BOUNDS ? fx_x_bounds : NULL;
+    return g;
+}
+
 /* ---- random trees (the library's randtree game) ---------------------------- */
 
 typedef struct fx_tree_case {

@@ -308,67 +308,12 @@ Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
  * proves the best move's value). When it does not, the wider range is
  * searched first (DisproveRest on B here), and the search stops as soon
  * as A is separated and proved, A's two leaves and no more. */
-typedef struct hnode {
-    int n, child[2];
-    gts_score value;  /* a leaf's */
-    gts_score lo, hi; /* bounds() of an interior node */
-    int generated;    /* generate() calls at this node */
-} hnode;
-
-typedef struct htree {
-    hnode *nodes;
-    int path[4], ply;
-} htree;
-
-static int h_generate(void *s, gts_move *m, uint32_t cap, void *u)
-{
-    (void)u;
-    htree *t = s;
-    hnode *nd = &t->nodes[t->path[t->ply]];
-    nd->generated++;
-    return tgame_moves(m, cap, nd->n);
-}
-
-static int h_apply(void *s, gts_move m, void *u)
-{
-    (void)u;
-    htree *t = s;
-    t->path[t->ply + 1] = t->nodes[t->path[t->ply]].child[m];
-    t->ply++;
-    return 0;
-}
-
-static int h_undo(void *s, gts_move m, void *u)
-{
-    (void)u;
-    (void)m;
-    htree *t = s;
-    t->ply--;
-    return 0;
-}
-
-static gts_score h_evaluate(void *s, void *u)
-{
-    (void)u;
-    htree *t = s;
-    return t->nodes[t->path[t->ply]].value;
-}
-
-static int h_bounds(void *s, gts_score *lo, gts_score *hi, void *u)
-{
-    (void)u;
-    htree *t = s;
-    const hnode *nd = &t->nodes[t->path[t->ply]];
-    *lo = nd->lo;
-    *hi = nd->hi;
-    return 0;
-}
+typedef fx_xnode hnode; /* fixture.h's table tree, with bounds */
 
 static gts_result h_search(hnode *nodes)
 {
-    gts_game g = tgame_game_of(2, h_generate, h_apply, h_undo, h_evaluate);
-    g.bounds = h_bounds;
-    htree t = {nodes, {0}, 0};
+    gts_game g = fx_xtree_game(2, FX_X_BOUNDS);
+    fx_xtree t = {.nodes = nodes};
     gts_engine *e = fx_engine();
     gts_result r = run(e, GTS_ALG_BSTAR, &g, &t, 2);
     gts_engine_free(e);

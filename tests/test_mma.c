@@ -128,68 +128,27 @@ Test(mma, deeper_than_breadth_first_on_heuristic_values)
 
 /* ---- the paper's formulas, by hand and by a literal reference ---------- */
 
-/* A hand-built tree: node i has n children (table indices) and a value
+/* A hand-built tree (fixture.h's fx_xtree, max_side): node i has n children and a value
  * from the root player's (MAX's) side; evaluate() gives it from the side
  * to move. generate() logs the node it is called at. */
-typedef struct hnode {
-    int v, n, child[4];
-} hnode;
-
-typedef struct htree {
-    const hnode *t;
-    int ply, path[32];
-    int log[256], nlog;
-} htree;
-
-static int ht_generate(void *st, gts_move *moves, uint32_t cap, void *user)
-{
-    (void)user;
-    htree *h = st;
-    const hnode *x = &h->t[h->path[h->ply]];
-    if (h->nlog < 256 && (h->nlog == 0 || h->log[h->nlog - 1] != h->path[h->ply]))
-        h->log[h->nlog++] = h->path[h->ply]; /* the driver generates the root too */
-    return tgame_moves(moves, cap, x->n);
-}
-
-static int ht_apply(void *st, gts_move m, void *user)
-{
-    (void)user;
-    htree *h = st;
-    h->path[h->ply + 1] = h->t[h->path[h->ply]].child[m];
-    h->ply++;
-    return 0;
-}
-
-static int ht_undo(void *st, gts_move m, void *user)
-{
-    (void)user;
-    (void)m;
-    htree *h = st;
-    h->ply--;
-    return 0;
-}
-
-static gts_score ht_evaluate(void *st, void *user)
-{
-    (void)user;
-    const htree *h = st;
-    int v = h->t[h->path[h->ply]].v;
-    return h->ply % 2 == 0 ? v : -v;
-}
+typedef fx_xnode hnode;
 
 static gts_game ht_vtable(void)
 {
-    return tgame_game_of(4, ht_generate, ht_apply, ht_undo, ht_evaluate);
+    return fx_xtree_game(4, 0);
 }
 
 /* R; A B C; A1 A2 | B1 B2 | C1 C2; A1a A1b | A2a A2b (MAX's side). */
 enum { R, A, B, C, A1, A2, B1, B2, C1, C2, A1a, A1b, A2a, A2b, HAND_N };
-static const hnode HAND[HAND_N] = {
-    [R] = {0, 3, {A, B, C}},     [A] = {100, 2, {A1, A2}},   [B] = {-20, 2, {B1, B2}},
-    [C] = {-150, 2, {C1, C2}},   [A1] = {180, 2, {A1a, A1b}}, [A2] = {120, 2, {A2a, A2b}},
-    [B1] = {-20, 0, {0}},        [B2] = {0, 0, {0}},         [C1] = {-150, 0, {0}},
-    [C2] = {-100, 0, {0}},       [A1a] = {200, 0, {0}},      [A1b] = {150, 0, {0}},
-    [A2a] = {130, 0, {0}},       [A2b] = {90, 0, {0}},
+static hnode HAND[HAND_N] = {
+    [R] = {.n = 3, .child = {A, B, C}},
+    [A] = {.n = 2, .child = {A1, A2}, .value = 100},
+    [B] = {.n = 2, .child = {B1, B2}, .value = -20},
+    [C] = {.n = 2, .child = {C1, C2}, .value = -150},
+    [A1] = {.n = 2, .child = {A1a, A1b}, .value = 180},
+    [A2] = {.n = 2, .child = {A2a, A2b}, .value = 120},
+    [B1] = {.value = -20},  [B2] = {.value = 0},    [C1] = {.value = -150}, [C2] = {.value = -100},
+    [A1a] = {.value = 200}, [A1b] = {.value = 150}, [A2a] = {.value = 130}, [A2b] = {.value = 90},
 };
 
 /* The paper's formulas worked by hand for HAND at p = 10, u(v) = 1 / (1 +
@@ -227,7 +186,7 @@ Test(mma, penalties_and_order_by_hand)
     cr_expect_float_eq(gts__mma_penalty(la[1], lm, 3, 10), 4.927839, eps);
 
     static const int want[] = {R, A, A2, A2a, A1, A2b, A1a, A1b, B, B1, B2, C, C1, C2};
-    htree h = {.t = HAND};
+    fx_xtree h = {.nodes = HAND, .max_side = true};
     gts_game v = ht_vtable();
     gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, 100), GTS_OK);
@@ -278,8 +237,8 @@ static void ref_update(ref *f)
     for (int x = f->nn - 1; x >= 0; x--) {
         const hnode *nd = &f->t[x];
         if (!f->expanded[x] || nd->n == 0) {
-            f->val[x] = nd->v;
-            f->a[x] = 1.0L / (1.0L + expl(-(long double)nd->v / f->s));
+            f->val[x] = nd->value;
+            f->a[x] = 1.0L / (1.0L + expl(-(long double)nd->value / f->s));
             f->b[x] = f->expanded[x] || f->ply[x] >= f->depth ? INFINITY : 0;
             continue;
         }
@@ -346,7 +305,7 @@ Test(mma, order_equals_the_literal_reference)
         int ply[1024] = {0};
         for (int x = 0; x < nn; x++) {
             rs = tgame_mix(rs);
-            t[x].v = (int)(rs % 2001) - 1000;
+            t[x].value = (int)(rs % 2001) - 1000;
             t[x].n = ply[x] < depth + 1 && nn + 4 <= 1024 ? 1 + (int)((rs >> 20) % 4) : 0;
             if (ply[x] > 0 && (rs >> 40) % 7 == 0)
                 t[x].n = 0; /* an early end of the game */
@@ -368,7 +327,7 @@ Test(mma, order_equals_the_literal_reference)
         int want[1024];
         int nwant = ref_order(&f, want, 1024);
 
-        htree h = {.t = t};
+        fx_xtree h = {.nodes = t, .max_side = true};
         gts_game v = ht_vtable();
         gts_engine *e = fx_engine();
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_P, ps[k % 4]), GTS_OK);
