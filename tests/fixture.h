@@ -311,4 +311,35 @@ static inline fx_tree_case fx_make_case(uint64_t seed, const uint32_t depth_for[
     return c;
 }
 
+/* Tree @t of a sweep over small trees: seed @seed + t, 2 to 5 children,
+ * depth @depth0 + (t / 4) % @depths, values in +-@range, a branching
+ * jitter of t % @jitters, terminal_percent (t % @terms) * @step. */
+static inline gts_randtree_params fx_sweep_tree(uint64_t seed, int t, uint32_t depth0,
+                                                uint32_t depths, int32_t range, uint32_t jitters,
+                                                uint32_t terms, uint32_t step)
+{
+    gts_randtree_params p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    p.seed = seed + (uint64_t)t;
+    p.branching = 2 + (uint32_t)t % 4;
+    p.depth = depth0 + (uint32_t)(t / 4) % depths;
+    p.min_value = -range;
+    p.max_value = range;
+    p.branching_jitter = (uint32_t)t % jitters;
+    p.terminal_percent = (uint32_t)t % terms * step;
+    return p;
+}
+
+/* A randtree state for @p (asserted), with the game in *@g and the root's
+ * hash in *@key (to check it is restored). */
+static inline void *fx_randtree(const gts_randtree_params *p, const gts_game **g, uint64_t *key)
+{
+    void *s;
+    cr_assert_eq(gts_randtree_new(p, &s), GTS_OK);
+    *g = gts_game_randtree();
+    *key = (*g)->hash(s, (*g)->user);
+    return s;
+}
+
 #endif

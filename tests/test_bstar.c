@@ -37,16 +37,10 @@ Test(bstar, proves_a_minimax_best_move_on_500_random_trees)
     gts_engine *e = fx_engine(), *m = fx_engine();
     int proved = 0;
     for (int t = 0; t < 500; t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0xb5 + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 2 + (uint32_t)(t / 4) % 5,
-            .min_value = -100, .max_value = 100, .branching_jitter = (uint32_t)t % 2,
-            .terminal_percent = (uint32_t)(t % 3) * 10,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0xb5, t, 2, 5, 100, 2, 3, 10);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         int depth = (int)p.depth;
         gts_result b = run(e, GTS_ALG_BSTAR, g, s, depth);
         gts_result want = run(m, GTS_ALG_MINIMAX, g, s, depth);

@@ -16,16 +16,10 @@ Test(mma, unlimited_budget_is_minimax_on_500_random_trees)
 {
     gts_engine *e = fx_engine(), *m = fx_engine();
     for (int t = 0; t < 500; t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0x3a3a + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 1 + (uint32_t)(t / 4) % 6,
-            .min_value = -1000, .max_value = 1000, .branching_jitter = (uint32_t)t % 3,
-            .terminal_percent = (uint32_t)(t % 4) * 5,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0x3a3a, t, 1, 6, 1000, 3, 4, 5);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         if (t % 2)
             cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_P, t % 5 == 1 ? 1000 : 1 + t % 400),
                          GTS_OK);

@@ -22,16 +22,10 @@ Test(sss_stockman, equals_minimax_on_2000_random_trees)
 {
     gts_engine *e = fx_engine(), *m = fx_engine();
     for (int t = 0; t < (int)tgame_count(2000); t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0x5555 + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 1 + (uint32_t)(t / 4) % 6,
-            .min_value = -100, .max_value = 100, .branching_jitter = (uint32_t)t % 3,
-            .terminal_percent = (uint32_t)(t % 5) * 5,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0x5555, t, 1, 6, 100, 3, 5, 5);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         gts_result r;
         gts_score got = search(e, GTS_ALG_SSSSTAR_STOCKMAN, g, s, (int)p.depth, &r);
         gts_result want_r;
