@@ -331,12 +331,19 @@ static inline gts_randtree_params fx_sweep_tree(uint64_t seed, int t, uint32_t d
     return p;
 }
 
+/* A randtree state for @p (asserted). */
+static inline void *fx_randtree_new(const gts_randtree_params *p)
+{
+    void *s;
+    cr_assert_eq(gts_randtree_new(p, &s), GTS_OK);
+    return s;
+}
+
 /* A randtree state for @p (asserted), with the game in *@g and the root's
  * hash in *@key (to check it is restored). */
 static inline void *fx_randtree(const gts_randtree_params *p, const gts_game **g, uint64_t *key)
 {
-    void *s;
-    cr_assert_eq(gts_randtree_new(p, &s), GTS_OK);
+    void *s = fx_randtree_new(p);
     *g = gts_game_randtree();
     *key = (*g)->hash(s, (*g)->user);
     return s;

@@ -184,9 +184,7 @@ static gts_game loose_vtable(const tgame *g, loose *L, int slack)
 
 static gts_result run_nodes(gts_engine *e, const gts_game *g, void *s, int depth, uint64_t nodes)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth, .nodes = nodes};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_search(e, GTS_ALG_BSTAR, g, s, &l, &r), GTS_OK);
+    gts_result r = fx_search(e, GTS_ALG_BSTAR, g, s, depth, nodes);
     return r;
 }
 

@@ -66,8 +66,7 @@ static void run_cases(uint64_t first, uint64_t count, bool tt, int near)
     }
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         for (size_t a = 0; a < NEXACT; a++) {
@@ -110,8 +109,7 @@ Test(equivalence, aspiration_and_direct_search)
     cr_assert_eq(gts_engine_set(direct, GTS_OPT_ITERATIVE, 0), GTS_OK);
     for (uint64_t i = 3000; i < 3300; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         for (size_t a = 0; a < NEXACT; a++) {
@@ -151,8 +149,7 @@ Test(equivalence, reference_minimax_is_plain_negamax)
     cr_assert_eq(gts_engine_new(&ref), GTS_OK);
     for (uint64_t i = 5000; i < 5200; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score lib = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         cr_expect_eq(lib, negamax(gts_game_randtree(), s, c.depth), "case %llu", (unsigned long long)i);

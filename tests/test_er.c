@@ -409,8 +409,7 @@ Test(er, parallel_one_thread_visits_what_er_visits_random_trees)
                                  .terminal_percent = (uint32_t)(seed % 4) * 5,
                                  .transpositions = seed % 2 == 0,
                                  .ordered_percent = (uint32_t)(seed * 37 % 101)};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         char what[96];
         for (int variant = 0; variant < 4; variant++) {
             bool tt = variant != 1, iterative = variant != 2;
@@ -425,8 +424,7 @@ Test(er, parallel_one_thread_visits_what_er_visits_random_trees)
     /* A wide, deep one: split nodes many plies down. */
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 7, .branching = 8, .depth = 8,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 85};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     expect_same_search(g, s, 8, true, true, 0, "b8 d8 85%");
     gts_games_free(g, s);
     cr_assert_gt(cases, 0);
@@ -483,8 +481,7 @@ Test(er, parallel_exact_on_virtual_processors)
                                  .max_value = seed % 3 == 0 ? 4 : 1000,
                                  .transpositions = seed % 2 == 0,
                                  .ordered_percent = (uint32_t)(seed * 13 % 90)};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         gts_engine *ref;
         cr_assert_eq(gts_engine_new(&ref), GTS_OK);
         cr_assert_eq(gts_engine_set(ref, GTS_OPT_ITERATIVE, 0), GTS_OK);

@@ -944,8 +944,7 @@ Test(hostile, sixty_four_threads_on_a_random_tree)
     const gts_game *rt = gts_game_randtree();
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 64, .branching = 5, .depth = 6,
                              .min_value = -1000, .max_value = 1000, .transpositions = true};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_limits l = {.struct_size = sizeof l, .depth = 6};
@@ -978,8 +977,7 @@ Test(hostile, one_mib_table_deep_search)
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 1, .branching = 3, .depth = 10,
                              .min_value = -1000, .max_value = 1000, .transpositions = true,
                              .ordered_percent = 50};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_limits l = {.struct_size = sizeof l, .depth = 10};

@@ -218,8 +218,7 @@ Test(mcts, random_trees_best_move_is_minimax_best, .timeout = 600)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = (uint64_t)seed * 7919,
                                  .branching = 2 + (uint32_t)seed % 3, .depth = 3 + (uint32_t)seed % 3,
                                  .min_value = -1, .max_value = 1, .branching_jitter = 1};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         uint64_t size = tree_size(g, s, (int)p.depth);
         gts_engine *en = e[seed % 2];
         cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_PLAYOUTS, (int64_t)(50 * size)), GTS_OK);
@@ -258,8 +257,7 @@ Test(mcts, value_converges_toward_minimax, .timeout = 600)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 1000 + (uint64_t)t,
                                  .branching = 4, .depth = 6, .min_value = -600,
                                  .max_value = 600};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         gts_score want = fx_negamax(g, s, 6, 0);
         gts_move moves[4];
         gts_score val[4];
@@ -711,8 +709,7 @@ Test(mcts, root_statistics_sum_to_the_playouts)
     const gts_game *g = gts_game_randtree();
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 3, .branching = 8, .depth = 9,
                              .min_value = -300, .max_value = 300};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
         for (int threads = 1; threads <= 4; threads *= 2) {
             gts_engine *e = engine(threads, 30000);

@@ -102,8 +102,7 @@ Test(mma, deeper_than_breadth_first_on_heuristic_values)
                 .struct_size = sizeof p, .seed = 0x5150 + (uint64_t)t, .branching = 6,
                 .depth = 30, .min_value = -1000, .max_value = 1000,
             };
-            void *s;
-            cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+            void *s = fx_randtree_new(&p);
             const gts_game *g = gts_game_randtree();
             gts_result r = fx_search(e, GTS_ALG_MMA, g, s, 30, 20000);
             cr_expect_geq(r.pv_length, 7u, "backup %d tree %d: a %u-move line", backup, t,

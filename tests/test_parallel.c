@@ -132,8 +132,7 @@ static void run_trees_opts(gts_algorithm alg, uint64_t first, uint64_t count, bo
     int multi = 0, searches = 0;
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         reference ref;
         make_reference(mm, g, s, c.depth, &ref);
         char what[96];
@@ -347,8 +346,7 @@ Test(parallel, split_ply_changes_the_schedule)
 {
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 77, .branching = 6, .depth = 7,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 50};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     const gts_game *g = gts_game_randtree();
     gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
@@ -416,8 +414,7 @@ Test(parallel, big_trees_exact_and_helpers_work)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 0xb16 + i, .branching = 5,
                                  .depth = 10, .min_value = -1000, .max_value = 1000,
                                  .transpositions = i == 1, .ordered_percent = i == 0 ? 80 : 0};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         reference ref;
         make_reference(mm, g, s, 10, &ref);
         for (size_t a = 0; a < NPAR; a++)
@@ -586,8 +583,7 @@ Test(parallel, shared_table_algorithms_exact_at_each_depth)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x1a20 + i, .branching = 5,
                                  .depth = 14, .min_value = -1000, .max_value = 1000,
                                  .transpositions = true, .ordered_percent = i % 2 ? 80 : 0};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         reference ref[8];
         for (int depth = 2; depth <= 7; depth++)
             make_reference(mm, g, s, depth, &ref[depth]);
@@ -838,9 +834,7 @@ Test(parallel, node_limit_with_threads)
             copy = g;
             gts_game v = tgame_vtable(&g, true);
             gts_engine *e = fx_engine_with(t, 4);
-            gts_limits l = {.struct_size = sizeof l, .depth = 14, .nodes = 40000};
-            gts_result r = {.struct_size = sizeof r};
-            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+            gts_result r = fx_search(e, PAR[a], &v, &g, 14, 40000);
             cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s threads=%d: node limit flagged",
                       gts_algorithm_name(PAR[a]), t);
             /* Each thread may overshoot by one poll interval (budget / 16). */
@@ -887,8 +881,7 @@ Test(parallel, statistics_add_up)
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 99, .branching = 6, .depth = 8,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 80};
     const gts_game *g = gts_game_randtree();
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     for (size_t a = 0; a < NPAR; a++) {
         gts_engine *e = fx_engine_with(3, 4);
         uint64_t per[3] = {0};

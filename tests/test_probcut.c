@@ -53,8 +53,7 @@ Test(probcut, infinite_threshold_is_exactly_pvs)
         tp.depth = 9 - (uint32_t)(i % 5);
         tp.transpositions = i % 3 == 0;
         tp.terminal_percent = i % 4 == 0 ? 10 : 0;
-        void *s;
-        cr_assert_eq(gts_randtree_new(&tp, &s), GTS_OK);
+        void *s = fx_randtree_new(&tp);
         int depth = (int)tp.depth;
         bool tt = i % 2 == 0, iterative = i % 5 != 4;
         gts_engine *pc = fx_engine(), *pvs = fx_engine(), *ab = fx_engine();
@@ -86,8 +85,7 @@ Test(probcut, infinite_threshold_is_exactly_pvs)
 static gts_probcut_fit calibrate(gts_engine *e, uint64_t seed)
 {
     gts_randtree_params tp = ordered_tree(seed, 6, 16);
-    void *root;
-    cr_assert_eq(gts_randtree_new(&tp, &root), GTS_OK);
+    void *root = fx_randtree_new(&tp);
     gts_probcut_fit fit = {.struct_size = sizeof fit};
     cr_assert_eq(gts_probcut_calibrate(e, gts_game_randtree(), NULL, 0, root, 300, seed, 6, 2,
                                        4, &fit),
@@ -149,8 +147,7 @@ Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
     int agree = 0;
     for (uint64_t i = 0; i < N; i++) {
         gts_randtree_params tp = ordered_tree(5000 + i, 6, DEPTH);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&tp, &s), GTS_OK);
+        void *s = fx_randtree_new(&tp);
         gts_engine_clear(pc);
         gts_engine_clear(ab);
         gts_engine_clear(pvs);
@@ -188,8 +185,7 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
 {
     gts_engine *cal = fx_engine();
     gts_randtree_params tp = ordered_tree(91, 6, 16);
-    void *root;
-    cr_assert_eq(gts_randtree_new(&tp, &root), GTS_OK);
+    void *root = fx_randtree_new(&tp);
     gts_probcut_params p = {.struct_size = sizeof p};
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     const int32_t pairs[][2] = {{1, 3}, {2, 4}, {1, 4}, {3, 5}};
@@ -210,8 +206,7 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
     int agree = 0;
     for (uint64_t i = 0; i < 60; i++) {
         gts_randtree_params t = ordered_tree(7000 + i, 6, 9);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&t, &s), GTS_OK);
+        void *s = fx_randtree_new(&t);
         gts_result a = run(pc, GTS_ALG_PROBCUT, gts_game_randtree(), s, 9);
         gts_result b = run(ab, GTS_ALG_ALPHABETA, gts_game_randtree(), s, 9);
         npc += a.nodes;

@@ -29,9 +29,7 @@ Test(search, tictactoe_is_a_draw_for_every_algorithm)
         gts_engine *e = fx_engine();
         void *s;
         cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
-        gts_limits l = limits_depth(9);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        gts_result r = fx_search(e, EXACT[a], g, s, 9, 0);
         cr_expect_eq(r.score, 0, "%s: tic-tac-toe is a draw", gts_algorithm_name(EXACT[a]));
         cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
         cr_expect(r.best_move < 9);
@@ -51,9 +49,7 @@ Test(search, tictactoe_finds_the_win_and_prefers_the_fastest)
     cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NEXACT; a++) {
         gts_engine *e = fx_engine();
-        gts_limits l = limits_depth(5);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        gts_result r = fx_search(e, EXACT[a], g, s, 5, 0);
         cr_expect_eq(r.score, GTS_SCORE_WIN - 1, "%s: win in one ply, got %d",
                      gts_algorithm_name(EXACT[a]), r.score);
         cr_expect_eq(r.best_move, 2u, "the winning cell");
@@ -118,9 +114,7 @@ Test(search, root_state_unchanged_after_normal_search)
         copy = g;
         gts_game v = tgame_vtable(&g, true);
         gts_engine *e = fx_engine();
-        gts_limits l = limits_depth(6);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+        fx_search(e, EXACT[a], &v, &g, 6, 0);
         expect_restored(&copy, &g, gts_algorithm_name(EXACT[a]));
         gts_engine_free(e);
     }
@@ -277,9 +271,7 @@ Test(search, shorter_wins_are_preferred_with_and_without_tt)
             gts_score want = tgame_negamax(&ref, &ref_v, 6, 0);
             for (size_t a = 0; a < NEXACT; a++) {
                 gts_engine *e = fx_engine();
-                gts_limits l = limits_depth(6);
-                gts_result r = result_new();
-                cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+                gts_result r = fx_search(e, EXACT[a], &v, &g, 6, 0);
                 cr_expect_eq(r.score, want, "seed %llu %s tt=%d", (unsigned long long)seed,
                              gts_algorithm_name(EXACT[a]), tt);
                 gts_engine_free(e);
@@ -298,9 +290,7 @@ Test(search, quiescence_and_extensions_agree_with_minimax)
             g.extend_first = seed % 3 == 0;
             gts_game v = tgame_vtable(&g, true);
             gts_engine *e = fx_engine();
-            gts_limits l = limits_depth(4);
-            gts_result r = result_new();
-            cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+            gts_result r = fx_search(e, EXACT[a], &v, &g, 4, 0);
             score[a] = r.score;
             if (g.noisy)
                 cr_expect(r.seldepth > 4, "quiescence goes beyond the horizon");

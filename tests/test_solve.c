@@ -239,8 +239,7 @@ Test(solve, exact_algorithms_return_full_principal_variations)
                                  .branching = 5, .depth = 7, .min_value = -1000,
                                  .max_value = 1000, .branching_jitter = 2,
                                  .ordered_percent = 60};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         const gts_game *g = gts_game_randtree();
         for (int a = 0; a < nalg; a++) {
             if (!gts_algorithm_is_exact(algs[a]) || algs[a] == GTS_ALG_MINIMAX)
