@@ -280,6 +280,21 @@ static inline gts_game fx_xtree_game(uint32_t max_moves, unsigned with)
     return g;
 }
 
+/* @search on the tgame @g (vtable @v) to @depth with a limit of @nodes
+ * nodes: GTS_OK, the limit flagged, a move (from an earlier iteration),
+ * the root restored. Returns the result. */
+static inline gts_result fx_expect_node_limit(fx_search_fn search, gts_engine *e, const gts_game *v,
+                                              tgame *g, int depth, uint64_t nodes)
+{
+    gts_limits l = {.struct_size = sizeof l, .depth = depth, .nodes = nodes};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(search(e, v, g, &l, &r), GTS_OK);
+    cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
+    cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "a move from an earlier iteration");
+    cr_expect_eq(g->ply, 0);
+    return r;
+}
+
 /* ---- random trees (the library's randtree game) ---------------------------- */
 
 typedef struct fx_tree_case {

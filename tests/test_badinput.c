@@ -7,8 +7,7 @@
 Test(badinput, null_pointers)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
     gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r};
     cr_expect_eq(gts_search(NULL, GTS_ALG_PVS, &v, &g, NULL, &r), GTS_EINVAL);
@@ -22,8 +21,7 @@ Test(badinput, null_pointers)
 Test(badinput, struct_sizes)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
     gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r - 8};
     gts_limits l = {.struct_size = sizeof l};
@@ -70,8 +68,7 @@ Test(badinput, game_vtable_checks)
 Test(badinput, limits_out_of_range)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
     gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r};
     gts_limits l = {.struct_size = sizeof l, .depth = -1};
@@ -128,8 +125,7 @@ static int search_again(const gts_result *r, void *user)
 Test(badinput, second_search_on_a_busy_engine)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
     reentrant_engine = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3, .on_iteration = search_again,
                     .on_iteration_user = &g};
@@ -178,8 +174,7 @@ static int change_from_another_thread(const gts_result *r, void *user)
 Test(badinput, engine_changes_during_a_search_are_refused)
 {
     tgame g;
-    tgame_init(&g, 4, 3, 5);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 4, 3, 5, true);
     changer ch = {.e = fx_engine()};
     gts_limits l = {.struct_size = sizeof l, .depth = 5, .on_iteration = change_from_another_thread,
                     .on_iteration_user = &ch};
@@ -222,8 +217,7 @@ static void *stop_once_held(void *arg)
 Test(badinput, stop_right_after_the_search_starts_is_kept, .timeout = 120)
 {
     tgame g;
-    tgame_init(&g, 11, 8, 40);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 11, 8, 40, true);
     stopper s = {.e = fx_engine()};
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, stop_once_held, &s), 0);
@@ -255,8 +249,7 @@ Test(badinput, huge_time_limits_saturate)
     const uint64_t HUGE[] = {UINT64_MAX, UINT64_C(18446744073709), UINT64_MAX / 1000000u};
     for (size_t i = 0; i < sizeof HUGE / sizeof HUGE[0]; i++) {
         tgame g;
-        tgame_init(&g, 9, 4, 8);
-        gts_game v = tgame_vtable(&g, true);
+        gts_game v = tgame_new(&g, 9, 4, 8, true);
         gts_engine *e = fx_engine();
         gts_limits l = {.struct_size = sizeof l, .depth = 8, .time_ms = HUGE[i]};
         gts_result r = {.struct_size = sizeof r};

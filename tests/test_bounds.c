@@ -907,8 +907,7 @@ static void failing_searches(enum fail_kind kind)
             for (int t = 0; t < nt; t++) {
                 for (size_t k = 0; k < sizeof FAIL_AT / sizeof FAIL_AT[0]; k++) {
                     tgame g;
-                    tgame_init(&g, 0xfa11 + k, 3, 6);
-                    gts_game v = tgame_vtable(&g, true);
+                    gts_game v = tgame_new(&g, 0xfa11 + k, 3, 6, true);
                     failing f = {kind, FAIL_AT[k], 0};
                     v.bounds = failing_bounds;
                     v.user = &f;

@@ -626,8 +626,7 @@ Test(mcts, failing_callbacks_restore_the_state)
     }
     /* The engine is still usable. */
     tgame g;
-    tgame_init(&g, 5, 3, 4);
-    gts_game v = tgame_vtable(&g, false);
+    gts_game v = tgame_new(&g, 5, 3, 4, false);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 0), GTS_OK);
     gts_result r = mcts(e, &v, &g, NULL);
     cr_assert_eq(r.score, tgame_negamax(&g, &v, GTS_MAX_DEPTH, 0));
@@ -1152,8 +1151,7 @@ static void stats_of(gts_engine *e, gts_mcts_move_stats *st, int n)
 Test(mcts, reuse_carries_the_statistics)
 {
     tgame g;
-    tgame_init(&g, 21, 4, 10);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 21, 4, 10, true);
     gts_engine *e = engine(1, 2000);
     gts_result r = mcts(e, &v, &g, NULL);
     gts_mcts_move_stats a[4], b[4];
@@ -1326,8 +1324,7 @@ Test(mcts, reuse_detects_another_position)
 Test(mcts, reuse_after_limits_stop_and_options)
 {
     tgame g;
-    tgame_init(&g, 41, 4, 10);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 41, 4, 10, true);
     gts_engine *e = engine(1, 0);
     /* A node limit ends the search; its tree is kept. */
     gts_limits lim = {.struct_size = sizeof lim, .nodes = 5000};
@@ -1617,8 +1614,7 @@ Test(mcts, trusted_playout_same_playouts_on_tgame)
         int n[2];
         for (int t = 0; t < 2; t++) {
             tgame g;
-            tgame_init(&g, 21, 5, depth);
-            gts_game v = tgame_vtable(&g, true);
+            gts_game v = tgame_new(&g, 21, 5, depth, true);
             v.apply = strict_apply;
             v.playout_move = honest_policy;
             v.traits = t == 0 ? GTS_TRAIT_TRUSTED_PLAYOUT : 0;
@@ -1680,9 +1676,8 @@ Test(mcts, trusted_playout_lies_fail_cleanly)
          * to the playout cap, and the search still finishes. */
         for (int64_t cap = 20; cap <= GTS_MAX_PLY; cap += GTS_MAX_PLY - 20) {
             tgame g, before;
-            tgame_init(&g, 5, 3, 8);
+            gts_game v = tgame_new(&g, 5, 3, 8, false);
             before = g;
-            gts_game v = tgame_vtable(&g, false);
             v.playout_move = tgame_playout_move;
             v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
             cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUT_DEPTH, cap), GTS_OK);

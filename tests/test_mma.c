@@ -54,8 +54,7 @@ Test(mma, unlimited_budget_is_minimax_on_500_random_trees)
 Test(mma, budgets_and_selectivity)
 {
     tgame g;
-    tgame_init(&g, 77, 6, 12);
-    gts_game v = tgame_vtable(&g, false);
+    gts_game v = tgame_new(&g, 77, 6, 12, false);
     gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, 20), GTS_OK);
     gts_result r = fx_search(e, GTS_ALG_MMA, &v, &g, 12, 3000);

@@ -304,8 +304,7 @@ Test(parallel, jamboree_prefix_visits_the_nodes_of_the_slides)
     int differs = 0;
     for (int i = 0; i < (int)tgame_count(240); i++) {
         tgame g;
-        tgame_init(&g, 4400 + (uint64_t)i, 2 + i % 5, 3 + (i / 5) % 5);
-        gts_game v = tgame_vtable(&g, false);
+        gts_game v = tgame_new(&g, 4400 + (uint64_t)i, 2 + i % 5, 3 + (i / 5) % 5, false);
         int pct = PCT[i % 4];
         jref j = {&g, &v, pct, 0};
         gts_score want = tgame_negamax(&g, &v, g.depth, 0);
@@ -642,9 +641,8 @@ Test(parallel, stop_is_prompt_restores_state_and_leaves_no_thread)
         for (int t = 0; t < 3; t++) {
             int before = count_threads();
             tgame g, copy;
-            tgame_init(&g, 40 + a, 8, 40);
+            gts_game v = tgame_new(&g, 40 + a, 8, 40, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
             gts_engine *e = fx_engine_with(threads[t], 4);
             gts_limits l = {.struct_size = sizeof l, .depth = 40};
             gts_result r = {.struct_size = sizeof r};
@@ -728,9 +726,8 @@ Test(parallel, stop_from_a_callback_is_prompt)
         for (int t = 0; t < 4; t++) {
             const char *name = gts_algorithm_name(PAR[a]);
             tgame g, copy;
-            tgame_init(&g, 70 + a, 8, 40);
+            gts_game v = tgame_new(&g, 70 + a, 8, 40, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
             v.apply = stopping_apply;
             v.generate = counting_generate;
             gts_engine *e = fx_engine_with(threads[t], 4);
@@ -830,9 +827,8 @@ Test(parallel, node_limit_with_threads)
     for (size_t a = 0; a < NPAR; a++)
         for (int t = 2; t <= 8; t *= 2) {
             tgame g, copy;
-            tgame_init(&g, 12, 6, 14);
+            gts_game v = tgame_new(&g, 12, 6, 14, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
             gts_engine *e = fx_engine_with(t, 4);
             gts_result r = fx_search(e, PAR[a], &v, &g, 14, 40000);
             cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s threads=%d: node limit flagged",
@@ -844,7 +840,7 @@ Test(parallel, node_limit_with_threads)
             cr_expect(r.depth < 14 && (r.flags & GTS_RESULT_HAS_MOVE));
             cr_expect(memcmp(&copy, &g, sizeof g) == 0, "node-limited state restored");
             if (r.depth > 0) {
-                                cr_expect_eq(r.score, fx_tgame_value(12, 6, 14, r.depth),
+                cr_expect_eq(r.score, fx_tgame_value(12, 6, 14, r.depth),
                              "%s: score of the last completed depth %d", gts_algorithm_name(PAR[a]),
                              r.depth);
             }
@@ -856,9 +852,8 @@ Test(parallel, time_limit_with_threads)
 {
     for (size_t a = 0; a < NPAR; a++) {
         tgame g, copy;
-        tgame_init(&g, 13, 8, 30);
+        gts_game v = tgame_new(&g, 13, 8, 30, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
         gts_engine *e = fx_engine_with(4, 4);
         gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 50};
         gts_result r = {.struct_size = sizeof r};
@@ -911,8 +906,7 @@ Test(parallel, statistics_add_up)
 Test(parallel, needs_clone_for_threads)
 {
     tgame g;
-    tgame_init(&g, 5, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 5, 3, 4, true);
     v.clone = NULL;
     gts_engine *e = fx_engine_with(2, 1);
     gts_result r = {.struct_size = sizeof r};

@@ -16,15 +16,9 @@
 
 static gts_randtree_params ordered_tree(uint64_t seed, uint32_t branching, uint32_t depth)
 {
-    gts_randtree_params p;
-    memset(&p, 0, sizeof p);
-    p.struct_size = sizeof p;
-    p.seed = seed;
-    p.branching = branching;
-    p.depth = depth;
-    p.min_value = -10000;
-    p.max_value = 10000;
-    p.ordered_percent = 80;
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = seed, .branching = branching,
+                             .depth = depth, .min_value = -10000, .max_value = 10000,
+                             .ordered_percent = 80};
     return p;
 }
 
@@ -300,8 +294,7 @@ Test(probcut, calibrate_rejects_bad_arguments)
 {
     gts_engine *e = fx_engine();
     tgame g;
-    tgame_init(&g, 5, 3, 8);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 5, 3, 8, true);
     gts_probcut_fit fit = {.struct_size = sizeof fit};
     void *pos[1] = {&g};
     cr_expect_eq(gts_probcut_calibrate(NULL, &v, NULL, 0, &g, 10, 1, 4, 1, 3, &fit), GTS_EINVAL);

@@ -110,9 +110,8 @@ Test(search, root_state_unchanged_after_normal_search)
 {
     for (size_t a = 0; a < NEXACT; a++) {
         tgame g, copy;
-        tgame_init(&g, 11, 4, 6);
+        gts_game v = tgame_new(&g, 11, 4, 6, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
         gts_engine *e = fx_engine();
         fx_search(e, EXACT[a], &v, &g, 6, 0);
         expect_restored(&copy, &g, gts_algorithm_name(EXACT[a]));
@@ -124,9 +123,8 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
 {
     for (size_t a = 0; a < NEXACT; a++) {
         tgame g, copy;
-        tgame_init(&g, 12, 6, 12);
+        gts_game v = tgame_new(&g, 12, 6, 12, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
         gts_engine *e = fx_engine();
         gts_limits l = limits_depth(12);
         l.nodes = 5000;
@@ -139,7 +137,7 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
         expect_restored(&copy, &g, "node-limited");
         /* The reported score is the one of the last completed depth. */
         if (r.depth > 0) {
-                        cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth),
+            cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth),
                          "%s: score of depth %d", gts_algorithm_name(EXACT[a]), r.depth);
         }
         gts_engine_free(e);
@@ -149,9 +147,8 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
 Test(search, time_limit_stops)
 {
     tgame g, copy;
-    tgame_init(&g, 13, 8, 30);
+    gts_game v = tgame_new(&g, 13, 8, 30, true);
     copy = g;
-    gts_game v = tgame_vtable(&g, true);
     gts_engine *e = fx_engine();
     gts_limits l = limits_depth(30);
     l.time_ms = 50;
@@ -179,9 +176,8 @@ static void *stop_later(void *arg)
 Test(search, stop_from_another_thread)
 {
     tgame g, copy;
-    tgame_init(&g, 14, 8, 40);
+    gts_game v = tgame_new(&g, 14, 8, 40, true);
     copy = g;
-    gts_game v = tgame_vtable(&g, true);
     gts_engine *e = fx_engine();
     gts_limits l = limits_depth(40);
     gts_result r = result_new();
@@ -212,8 +208,7 @@ static int count_iterations(const gts_result *r, void *user)
 Test(search, progress_callback_after_each_iteration_and_can_stop)
 {
     tgame g;
-    tgame_init(&g, 15, 3, 9);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 15, 3, 9, true);
     gts_engine *e = fx_engine();
     gts_limits l = limits_depth(9);
     int n = 0;
@@ -323,8 +318,7 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
                 gts_result r[2];
                 for (int general = 0; general < 2; general++) {
                     tgame g;
-                    tgame_init(&g, seed, 4, 6);
-                    gts_game v = tgame_vtable(&g, true);
+                    gts_game v = tgame_new(&g, seed, 4, 6, true);
                     if (general)
                         v.extend = extend_none;
                     gts_engine *e = fx_engine();
@@ -357,8 +351,7 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
 Test(search, caller_window_reports_bounds)
 {
     tgame g;
-    tgame_init(&g, 17, 4, 5);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 17, 4, 5, true);
     tgame ref = g;
     gts_score exact = tgame_negamax(&ref, &v, 5, 0);
     gts_engine *e = fx_engine();
@@ -390,8 +383,7 @@ Test(search, options_do_not_change_exact_results)
     };
     for (uint64_t seed = 100; seed < 100 + tgame_count(60); seed++) {
         tgame g;
-        tgame_init(&g, seed, 4, 5);
-        gts_game v = tgame_vtable(&g, true);
+        gts_game v = tgame_new(&g, seed, 4, 5, true);
         tgame ref = g;
         gts_score want = tgame_negamax(&ref, &v, 5, 0);
         for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
@@ -410,8 +402,7 @@ Test(search, options_do_not_change_exact_results)
 Test(search, nbest_searches_fewer_nodes)
 {
     tgame g;
-    tgame_init(&g, 18, 6, 6);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 18, 6, 6, true);
     gts_engine *e = fx_engine();
     gts_limits l = limits_depth(6);
     gts_result full = result_new(), sel = result_new();
@@ -429,8 +420,7 @@ Test(search, nbest_searches_fewer_nodes)
 Test(search, engine_reuse_and_clear_keep_results)
 {
     tgame g;
-    tgame_init(&g, 19, 5, 6);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 19, 5, 6, true);
     tgame ref = g;
     gts_score want = tgame_negamax(&ref, &v, 6, 0);
     gts_engine *e = fx_engine();
@@ -455,8 +445,7 @@ Test(search, engine_reuse_and_clear_keep_results)
 Test(search, thread_nodes_reported)
 {
     tgame g;
-    tgame_init(&g, 20, 3, 5);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 20, 3, 5, true);
     gts_engine *e = fx_engine();
     uint64_t per[4] = {0};
     gts_result r = result_new();

@@ -318,16 +318,15 @@ Test(sequential, limits_and_failures_restore_the_state)
         const char *name = gts_algorithm_name(SEQ[a]);
         /* A node budget stops the search cleanly with the last iteration. */
         tgame g, copy;
-        tgame_init(&g, 12, 6, 12);
+        gts_game v = tgame_new(&g, 12, 6, 12, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
         gts_engine *e = new_engine(true, true);
         gts_result r = fx_search(e, SEQ[a], &v, &g, 12, 5000);
         cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s: node limit flagged", name);
         cr_expect(r.depth < 12 && (r.flags & GTS_RESULT_HAS_MOVE), "%s", name);
         expect_restored(&copy, &g, name);
         if (r.depth > 0) {
-                        cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth), "%s: depth %d score",
+            cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth), "%s: depth %d score",
                          name, r.depth);
         }
         gts_engine_free(e);

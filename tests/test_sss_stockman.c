@@ -137,8 +137,7 @@ Test(sss_stockman, evaluates_the_leaves_of_mt_sss_and_none_alpha_beta_skips)
     int equal = 0, trees = (int)tgame_count(500);
     for (int t = 0; t < trees; t++) {
         tgame g;
-        tgame_init(&g, 4242 + (uint64_t)t, 2 + t % 3, 2 + t % 4);
-        gts_game v = tgame_vtable(&g, true);
+        gts_game v = tgame_new(&g, 4242 + (uint64_t)t, 2 + t % 3, 2 + t % 4, true);
         v.evaluate = recording_evaluate;
         leafset st = leaves(GTS_ALG_SSSSTAR_STOCKMAN, &v, &g, false);
         leafset mt = leaves(GTS_ALG_SSSSTAR, &v, &g, true);
@@ -159,15 +158,9 @@ Test(sss_stockman, evaluates_the_leaves_of_mt_sss_and_none_alpha_beta_skips)
 Test(sss_stockman, node_limit_and_restore)
 {
     tgame g;
-    tgame_init(&g, 7, 5, 8);
-    gts_game v = tgame_vtable(&g, false);
+    gts_game v = tgame_new(&g, 7, 5, 8, false);
     gts_engine *e = fx_engine();
-    gts_limits l = {.struct_size = sizeof l, .depth = 8, .nodes = 500};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_sssstar_stockman(e, &v, &g, &l, &r), GTS_OK);
-    cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
-    cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "a move from an earlier iteration");
-    cr_expect_eq(g.ply, 0);
+    fx_expect_node_limit(gts_sssstar_stockman, e, &v, &g, 8, 500);
     gts_engine_free(e);
 }
 

@@ -69,8 +69,7 @@ Test(structs, layouts_only_grow)
 Test(structs, a_0_1_caller_searches)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 6);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 6, true);
     gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 6};
     gts_result full = {.struct_size = sizeof full};
@@ -125,8 +124,7 @@ static int check_progress(const gts_result *r, void *user)
 Test(structs, progress_sees_the_callers_result)
 {
     tgame g;
-    tgame_init(&g, 8, 3, 4);
-    gts_game v = tgame_vtable(&g, false);
+    gts_game v = tgame_new(&g, 8, 3, 4, false);
     gts_engine *e = fx_engine();
     const gts_result *seen = NULL;
     gts_limits l = {.struct_size = sizeof l, .depth = 4, .on_iteration = check_progress,
@@ -187,8 +185,7 @@ Test(structs, newer_callers_need_a_zero_tail)
 Test(structs, below_the_0_1_layout_is_refused)
 {
     tgame g;
-    tgame_init(&g, 9, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 9, 3, 4, true);
     gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
@@ -251,8 +248,7 @@ Test(structs, probcut_params_of_the_0_1_layout)
 Test(structs, probcut_fit_and_game_of_the_0_1_layout)
 {
     tgame g;
-    tgame_init(&g, 12, 4, 8);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 12, 4, 8, true);
     gts_engine *e = fx_engine();
     gts_probcut_fit full = {.struct_size = sizeof full};
     gts_status rc = gts_probcut_calibrate(e, &v, NULL, 0, &g, 40, 3, 4, 1, 3, &full);
@@ -327,8 +323,7 @@ static bool starts_with(const char *s, const char *prefix)
 Test(structs, a_size_inside_a_pointer_is_refused)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
     v.bounds = never_called_bounds;
     gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 4};
@@ -354,8 +349,7 @@ Test(structs, a_size_inside_a_pointer_is_refused)
 Test(structs, estruct_names_the_struct)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
     gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
@@ -422,8 +416,7 @@ Test(structs, estruct_names_the_struct)
 Test(structs, check_names_the_struct_in_its_report)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
     gts_check_report rep = {.struct_size = sizeof rep};
     gts_check_options o = {.struct_size = offsetof(gts_check_options, walks) + 2};
     cr_expect_eq(gts_game_check(&v, &g, &o, &rep), GTS_ESTRUCT);

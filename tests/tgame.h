@@ -219,6 +219,13 @@ static inline gts_game tgame_vtable(const tgame *g, bool hash)
     return v;
 }
 
+/* tgame_init(@g, ...) and its vtable (hash on/off), for a plain tgame. */
+static inline gts_game tgame_new(tgame *g, uint64_t seed, int branching, int depth, bool hash)
+{
+    tgame_init(g, seed, branching, depth);
+    return tgame_vtable(g, hash);
+}
+
 /* Independent reference: plain recursive negamax written here, not in lib/. */
 static inline gts_score tgame_negamax(tgame *g, const gts_game *v, int depth, int ply)
 {
