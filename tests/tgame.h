@@ -115,13 +115,23 @@ static inline bool tgame_fault(tgame *g, uint64_t *at)
     return false;
 }
 
+/* With faults set: count a callback call. */
+static inline void tgame_call(tgame *g)
+{
+    if (g->f)
+        g->f->calls++;
+}
+
+/* With faults set, whether the fault in field @at of the faults fires now. */
+#define TGAME_FAULT(g, at) ((g)->f && tgame_fault((g), &(g)->f->at))
+
 static int tgame_generate(void *s, gts_move *moves, uint32_t cap, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_generate_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_generate_at))
         return -42;
-    if (g->f && tgame_fault(g, &g->f->too_many_at))
+    if (TGAME_FAULT(g, too_many_at))
         return (int)cap + 1;
     if (g->ply >= g->depth)
         return 0;
@@ -140,8 +150,8 @@ static int tgame_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
 static int tgame_apply(void *s, gts_move m, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_apply_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_apply_at))
         return -7;
     g->path[g->ply + 1] = tgame_mix(g->path[g->ply] ^ (m + 1));
     g->ply++;
@@ -151,8 +161,8 @@ static int tgame_apply(void *s, gts_move m, void *user)
 static int tgame_undo(void *s, gts_move m, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_undo_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_undo_at))
         return -8;
     g->path[g->ply] = 0;
     g->ply--;
@@ -162,10 +172,10 @@ static int tgame_undo(void *s, gts_move m, void *user)
 static gts_score tgame_evaluate(void *s, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_evaluate_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_evaluate_at))
         return GTS_SCORE_INVALID;
-    if (g->f && tgame_fault(g, &g->f->bad_score_at))
+    if (TGAME_FAULT(g, bad_score_at))
         return GTS_SCORE_WIN + 5;
     int v = (int)(g->path[g->ply] % 201) - 100;
     if (g->win_leaves && v >= 90 && g->ply >= g->depth) /* only a finished game is decided */
@@ -199,10 +209,10 @@ static inline int tgame_playout_move(void *s, uint64_t random, gts_move *move, v
         g->f->calls++;
         g->f->policy_calls++;
     }
-    if (g->f && tgame_fault(g, &g->f->fail_policy_at))
+    if (TGAME_FAULT(g, fail_policy_at))
         return -9;
     *move = (gts_move)(random % (uint64_t)g->branching);
-    if (g->f && tgame_fault(g, &g->f->illegal_policy_at))
+    if (TGAME_FAULT(g, illegal_policy_at))
         *move = (gts_move)g->branching;
     return 1;
 }
