@@ -1,16 +1,33 @@
 /*
- * bestfirst.h - moving the game state around an explicit tree (internal),
- * for the best-first algorithms that keep one (Stockman's SSS*, B*).
+ * bestfirst.h - the explicit tree of the best-first algorithms (internal):
+ * Stockman's SSS*, B* and Rivest's MMA are each one file on it.
  *
- * A tree node starts with a gts__bf_link (parent, ply, move from the
- * parent); nodes live in one array of any node type (@stride bytes each). The
- * walker knows the node the game state is at and moves it to another node
- * by undoing up to their common ancestor and applying down. These applies
- * are travel, not search: they are not counted as nodes.
+ * The store. Nodes live in one array of @stride bytes each, from the
+ * engine's allocator, grown by doubling within a byte budget (B* and MMA:
+ * GTS_OPT_TREE_MB; SSS*: none). A node starts with a gts__bf_link (parent,
+ * ply, move from the parent); the algorithm's fields follow. The array
+ * moves when it grows: hold indices, not pointers, across a growth.
+ *
+ * The walk. The tree knows the node the game state is at and moves it to
+ * another node by undoing up to their common ancestor and applying down.
+ * These applies are travel, not search: they are not counted as nodes.
+ *
+ * Expansion (B*, MMA: every child at once). Such a node starts with a
+ * gts__bf_node; gts__bf_expand() moves the state to it, generates its
+ * moves, and then either calls the over hook (no move: the game is over
+ * there) and backs up from its parent, or creates its children in one
+ * block, applying each (counted as a node) for the init hook, and backs up
+ * from the node. The hooks are the algorithm: what a new node holds and
+ * what an expansion changes above it. Stockman's SSS* creates children one
+ * at a time, without applying them, and uses the store and walk only.
+ *
+ * The tree is the first member of the algorithm's state, so a hook casts
+ * the gts__bf_tree pointer it gets back to that state.
  */
 #ifndef GTS_SEARCH_BESTFIRST_H
 #define GTS_SEARCH_BESTFIRST_H
 
+#include "search/algos.h"
 #include "search/node.h"
 
 #define GTS__BF_NONE UINT32_MAX
@@ -21,64 +38,124 @@ typedef struct gts__bf_link {
     gts_move move;   /* from the parent */
 } gts__bf_link;
 
-typedef struct gts__bf_walk {
-    gts__ctx *c;
-    const char *base;   /* the node array (update after it moves) */
-    size_t stride;      /* bytes per node */
-    uint32_t cur;       /* the node the game state is at */
-    uint32_t path[GTS_MAX_PLY + 1];
-} gts__bf_walk;
+/* The header of a node that gts__bf_expand() expands. */
+typedef struct gts__bf_node {
+    gts__bf_link link;
+    int32_t depth;     /* remaining depth */
+    uint32_t first, n; /* children first .. first + n - 1, once expanded */
+    bool expanded;     /* children created, or nothing to expand */
+} gts__bf_node;
 
-static inline const gts__bf_link *gts__bf_link_of(const gts__bf_walk *w, uint32_t n)
+typedef struct gts__bf_tree gts__bf_tree;
+
+/* What an algorithm does at gts__bf_expand()'s three points. */
+typedef struct gts__bf_hooks {
+    /* A new child @x, the state at it: its gts__bf_node is set (link,
+     * depth; the rest of the node zero). False stops the expansion (after
+     * a failure, recorded). */
+    bool (*init)(gts__bf_tree *t, uint32_t x);
+    /* Node @x, the state at it, has no move: its exact value. */
+    void (*over)(gts__bf_tree *t, uint32_t x);
+    /* Node @x's children changed: recompute it and what depends on it. */
+    void (*back_up)(gts__bf_tree *t, uint32_t x);
+} gts__bf_hooks;
+
+struct gts__bf_tree {
+    gts__ctx *c;
+    const gts_allocator *alloc;
+    char *base;                 /* the node array */
+    size_t stride;              /* bytes per node */
+    uint32_t nnodes, cap;
+    size_t max_bytes;           /* the budget of the node array */
+    bool full;                  /* it could not grow: budget or allocator */
+    const gts__bf_hooks *hooks; /* gts__bf_expand's; NULL if unused */
+    uint32_t cur;               /* the node the game state is at */
+    uint32_t path[GTS_MAX_PLY + 1];
+};
+
+/* An empty tree of @stride-byte nodes, at most @max_bytes of them. */
+void gts__bf_init(gts__bf_tree *t, gts__ctx *c, const gts_allocator *alloc, size_t stride,
+                  size_t max_bytes, const gts__bf_hooks *hooks);
+
+/* The tree of a gts__run_fn search (B*, MMA) on @run's first context:
+ * from the engine's allocator within GTS_OPT_TREE_MB, node 0 the root, a
+ * gts__bf_node at remaining @depth. False, with GTS_RESULT_MEMORY_LIMIT in
+ * @r, when not even the root fits (nothing to free then). */
+bool gts__bf_start(gts__bf_tree *t, const gts__run *run, size_t stride,
+                   const gts__bf_hooks *hooks, int depth, gts_result *r);
+
+/* Free the node array. */
+void gts__bf_free(gts__bf_tree *t);
+
+static inline void *gts__bf_at(const gts__bf_tree *t, uint32_t x)
 {
-    return (const gts__bf_link *)(const void *)(w->base + (size_t)n * w->stride);
+    return (void *)(t->base + (size_t)x * t->stride);
 }
+
+static inline const gts__bf_link *gts__bf_link_at(const gts__bf_tree *t, uint32_t x)
+{
+    return (const gts__bf_link *)gts__bf_at(t, x);
+}
+
+static inline gts__bf_node *gts__bf_node_at(const gts__bf_tree *t, uint32_t x)
+{
+    return (gts__bf_node *)gts__bf_at(t, x);
+}
+
+/* Room for @n more nodes; false (and full set, nothing recorded: the
+ * caller decides whether that is a failure) when the array cannot grow. */
+bool gts__bf_reserve(gts__bf_tree *t, uint32_t n);
+
+/* A new node, zeroed but for its link: the root (@parent GTS__BF_NONE,
+ * ply 0), or a child of @parent by @move. GTS__BF_NONE when the array is
+ * full (as gts__bf_reserve). */
+uint32_t gts__bf_add(gts__bf_tree *t, uint32_t parent, gts_move move);
 
 /* Undo moves until the state is at the current node's ancestor at @ply.
  * False after a failed undo (recorded; the others are still undone). */
-static inline bool gts__bf_undo_to(gts__bf_walk *w, int ply)
+static inline bool gts__bf_rewind(gts__bf_tree *t, int ply)
 {
-    gts__ctx *c = w->c;
+    gts__ctx *c = t->c;
     bool ok = true;
-    while (gts__bf_link_of(w, w->cur)->ply > ply) {
-        const gts__bf_link *l = gts__bf_link_of(w, w->cur);
+    while (gts__bf_link_at(t, t->cur)->ply > ply) {
+        const gts__bf_link *l = gts__bf_link_at(t, t->cur);
         int rc = c->game->undo(c->state, l->move, c->user);
         if (rc < 0 && ok) {
             gts__fail(c, GTS_ECALLBACK, rc);
             ok = false;
         }
-        w->cur = l->parent;
+        t->cur = l->parent;
     }
     return ok;
 }
 
 /* Move the state to node @target; false after a failure (recorded). */
-static inline bool gts__bf_go(gts__bf_walk *w, uint32_t target)
+static inline bool gts__bf_goto(gts__bf_tree *t, uint32_t target)
 {
-    gts__ctx *c = w->c;
+    gts__ctx *c = t->c;
     int len = 0;
-    uint32_t n = target, cur = w->cur;
-    while (gts__bf_link_of(w, n)->ply > gts__bf_link_of(w, cur)->ply) {
-        w->path[len++] = n;
-        n = gts__bf_link_of(w, n)->parent;
+    uint32_t n = target, cur = t->cur;
+    while (gts__bf_link_at(t, n)->ply > gts__bf_link_at(t, cur)->ply) {
+        t->path[len++] = n;
+        n = gts__bf_link_at(t, n)->parent;
     }
-    while (gts__bf_link_of(w, cur)->ply > gts__bf_link_of(w, n)->ply)
-        cur = gts__bf_link_of(w, cur)->parent;
+    while (gts__bf_link_at(t, cur)->ply > gts__bf_link_at(t, n)->ply)
+        cur = gts__bf_link_at(t, cur)->parent;
     while (cur != n) {
-        w->path[len++] = n;
-        n = gts__bf_link_of(w, n)->parent;
-        cur = gts__bf_link_of(w, cur)->parent;
+        t->path[len++] = n;
+        n = gts__bf_link_at(t, n)->parent;
+        cur = gts__bf_link_at(t, cur)->parent;
     }
-    if (!gts__bf_undo_to(w, gts__bf_link_of(w, n)->ply))
+    if (!gts__bf_rewind(t, gts__bf_link_at(t, n)->ply))
         return false;
     while (len > 0) {
-        uint32_t next = w->path[--len];
-        int rc = c->game->apply(c->state, gts__bf_link_of(w, next)->move, c->user);
+        uint32_t next = t->path[--len];
+        int rc = c->game->apply(c->state, gts__bf_link_at(t, next)->move, c->user);
         if (rc < 0) {
             gts__fail(c, GTS_ECALLBACK, rc);
             return false;
         }
-        w->cur = next;
+        t->cur = next;
     }
     return true;
 }
@@ -93,16 +170,21 @@ static inline gts_score gts__bf_static_value(gts__ctx *c, int ply, int depth)
     return gts__evaluate(c, ply);
 }
 
-/* One new child, the state at it: @k its index among the moves, @link
- * its parent/ply/move, @depth its remaining depth. False stops the loop. */
-typedef bool (*gts__bf_child_fn)(void *tree, uint32_t k, const gts__bf_link *link, int depth);
+/* Expand node @x (a gts__bf_node, not expanded) through the hooks, as the
+ * header says. False after a failure (recorded), a stop, or when the array
+ * is full (full set, nothing recorded). */
+bool gts__bf_expand(gts__bf_tree *t, uint32_t x);
 
-/* The children of an expansion: for each of the @n moves gts__generate left
- * at @ply (the state at node @parent, remaining @depth), its extension,
- * apply, @child, undo. False after a failure (recorded) or when @child
- * returned false. */
-bool gts__bf_children(gts__ctx *c, uint32_t parent, int ply, int depth, int n,
-                      gts__bf_child_fn child, void *tree);
+/* The end of a search on a tree from the root (B*, MMA): the state back
+ * at the root, GTS_RESULT_MEMORY_LIMIT in @r if the tree filled up. True
+ * when there is a result to report: no callback failed (the driver reports
+ * that; a stop or a limit keeps what was found). */
+bool gts__bf_finish(gts__bf_tree *t, gts_result *r);
+
+/* @r's principal variation: node @x's move, then at every expanded node
+ * the move to the child @next picks (called on nodes with children). */
+void gts__bf_line(const gts__bf_tree *t, uint32_t x,
+                  uint32_t (*next)(const gts__bf_tree *t, uint32_t x), gts_result *r);
 
 /* Grow an array of @size-byte elements to hold @need (doubling, from
  * @alloc, at most @max_bytes in all); false when it cannot (nothing is

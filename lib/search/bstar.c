@@ -44,52 +44,53 @@
 #include "search/algos.h"
 #include "search/bestfirst.h"
 
-#include <string.h>
+#include <stddef.h>
 
 typedef struct bs_node {
-    gts__bf_link link;
-    int32_t depth;    /* remaining depth */
-    uint32_t first;   /* children: first .. first + n - 1, once expanded */
-    uint32_t n;
+    gts__bf_node h;   /* link, depth, children (the tree's) */
     gts_score lo, hi; /* pessimistic, optimistic */
-    bool expanded;
 } bs_node;
 
 typedef struct bs {
-    gts__ctx *c;
-    const gts_allocator *alloc;
-    bs_node *node;
-    uint32_t nnodes, cap;
-    size_t max_bytes;
-    bool full;        /* the tree reached its budget */
+    gts__bf_tree t;   /* first: the hooks get it */
     gts_score margin;
-    gts__bf_walk walk;
 } bs;
+_Static_assert(offsetof(bs_node, h) == 0 && offsetof(bs, t) == 0, "the tree's parts first");
+
+/* Node @x (the tree's stride is sizeof(bs_node): indexed at compile time). */
+static inline bs_node *bs_at(const gts__bf_tree *t, uint32_t x)
+{
+    return (bs_node *)(void *)t->base + x;
+}
 
 static gts_score clamp(gts_score v, gts_score lo, gts_score hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The bounds of the node the state is at (just created, not expanded). */
-static bool initial_bounds(bs *s, bs_node *nd)
+/* The bounds of a new node, the state at it (gts__bf_hooks::init). */
+static bool bs_init(gts__bf_tree *t, uint32_t x)
 {
-    gts__ctx *c = s->c;
-    int ply = nd->link.ply;
-    if (nd->depth <= 0 || ply >= GTS_MAX_PLY) {
-        nd->lo = nd->hi = gts__bf_static_value(c, ply, nd->depth);
-        nd->expanded = true; /* a horizon: nothing to expand */
+    gts__ctx *c = t->c;
+    bs_node *nd = bs_at(t, x);
+    int ply = nd->h.link.ply;
+    if (ply > c->seldepth)
+        c->seldepth = ply; /* a node of the tree: seldepth counts it */
+    if (nd->h.depth <= 0 || ply >= GTS_MAX_PLY) {
+        nd->lo = nd->hi = gts__bf_static_value(c, ply, nd->h.depth);
+        nd->h.expanded = true; /* a horizon: nothing to expand */
         return !gts__aborted(c);
     }
     gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
+    gts_score margin = ((const bs *)(const void *)t)->margin;
     if (c->game->bounds) {
         if (!gts__game_bounds(c, ply, &lo, &hi))
             return false;
-    } else if (s->margin > 0) {
+    } else if (margin > 0) {
         gts_score v = gts__evaluate(c, ply);
         if (gts__aborted(c))
             return false;
-        gts_score l = clamp(v - s->margin, lo, hi), h = clamp(v + s->margin, lo, hi);
+        gts_score l = clamp(v - margin, lo, hi), h = clamp(v + margin, lo, hi);
         lo = l;
         hi = h;
     }
@@ -98,19 +99,27 @@ static bool initial_bounds(bs *s, bs_node *nd)
     return true;
 }
 
-/* Back up from node @x to the root: each node's range is intersected with
- * the one its children give (lo = max -child.hi, hi = max -child.lo), so a
- * range only narrows and a closed one stays closed. With sound ranges the
- * intersection always holds the value; with the margin's guesses it can be
- * empty, and then the children's range (the deeper look) replaces it. The
- * walk stops at the first node whose range did not change. */
-static void back_up(bs *s, uint32_t x)
+/* A finished game, the state at it (gts__bf_hooks::over). */
+static void bs_over(gts__bf_tree *t, uint32_t x)
+{
+    bs_node *nd = bs_at(t, x);
+    nd->lo = nd->hi = gts__evaluate(t->c, nd->h.link.ply);
+}
+
+/* Back up from node @x to the root (gts__bf_hooks::back_up): each node's
+ * range is intersected with the one its children give (lo = max
+ * -child.hi, hi = max -child.lo), so a range only narrows and a closed one
+ * stays closed. With sound ranges the intersection always holds the value;
+ * with the margin's guesses it can be empty, and then the children's range
+ * (the deeper look) replaces it. The walk stops at the first node whose
+ * range did not change. */
+static void bs_back_up(gts__bf_tree *t, uint32_t x)
 {
     for (;;) {
-        bs_node *nd = &s->node[x];
+        bs_node *nd = bs_at(t, x);
         gts_score lo = -GTS_SCORE_INF, hi = -GTS_SCORE_INF;
-        for (uint32_t i = 0; i < nd->n; i++) {
-            const bs_node *ch = &s->node[nd->first + i];
+        for (uint32_t i = 0; i < nd->h.n; i++) {
+            const bs_node *ch = bs_at(t, nd->h.first + i);
             if (-ch->hi > lo)
                 lo = -ch->hi;
             if (-ch->lo > hi)
@@ -125,71 +134,25 @@ static void back_up(bs *s, uint32_t x)
             return;
         nd->lo = nlo;
         nd->hi = nhi;
-        if (nd->link.parent == GTS__BF_NONE)
+        if (nd->h.link.parent == GTS__BF_NONE)
             return;
-        x = nd->link.parent;
+        x = nd->h.link.parent;
     }
 }
 
-/* A child of an expansion (gts__bf_child_fn), with its initial bounds. */
-static bool new_child(void *tree, uint32_t k, const gts__bf_link *link, int depth)
-{
-    bs *s = tree;
-    bs_node *ch = &s->node[s->nnodes + k];
-    memset(ch, 0, sizeof *ch);
-    ch->link = *link;
-    ch->depth = depth;
-    if (link->ply > s->c->seldepth)
-        s->c->seldepth = link->ply; /* a node of the tree: seldepth counts it */
-    return initial_bounds(s, ch);
-}
-
-/* Expand node @x: its children with their initial bounds, or its exact
- * value when the game is over. False on a failure or a full tree. */
-static bool expand(bs *s, uint32_t x)
-{
-    gts__ctx *c = s->c;
-    if (!gts__bf_go(&s->walk, x))
-        return false;
-    int ply = s->node[x].link.ply;
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return false;
-    if (n == 0) {
-        s->node[x].lo = s->node[x].hi = gts__evaluate(c, ply);
-        s->node[x].expanded = true;
-        if (s->node[x].link.parent != GTS__BF_NONE)
-            back_up(s, s->node[x].link.parent);
-        return !gts__aborted(c);
-    }
-    if (!gts__bf_grow(s->alloc, (void **)&s->node, &s->cap, s->nnodes + (uint32_t)n,
-                      sizeof *s->node, s->max_bytes)) {
-        s->full = true;
-        return false;
-    }
-    s->walk.base = (const char *)s->node;
-    uint32_t first = s->nnodes;
-    if (!gts__bf_children(c, x, ply, s->node[x].depth, n, new_child, s))
-        return false;
-    s->nnodes += (uint32_t)n;
-    s->node[x].first = first;
-    s->node[x].n = (uint32_t)n;
-    s->node[x].expanded = true;
-    back_up(s, x);
-    return true;
-}
+static const gts__bf_hooks bs_hooks = {bs_init, bs_over, bs_back_up};
 
 /* The open child of @x with the best optimistic value from x's side. */
-static uint32_t follow(const bs *s, uint32_t x)
+static uint32_t follow(const gts__bf_tree *t, uint32_t x)
 {
-    const bs_node *nd = &s->node[x];
+    const bs_node *nd = bs_at(t, x);
     uint32_t best = GTS__BF_NONE;
     gts_score best_opt = -GTS_SCORE_INF - 1;
-    for (uint32_t i = 0; i < nd->n; i++) {
-        const bs_node *ch = &s->node[nd->first + i];
+    for (uint32_t i = 0; i < nd->h.n; i++) {
+        const bs_node *ch = bs_at(t, nd->h.first + i);
         if (ch->lo < ch->hi && -ch->lo > best_opt) {
             best_opt = -ch->lo;
-            best = nd->first + i;
+            best = nd->h.first + i;
         }
     }
     return best;
@@ -197,18 +160,18 @@ static uint32_t follow(const bs *s, uint32_t x)
 
 /* The root's moves by optimistic value (*best) and its strongest rival
  * (*rival, GTS__BF_NONE when the root has one move). */
-static void rank(const bs *s, uint32_t *best, uint32_t *rival)
+static void rank(const gts__bf_tree *t, uint32_t *best, uint32_t *rival)
 {
-    const bs_node *root = &s->node[0];
+    const bs_node *root = bs_at(t, 0);
     *best = *rival = GTS__BF_NONE;
-    for (uint32_t i = 0; i < root->n; i++) {
-        uint32_t k = root->first + i;
-        const bs_node *ch = &s->node[k];
-        if (*best == GTS__BF_NONE || -ch->lo > -s->node[*best].lo
-            || (-ch->lo == -s->node[*best].lo && -ch->hi > -s->node[*best].hi)) {
+    for (uint32_t i = 0; i < root->h.n; i++) {
+        uint32_t k = root->h.first + i;
+        const bs_node *ch = bs_at(t, k);
+        if (*best == GTS__BF_NONE || -ch->lo > -bs_at(t, *best)->lo
+            || (-ch->lo == -bs_at(t, *best)->lo && -ch->hi > -bs_at(t, *best)->hi)) {
             *rival = *best;
             *best = k;
-        } else if (*rival == GTS__BF_NONE || -ch->lo > -s->node[*rival].lo) {
+        } else if (*rival == GTS__BF_NONE || -ch->lo > -bs_at(t, *rival)->lo) {
             *rival = k;
         }
     }
@@ -216,104 +179,86 @@ static void rank(const bs *s, uint32_t *best, uint32_t *rival)
 
 /* The move to play: the best pessimistic value (a proved one when the
  * search ended by separation). */
-static uint32_t choose(const bs *s)
+static uint32_t choose(const gts__bf_tree *t)
 {
-    const bs_node *root = &s->node[0];
-    uint32_t best = root->first;
-    for (uint32_t i = 1; i < root->n; i++) {
-        const bs_node *ch = &s->node[root->first + i], *b = &s->node[best];
+    const bs_node *root = bs_at(t, 0);
+    uint32_t best = root->h.first;
+    for (uint32_t i = 1; i < root->h.n; i++) {
+        const bs_node *ch = bs_at(t, root->h.first + i), *b = bs_at(t, best);
         if (-ch->hi > -b->hi || (-ch->hi == -b->hi && -ch->lo > -b->lo))
-            best = root->first + i;
+            best = root->h.first + i;
     }
     return best;
 }
 
+/* The PV's next node: the child of @x with the best pessimistic value. */
+static uint32_t bs_pv_child(const gts__bf_tree *t, uint32_t x)
+{
+    const bs_node *nd = bs_at(t, x);
+    uint32_t b = nd->h.first;
+    for (uint32_t i = 1; i < nd->h.n; i++)
+        if (-bs_at(t, nd->h.first + i)->hi > -bs_at(t, b)->hi)
+            b = nd->h.first + i;
+    return b;
+}
+
 void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
 {
-    gts_engine *e = run->engine;
-    gts__ctx *c = run->ctx[0];
     bs s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
-    s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->tree_mb << 20;
-    s.margin = (gts_score)e->bstar_margin;
-    s.walk.c = c;
-    s.walk.stride = sizeof(bs_node);
-    if (!gts__bf_grow(s.alloc, (void **)&s.node, &s.cap, 1, sizeof *s.node, s.max_bytes)) {
-        r->flags |= GTS_RESULT_MEMORY_LIMIT;
+    gts__bf_tree *t = &s.t;
+    if (!gts__bf_start(t, run, sizeof(bs_node), &bs_hooks, lim->depth, r))
         return; /* the driver's fallback move stands */
-    }
-    s.walk.base = (const char *)s.node;
-    memset(&s.node[0], 0, sizeof s.node[0]);
-    s.node[0].link.parent = GTS__BF_NONE;
-    s.node[0].depth = lim->depth;
-    s.node[0].lo = -GTS_SCORE_INF;
-    s.node[0].hi = GTS_SCORE_INF;
-    s.nnodes = 1;
-    s.walk.cur = 0;
+    gts__ctx *c = t->c;
+    s.margin = (gts_score)run->engine->bstar_margin;
+    bs_at(t, 0)->lo = -GTS_SCORE_INF;
+    bs_at(t, 0)->hi = GTS_SCORE_INF;
 
     /* Step 1. The root's children, then steps until the best is separated */
-    bool ok = expand(&s, 0);
+    bool ok = gts__bf_expand(t, 0);
     bool proved = false;
     while (ok) {
         uint32_t best, rival;
-        rank(&s, &best, &rival);
-        gts_score rival_opt = rival == GTS__BF_NONE ? -GTS_SCORE_INF : -s.node[rival].lo;
+        rank(t, &best, &rival);
+        const bs_node *b = bs_at(t, best), *v = rival == GTS__BF_NONE ? NULL : bs_at(t, rival);
+        gts_score rival_opt = v ? -v->lo : -GTS_SCORE_INF;
         uint32_t x;
-        if (-s.node[best].hi >= rival_opt) {
+        if (-b->hi >= rival_opt) {
             proved = true;
-            if (s.node[best].lo == s.node[best].hi)
+            if (b->lo == b->hi)
                 break; /* separated, and its value known */
             x = best;  /* separated: prove its value */
         } else {
-            bool prove = s.node[best].lo < s.node[best].hi;
-            bool disprove = rival != GTS__BF_NONE && s.node[rival].lo < s.node[rival].hi;
+            bool prove = b->lo < b->hi;
+            bool disprove = v && v->lo < v->hi;
             if (prove && disprove)
-                prove = s.node[best].hi - s.node[best].lo >= s.node[rival].hi - s.node[rival].lo;
+                prove = b->hi - b->lo >= v->hi - v->lo;
             x = prove ? best : rival;
         }
-        while (s.node[x].expanded) {
-            uint32_t next = follow(&s, x);
+        while (bs_at(t, x)->h.expanded) {
+            uint32_t next = follow(t, x);
             if (next == GTS__BF_NONE)
                 break;
             x = next;
         }
-        if (s.node[x].expanded || gts__enter(c, s.node[x].link.ply))
+        if (bs_at(t, x)->h.expanded || gts__enter(c, bs_at(t, x)->h.link.ply))
             break; /* nothing open (cannot happen with a consistent tree), or a stop */
-        ok = expand(&s, x);
+        ok = gts__bf_expand(t, x);
     }
-    gts__bf_undo_to(&s.walk, 0);
-    if (s.full)
-        r->flags |= GTS_RESULT_MEMORY_LIMIT;
 
-    /* Step 2. The result, unless a callback failed (the driver reports
-     * that; a stop or a limit keeps what was found) */
-    bool failed = gts__aborted(c) && gts__run_why(c->shared) == 0 && !s.full;
-    if (!failed && s.node[0].n > 0) {
+    /* Step 2. The result, unless a callback failed */
+    if (gts__bf_finish(t, r) && bs_at(t, 0)->h.n > 0) {
         uint32_t k, rival;
         if (proved)
-            rank(&s, &k, &rival);
+            rank(t, &k, &rival);
         else
-            k = choose(&s);
-        const bs_node *ch = &s.node[k];
-        r->best_move = ch->link.move;
+            k = choose(t);
+        const bs_node *ch = bs_at(t, k);
+        r->best_move = ch->h.link.move;
         r->score = -ch->hi;
         if (ch->lo < ch->hi)
             r->flags |= GTS_RESULT_LOWER_BOUND;
         /* The PV: then the best pessimistic child of every expanded node. */
-        r->pv_length = 0;
-        for (uint32_t x = k; r->pv_length < GTS_MAX_PLY;) {
-            r->pv[r->pv_length++] = s.node[x].link.move;
-            const bs_node *nd = &s.node[x];
-            if (nd->n == 0)
-                break;
-            uint32_t b = nd->first;
-            for (uint32_t i = 1; i < nd->n; i++)
-                if (-s.node[nd->first + i].hi > -s.node[b].hi)
-                    b = nd->first + i;
-            x = b;
-        }
+        gts__bf_line(t, k, bs_pv_child, r);
         /* The depth. A best move whose range is closed has its minimax
          * value at the depth asked for proved: that depth, as an exact
          * algorithm's depth says (MMA does the same). Otherwise the line
@@ -325,5 +270,5 @@ void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
         else
             r->depth = (int)r->pv_length < lim->depth ? (int32_t)r->pv_length : lim->depth;
     }
-    gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
+    gts__bf_free(t);
 }

@@ -59,30 +59,33 @@
 #include "search/mma_internal.h"
 
 #include <math.h>
-#include <string.h>
+#include <stddef.h>
 
 typedef struct mm_node {
-    gts__bf_link link;
-    int32_t depth;     /* remaining depth */
-    uint32_t first, n; /* children, once expanded */
+    gts__bf_node h;    /* link, depth, children (the tree's) */
     gts_score value;   /* minimax over the explored tree, MAX's side */
     double la;         /* log a: what the parent's mean sees of this node */
     double lm;         /* expanded: log M_q of the children's a */
     double tip;        /* least penalty to an open tip below (INFINITY: none) */
-    bool expanded;
 } mm_node;
 
 typedef struct mm {
-    gts__ctx *c;
-    const gts_allocator *alloc;
-    mm_node *node;
-    uint32_t nnodes, cap;
-    size_t max_bytes;
+    gts__bf_tree t; /* first: the hooks get it */
     double p, scale;
-    bool mean; /* generalized-mean back-up, else the reverse approximation */
-    bool full;
-    gts__bf_walk walk;
+    bool mean;      /* generalized-mean back-up, else the reverse approximation */
 } mm;
+_Static_assert(offsetof(mm_node, h) == 0 && offsetof(mm, t) == 0, "the tree's parts first");
+
+/* Node @x (the tree's stride is sizeof(mm_node): indexed at compile time). */
+static inline mm_node *mm_at(const gts__bf_tree *t, uint32_t x)
+{
+    return (mm_node *)(void *)t->base + x;
+}
+
+static inline const mm *mm_of(const gts__bf_tree *t)
+{
+    return (const mm *)(const void *)t;
+}
 
 double gts__mma_log_unit(gts_score v, double scale)
 {
@@ -111,66 +114,81 @@ double gts__mma_penalty(double la_child, double lm_parent, uint32_t n, double q)
 }
 
 /* The exponent of node @x's generalized mean. */
-static double exponent(const mm *s, uint32_t x)
+static double exponent(const gts__bf_tree *t, uint32_t x)
 {
-    return s->node[x].link.ply % 2 == 0 ? s->p : -s->p;
+    return mm_at(t, x)->h.link.ply % 2 == 0 ? mm_of(t)->p : -mm_of(t)->p;
 }
 
 /* Penalty of the edge from the expanded node @x to its child @k. */
-static double penalty(const mm *s, uint32_t x, uint32_t k)
+static double penalty(const gts__bf_tree *t, uint32_t x, uint32_t k)
 {
-    return gts__mma_penalty(s->node[k].la, s->node[x].lm, s->node[x].n, exponent(s, x));
+    return gts__mma_penalty(mm_at(t, k)->la, mm_at(t, x)->lm, mm_at(t, x)->h.n, exponent(t, x));
+}
+
+/* b(x), the least total penalty from the expanded node @x down to an open
+ * tip (INFINITY: none), and in *@child (if not NULL) the child it goes
+ * through (ties: the first; GTS__BF_NONE: none). */
+static double least_tip(const gts__bf_tree *t, uint32_t x, uint32_t *child)
+{
+    const mm_node *nd = mm_at(t, x);
+    uint32_t best = GTS__BF_NONE;
+    double best_b = INFINITY;
+    for (uint32_t i = 0; i < nd->h.n; i++) {
+        uint32_t k = nd->h.first + i;
+        if (isinf(mm_at(t, k)->tip))
+            continue;
+        double b = penalty(t, x, k) + mm_at(t, k)->tip;
+        if (best == GTS__BF_NONE || b < best_b) {
+            best = k;
+            best_b = b;
+        }
+    }
+    if (child)
+        *child = best;
+    return best_b;
 }
 
 /* Recompute node @x from its children, then every ancestor: minimax
- * value, log M_q, log a (by the variant) and b (least penalty to a tip). */
-static void back_up(mm *s, uint32_t x)
+ * value, log M_q, log a (by the variant) and b (least penalty to a tip);
+ * gts__bf_hooks::back_up. */
+static void mm_back_up(gts__bf_tree *t, uint32_t x)
 {
+    const mm *s = mm_of(t);
     for (;;) {
-        mm_node *nd = &s->node[x];
-        bool max = nd->link.ply % 2 == 0;
+        mm_node *nd = mm_at(t, x);
+        bool max = nd->h.link.ply % 2 == 0;
         gts_score v = max ? -GTS_SCORE_INF : GTS_SCORE_INF;
-        for (uint32_t i = 0; i < nd->n; i++) {
-            const mm_node *ch = &s->node[nd->first + i];
+        for (uint32_t i = 0; i < nd->h.n; i++) {
+            const mm_node *ch = mm_at(t, nd->h.first + i);
             if (max ? ch->value > v : ch->value < v)
                 v = ch->value;
         }
         nd->value = v;
-        nd->lm = gts__mma_log_mean(&s->node[nd->first].la, sizeof(mm_node), nd->n,
-                                   exponent(s, x));
+        nd->lm = gts__mma_log_mean(&mm_at(t, nd->h.first)->la, sizeof(mm_node), nd->h.n,
+                                   exponent(t, x));
         nd->la = s->mean ? nd->lm : gts__mma_log_unit(v, s->scale);
-        double tip = INFINITY;
-        for (uint32_t i = 0; i < nd->n; i++) {
-            uint32_t k = nd->first + i;
-            if (isinf(s->node[k].tip))
-                continue;
-            double t = penalty(s, x, k) + s->node[k].tip;
-            if (t < tip)
-                tip = t;
-        }
-        nd->tip = tip;
-        if (nd->link.parent == GTS__BF_NONE)
+        nd->tip = least_tip(t, x, NULL);
+        if (nd->h.link.parent == GTS__BF_NONE)
             return;
-        x = nd->link.parent;
+        x = nd->h.link.parent;
     }
 }
 
 /* The static value of the node the state is at, from MAX's side: the
  * minimax leaf value (quiescence included when it is on) once @depth is
  * used up. */
-static gts_score static_value(mm *s, int ply, int depth)
+static gts_score static_value(gts__ctx *c, int ply, int depth)
 {
-    gts_score v = gts__bf_static_value(s->c, ply, depth);
+    gts_score v = gts__bf_static_value(c, ply, depth);
     return ply % 2 == 0 ? v : -v;
 }
 
 /* An open tip's static value, clamped into what it can still score (mate
  * distance and the game's bounds()); a range closed to one value closes
  * the tip. The state is at the tip. False after a failure (recorded). */
-static bool tip_bounds(mm *s, mm_node *tip)
+static bool tip_bounds(gts__ctx *c, mm_node *tip)
 {
-    gts__ctx *c = s->c;
-    int ply = tip->link.ply;
+    int ply = tip->h.link.ply;
     gts_score lo = GTS_SCORE_LOSS + ply, hi = GTS_SCORE_WIN - ply;
     if (c->game->bounds && !gts__game_bounds(c, ply, &lo, &hi))
         return false;
@@ -185,77 +203,53 @@ static bool tip_bounds(mm *s, mm_node *tip)
     return true;
 }
 
-/* A child of an expansion (gts__bf_child_fn): its static value, closed at
- * the horizon, clamped into bounds() when open. */
-static bool new_child(void *tree, uint32_t k, const gts__bf_link *link, int depth)
+/* A new child, the state at it (gts__bf_hooks::init): its static value,
+ * closed at the horizon, clamped into bounds() when open. */
+static bool mm_init(gts__bf_tree *t, uint32_t x)
 {
-    mm *s = tree;
-    mm_node *ch = &s->node[s->nnodes + k];
-    memset(ch, 0, sizeof *ch);
-    ch->link = *link;
-    ch->depth = depth;
-    bool closed = depth <= 0 || link->ply >= GTS_MAX_PLY;
-    ch->value = static_value(s, link->ply, depth);
+    mm_node *ch = mm_at(t, x);
+    int ply = ch->h.link.ply, depth = ch->h.depth;
+    bool closed = depth <= 0 || ply >= GTS_MAX_PLY;
+    ch->value = static_value(t->c, ply, depth);
     ch->tip = closed ? INFINITY : 0;
-    bool ok = closed || tip_bounds(s, ch);
-    ch->la = gts__mma_log_unit(ch->value, s->scale);
-    ch->expanded = isinf(ch->tip);
+    bool ok = closed || tip_bounds(t->c, ch);
+    ch->la = gts__mma_log_unit(ch->value, mm_of(t)->scale);
+    ch->h.expanded = isinf(ch->tip);
     return ok;
 }
 
-static bool expand(mm *s, uint32_t x)
+/* A finished game, the state at it (gts__bf_hooks::over): closed. */
+static void mm_over(gts__bf_tree *t, uint32_t x)
 {
-    gts__ctx *c = s->c;
-    if (!gts__bf_go(&s->walk, x))
-        return false;
-    int ply = s->node[x].link.ply;
-    int n = gts__generate(c, ply, false);
-    if (n < 0)
-        return false;
-    if (n == 0) {
-        gts_score v = static_value(s, ply, s->node[x].depth);
-        s->node[x].value = v;
-        s->node[x].la = gts__mma_log_unit(v, s->scale);
-        s->node[x].tip = INFINITY;
-        s->node[x].expanded = true;
-        if (s->node[x].link.parent != GTS__BF_NONE)
-            back_up(s, s->node[x].link.parent);
-        return !gts__aborted(c);
+    mm_node *nd = mm_at(t, x);
+    nd->value = static_value(t->c, nd->h.link.ply, nd->h.depth);
+    nd->la = gts__mma_log_unit(nd->value, mm_of(t)->scale);
+    nd->tip = INFINITY;
+}
+
+static const gts__bf_hooks mm_hooks = {mm_init, mm_over, mm_back_up};
+
+/* The PV's next node: the minimax-best child of @x (ties: the first). */
+static uint32_t mm_pv_child(const gts__bf_tree *t, uint32_t x)
+{
+    const mm_node *nd = mm_at(t, x);
+    bool max = nd->h.link.ply % 2 == 0;
+    uint32_t b = nd->h.first;
+    for (uint32_t i = 1; i < nd->h.n; i++) {
+        gts_score v = mm_at(t, nd->h.first + i)->value;
+        if (max ? v > mm_at(t, b)->value : v < mm_at(t, b)->value)
+            b = nd->h.first + i;
     }
-    if (!gts__bf_grow(s->alloc, (void **)&s->node, &s->cap, s->nnodes + (uint32_t)n,
-                      sizeof *s->node, s->max_bytes)) {
-        s->full = true;
-        return false;
-    }
-    s->walk.base = (const char *)s->node;
-    uint32_t first = s->nnodes;
-    if (!gts__bf_children(c, x, ply, s->node[x].depth, n, new_child, s))
-        return false;
-    s->nnodes += (uint32_t)n;
-    s->node[x].first = first;
-    s->node[x].n = (uint32_t)n;
-    s->node[x].expanded = true;
-    back_up(s, x);
-    return true;
+    return b;
 }
 
 /* The open tip of least total penalty from the root (ties: the first). */
-static uint32_t select_tip(const mm *s)
+static uint32_t select_tip(const gts__bf_tree *t)
 {
     uint32_t x = 0;
-    while (s->node[x].expanded) {
-        uint32_t best = GTS__BF_NONE;
-        double best_t = INFINITY;
-        for (uint32_t i = 0; i < s->node[x].n; i++) {
-            uint32_t k = s->node[x].first + i;
-            if (isinf(s->node[k].tip))
-                continue;
-            double t = penalty(s, x, k) + s->node[k].tip;
-            if (best == GTS__BF_NONE || t < best_t) {
-                best = k;
-                best_t = t;
-            }
-        }
+    while (mm_at(t, x)->h.expanded) {
+        uint32_t best;
+        least_tip(t, x, &best);
         if (best == GTS__BF_NONE)
             break; /* cannot happen: x's b is finite */
         x = best;
@@ -265,74 +259,44 @@ static uint32_t select_tip(const mm *s)
 
 void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
 {
-    gts_engine *e = run->engine;
-    gts__ctx *c = run->ctx[0];
     mm s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
-    s.alloc = &e->alloc;
-    s.max_bytes = (size_t)e->tree_mb << 20;
+    gts__bf_tree *t = &s.t;
+    if (!gts__bf_start(t, run, sizeof(mm_node), &mm_hooks, lim->depth, r))
+        return; /* the driver's fallback move stands */
+    gts__ctx *c = t->c;
+    const gts_engine *e = run->engine;
     s.p = (double)e->mma_p / 10.0;
     s.scale = (double)e->mma_scale;
     s.mean = e->mma_backup == GTS_MMA_MEAN;
-    s.walk.c = c;
-    s.walk.stride = sizeof(mm_node);
-    if (!gts__bf_grow(s.alloc, (void **)&s.node, &s.cap, 1, sizeof *s.node, s.max_bytes)) {
-        r->flags |= GTS_RESULT_MEMORY_LIMIT;
-        return; /* the driver's fallback move stands */
-    }
-    s.walk.base = (const char *)s.node;
-    memset(&s.node[0], 0, sizeof s.node[0]);
-    s.node[0].link.parent = GTS__BF_NONE;
-    s.node[0].depth = lim->depth;
-    s.nnodes = 1;
 
     /* Expand the least-penalty tip until none is open or a limit. */
-    bool ok = expand(&s, 0);
-    while (ok && !isinf(s.node[0].tip)) {
-        uint32_t x = select_tip(&s);
-        if (s.node[x].expanded || gts__enter(c, s.node[x].link.ply))
+    bool ok = gts__bf_expand(t, 0);
+    while (ok && !isinf(mm_at(t, 0)->tip)) {
+        uint32_t x = select_tip(t);
+        if (mm_at(t, x)->h.expanded || gts__enter(c, mm_at(t, x)->h.link.ply))
             break;
-        ok = expand(&s, x);
+        ok = gts__bf_expand(t, x);
     }
-    gts__bf_undo_to(&s.walk, 0);
-    if (s.full)
-        r->flags |= GTS_RESULT_MEMORY_LIMIT;
 
     /* The result: the root child of the best explored minimax value, and
      * its line; under a limit depth = the line's length <= seldepth. */
-    bool failed = gts__aborted(c) && gts__run_why(c->shared) == 0 && !s.full;
-    if (!failed && s.node[0].n > 0) {
-        const mm_node *root = &s.node[0];
-        uint32_t best = root->first;
-        for (uint32_t i = 1; i < root->n; i++)
-            if (s.node[root->first + i].value > s.node[best].value)
-                best = root->first + i;
-        r->best_move = s.node[best].link.move;
-        r->score = s.node[best].value;
-        r->pv_length = 0;
-        for (uint32_t x = best; r->pv_length < GTS_MAX_PLY;) {
-            r->pv[r->pv_length++] = s.node[x].link.move;
-            const mm_node *nd = &s.node[x];
-            if (nd->n == 0)
-                break;
-            bool max = nd->link.ply % 2 == 0;
-            uint32_t b = nd->first;
-            for (uint32_t i = 1; i < nd->n; i++) {
-                gts_score v = s.node[nd->first + i].value;
-                if (max ? v > s.node[b].value : v < s.node[b].value)
-                    b = nd->first + i;
-            }
-            x = b;
-        }
+    if (gts__bf_finish(t, r) && mm_at(t, 0)->h.n > 0) {
+        const mm_node *root = mm_at(t, 0);
+        uint32_t best = root->h.first;
+        for (uint32_t i = 1; i < root->h.n; i++)
+            if (mm_at(t, root->h.first + i)->value > mm_at(t, best)->value)
+                best = root->h.first + i;
+        r->best_move = mm_at(t, best)->h.link.move;
+        r->score = mm_at(t, best)->value;
+        gts__bf_line(t, best, mm_pv_child, r);
         /* The driver reports c->seldepth (expanded tips, quiescence):
          * raise it to the deepest child created, the PV's end included. */
-        for (uint32_t i = 0; i < s.nnodes; i++)
-            if (s.node[i].link.ply > c->seldepth)
-                c->seldepth = s.node[i].link.ply;
+        for (uint32_t i = 0; i < t->nnodes; i++)
+            if (mm_at(t, i)->h.link.ply > c->seldepth)
+                c->seldepth = mm_at(t, i)->h.link.ply;
         /* Every tip closed: the minimax value at the full depth is proved,
          * which is what an exact algorithm's depth says. */
-        r->depth = isinf(s.node[0].tip) ? lim->depth : (int32_t)r->pv_length;
+        r->depth = isinf(mm_at(t, 0)->tip) ? lim->depth : (int32_t)r->pv_length;
     }
-    gts__free(s.alloc, s.node, (size_t)s.cap * sizeof *s.node);
+    gts__bf_free(t);
 }

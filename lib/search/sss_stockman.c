@@ -42,6 +42,7 @@
 #include "search/algos.h"
 #include "search/bestfirst.h"
 
+#include <stddef.h>
 #include <string.h>
 
 enum { SS_LIVE = 0, SS_SOLVED = 1 };
@@ -65,45 +66,44 @@ typedef struct ss_state {
 } ss_state;
 
 typedef struct ss {
-    gts__ctx *c;
-    const gts_allocator *alloc;
-    ss_node *node;
-    uint32_t nnodes, cap_nodes;
+    gts__bf_tree t;                   /* the nodes; where the game state is */
     ss_state *heap;
     uint32_t nheap, cap_heap;
     gts_move *moves;
     uint32_t nmove, cap_moves;
-    gts__bf_walk walk;                /* where the game state is */
 } ss;
+_Static_assert(offsetof(ss_node, link) == 0, "the tree's link first");
+
+/* Node @x (the tree's stride is sizeof(ss_node): indexed at compile time). */
+static inline ss_node *ss_at(const ss *s, uint32_t x)
+{
+    return (ss_node *)(void *)s->t.base + x;
+}
 
 /* ---- memory ------------------------------------------------------------------ */
 
-static bool grow(ss *s, void **p, uint32_t *cap, uint32_t need, size_t size)
+static bool ss_grow(ss *s, void **p, uint32_t *cap, uint32_t need, size_t size)
 {
-    if (gts__bf_grow(s->alloc, p, cap, need, size, SIZE_MAX))
+    if (gts__bf_grow(s->t.alloc, p, cap, need, size, SIZE_MAX))
         return true;
-    gts__fail(s->c, GTS_ENOMEM, 0);
+    gts__fail(s->t.c, GTS_ENOMEM, 0);
     return false;
 }
 
 static uint32_t new_node(ss *s, uint32_t parent, uint32_t index, gts_move move, int depth)
 {
-    if (!grow(s, (void **)&s->node, &s->cap_nodes, s->nnodes + 1, sizeof *s->node))
+    uint32_t x = gts__bf_add(&s->t, parent, move);
+    if (x == SS_NONE) {
+        gts__fail(s->t.c, GTS_ENOMEM, 0);
         return SS_NONE;
-    s->walk.base = (const char *)s->node;
-    ss_node *n = &s->node[s->nnodes];
-    n->link.parent = parent;
-    n->link.ply = parent == SS_NONE ? 0 : s->node[parent].link.ply + 1;
-    n->link.move = move;
+    }
+    ss_node *n = ss_at(s, x);
     n->index = index;
     n->depth = depth;
-    n->moves = 0;
-    n->nmoves = 0;
-    n->closed = false;
     n->pv_child = SS_NONE;
     if (parent != SS_NONE)
-        s->c->nodes++;
-    return s->nnodes++;
+        s->t.c->nodes++;
+    return x;
 }
 
 /* ---- OPEN: a max-heap on h, ties to the leftmost node ------------------------ */
@@ -111,17 +111,17 @@ static uint32_t new_node(ss *s, uint32_t parent, uint32_t index, gts_move move, 
 /* Is node @a left of node @b (neither an ancestor of the other)? */
 static bool left_of(const ss *s, uint32_t a, uint32_t b)
 {
-    while (s->node[a].link.ply > s->node[b].link.ply)
-        a = s->node[a].link.parent;
-    while (s->node[b].link.ply > s->node[a].link.ply)
-        b = s->node[b].link.parent;
+    while (ss_at(s, a)->link.ply > ss_at(s, b)->link.ply)
+        a = ss_at(s, a)->link.parent;
+    while (ss_at(s, b)->link.ply > ss_at(s, a)->link.ply)
+        b = ss_at(s, b)->link.parent;
     if (a == b)
         return false;
-    while (s->node[a].link.parent != s->node[b].link.parent) {
-        a = s->node[a].link.parent;
-        b = s->node[b].link.parent;
+    while (ss_at(s, a)->link.parent != ss_at(s, b)->link.parent) {
+        a = ss_at(s, a)->link.parent;
+        b = ss_at(s, b)->link.parent;
     }
-    return s->node[a].index < s->node[b].index;
+    return ss_at(s, a)->index < ss_at(s, b)->index;
 }
 
 static bool before(const ss *s, const ss_state *x, const ss_state *y)
@@ -134,10 +134,10 @@ static bool before(const ss *s, const ss_state *x, const ss_state *y)
 static bool push(ss *s, uint32_t node, uint32_t status, gts_score h)
 {
     if (node == SS_NONE
-        || !grow(s, (void **)&s->heap, &s->cap_heap, s->nheap + 1, sizeof *s->heap))
+        || !ss_grow(s, (void **)&s->heap, &s->cap_heap, s->nheap + 1, sizeof *s->heap))
         return false;
     if (status == SS_LIVE)
-        s->node[node].h_start = h;
+        ss_at(s, node)->h_start = h;
     uint32_t i = s->nheap++;
     ss_state x = {h, node, status};
     while (i > 0) {
@@ -178,8 +178,8 @@ static ss_state pop(ss *s)
 /* Below a closed node (a strict ancestor): the state left OPEN. */
 static bool dead(const ss *s, uint32_t n)
 {
-    for (uint32_t p = s->node[n].link.parent; p != SS_NONE; p = s->node[p].link.parent)
-        if (s->node[p].closed)
+    for (uint32_t p = ss_at(s, n)->link.parent; p != SS_NONE; p = ss_at(s, p)->link.parent)
+        if (ss_at(s, p)->closed)
             return true;
     return false;
 }
@@ -189,33 +189,33 @@ static bool dead(const ss *s, uint32_t n)
 /* The leaf value of the current node from MAX's side. */
 static gts_score leaf_value(ss *s)
 {
-    gts__ctx *c = s->c;
-    int ply = s->node[s->walk.cur].link.ply;
-    gts_score v = gts__bf_static_value(c, ply, s->node[s->walk.cur].depth);
+    gts__ctx *c = s->t.c;
+    int ply = ss_at(s, s->t.cur)->link.ply;
+    gts_score v = gts__bf_static_value(c, ply, ss_at(s, s->t.cur)->depth);
     return ply % 2 == 0 ? v : -v;
 }
 
 /* The child @i of MIN node @n (its moves are stored), or SS_NONE. */
 static uint32_t min_child(ss *s, uint32_t n, uint32_t i)
 {
-    gts__ctx *c = s->c;
-    if (!gts__bf_go(&s->walk, n))
+    gts__ctx *c = s->t.c;
+    if (!gts__bf_goto(&s->t, n))
         return SS_NONE;
-    gts_move m = s->moves[s->node[n].moves + i];
+    gts_move m = s->moves[ss_at(s, n)->moves + i];
     int ext = gts__extension(c, m);
     if (ext < 0)
         return SS_NONE;
-    return new_node(s, n, i, m, s->node[n].depth - 1 + ext);
+    return new_node(s, n, i, m, ss_at(s, n)->depth - 1 + ext);
 }
 
 /* A LIVE state: a leaf is solved, a MAX node opens every child, a MIN node
  * its first. */
-static bool expand(ss *s, uint32_t n, gts_score h)
+static bool ss_expand(ss *s, uint32_t n, gts_score h)
 {
-    gts__ctx *c = s->c;
-    if (!gts__bf_go(&s->walk, n))
+    gts__ctx *c = s->t.c;
+    if (!gts__bf_goto(&s->t, n))
         return false;
-    ss_node *nd = &s->node[n];
+    ss_node *nd = ss_at(s, n);
     int ply = nd->link.ply;
     if (nd->depth <= 0 || ply >= GTS_MAX_PLY) {
         gts_score f = leaf_value(s);
@@ -245,17 +245,17 @@ static bool expand(ss *s, uint32_t n, gts_score h)
             int ext = gts__extension(c, moves[i]);
             if (ext < 0)
                 return false;
-            uint32_t child = new_node(s, n, (uint32_t)i, moves[i], s->node[n].depth - 1 + ext);
+            uint32_t child = new_node(s, n, (uint32_t)i, moves[i], ss_at(s, n)->depth - 1 + ext);
             if (!push(s, child, SS_LIVE, h))
                 return false;
         }
         return true;
     }
-    if (!grow(s, (void **)&s->moves, &s->cap_moves, s->nmove + (uint32_t)cnt, sizeof *s->moves))
+    if (!ss_grow(s, (void **)&s->moves, &s->cap_moves, s->nmove + (uint32_t)cnt, sizeof *s->moves))
         return false;
     memcpy(s->moves + s->nmove, moves, (size_t)cnt * sizeof *moves);
-    s->node[n].moves = s->nmove;
-    s->node[n].nmoves = (uint32_t)cnt;
+    ss_at(s, n)->moves = s->nmove;
+    ss_at(s, n)->nmoves = (uint32_t)cnt;
     s->nmove += (uint32_t)cnt;
     return push(s, min_child(s, n, 0), SS_LIVE, h);
 }
@@ -263,18 +263,18 @@ static bool expand(ss *s, uint32_t n, gts_score h)
 /* A SOLVED state of a node other than the root. */
 static bool solved(ss *s, uint32_t n, gts_score h)
 {
-    uint32_t p = s->node[n].link.parent;
-    if (s->node[n].link.ply % 2 == 1) {
-        s->node[p].closed = true;
-        s->node[p].pv_child = n; /* a MAX node's solution: this child */
+    uint32_t p = ss_at(s, n)->link.parent;
+    if (ss_at(s, n)->link.ply % 2 == 1) {
+        ss_at(s, p)->closed = true;
+        ss_at(s, p)->pv_child = n; /* a MAX node's solution: this child */
         return push(s, p, SS_SOLVED, h);
     }
     /* A MIN node's solution goes through the child that set its value: the
      * first, or a later one that lowered the merit it started with. */
-    if (s->node[p].pv_child == SS_NONE || h < s->node[n].h_start)
-        s->node[p].pv_child = n;
-    uint32_t next = s->node[n].index + 1;
-    if (next < s->node[p].nmoves)
+    if (ss_at(s, p)->pv_child == SS_NONE || h < ss_at(s, n)->h_start)
+        ss_at(s, p)->pv_child = n;
+    uint32_t next = ss_at(s, n)->index + 1;
+    if (next < ss_at(s, p)->nmoves)
         return push(s, min_child(s, p, next), SS_LIVE, h);
     return push(s, p, SS_SOLVED, h);
 }
@@ -287,50 +287,46 @@ gts_score gts__iterate_sssstar_stockman(gts__run *run, int depth, gts_score alph
     gts__ctx *c = run->ctx[0];
     ss s;
     memset(&s, 0, sizeof s);
-    s.c = c;
-    s.alloc = &run->engine->alloc;
-    s.walk.c = c;
-    s.walk.stride = sizeof(ss_node);
+    gts__bf_init(&s.t, c, &run->engine->alloc, sizeof(ss_node), SIZE_MAX, NULL);
     gts_score value = 0;
     uint32_t root = new_node(&s, SS_NONE, 0, GTS_MOVE_NONE, depth);
     if (root == SS_NONE)
         return 0; /* out of memory, recorded */
-    s.walk.cur = root;
     bool ok = push(&s, root, SS_LIVE, GTS_SCORE_INF);
     while (ok && s.nheap > 0) {
         ss_state x = pop(&s);
-        if (gts__enter(c, s.node[x.node].link.ply)) {
+        if (gts__enter(c, ss_at(&s, x.node)->link.ply)) {
             ok = false;
             break;
         }
         if (dead(&s, x.node))
             continue;
         if (x.status == SS_LIVE) {
-            ok = expand(&s, x.node, x.h);
+            ok = ss_expand(&s, x.node, x.h);
         } else if (x.node == root) {
             value = x.h;
             break;
         } else {
             /* The root's last step: remember which child solved it. */
-            if (s.node[x.node].link.parent == root) {
-                c->root_move = s.node[x.node].link.move;
+            if (ss_at(&s, x.node)->link.parent == root) {
+                c->root_move = ss_at(&s, x.node)->link.move;
                 c->root_has_move = true;
             }
             ok = solved(&s, x.node, x.h);
         }
     }
     /* Back to the root, whatever happened (a failed undo is recorded). */
-    gts__bf_undo_to(&s.walk, 0);
+    gts__bf_rewind(&s.t, 0);
     if (ok && !gts__aborted(c) && c->root_has_move) {
         /* The principal variation: down the solution tree's chosen children. */
         int len = 0;
-        for (uint32_t n = s.node[root].pv_child; n != SS_NONE && len < GTS_MAX_PLY;
-             n = s.node[n].pv_child)
-            c->pv[0][len++] = s.node[n].link.move;
+        for (uint32_t n = ss_at(&s, root)->pv_child; n != SS_NONE && len < GTS_MAX_PLY;
+             n = ss_at(&s, n)->pv_child)
+            c->pv[0][len++] = ss_at(&s, n)->link.move;
         c->pv_len[0] = len;
     }
-    gts__free(s.alloc, s.node, (size_t)s.cap_nodes * sizeof *s.node);
-    gts__free(s.alloc, s.heap, (size_t)s.cap_heap * sizeof *s.heap);
-    gts__free(s.alloc, s.moves, (size_t)s.cap_moves * sizeof *s.moves);
+    gts__bf_free(&s.t);
+    gts__free(s.t.alloc, s.heap, (size_t)s.cap_heap * sizeof *s.heap);
+    gts__free(s.t.alloc, s.moves, (size_t)s.cap_moves * sizeof *s.moves);
     return ok && !gts__aborted(c) ? value : 0;
 }
