@@ -309,6 +309,37 @@ static void expect_fault_or_exact(config cf, const hostile *h, int rc, const gts
 
 static const int SEED = 11, B = 3, D = 3;
 
+/* One search of the tgame (SEED, B, D) behind a hostile game: prepare,
+ * adjust the vtable if need be, search, check. */
+typedef struct hround {
+    tgame g, before;
+    gts_game v;
+    gts_result r;
+    int rc;
+} hround;
+
+static void hround_prepare(hround *x, hostile *h)
+{
+    tgame_init(&x->g, SEED, B, D);
+    x->before = x->g;
+    x->v = h_vtable(h, B);
+}
+
+static void hround_search(hround *x, gts_engine *e, config cf)
+{
+    x->rc = hostile_search(e, cf, &x->v, &x->g, D, &x->r);
+}
+
+/* The round ended in the fault (@want, @code) or with the exact value,
+ * the root unchanged, every clone freed. */
+static void hround_expect(const hround *x, config cf, const hostile *h, gts_status want,
+                          int32_t code, gts_score exact, const char *what)
+{
+    expect_fault_or_exact(cf, h, x->rc, &x->r, want, code, exact, what);
+    cr_assert(memcmp(&x->g, &x->before, sizeof x->g) == 0, "%s: state", what);
+    cr_assert_eq(h->clones, h->frees, "%s: every clone freed", what);
+}
+
 Test(hostile, generate_negative)
 {
     config cf[64];
@@ -321,17 +352,12 @@ Test(hostile, generate_negative)
             h_reset(&h);
             h.gen = GEN_NEGATIVE;
             h.gen_fail_at = at;
-            tgame g, before;
-            tgame_init(&g, SEED, B, D);
-            before = g;
-            gts_game v = h_vtable(&h, B);
-            gts_result r;
-            int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-            expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK, GEN_FAIL, exact,
-                                  "generate < 0");
-            cr_assert(memcmp(&g, &before, sizeof g) == 0, "generate < 0 at %llu: state",
-                      (unsigned long long)at);
-            cr_assert_eq(h.clones, h.frees, "every clone freed");
+            hround x;
+            hround_prepare(&x, &h);
+            hround_search(&x, e, cf[i]);
+            char what[64];
+            snprintf(what, sizeof what, "generate < 0 at %llu", (unsigned long long)at);
+            hround_expect(&x, cf[i], &h, GTS_ECALLBACK, GEN_FAIL, exact, what);
         }
         check_usable(e, cf[i], SEED, B, D, "after generate < 0");
         gts_engine_free(e);
@@ -413,16 +439,11 @@ Test(hostile, generate_more_than_capacity)
                 h.gen = GEN_TOO_MANY;
                 h.gen_fail_at = at;
                 h.too_many = too_many[k];
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_EMOVES, too_many[k], exact,
-                                      "generate > capacity");
-                cr_assert(memcmp(&g, &before, sizeof g) == 0);
-                cr_assert_eq(h.clones, h.frees);
+                hround x;
+                hround_prepare(&x, &h);
+                hround_search(&x, e, cf[i]);
+                hround_expect(&x, cf[i], &h, GTS_EMOVES, too_many[k], exact,
+                              "generate > capacity");
             }
         check_usable(e, cf[i], SEED, B, D, "after generate > capacity");
         gts_engine_free(e);
@@ -669,18 +690,13 @@ Test(hostile, evaluate_outside_the_score_range)
                 h_reset(&h);
                 h.eval_bad_from = from[f];
                 h.bad_score = bad[b].score;
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                hround_search(&x, e, cf[i]);
                 char what[64];
                 snprintf(what, sizeof what, "evaluate %d from call %llu", bad[b].score,
                          (unsigned long long)from[f]);
-                expect_fault_or_exact(cf[i], &h, rc, &r, bad[b].status, bad[b].code, exact, what);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
+                hround_expect(&x, cf[i], &h, bad[b].status, bad[b].code, exact, what);
             }
         check_usable(e, cf[i], SEED, B, D, "after bad scores");
         gts_engine_free(e);
@@ -724,20 +740,15 @@ Test(hostile, playout_move_fails_or_returns_an_illegal_move)
                 hostile h;
                 h_reset(&h);
                 *(illegal ? &h.policy_illegal_at : &h.policy_fail_at) = at[f];
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                v.playout_move = h_policy;
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                x.v.playout_move = h_policy;
+                hround_search(&x, e, cf[i]);
                 char what[64];
                 snprintf(what, sizeof what, "playout_move %s at call %llu",
                          illegal ? "illegal" : "failing", (unsigned long long)at[f]);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
-                                      illegal ? 1 : POLICY_FAIL, exact, what);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
+                hround_expect(&x, cf[i], &h, GTS_ECALLBACK, illegal ? 1 : POLICY_FAIL, exact,
+                              what);
                 if (cf[i].alg == GTS_ALG_MCTS && at[f] <= 2) /* small trees prove fast */
                     cr_assert(h.fired, "%s: MCTS called the policy", what);
             }
@@ -773,29 +784,23 @@ Test(hostile, trusted_playout_move_lies_or_fails)
                     h.policy_fail_at = k;
                 else
                     h.apply_fail_at = k;
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                v.playout_move = h_policy;
-                v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                x.v.playout_move = h_policy;
+                x.v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+                hround_search(&x, e, cf[i]);
                 char what[80];
                 snprintf(what, sizeof what, "trusted: %s at call %llu",
                          kind == 0 ? "illegal policy move" : kind == 1 ? "failing policy"
                                                                       : "failing apply",
                          (unsigned long long)k);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
-                                      kind == 0 ? ILLEGAL_FAIL
-                                                : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
-                                      exact, what);
-                uint64_t failed = rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
+                hround_expect(&x, cf[i], &h, GTS_ECALLBACK,
+                              kind == 0 ? ILLEGAL_FAIL : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
+                              exact, what);
+                uint64_t failed = x.rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
                 cr_assert_eq(h.undos, h.applies - failed, "%s %s/%d: %llu undos, %llu applies",
                              what, gts_algorithm_name(cf[i].alg), cf[i].threads,
                              (unsigned long long)h.undos, (unsigned long long)h.applies);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
                 if (cf[i].alg == GTS_ALG_MCTS && kind < 2 && k <= 2)
                     cr_assert(h.fired, "%s: MCTS called the policy", what);
             }
