@@ -190,7 +190,8 @@ static gts_status replay(gtp *g, const gtp_move *list, size_t n)
     gtp_move *keep = malloc(sizeof *keep * (n ? n : 1));
     if (!keep)
         return GTS_ENOMEM;
-    memcpy(keep, list, sizeof *keep * n);
+    if (n)
+        memcpy(keep, list, sizeof *keep * n); /* list is NULL before the first move */
     gts_status rc = new_game(g);
     for (size_t i = 0; rc == GTS_OK && i < n; i++) {
         if (g->game->apply(g->state, keep[i].move, g->game->user) != 0)
@@ -1481,7 +1482,8 @@ static void cmd_loadsgf(gtp *g, const char *id, int argc, char **argv)
     if (ok && !old)
         r.err = "out of memory", ok = false;
     if (ok) {
-        memcpy(old, g->moves, sizeof *old * old_n);
+        if (old_n)
+            memcpy(old, g->moves, sizeof *old * old_n); /* g->moves may be NULL */
         g->size = r.size;
         g->komi2 = r.komi2;
         replaced = true;
