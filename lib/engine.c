@@ -2,8 +2,9 @@
  * engine.c - engine lifecycle, options, status strings and version.
  *
  * What: the gts_engine object owns the transposition table, the per-thread
- * search contexts (killers, history, move buffers) and, once a parallel
- * search has run, the work-stealing pool. Everything is allocated here,
+ * search contexts (killers, history, move buffers: made, cleared and freed
+ * by the search side through gts_engine::search, ctx.c) and, once a
+ * parallel search has run, the work-stealing pool. Everything is allocated here,
  * through the engine's gts_allocator (malloc/free unless the engine was made
  * by gts_engine_new_with), and freed in gts_engine_free(); no global mutable
  * state exists.
@@ -15,7 +16,6 @@
 #include "engine_internal.h"
 #include "struct_internal.h"
 #include "hook_internal.h"
-#include "search/node.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +63,8 @@ size_t gts_struct_size(gts_struct_id id)
     case GTS_STRUCT_PROBCUT_FIT: return sizeof(gts_probcut_fit);
     case GTS_STRUCT_ALLOCATOR: return sizeof(gts_allocator);
     case GTS_STRUCT_MCTS_MOVE_STATS: return sizeof(gts_mcts_move_stats);
+    case GTS_STRUCT_CHECK_OPTIONS: return sizeof(gts_check_options);
+    case GTS_STRUCT_CHECK_REPORT: return sizeof(gts_check_report);
     }
     return 0;
 }
@@ -74,15 +76,21 @@ const char *gts_version_string(void) { return GTS_VERSION_STRING; }
 
 /* ---- options ----------------------------------------------------------- */
 
-typedef struct option_info {
-    gts_option option;
-    const char *name; /* the enum name without GTS_OPT_, lowercase */
-    int64_t min, max, def;
+/*
+ * The core's options: what the engine, the table, the pool and the search
+ * kernel (driver, node code, ordering, contexts) read. The public option
+ * functions (gts_engine_set, gts_option_bounds... in lib/search/registry.c)
+ * look an option up here first, then in the algorithms' descriptors; an
+ * algorithm's option is never a field here (engine_internal.h).
+ */
+typedef struct core_option {
+    gts__opt_row row;
     size_t offset; /* of the int64_t field in struct gts_engine */
-} option_info;
+} core_option;
 
-#define OPT(o, lo, hi, d, field) { o, #field, lo, hi, d, offsetof(struct gts_engine, field) }
-static const option_info OPTIONS[] = {
+#define OPTN(o, name, lo, hi, d, field) { { o, name, lo, hi, d }, offsetof(struct gts_engine, field) }
+#define OPT(o, lo, hi, d, field) OPTN(o, #field, lo, hi, d, field)
+static const core_option OPTIONS[] = {
     OPT(GTS_OPT_TT_MB, 0, 1 << 20, 16, tt_mb),
     OPT(GTS_OPT_TT_PREFETCH, 0, 1, 0, tt_prefetch),
     OPT(GTS_OPT_TT_NEAR_DEPTH, 0, GTS_MAX_DEPTH, 0, tt_near_depth),
@@ -97,128 +105,99 @@ static const option_info OPTIONS[] = {
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
-    OPT(GTS_OPT_VIRTUAL, 0, 1, 0, virtual_procs),
+    OPTN(GTS_OPT_VIRTUAL, "virtual", 0, 1, 0, virtual_procs),
     OPT(GTS_OPT_SPLIT_PLY, 0, GTS_MAX_PLY, 0, split_ply),
-    OPT(GTS_OPT_JAMBOREE_SERIAL, 0, 100, 0, jamboree_serial),
-    OPT(GTS_OPT_MCTS_EXPLORATION, 0, 10000, 141, mcts_exploration),
-    OPT(GTS_OPT_MCTS_PLAYOUTS, 0, (int64_t)1 << 62, 0, mcts_playouts),
-    OPT(GTS_OPT_MCTS_PLAYOUT_DEPTH, 0, GTS_MAX_PLY, GTS_MAX_PLY, mcts_playout_depth),
-    OPT(GTS_OPT_MCTS_EVAL_SCALE, 1, GTS_SCORE_WIN, 200, mcts_eval_scale),
-    OPT(GTS_OPT_TREE_MB, 1, 1 << 20, 64, tree_mb),
-    OPT(GTS_OPT_MCTS_SEED, 0, (int64_t)1 << 62, 0, mcts_seed),
-    OPT(GTS_OPT_MCTS_PARALLEL, GTS_MCTS_TREE, GTS_MCTS_ROOT, GTS_MCTS_TREE, mcts_parallel),
-    OPT(GTS_OPT_MCTS_VIRTUAL_LOSS, 0, 1000, 1, mcts_virtual_loss),
-    OPT(GTS_OPT_MCTS_PRIOR, 0, 100000, 0, mcts_prior),
-    OPT(GTS_OPT_MCTS_RAVE, 0, (int64_t)1 << 40, 0, mcts_rave),
-    OPT(GTS_OPT_MCTS_REUSE, 0, 1, 1, mcts_reuse),
-    OPT(GTS_OPT_BSTAR_MARGIN, 0, GTS_SCORE_WIN, 0, bstar_margin),
-    OPT(GTS_OPT_MMA_P, 1, 1000, 100, mma_p),
-    OPT(GTS_OPT_MMA_SCALE, 1, GTS_SCORE_WIN, 200, mma_scale),
-    OPT(GTS_OPT_MMA_BACKUP, GTS_MMA_REVERSE, GTS_MMA_MEAN, GTS_MMA_REVERSE, mma_backup),
 };
 #undef OPT
+#undef OPTN
+static const int NOPTIONS = (int)(sizeof OPTIONS / sizeof OPTIONS[0]);
 
-static const option_info *find_option(gts_option option)
+/* The row is the first member: a row of the table is its option. */
+static const core_option *core_of(const gts__opt_row *row)
 {
-    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
-        if (OPTIONS[i].option == option)
-            return &OPTIONS[i];
+    return (const core_option *)(const void *)row;
+}
+
+const gts__opt_row *gts__core_option(gts_option id)
+{
+    for (int i = 0; i < NOPTIONS; i++)
+        if (OPTIONS[i].row.id == id)
+            return &OPTIONS[i].row;
     return NULL;
 }
 
-const char *gts_option_name(gts_option option)
+const gts__opt_row *gts__core_option_at(int i)
 {
-    const option_info *o = find_option(option);
-    return o ? o->name : NULL;
+    return i >= 0 && i < NOPTIONS ? &OPTIONS[i].row : NULL;
 }
 
-gts_status gts_option_from_name(const char *name, gts_option *option)
-{
-    if (!name || !option)
-        return GTS_EINVAL;
-    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
-        if (strcmp(OPTIONS[i].name, name) == 0) {
-            *option = OPTIONS[i].option;
-            return GTS_OK;
-        }
-    return GTS_EOPTION;
-}
-
-int gts_option_list(gts_option *out, int capacity)
-{
-    int n = (int)(sizeof OPTIONS / sizeof OPTIONS[0]);
-    for (int i = 0; out && i < n && i < capacity; i++)
-        out[i] = OPTIONS[i].option;
-    return n;
-}
-
-gts_status gts_option_bounds(gts_option option, int64_t *min, int64_t *max, int64_t *def)
-{
-    const option_info *o = find_option(option);
-    if (!o)
-        return GTS_EOPTION;
-    if (min) *min = o->min;
-    if (max) *max = o->max;
-    if (def) *def = o->def;
-    return GTS_OK;
-}
-
-static int64_t *option_field(gts_engine *e, const option_info *o)
+static int64_t *option_field(gts_engine *e, const core_option *o)
 {
     return (int64_t *)(void *)((char *)e + o->offset);
 }
 
-gts_status gts_engine_set(gts_engine *engine, gts_option option, int64_t value)
+int64_t gts__engine_core_get(const gts_engine *e, const gts__opt_row *row)
 {
-    if (!engine)
-        return GTS_EINVAL;
-    const option_info *o = find_option(option);
-    if (!o)
-        return GTS_EOPTION;
-    if (value < o->min || value > o->max)
-        return GTS_ERANGE;
-    if (!gts__engine_claim(engine))
-        return GTS_EBUSY;
-    int64_t *field = option_field(engine, o);
+    return *option_field((gts_engine *)e, core_of(row));
+}
+
+gts_status gts__engine_core_set(gts_engine *e, const gts__opt_row *row, int64_t value)
+{
+    int64_t *field = option_field(e, core_of(row));
     int rc = GTS_OK;
-    if (option == GTS_OPT_TT_MB && value != *field) {
+    if (row->id == GTS_OPT_TT_MB && value != *field) {
         /* Allocate now so that an impossible size is reported here. */
-        rc = gts__tt_resize(&engine->tt, (size_t)value);
+        rc = gts__tt_resize(&e->tt, (size_t)value);
     }
     if (rc == GTS_OK)
         *field = value;
-    if (option == GTS_OPT_TT_NEAR_DEPTH || option == GTS_OPT_TT_NEAR_KB)
-        gts__tt_set_near(&engine->tt, (int)engine->tt_near_depth, (uint64_t)engine->tt_near_kb);
-    if (option == GTS_OPT_MCTS_REUSE && value == 0)
-        gts__mcts_drop(engine); /* no tree is kept from now on */
-    if (option == GTS_OPT_TREE_MB)
-        gts__mcts_trim(engine); /* the spare tree memory fits the new budget */
-    gts__engine_release(engine);
+    if (row->id == GTS_OPT_TT_NEAR_DEPTH || row->id == GTS_OPT_TT_NEAR_KB)
+        gts__tt_set_near(&e->tt, (int)e->tt_near_depth, (uint64_t)e->tt_near_kb);
     return rc;
 }
 
-gts_status gts_engine_get(const gts_engine *engine, gts_option option, int64_t *value)
+gts_status gts__engine_opt_store(gts_engine *e, gts_option id, int64_t value)
 {
-    if (!engine || !value)
-        return GTS_EINVAL;
-    const option_info *o = find_option(option);
-    if (!o)
-        return GTS_EOPTION;
-    *value = *option_field((gts_engine *)engine, o);
+    for (int i = 0; i < e->nopt; i++)
+        if (e->opt[i].id == id) {
+            e->opt[i].value = value;
+            return GTS_OK;
+        }
+    if (e->nopt == GTS__OPT_SLOTS)
+        return GTS_ENOMEM;
+    e->opt[e->nopt].id = id;
+    e->opt[e->nopt].value = value;
+    e->nopt++;
     return GTS_OK;
 }
 
-/* ---- lifecycle --------------------------------------------------------- */
-
-static void free_contexts(gts_engine *e)
+void gts__engine_option_changed(gts_engine *e, gts_option id, int64_t value)
 {
-    for (int i = 0; i < e->nctx; i++)
-        gts__ctx_free(&e->alloc, e->ctx[i]);
-    gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
-    e->ctx = NULL;
-    e->nctx = 0;
-    e->ctx_cap = 0;
+    for (int i = 0; i < GTS__STATE_SLOTS; i++)
+        if (e->state[i].ops && e->state[i].ops->option_set)
+            e->state[i].ops->option_set(e, e->state[i].state, id, value);
 }
+
+/* ---- algorithm state ------------------------------------------------------ */
+
+void *gts__engine_state_get(gts_engine *e, const gts__state_ops *ops)
+{
+    void *st = gts__engine_state(e, ops);
+    if (st)
+        return st;
+    for (int i = 0; i < GTS__STATE_SLOTS; i++)
+        if (!e->state[i].ops) {
+            st = ops->create(e);
+            if (st) {
+                e->state[i].ops = ops;
+                e->state[i].state = st;
+            }
+            return st;
+        }
+    return NULL;
+}
+
+/* ---- lifecycle --------------------------------------------------------- */
 
 gts_status gts_engine_new(gts_engine **out)
 {
@@ -243,8 +222,8 @@ gts_status gts_engine_new_with(gts_engine **out, const gts_allocator *allocator)
         return GTS_ENOMEM;
     e->alloc = *allocator;
     e->tt.alloc = &e->alloc;
-    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
-        *option_field(e, &OPTIONS[i]) = OPTIONS[i].def;
+    for (int i = 0; i < NOPTIONS; i++)
+        *option_field(e, &OPTIONS[i]) = OPTIONS[i].row.def;
     gts__tt_set_near(&e->tt, (int)e->tt_near_depth, (uint64_t)e->tt_near_kb);
     /* The table is allocated (and its pages touched) now, not inside the
      * first search: a search's time is search time only. */
@@ -261,10 +240,11 @@ void gts_engine_free(gts_engine *engine)
     if (!engine)
         return;
     gts__pool_free(engine->pool);
-    free_contexts(engine);
-    gts__mcts_release(engine);
-    gts__free(&engine->alloc, engine->mcts_stats,
-              (size_t)engine->mcts_stats_cap * sizeof *engine->mcts_stats);
+    if (engine->search)
+        engine->search->release(engine);
+    for (int i = 0; i < GTS__STATE_SLOTS; i++)
+        if (engine->state[i].ops)
+            engine->state[i].ops->release(engine, engine->state[i].state);
     gts__tt_destroy(&engine->tt);
     gts_allocator alloc = engine->alloc;
     gts__free(&alloc, engine, sizeof *engine);
@@ -277,9 +257,11 @@ gts_status gts_engine_clear(gts_engine *engine)
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     gts__tt_clear(&engine->tt);
-    for (int i = 0; i < engine->nctx; i++)
-        gts__ctx_clear_tables(engine->ctx[i]);
-    gts__mcts_drop(engine);
+    if (engine->search)
+        engine->search->clear(engine);
+    for (int i = 0; i < GTS__STATE_SLOTS; i++)
+        if (engine->state[i].ops && engine->state[i].ops->clear)
+            engine->state[i].ops->clear(engine, engine->state[i].state);
     gts__engine_release(engine);
     return GTS_OK;
 }
@@ -390,48 +372,6 @@ gts_status gts_engine_virtual_sync(const gts_engine *engine, uint64_t *sync_turn
     uint64_t rounds = 0, idle = 0;
     if (engine->pool && engine->virtual_procs)
         gts__pool_virtual_stats(engine->pool, &rounds, &idle, sync_turns);
-    return GTS_OK;
-}
-
-int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads)
-{
-    /* The table exists since gts_engine_new or gts_engine_set; this only
-     * retries after an allocation that failed there. */
-    if (e->tt_mb > 0 && !gts__tt_enabled(&e->tt)) {
-        int rc = gts__tt_resize(&e->tt, (size_t)e->tt_mb);
-        if (rc != GTS_OK)
-            return rc;
-    }
-
-    if (game->max_moves > e->max_moves) {
-        /* Move buffers are sized by max_moves: rebuild the contexts. */
-        free_contexts(e);
-        e->max_moves = game->max_moves;
-    }
-    if (threads > e->ctx_cap) {
-        gts__ctx **ctx = gts__calloc(&e->alloc, (size_t)threads, sizeof *ctx);
-        if (!ctx)
-            return GTS_ENOMEM;
-        if (e->nctx)
-            memcpy(ctx, e->ctx, (size_t)e->nctx * sizeof *ctx);
-        gts__free(&e->alloc, e->ctx, (size_t)e->ctx_cap * sizeof *e->ctx);
-        e->ctx = ctx;
-        e->ctx_cap = threads;
-    }
-    while (e->nctx < threads) {
-        gts__ctx *c = gts__ctx_new(&e->alloc, e->max_moves);
-        if (!c)
-            return GTS_ENOMEM;
-        c->id = e->nctx;
-        e->ctx[e->nctx++] = c;
-    }
-    if (threads > 1 && (!e->pool || gts__pool_threads(e->pool) != threads)) {
-        gts__pool_free(e->pool);
-        e->pool = NULL;
-        int rc = gts__pool_new(&e->pool, threads, &e->alloc);
-        if (rc != GTS_OK)
-            return rc;
-    }
     return GTS_OK;
 }
 

@@ -1,6 +1,11 @@
 /*
- * engine_internal.h - the engine object and the per-thread search context
- * shared by every algorithm (internal).
+ * engine_internal.h - the engine object (internal, the core).
+ *
+ * The core (engine, table, pool, allocator) knows no algorithm and includes
+ * nothing from lib/search/: the per-thread contexts it holds are opaque
+ * (made by lib/search/ctx.c), algorithm options live in generic slots and
+ * the state an algorithm keeps between searches in opaque slots with their
+ * ops (doc/architecture.md, "The core knows no algorithm").
  */
 #ifndef GTS_ENGINE_INTERNAL_H
 #define GTS_ENGINE_INTERNAL_H
@@ -39,6 +44,68 @@ typedef struct gts__ctx gts__ctx;
 #define GTS__WATCH_OPEN (1u << 0)
 #define GTS__WATCH_STOPPED (1u << 1)
 
+/*
+ * What the search side keeps on an engine (its per-thread contexts), the
+ * core reaches only through these hooks, which the search side installs
+ * (gts_engine::search) the first time it keeps something: the core never
+ * includes or calls lib/search/.
+ *   clear    gts_engine_clear(): forget what was learnt (killers, history);
+ *   release  gts_engine_free(): free it all.
+ * The engine is held (or being freed) when either is called.
+ */
+typedef struct gts__search_hooks {
+    void (*clear)(gts_engine *e);
+    void (*release)(gts_engine *e);
+} gts__search_hooks;
+
+/*
+ * Options. The engine's own ("core") options are fields of struct
+ * gts_engine, read by the core and by the search kernel (engine.c's table).
+ * An algorithm's options are rows of its descriptor (lib/search/algos.h,
+ * registry.c): the engine stores their values in generic slots, (id, value)
+ * in the order they were first set, and an option without a slot has its
+ * row's default. The core never names an algorithm's option.
+ */
+typedef struct gts__opt_row {
+    gts_option id;
+    const char *name;       /* the enum name without GTS_OPT_, lowercase */
+    int64_t min, max, def;
+} gts__opt_row;
+
+typedef struct gts__opt_slot {
+    gts_option id;
+    int64_t value;
+} gts__opt_slot;
+
+/* Slots for algorithm option values (more than every algorithm has
+ * together: the registry test checks it). */
+#define GTS__OPT_SLOTS 64
+
+/*
+ * State an algorithm keeps on an engine between searches (MCTS's kept tree,
+ * spare chunks and root statistics; ProbCut's parameters): opaque to the
+ * core, which reaches it only through the algorithm's ops, keyed by the ops
+ * themselves (gts__engine_state). The engine is held (or being freed) when
+ * any of them is called.
+ *   create      a fresh state, NULL when out of memory;
+ *   clear       gts_engine_clear(): forget what was learnt (may be NULL);
+ *   option_set  after gts_engine_set() changed @id to @value (may be NULL);
+ *   release     gts_engine_free(): free the state and all it holds.
+ */
+typedef struct gts__state_ops {
+    void *(*create)(gts_engine *e);
+    void (*clear)(gts_engine *e, void *state);
+    void (*option_set)(gts_engine *e, void *state, gts_option id, int64_t value);
+    void (*release)(gts_engine *e, void *state);
+} gts__state_ops;
+
+typedef struct gts__state_slot {
+    const gts__state_ops *ops; /* NULL: a free slot */
+    void *state;
+} gts__state_slot;
+
+#define GTS__STATE_SLOTS 8
+
 /* Search-wide state shared by every thread of one search. Fields written
  * during a search are accessed through atomic_internal.h only. */
 typedef struct gts__shared {
@@ -69,49 +136,28 @@ struct gts_engine {
     int64_t threads;
     int64_t virtual_procs;   /* GTS_OPT_VIRTUAL */
     int64_t split_ply;       /* GTS_OPT_SPLIT_PLY */
-    int64_t jamboree_serial;  /* GTS_OPT_JAMBOREE_SERIAL */
 
     gts_allocator alloc;    /* every allocation of the engine goes here */
     gts__tt tt;
     gts__pool *pool;        /* created on the first parallel search */
-    gts__ctx **ctx;         /* per-thread contexts, reused across searches */
+    gts__ctx **ctx;         /* per-thread contexts, reused across searches
+                               (made and freed by the search side: ctx.c) */
     int nctx;
     int ctx_cap;            /* allocated length of ctx */
     uint32_t max_moves;     /* move-buffer size of the contexts */
+    const gts__search_hooks *search; /* NULL until the search side kept something */
 
     gts__shared shared;     /* of the running search */
     uint32_t watch;         /* GTS__WATCH_* (hook_internal.h), atomic */
     bool tt_exact_depth;    /* table cutoffs only from entries of the node's
                                own depth (gts__engine_exact_depth) */
-    gts_probcut_params probcut; /* probcut.c; struct_size 0 = the defaults */
-
-    /* MCTS options (mcts.c) */
-    int64_t mcts_exploration;
-    int64_t mcts_playouts;
-    int64_t mcts_playout_depth;
-    int64_t mcts_eval_scale;
-    int64_t tree_mb;
-    int64_t mcts_seed;
-    int64_t mcts_parallel;
-    int64_t mcts_virtual_loss;
-    int64_t mcts_prior;
-    int64_t mcts_rave;       /* RAVE equivalence parameter k (0: off) */
-    int64_t mcts_reuse;      /* keep the tree for gts_mcts_advance() */
-    int64_t bstar_margin;    /* B* without bounds() */
-    int64_t mma_p;           /* MMA's p, tenths */
-    int64_t mma_scale;       /* MMA's logistic scale */
-    int64_t mma_backup;      /* MMA's variant, a gts_mma_backup */
-    /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
-     * the library's layout; mcts_nstats is 0 after any other search. */
-    gts_mcts_move_stats *mcts_stats;
-    uint32_t mcts_nstats, mcts_stats_cap;
-    /* The tree of the last MCTS search, kept for gts_mcts_advance()
-     * (mcts.c; NULL: none). */
-    struct gts__mcts_kept *mcts_kept;
-    /* Tree memory between MCTS searches, for the next one (mcts.c "spare
-     * chunks"; NULL: none) and its bytes. */
-    struct gts__mc_chunk *mcts_spare;
-    uint64_t mcts_spare_bytes;
+    /* Algorithm options set on this engine and the state algorithms keep
+     * between searches: generic slots, see above. */
+    gts__opt_slot opt[GTS__OPT_SLOTS];
+    int nopt;
+    gts__state_slot state[GTS__STATE_SLOTS];
+    uint64_t searches;      /* gts_search calls that claimed the engine: a
+                               state kept "of the last search" records it */
     /* gts_engine_last_error(): a static string ("" = no detail), stored and
      * loaded atomically so that a call refused in another thread (#GTS_EBUSY
      * paths write it before claiming the engine) never tears it. */
@@ -126,17 +172,42 @@ static inline void gts__engine_note(const gts_engine *e, const char *detail)
     gts__atomic_store_relaxed_ptr((void *)&((gts_engine *)e)->last_error, detail ? detail : "");
 }
 
-/* Free the kept MCTS tree, if any (mcts.c). Not thread-safe. */
-void gts__mcts_drop(gts_engine *e);
-/* Free the spare tree memory beyond what GTS_OPT_TREE_MB allows (mcts.c).
- * Not thread-safe. */
-void gts__mcts_trim(gts_engine *e);
-/* Free the kept tree and every spare chunk (mcts.c). Not thread-safe. */
-void gts__mcts_release(gts_engine *e);
-
-/* Allocate or grow per-thread contexts for @game; 0 or GTS_ENOMEM. */
-int gts__engine_prepare(gts_engine *e, const gts_game *game, int threads);
 uint64_t gts__now_ns(void);
+
+/* The value of the algorithm option of @row on @e: its slot's, else the
+ * row's default. */
+static inline int64_t gts__engine_opt(const gts_engine *e, const gts__opt_row *row)
+{
+    for (int i = 0; i < e->nopt; i++)
+        if (e->opt[i].id == row->id)
+            return e->opt[i].value;
+    return row->def;
+}
+/* Store @value for the algorithm option @id (checked by the caller);
+ * GTS_ENOMEM when every slot is taken. The engine is held. */
+gts_status gts__engine_opt_store(gts_engine *e, gts_option id, int64_t value);
+
+/* The state kept for @ops on @e, NULL when none. */
+static inline void *gts__engine_state(const gts_engine *e, const gts__state_ops *ops)
+{
+    for (int i = 0; i < GTS__STATE_SLOTS; i++)
+        if (e->state[i].ops == ops)
+            return e->state[i].state;
+    return NULL;
+}
+/* The state kept for @ops on @e, created (ops->create) when there is none
+ * yet; NULL when out of memory or out of slots. The engine is held. */
+void *gts__engine_state_get(gts_engine *e, const gts__state_ops *ops);
+
+/* The core's options (engine.c's table): the row of @id, NULL when @id is
+ * not a core option; the @i-th row, NULL past the last; a core option's
+ * value; setting one (range-checked by the caller, the engine held). */
+const gts__opt_row *gts__core_option(gts_option id);
+const gts__opt_row *gts__core_option_at(int i);
+int64_t gts__engine_core_get(const gts_engine *e, const gts__opt_row *row);
+gts_status gts__engine_core_set(gts_engine *e, const gts__opt_row *row, int64_t value);
+/* Tell every state kept on @e that option @id is now @value. Held. */
+void gts__engine_option_changed(gts_engine *e, gts_option id, int64_t value);
 
 /* Hold the engine: one holder at a time, a search or a change of the engine.
  * False when another holds it: the caller returns GTS_EBUSY. Acquire and

@@ -296,6 +296,49 @@ Test(alloc, move_buffers_beyond_the_budget_are_enomem)
     assert_nothing_live("ply blocks over budget", 0);
 }
 
+/* The state an algorithm keeps on the engine (issue 30: ProbCut's
+ * parameters, MCTS's tree and statistics) is allocated on first use: when
+ * that fails the call says GTS_ENOMEM, changes nothing, and works once
+ * memory is back; gts_engine_free() releases it all. */
+Test(alloc, algorithm_state_allocation_fails_cleanly)
+{
+    void *s;
+    const gts_game *g = tree_game(&s);
+    gts_engine *e;
+    arm(0);
+    cr_assert_eq(gts_engine_new_with(&e, &ALLOC), GTS_OK);
+    gts_probcut_params p = {.struct_size = sizeof p}, got = {.struct_size = sizeof got};
+    cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
+    p.npairs = 0;
+    arm(1);
+    cr_expect_eq(gts_engine_set_probcut(e, &p), GTS_ENOMEM);
+    disarm();
+    cr_assert_eq(gts_engine_get_probcut(e, &got), GTS_OK);
+    cr_expect_eq(got.npairs, 1, "the defaults stand after the failure");
+    cr_expect_eq(gts_engine_set_probcut(e, &p), GTS_OK);
+    cr_assert_eq(gts_engine_get_probcut(e, &got), GTS_OK);
+    cr_expect_eq(got.npairs, 0);
+
+    uint64_t key = g->hash(s, g->user);
+    gts_limits l = {.struct_size = sizeof l};
+    gts_result r = {.struct_size = sizeof r};
+    cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 200), GTS_OK);
+    l.depth = 3;
+    cr_assert_eq(gts_alphabeta(e, g, s, &l, &r), GTS_OK); /* contexts and buffers exist */
+    l.depth = 0;
+    arm(1); /* the first MCTS search: its state is the first allocation */
+    cr_expect_eq(gts_mcts(e, g, s, &l, &r), GTS_ENOMEM);
+    cr_expect_eq(C.failed, 1);
+    disarm();
+    cr_expect_eq(g->hash(s, g->user), key, "the caller's state is restored");
+    cr_expect_eq(gts_mcts_root_stats(e, NULL, 0), 0);
+    cr_expect_eq(gts_mcts(e, g, s, &l, &r), GTS_OK);
+    cr_expect_gt(gts_mcts_root_stats(e, NULL, 0), 0);
+    gts_engine_free(e);
+    gts_games_free(g, s);
+    assert_nothing_live("algorithm state", 0);
+}
+
 Test(alloc, fail_each_allocation_serial)
 {
     static const gts_algorithm serial[] = {GTS_ALG_ALPHABETA, GTS_ALG_PVS, GTS_ALG_MTDF,

@@ -137,7 +137,12 @@ Test(engine, option_names_round_trip)
     }
     cr_expect_str_eq(gts_option_name(GTS_OPT_TT_MB), "tt_mb");
     cr_expect_str_eq(gts_option_name(GTS_OPT_NBEST_DEPTH), "nbest_depth");
+    /* The rule (the enum name without GTS_OPT_, lowercase), and the former
+     * name still parses. */
+    cr_expect_str_eq(gts_option_name(GTS_OPT_VIRTUAL), "virtual");
     gts_option o;
+    cr_expect_eq(gts_option_from_name("virtual_procs", &o), GTS_OK);
+    cr_expect_eq(o, GTS_OPT_VIRTUAL);
     cr_expect_eq(gts_option_from_name("nope", &o), GTS_EOPTION);
     cr_expect_eq(gts_option_from_name(NULL, &o), GTS_EINVAL);
     cr_expect_null(gts_option_name((gts_option)12345));

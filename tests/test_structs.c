@@ -47,6 +47,8 @@ Test(structs, sizes_are_exported)
     cr_expect_eq(gts_struct_size(GTS_STRUCT_PROBCUT_PARAMS), sizeof(gts_probcut_params));
     cr_expect_eq(gts_struct_size(GTS_STRUCT_PROBCUT_FIT), sizeof(gts_probcut_fit));
     cr_expect_eq(gts_struct_size(GTS_STRUCT_ALLOCATOR), sizeof(gts_allocator));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_CHECK_OPTIONS), sizeof(gts_check_options));
+    cr_expect_eq(gts_struct_size(GTS_STRUCT_CHECK_REPORT), sizeof(gts_check_report));
     cr_expect_eq(gts_struct_size((gts_struct_id)0), 0u);
     cr_expect_eq(gts_struct_size((gts_struct_id)99), 0u);
 }

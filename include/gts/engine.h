@@ -491,6 +491,9 @@ GTS_API const char *gts_option_name(gts_option option);
 /**
  * @brief Parse an option name, as returned by gts_option_name() ("threads").
  *
+ * Former names are still accepted: "virtual_procs" for #GTS_OPT_VIRTUAL
+ * (named "virtual" since 0.2).
+ *
  * @param name the name (case-sensitive).
  * @param[out] option receives the option.
  * @return #GTS_OK; #GTS_EINVAL for a NULL @p name or @p option;

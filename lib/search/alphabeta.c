@@ -1,5 +1,6 @@
 /*
- * alphabeta.c - fail-soft alpha-beta and PVS (NegaScout), with quiescence.
+ * alphabeta.c - fail-soft alpha-beta and PVS (NegaScout); quiescence is
+ * node.c's (gts__qsearch).
  *
  * One node function serves both (c->use_pvs selects PVS): the node of
  * node_search.h, which ProbCut instantiates too, with no hook of its own.
@@ -9,46 +10,6 @@
  */
 #include "search/algos.h"
 #include "search/node_search.h"
-
-gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
-{
-    if (gts__enter(c, ply))
-        return 0;
-
-    /* Step 1. Stand pat */
-    gts_score best = gts__evaluate(c, ply);
-    if (gts__aborted(c) || ply >= GTS_MAX_PLY || best >= beta)
-        return best;
-    if (best > alpha)
-        alpha = best;
-
-    /* Step 2. Noisy moves, best hint first */
-    int n = gts__generate(c, ply, true);
-    if (n <= 0)
-        return best;
-    bool sort = gts__order_wanted(c, GTS__TT_NO_MOVE)
-                && gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
-    const gts_move *moves = gts__moves(c, ply);
-    for (int k = 0; k < n; k++) {
-        gts_move m = moves[sort ? gts__pick(c, ply, k, n) : (uint32_t)k];
-        if (!gts__apply(c, m))
-            return 0;
-        gts_score s = -gts__qsearch(c, ply + 1, -beta, -alpha);
-        gts__undo(c, m);
-        if (gts__aborted(c))
-            return 0;
-        if (s > best) {
-            best = s;
-            if (s > alpha) {
-                alpha = s;
-                gts__pv_update(c, ply, m);
-                if (s >= beta)
-                    break;
-            }
-        }
-    }
-    return best;
-}
 
 /* Two instances of the node: the general one and a lean one for the
  * plain serial case (gts__lean_ok: no split point, virtual clock,

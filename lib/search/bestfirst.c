@@ -46,7 +46,9 @@ bool gts__bf_start(gts__bf_tree *t, const gts__run *run, size_t stride,
                    const gts__bf_hooks *hooks, int depth, gts_result *r)
 {
     const gts_engine *e = run->engine;
-    gts__bf_init(t, run->ctx[0], &e->alloc, stride, (size_t)e->tree_mb << 20, hooks);
+    static const gts__opt_row tree_mb = GTS__OPT_ROW_TREE_MB; /* algos.h */
+    gts__bf_init(t, run->ctx[0], &e->alloc, stride, (size_t)gts__engine_opt(e, &tree_mb) << 20,
+                 hooks);
     if (gts__bf_add(t, GTS__BF_NONE, GTS_MOVE_NONE) == GTS__BF_NONE) {
         r->flags |= GTS_RESULT_MEMORY_LIMIT;
         return false;

@@ -191,6 +191,13 @@ static uint32_t choose(const gts__bf_tree *t)
     return best;
 }
 
+/* B*'s options (registry.c). */
+const gts__opt_row gts__bstar_options[] = {
+    GTS__OPT_ROW_TREE_MB,
+    { GTS_OPT_BSTAR_MARGIN, "bstar_margin", 0, GTS_SCORE_WIN, 0 },
+    GTS__OPT_END,
+};
+
 /* The PV's next node: the child of @x with the best pessimistic value. */
 static uint32_t bs_pv_child(const gts__bf_tree *t, uint32_t x)
 {
@@ -202,14 +209,16 @@ static uint32_t bs_pv_child(const gts__bf_tree *t, uint32_t x)
     return b;
 }
 
-void gts__run_bstar(gts__run *run, const gts_limits *lim, gts_result *r)
+void gts__run_bstar(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     bs s;
     gts__bf_tree *t = &s.t;
     if (!gts__bf_start(t, run, sizeof(bs_node), &bs_hooks, lim->depth, r))
         return; /* the driver's fallback move stands */
     gts__ctx *c = t->c;
-    s.margin = (gts_score)run->engine->bstar_margin;
+    s.margin = (gts_score)gts__algo_opt(run->engine, gts__bstar_options, GTS_OPT_BSTAR_MARGIN);
     bs_at(t, 0)->lo = -GTS_SCORE_INF;
     bs_at(t, 0)->hi = GTS_SCORE_INF;
 

@@ -1,6 +1,7 @@
 /*
- * driver.c - gts_search(): argument checks, the algorithm table, iterative
- * deepening with aspiration windows, limits, statistics and results.
+ * driver.c - gts_search(): argument checks, iterative deepening with
+ * aspiration windows, limits, statistics and results. The algorithms are
+ * found in the registry (registry.c).
  *
  * Flow: caller -> gts_search (this file) -> algorithm iterate function ->
  * node code (node.h) -> game callbacks. The driver owns the search-wide
@@ -16,79 +17,7 @@
 
 #include <string.h>
 
-static const gts__algo ALGOS[] = {
-    { GTS_ALG_MINIMAX, "minimax", true, false, false, gts__iterate_minimax, NULL },
-    { GTS_ALG_ALPHABETA, "alphabeta", true, false, true, gts__iterate_alphabeta, NULL },
-    { GTS_ALG_PVS, "pvs", true, false, true, gts__iterate_pvs, NULL },
-    { GTS_ALG_MTDF, "mtdf", true, false, false, gts__iterate_mtdf, NULL },
-    { GTS_ALG_NEGACSTAR, "negacstar", true, false, false, gts__iterate_negacstar, NULL },
-    { GTS_ALG_SSSSTAR, "sssstar", true, false, false, gts__iterate_sssstar, NULL },
-    { GTS_ALG_DUALSTAR, "dualstar", true, false, false, gts__iterate_dualstar, NULL },
-    { GTS_ALG_ER, "er", true, false, true, gts__iterate_er, NULL },
-    { GTS_ALG_PROBCUT, "probcut", false, false, true, gts__iterate_probcut, NULL },
-    { GTS_ALG_SSSSTAR_STOCKMAN, "sssstar_stockman", true, false, false,
-      gts__iterate_sssstar_stockman, NULL },
-    { GTS_ALG_ER_PARALLEL, "er_parallel", true, true, true, gts__iterate_er_parallel, NULL },
-    { GTS_ALG_JAMBOREE, "jamboree", true, true, true, gts__iterate_jamboree, NULL },
-    { GTS_ALG_DTS, "dts", true, true, true, gts__iterate_dts, NULL },
-    { GTS_ALG_YBWC, "ybwc", true, true, true, gts__iterate_ybwc, NULL },
-    { GTS_ALG_PVSPLIT, "pvsplit", true, true, true, gts__iterate_pvsplit, NULL },
-    { GTS_ALG_ABDADA, "abdada", true, true, true, gts__iterate_abdada, NULL },
-    { GTS_ALG_LAZYSMP, "lazysmp", true, true, true, gts__iterate_lazysmp, NULL },
-    { GTS_ALG_ROOTSPLIT, "rootsplit", true, true, true, gts__iterate_rootsplit, NULL },
-    { GTS_ALG_MCTS, "mcts", false, true, false, NULL, gts__run_mcts },
-    { GTS_ALG_BSTAR, "bstar", false, false, false, NULL, gts__run_bstar },
-    { GTS_ALG_MMA, "mma", false, false, false, NULL, gts__run_mma },
-};
-static const int NALGOS = (int)(sizeof ALGOS / sizeof ALGOS[0]);
 static const uint32_t MAX_MOVES_LIMIT = 65535;
-
-const gts__algo *gts__algo_find(gts_algorithm id)
-{
-    for (int i = 0; i < NALGOS; i++)
-        if (ALGOS[i].id == id)
-            return &ALGOS[i];
-    return NULL;
-}
-
-const char *gts_algorithm_name(gts_algorithm alg)
-{
-    const gts__algo *a = gts__algo_find(alg);
-    return a ? a->name : NULL;
-}
-
-gts_status gts_algorithm_from_name(const char *name, gts_algorithm *alg)
-{
-    if (!name || !alg)
-        return GTS_EINVAL;
-    if (strncmp(name, "gts_", 4) == 0)
-        name += 4;
-    for (int i = 0; i < NALGOS; i++)
-        if (strcmp(ALGOS[i].name, name) == 0) {
-            *alg = ALGOS[i].id;
-            return GTS_OK;
-        }
-    return GTS_EALGORITHM;
-}
-
-bool gts_algorithm_is_exact(gts_algorithm alg)
-{
-    const gts__algo *a = gts__algo_find(alg);
-    return a && a->exact;
-}
-
-bool gts_algorithm_is_parallel(gts_algorithm alg)
-{
-    const gts__algo *a = gts__algo_find(alg);
-    return a && a->parallel;
-}
-
-int gts_algorithm_list(gts_algorithm *out, int capacity)
-{
-    for (int i = 0; out && i < NALGOS && i < capacity; i++)
-        out[i] = ALGOS[i].id;
-    return NALGOS;
-}
 
 /* ---- checks ------------------------------------------------------------- */
 
@@ -295,8 +224,11 @@ static void collect_stats(gts__run *run, gts_result *r)
     r->threads = (uint32_t)run->threads;
 }
 
-bool gts__progress(gts__run *run, const gts_limits *lim, gts_result *r)
+/* gts__run::progress. */
+static bool progress(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     if (!lim->on_iteration)
         return false;
     collect_stats(run, r);
@@ -361,7 +293,7 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
 
     /* Best-first algorithms run their own loop. */
     if (algo->run) {
-        algo->run(run, lim, r);
+        algo->run(run);
         return GTS_OK;
     }
 
@@ -378,7 +310,7 @@ static gts_status run_search(gts__run *run, const gts__algo *algo, const gts_lim
             break; /* a callback failed while the PV was lengthened */
         run->guess = s;
         run->has_guess = true;
-        if (gts__progress(run, lim, r))
+        if (run->progress(run))
             break;
         if (algo->exact && decided(run, lim, s, d, caller_window))
             break;
@@ -441,7 +373,7 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
     gts__atomic_store_relaxed_64(&sh->nodes, 0);
     gts__atomic_store_relaxed_32((uint32_t *)&sh->error, 0);
     gts__atomic_store_relaxed_32((uint32_t *)&sh->callback_status, 0);
-    engine->mcts_nstats = 0; /* gts_mcts_root_stats(): only the last search's */
+    engine->searches++; /* state "of the last search" compares with it */
 
     rc = gts__engine_prepare(engine, game, threads);
     if (rc != GTS_OK) {
@@ -465,6 +397,9 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
         .start_ns = start,
         .out = caller_result,
         .out_size = out_size,
+        .lim = &lim,
+        .result = result,
+        .progress = progress,
     };
     /* Thread 0 searches the caller's state in place; every other thread
      * searches its own clone (game->clone), made once per search. */

@@ -392,6 +392,53 @@ struct gts__mcts_kept {
 };
 typedef struct gts__mcts_kept mc_kept;
 
+/*
+ * MCTS's state on the engine (gts__mcts_state, an opaque slot of the
+ * engine: engine_internal.h), made by the first MCTS search: the kept tree,
+ * the spare chunks and the root statistics of the last search.
+ */
+typedef struct mc_engine_state {
+    /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
+     * the library's layout; only while stats_search is the engine's last
+     * search (gts_engine::searches). */
+    gts_mcts_move_stats *stats;
+    uint32_t nstats, stats_cap;
+    uint64_t stats_search;
+    /* The tree of the last search, kept for gts_mcts_advance() (NULL: none). */
+    mc_kept *kept;
+    /* Tree memory between searches, for the next one (spare chunks; NULL:
+     * none) and its bytes. */
+    mc_chunk *spare;
+    uint64_t spare_bytes;
+} mc_engine_state;
+
+/* The engine's MCTS state, NULL before the first MCTS search. */
+static mc_engine_state *mc_st(const gts_engine *e)
+{
+    return gts__engine_state(e, &gts__mcts_state);
+}
+
+/* MCTS's options (registry.c). */
+const gts__opt_row gts__mcts_options[] = {
+    { GTS_OPT_MCTS_EXPLORATION, "mcts_exploration", 0, 10000, 141 },
+    { GTS_OPT_MCTS_PLAYOUTS, "mcts_playouts", 0, (int64_t)1 << 62, 0 },
+    { GTS_OPT_MCTS_PLAYOUT_DEPTH, "mcts_playout_depth", 0, GTS_MAX_PLY, GTS_MAX_PLY },
+    { GTS_OPT_MCTS_EVAL_SCALE, "mcts_eval_scale", 1, GTS_SCORE_WIN, 200 },
+    GTS__OPT_ROW_TREE_MB,
+    { GTS_OPT_MCTS_SEED, "mcts_seed", 0, (int64_t)1 << 62, 0 },
+    { GTS_OPT_MCTS_PARALLEL, "mcts_parallel", GTS_MCTS_TREE, GTS_MCTS_ROOT, GTS_MCTS_TREE },
+    { GTS_OPT_MCTS_VIRTUAL_LOSS, "mcts_virtual_loss", 0, 1000, 1 },
+    { GTS_OPT_MCTS_PRIOR, "mcts_prior", 0, 100000, 0 },
+    { GTS_OPT_MCTS_RAVE, "mcts_rave", 0, (int64_t)1 << 40, 0 },
+    { GTS_OPT_MCTS_REUSE, "mcts_reuse", 0, 1, 1 },
+    GTS__OPT_END,
+};
+
+static int64_t mc_opt(const gts_engine *e, gts_option id)
+{
+    return gts__algo_opt(e, gts__mcts_options, id);
+}
+
 /* ---- spare chunks --------------------------------------------------------------- */
 
 /*
@@ -409,21 +456,23 @@ typedef struct gts__mcts_kept mc_kept;
  */
 static uint64_t mc_spare_cap(const gts_engine *e)
 {
-    uint64_t cap = (uint64_t)e->tree_mb << 20;
-    uint64_t kept = e->mcts_kept ? e->mcts_kept->bytes : 0;
+    const mc_engine_state *st = mc_st(e);
+    uint64_t cap = (uint64_t)mc_opt(e, GTS_OPT_TREE_MB) << 20;
+    uint64_t kept = st && st->kept ? st->kept->bytes : 0;
     return kept < cap ? cap - kept : 0;
 }
 
 /* Give the chunks of @list to the engine's spare list, or free them. */
 static void mc_spare_give(gts_engine *e, mc_chunk *list)
 {
+    mc_engine_state *st = mc_st(e);
     uint64_t cap = mc_spare_cap(e);
     for (mc_chunk *ch = list, *next; ch; ch = next) {
         next = ch->next;
-        if (ch->size == MC_CHUNK && e->mcts_spare_bytes + MC_CHUNK <= cap) {
-            ch->next = e->mcts_spare;
-            e->mcts_spare = ch;
-            e->mcts_spare_bytes += MC_CHUNK;
+        if (st && ch->size == MC_CHUNK && st->spare_bytes + MC_CHUNK <= cap) {
+            ch->next = st->spare;
+            st->spare = ch;
+            st->spare_bytes += MC_CHUNK;
         } else {
             gts__free(&e->alloc, ch, sizeof *ch + ch->size);
         }
@@ -433,10 +482,11 @@ static void mc_spare_give(gts_engine *e, mc_chunk *list)
 /* A spare chunk of MC_CHUNK bytes, or NULL (no search runs). */
 static mc_chunk *mc_spare_take(gts_engine *e)
 {
-    mc_chunk *ch = e->mcts_spare;
+    mc_engine_state *st = mc_st(e);
+    mc_chunk *ch = st ? st->spare : NULL;
     if (ch) {
-        e->mcts_spare = ch->next;
-        e->mcts_spare_bytes -= MC_CHUNK;
+        st->spare = ch->next;
+        st->spare_bytes -= MC_CHUNK;
     }
     return ch;
 }
@@ -453,21 +503,11 @@ static void mc_search_take_spare(mc_search *m)
 /* Free spare chunks until the spare list fits under @cap bytes. */
 static void mc_spare_trim(gts_engine *e, uint64_t cap)
 {
-    while (e->mcts_spare_bytes > cap) {
+    const mc_engine_state *st = mc_st(e);
+    while (st && st->spare_bytes > cap) {
         mc_chunk *ch = mc_spare_take(e);
         gts__free(&e->alloc, ch, sizeof *ch + ch->size);
     }
-}
-
-void gts__mcts_trim(gts_engine *e)
-{
-    mc_spare_trim(e, mc_spare_cap(e));
-}
-
-void gts__mcts_release(gts_engine *e)
-{
-    gts__mcts_drop(e);
-    mc_spare_trim(e, 0);
 }
 
 /* Free @k, no longer the engine's kept tree: its chunks go to the spare
@@ -481,12 +521,56 @@ static void mc_kept_free(gts_engine *e, mc_kept *k)
     gts__free(&e->alloc, k, sizeof *k);
 }
 
-void gts__mcts_drop(gts_engine *e)
+/* Free the kept tree, if any (its chunks become spare ones). */
+static void mc_drop(gts_engine *e)
 {
-    mc_kept *k = e->mcts_kept;
-    e->mcts_kept = NULL;
+    mc_engine_state *st = mc_st(e);
+    if (!st)
+        return;
+    mc_kept *k = st->kept;
+    st->kept = NULL;
     mc_kept_free(e, k);
 }
+
+/* ---- the state's ops (engine_internal.h gts__state_ops) ------------------------------- */
+
+static void *mc_state_create(gts_engine *e)
+{
+    return gts__calloc(&e->alloc, 1, sizeof(mc_engine_state));
+}
+
+/* gts_engine_clear(): the kept tree goes (its memory stays spare). */
+static void mc_state_clear(gts_engine *e, void *state)
+{
+    (void)state;
+    mc_drop(e);
+}
+
+/* No tree is kept once reuse is off; the spare memory fits a new budget. */
+static void mc_state_option_set(gts_engine *e, void *state, gts_option id, int64_t value)
+{
+    (void)state;
+    if (id == GTS_OPT_MCTS_REUSE && value == 0)
+        mc_drop(e);
+    if (id == GTS_OPT_TREE_MB)
+        mc_spare_trim(e, mc_spare_cap(e));
+}
+
+static void mc_state_release(gts_engine *e, void *state)
+{
+    mc_engine_state *st = state;
+    mc_drop(e);
+    mc_spare_trim(e, 0);
+    gts__free(&e->alloc, st->stats, (size_t)st->stats_cap * sizeof *st->stats);
+    gts__free(&e->alloc, st, sizeof *st);
+}
+
+const gts__state_ops gts__mcts_state = {
+    .create = mc_state_create,
+    .clear = mc_state_clear,
+    .option_set = mc_state_option_set,
+    .release = mc_state_release,
+};
 
 /* ---- callbacks ------------------------------------------------------------------ */
 
@@ -1213,7 +1297,7 @@ static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
     /* Root statistics, from the root's side. */
     for (uint32_t i = 0; i < m->nroot; i++) {
         const mc_node *c = &m->merged[i];
-        gts_mcts_move_stats *s = &e->mcts_stats[i];
+        gts_mcts_move_stats *s = &mc_st(e)->stats[i];
         memset(s, 0, sizeof *s);
         s->struct_size = sizeof *s;
         s->move = c->move;
@@ -1228,7 +1312,8 @@ static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
         s->amaf_mean = c->amaf_visits ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
                                       : 0.0;
     }
-    e->mcts_nstats = m->nroot;
+    mc_st(e)->nstats = m->nroot;
+    mc_st(e)->stats_search = e->searches;
 
     gts_score score = 0;
     int best = mc_choose(m, m->merged, m->nroot, plo, phi, &score);
@@ -1263,7 +1348,8 @@ static bool mc_setup_worker(mc_search *m, int i)
     uint32_t cap = m->game->max_moves;
     w->m = m;
     w->c = m->run->ctx[i];
-    w->rng = mc_mix((uint64_t)m->run->engine->mcts_seed + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
+    w->rng = mc_mix((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED)
+                    + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
     w->line_cap = m->playout_depth > 0 ? m->playout_depth : 1;
     w->buf = gts__malloc(a, (size_t)cap * sizeof *w->buf);
     w->line = gts__malloc(a, (size_t)w->line_cap * sizeof *w->line);
@@ -1320,8 +1406,9 @@ static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
 static int mc_adopt(mc_search *m, int n)
 {
     gts_engine *e = m->run->engine;
-    mc_kept *k = e->mcts_kept;
-    e->mcts_kept = NULL;
+    mc_engine_state *st = mc_st(e);
+    mc_kept *k = st->kept;
+    st->kept = NULL;
     if (!k)
         return 0;
     int adopted = 0;
@@ -1344,7 +1431,7 @@ static int mc_adopt(mc_search *m, int n)
 static void mc_keep(mc_search *m)
 {
     gts_engine *e = m->run->engine;
-    if (!e->mcts_reuse || m->horizon_active
+    if (!mc_opt(e, GTS_OPT_MCTS_REUSE) || m->horizon_active
         || gts__atomic_load_relaxed_32((uint32_t *)&e->shared.error))
         return;
     mc_kept *k = gts__calloc(&e->alloc, 1, sizeof *k);
@@ -1367,7 +1454,7 @@ static void mc_keep(mc_search *m)
     m->roots = NULL;
     k->hashed = m->hashed;
     k->generate = m->game->generate;
-    e->mcts_kept = k;
+    mc_st(e)->kept = k;
 }
 
 /* Expand every root (worker 0's state is at the root). False after a
@@ -1383,15 +1470,16 @@ static bool mc_setup_roots(mc_search *m)
     gts_score lo = GTS_SCORE_LOSS, hi = GTS_SCORE_WIN;
     if (m->game->bounds && !gts__game_bounds(c0, 0, &lo, &hi))
         return false;
-    if ((uint32_t)n > e->mcts_stats_cap) {
+    mc_engine_state *st = mc_st(e);
+    if ((uint32_t)n > st->stats_cap) {
         gts_mcts_move_stats *s = gts__calloc(&e->alloc, (size_t)n, sizeof *s);
         if (!s) {
             gts__fail(c0, GTS_ENOMEM, 0);
             return false;
         }
-        gts__free(&e->alloc, e->mcts_stats, (size_t)e->mcts_stats_cap * sizeof *s);
-        e->mcts_stats = s;
-        e->mcts_stats_cap = (uint32_t)n;
+        gts__free(&e->alloc, st->stats, (size_t)st->stats_cap * sizeof *s);
+        st->stats = s;
+        st->stats_cap = (uint32_t)n;
     }
     m->nroot = (uint32_t)n;
     m->merged = gts__calloc(&e->alloc, (size_t)n, sizeof *m->merged);
@@ -1427,38 +1515,46 @@ static bool mc_setup_roots(mc_search *m)
     return true;
 }
 
-void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
+void gts__run_mcts(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     gts_engine *e = run->engine;
     gts__ctx *c0 = run->ctx[0];
     const gts_allocator *a = &e->alloc;
     mc_search ms;
     mc_search *m = &ms;
     memset(m, 0, sizeof *m);
+    if (!gts__engine_state_get(e, &gts__mcts_state)) { /* the first MCTS search */
+        gts__fail(c0, GTS_ENOMEM, 0);
+        return;
+    }
 
     /* Step 1. Parameters */
     m->run = run;
     m->game = run->game;
     m->threads = run->threads;
-    m->root_mode = e->mcts_parallel == GTS_MCTS_ROOT && run->threads > 1;
-    m->use_vloss = !m->root_mode && run->threads > 1 && e->mcts_virtual_loss > 0;
-    m->vl = m->use_vloss ? (uint32_t)e->mcts_virtual_loss : 0;
+    m->root_mode = mc_opt(e, GTS_OPT_MCTS_PARALLEL) == GTS_MCTS_ROOT && run->threads > 1;
+    int64_t vloss = mc_opt(e, GTS_OPT_MCTS_VIRTUAL_LOSS);
+    m->use_vloss = !m->root_mode && run->threads > 1 && vloss > 0;
+    m->vl = m->use_vloss ? (uint32_t)vloss : 0;
     m->horizon = lim->depth;
     m->horizon_active = lim->depth < GTS_MAX_DEPTH;
     m->playout_horizon = m->horizon_active ? lim->depth : GTS_MAX_PLY;
-    m->playout_depth = (uint32_t)e->mcts_playout_depth;
-    m->c = (double)e->mcts_exploration / 100.0;
-    m->scale = (double)e->mcts_eval_scale;
+    m->playout_depth = (uint32_t)mc_opt(e, GTS_OPT_MCTS_PLAYOUT_DEPTH);
+    m->c = (double)mc_opt(e, GTS_OPT_MCTS_EXPLORATION) / 100.0;
+    m->scale = (double)mc_opt(e, GTS_OPT_MCTS_EVAL_SCALE);
     m->inv_scale = 1.0 / m->scale;
-    m->prior_w = (double)e->mcts_prior / 100.0;
+    m->prior_w = (double)mc_opt(e, GTS_OPT_MCTS_PRIOR) / 100.0;
     m->use_prior = m->prior_w > 0 && (m->game->move_score || m->game->generate_keyed);
-    m->rave_k = (double)e->mcts_rave;
-    m->rave = e->mcts_rave > 0 && (m->game->traits & GTS_TRAIT_MOVE_IDENTITY);
+    m->rave_k = (double)mc_opt(e, GTS_OPT_MCTS_RAVE);
+    m->rave = m->rave_k > 0 && (m->game->traits & GTS_TRAIT_MOVE_IDENTITY);
     m->policy = m->game->playout_move != NULL;
     m->trusted = m->policy && (m->game->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
-    m->hashed = e->mcts_reuse && m->game->hash && !m->horizon_active;
-    m->budget = e->mcts_playouts > 0 ? (uint64_t)e->mcts_playouts : UINT64_MAX;
-    m->mem_limit = (uint64_t)e->tree_mb << 20;
+    m->hashed = mc_opt(e, GTS_OPT_MCTS_REUSE) && m->game->hash && !m->horizon_active;
+    int64_t playouts = mc_opt(e, GTS_OPT_MCTS_PLAYOUTS);
+    m->budget = playouts > 0 ? (uint64_t)playouts : UINT64_MAX;
+    m->mem_limit = (uint64_t)mc_opt(e, GTS_OPT_TREE_MB) << 20;
     m->nroots = m->root_mode ? run->threads : 1;
 
     /* Step 2. Workers, roots */
@@ -1501,7 +1597,7 @@ void gts__run_mcts(gts__run *run, const gts_limits *lim, gts_result *r)
             mc_report(m, lim, r);
             if (r->depth > reported) {
                 reported = r->depth;
-                if (gts__progress(run, lim, r))
+                if (run->progress(run))
                     finished = true;
             }
         }
@@ -1538,7 +1634,8 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
     if (!engine)
         return GTS_EINVAL;
     gts__engine_note(engine, NULL);
-    int n = (int)engine->mcts_nstats;
+    const mc_engine_state *st = mc_st(engine);
+    int n = st && st->stats_search == engine->searches ? (int)st->nstats : 0;
     if (!out || capacity <= 0)
         return n;
     size_t size, stride;
@@ -1551,7 +1648,7 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
     for (int i = 0; i < n && i < capacity; i++) {
         unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
         memcpy(dst, &stride, sizeof stride);
-        gts__struct_out(dst, &engine->mcts_stats[i], size);
+        gts__struct_out(dst, &st->stats[i], size);
     }
     return n;
 }
@@ -1677,7 +1774,8 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
     const gts_allocator *a = &engine->alloc;
-    mc_kept *k = engine->mcts_kept;
+    mc_engine_state *st = mc_st(engine);
+    mc_kept *k = st ? st->kept : NULL;
     int rc = 0;
     if (k && n == 0) {
         k->advanced = true;
@@ -1709,7 +1807,7 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         k->nroots = kept;
         k->advanced = true;
         if (oom || kept == 0) {
-            gts__mcts_drop(engine);
+            mc_drop(engine);
             rc = oom ? GTS_ENOMEM : 0;
         } else {
             rc = 1;
@@ -1717,8 +1815,8 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         mc_spare_give(engine, old); /* after the copy: within the budget */
     }
     if (rc == 1 && visits)
-        for (int t = 0; t < engine->mcts_kept->nroots; t++)
-            *visits += engine->mcts_kept->roots[t].visits;
+        for (int t = 0; t < st->kept->nroots; t++)
+            *visits += st->kept->roots[t].visits;
     gts__engine_release(engine);
     return rc;
 }

@@ -257,17 +257,28 @@ static uint32_t select_tip(const gts__bf_tree *t)
     return x;
 }
 
-void gts__run_mma(gts__run *run, const gts_limits *lim, gts_result *r)
+/* MMA's options (registry.c). */
+const gts__opt_row gts__mma_options[] = {
+    GTS__OPT_ROW_TREE_MB,
+    { GTS_OPT_MMA_P, "mma_p", 1, 1000, 100 },
+    { GTS_OPT_MMA_SCALE, "mma_scale", 1, GTS_SCORE_WIN, 200 },
+    { GTS_OPT_MMA_BACKUP, "mma_backup", GTS_MMA_REVERSE, GTS_MMA_MEAN, GTS_MMA_REVERSE },
+    GTS__OPT_END,
+};
+
+void gts__run_mma(gts__run *run)
 {
+    const gts_limits *lim = run->lim;
+    gts_result *r = run->result;
     mm s;
     gts__bf_tree *t = &s.t;
     if (!gts__bf_start(t, run, sizeof(mm_node), &mm_hooks, lim->depth, r))
         return; /* the driver's fallback move stands */
     gts__ctx *c = t->c;
     const gts_engine *e = run->engine;
-    s.p = (double)e->mma_p / 10.0;
-    s.scale = (double)e->mma_scale;
-    s.mean = e->mma_backup == GTS_MMA_MEAN;
+    s.p = (double)gts__algo_opt(e, gts__mma_options, GTS_OPT_MMA_P) / 10.0;
+    s.scale = (double)gts__algo_opt(e, gts__mma_options, GTS_OPT_MMA_SCALE);
+    s.mean = gts__algo_opt(e, gts__mma_options, GTS_OPT_MMA_BACKUP) == GTS_MMA_MEAN;
 
     /* Expand the least-penalty tip until none is open or a limit. */
     bool ok = gts__bf_expand(t, 0);

@@ -1,5 +1,6 @@
 /*
- * node.c - per-thread search contexts, error recording and limit polling.
+ * node.c - error recording, limit polling and quiescence: the node code
+ * every algorithm shares (node.h); the contexts are ctx.c's.
  *
  * Concurrency contract: a context belongs to one thread. gts__fail() and
  * gts__poll_limits() write the search-wide gts__shared block with ck_pr
@@ -12,78 +13,6 @@
 
 static const uint32_t POLL_INTERVAL = 1024;
 
-gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
-{
-    gts__ctx *c = gts__calloc(alloc, 1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->max_moves = max_moves;
-    c->alloc = alloc;
-    gts__ctx_clear_tables(c);
-    return c;
-}
-
-/* One block per ply: moves, then order, then keys (sizes are multiples of
- * 8 bytes apart from keys, which come last). Not zeroed: every entry is
- * written (by generate, ordering) before it is read. */
-static size_t ply_block_size(uint32_t max_moves)
-{
-    return (size_t)max_moves * (sizeof(gts_move) + sizeof(gts__mv) + sizeof(int32_t));
-}
-
-bool gts__ctx_grow(gts__ctx *c, int ply)
-{
-    char *b = gts__malloc(c->alloc, ply_block_size(c->max_moves));
-    if (!b)
-        return false;
-    c->moves[ply] = (gts_move *)b;
-    c->order[ply] = (gts__mv *)(b + (size_t)c->max_moves * sizeof(gts_move));
-    c->keys[ply] = (int32_t *)(b + (size_t)c->max_moves * (sizeof(gts_move) + sizeof(gts__mv)));
-    return true;
-}
-
-void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c)
-{
-    if (!c)
-        return;
-    for (int ply = 0; ply <= GTS_MAX_PLY; ply++)
-        gts__free(alloc, c->moves[ply], ply_block_size(c->max_moves));
-    gts__free(alloc, c, sizeof *c);
-}
-
-void gts__ctx_clear_tables(gts__ctx *c)
-{
-    memset(c->killers, 0xff, sizeof c->killers);
-    memset(c->history, 0, sizeof c->history);
-}
-
-void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state)
-{
-    c->engine = e;
-    c->game = game;
-    c->state = state;
-    c->user = game->user;
-    c->shared = &e->shared;
-    c->tt = (game->hash && gts__tt_enabled(&e->tt)) ? &e->tt : NULL;
-    c->abort = NULL;
-    c->use_killers = e->killers != 0;
-    c->use_history = e->history != 0;
-    c->order_hint = game->move_score || game->generate_keyed || c->use_killers || c->use_history;
-    c->use_prefetch = e->tt_prefetch != 0;
-    c->vp = e->virtual_procs != 0 && e->threads > 1;
-    c->split_ply = e->split_ply > 0 ? (int)e->split_ply : GTS_MAX_PLY;
-    c->tt_exact_depth = e->tt_exact_depth;
-    c->use_qs = e->quiescence != 0 && game->generate_noisy != NULL;
-    c->use_pvs = false;
-    c->nbest = (int)e->nbest;
-    c->nbest_depth = (int)e->nbest_depth;
-    c->nodes = c->tt_probes = c->tt_hits = c->tt_cutoffs = 0;
-    c->flushed = 0;
-    c->seldepth = 0;
-    c->root_has_move = false;
-    c->next_poll = e->shared.poll_interval;
-}
-
 void gts__fail(gts__ctx *c, int status, int callback_status)
 {
     gts__shared *sh = c->shared;
@@ -91,14 +20,6 @@ void gts__fail(gts__ctx *c, int status, int callback_status)
         gts__atomic_store_relaxed_32((uint32_t *)&sh->callback_status,
                                      (uint32_t)callback_status);
     gts__stop_run(sh, 0);
-}
-
-void gts__ctx_parts(gts__ctx *c, int i, int threads)
-{
-    if (!c->tt)
-        return;
-    c->tt_part[0] = c->tt->part[0];
-    c->tt_part[1] = gts__tt_near_slice(c->tt, i, c->vp ? 1 : threads);
 }
 
 bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth)
@@ -158,4 +79,43 @@ uint32_t gts__poll_interval(uint64_t node_limit)
     return POLL_INTERVAL;
 }
 
+/* Fail-soft quiescence over generate_noisy() (node.h gts__leaf). */
+gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
+{
+    if (gts__enter(c, ply))
+        return 0;
 
+    /* Step 1. Stand pat */
+    gts_score best = gts__evaluate(c, ply);
+    if (gts__aborted(c) || ply >= GTS_MAX_PLY || best >= beta)
+        return best;
+    if (best > alpha)
+        alpha = best;
+
+    /* Step 2. Noisy moves, best hint first */
+    int n = gts__generate(c, ply, true);
+    if (n <= 0)
+        return best;
+    bool sort = gts__order_wanted(c, GTS__TT_NO_MOVE)
+                && gts__order_moves(c, ply, n, GTS__TT_NO_MOVE);
+    const gts_move *moves = gts__moves(c, ply);
+    for (int k = 0; k < n; k++) {
+        gts_move m = moves[sort ? gts__pick(c, ply, k, n) : (uint32_t)k];
+        if (!gts__apply(c, m))
+            return 0;
+        gts_score s = -gts__qsearch(c, ply + 1, -beta, -alpha);
+        gts__undo(c, m);
+        if (gts__aborted(c))
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                gts__pv_update(c, ply, m);
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}

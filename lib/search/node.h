@@ -1,11 +1,12 @@
 /*
  * node.h - node code shared by every search algorithm (internal).
  *
- * The per-thread search context, callback wrappers that turn a failing
- * callback into a search-wide error, the stop/limit poll, evaluation with
- * distance-to-end adjustment, move generation and ordering, and the serial
- * node searches (minimax, alpha-beta/PVS, quiescence) that the parallel
- * algorithms run below their split points.
+ * Callback wrappers that turn a failing callback into a search-wide error,
+ * the stop/limit poll, evaluation with distance-to-end adjustment, move
+ * generation, the window and table steps, and the serial node searches
+ * (minimax, alpha-beta/PVS, quiescence) that the parallel algorithms run
+ * below their split points. The per-thread context is ctx.h's, ordering
+ * order.h's; both come with this header.
  *
  * Invariants:
  * - Every successful apply() is matched by exactly one undo() before the
@@ -20,88 +21,8 @@
 #ifndef GTS_SEARCH_NODE_H
 #define GTS_SEARCH_NODE_H
 
-#include "../engine_internal.h"
-
-/* Abort flag of a parallel split point; nodes check the whole chain. */
-typedef struct gts__abort {
-    uint32_t flag;
-    const struct gts__abort *parent;
-} gts__abort;
-
-/* An ordered move: original index in generate() order and its sort key. */
-typedef struct gts__mv {
-    int64_t key;
-    uint32_t index;
-} gts__mv;
-
-struct gts__ctx {
-    int id;
-    /* the search */
-    gts_engine *engine;
-    const gts_game *game;
-    void *state;
-    void *user;
-    gts__shared *shared;
-    gts__tt *tt;                 /* NULL: no table or no hash() */
-    gts__tt_part tt_part[2];     /* the table's far part and this thread's
-                                    slice of its near part (gts__ctx_parts) */
-    const gts__abort *abort;     /* split-point chain (parallel) */
-    /* options snapshot */
-    bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
-    bool order_hint;             /* a move hint, killers or history: moves
-                                    are ordered even without a table move */
-    bool vp;                     /* virtual processors: every node is a tick */
-    bool tt_exact_depth;         /* cut only on entries of the node's depth */
-    int split_ply;               /* parallel algorithms share work only above it */
-    int nbest, nbest_depth;
-    /* Per-ply buffers of max_moves entries each, one block per ply,
-     * allocated when a search first generates at that ply (gts__generate)
-     * and kept until the context is freed: memory grows with the depth
-     * searched, not with GTS_MAX_PLY. */
-    uint32_t max_moves;
-    const gts_allocator *alloc;
-    gts_move *moves[GTS_MAX_PLY + 1];
-    gts__mv *order[GTS_MAX_PLY + 1];
-    int32_t *keys[GTS_MAX_PLY + 1]; /* generate_keyed() keys */
-    bool keyed[GTS_MAX_PLY + 1];    /* keys[ply] belong to the moves at ply */
-    /* ordering tables (kept across searches of one engine) */
-    gts_move killers[GTS_MAX_PLY + 1][2];
-    int32_t history[2][GTS__HISTORY_SIZE];
-    /* triangular principal-variation table */
-    gts_move pv[GTS_MAX_PLY + 1][GTS_MAX_PLY + 1];
-    int pv_len[GTS_MAX_PLY + 1];
-    /* best root move of the current iteration (also on a fail-low) */
-    gts_move root_move;
-    bool root_has_move;
-    /* statistics of this search */
-    uint64_t nodes, tt_probes, tt_hits, tt_cutoffs;
-    uint64_t flushed;            /* part of nodes already added to shared->nodes */
-    int seldepth;
-    uint64_t next_poll;          /* node count of the next limit check */
-};
-
-gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves);
-/* Allocate the buffers of @ply; false when out of memory. */
-bool gts__ctx_grow(gts__ctx *c, int ply);
-void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c);
-void gts__ctx_clear_tables(gts__ctx *c);
-/* Bind a context to a search: game, state, options; zero the statistics. */
-void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state);
-/* Give context @i of a search with @threads contexts its slice of the
- * table's near part (gts__tt_near_slice; the whole part on virtual
- * processors, which model no cache). After gts__ctx_begin. */
-void gts__ctx_parts(gts__ctx *c, int i, int threads);
-
-/* The part of the table, then the bucket, of a node with @depth plies to
- * go searched by @c (c->tt not NULL). */
-static inline const gts__tt_part *gts__ctx_part(const gts__ctx *c, int depth)
-{
-    return &c->tt_part[depth <= c->tt->near_depth];
-}
-static inline gts__tt_bucket *gts__ctx_bucket(const gts__ctx *c, uint64_t key, int depth)
-{
-    return gts__tt_in(gts__ctx_part(c, depth), key);
-}
+#include "search/ctx.h"
+#include "search/order.h"
 
 /* ---- errors and stopping ------------------------------------------------ */
 
@@ -244,12 +165,6 @@ static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
         return -1;
     }
     return n;
-}
-
-/* The moves gts__generate wrote at @ply (only after it succeeded there). */
-static inline gts_move *gts__moves(gts__ctx *c, int ply)
-{
-    return c->moves[ply];
 }
 
 /* Extension of @m (0 when the game has none); -1 after a failure. More
@@ -480,35 +395,6 @@ static inline bool gts__lookahead(gts__ctx *c, int depth, const gts_move *moves,
         return true;
     return gts__prefetch_children(c, moves, n, depth - 1);
 }
-
-/* ---- ordering (order.c) --------------------------------------------------- */
-
-/* Fill c->order for the @n moves at @ply: TT move first, then the game's
- * hint (generate_keyed's keys, else move_score), killers, history. Returns false when every move has the
- * same key: then generate() order is the search order and a caller may
- * skip gts__pick (which would be the identity). */
-bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move);
-/* False when gts__order_moves would leave generate() order: a caller that
- * walks moves by index can then skip it altogether. */
-static inline bool gts__order_wanted(const gts__ctx *c, uint32_t tt_move)
-{
-    return c->order_hint || tt_move != GTS__TT_NO_MOVE;
-}
-/* Index (into generate order) of the k-th best move: lazy selection sort. */
-static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
-{
-    gts__mv *o = c->order[ply];
-    int best = k;
-    for (int i = k + 1; i < n; i++)
-        if (o[i].key > o[best].key)
-            best = i;
-    gts__mv t = o[k];
-    o[k] = o[best];
-    o[best] = t;
-    return o[k].index;
-}
-/* A move caused a beta cutoff at @ply with remaining @depth. */
-void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
 
 /* Step "child result" of every fail-soft node: child @m (generate() index
  * @index) scored @s. Keep the best score and its move (the root's best move

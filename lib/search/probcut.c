@@ -95,6 +95,23 @@ static gts_status check_pair(const gts_probcut_pair *p)
     return GTS_OK;
 }
 
+/* The parameters kept on the engine (gts_engine_set_probcut): ProbCut's
+ * state (registry.c), made by the first call. */
+static void *probcut_create(gts_engine *e)
+{
+    return gts__calloc(&e->alloc, 1, sizeof(gts_probcut_params));
+}
+
+static void probcut_release(gts_engine *e, void *state)
+{
+    gts__free(&e->alloc, state, sizeof(gts_probcut_params));
+}
+
+const gts__state_ops gts__probcut_state = {
+    .create = probcut_create,
+    .release = probcut_release,
+};
+
 gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *params)
 {
     if (!engine)
@@ -118,18 +135,22 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
     }
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
-    engine->probcut = p;
+    gts_probcut_params *kept = gts__engine_state_get(engine, &gts__probcut_state);
+    if (kept)
+        *kept = p;
     gts__engine_release(engine);
-    return GTS_OK;
+    return kept ? GTS_OK : GTS_ENOMEM;
 }
 
-/* The engine's parameters; a fresh engine (struct_size 0) has the defaults. */
+/* The engine's parameters; an engine that was never given any has the
+ * defaults. */
 static void engine_params(const gts_engine *engine, gts_probcut_params *out)
 {
-    if (engine->probcut.struct_size == 0)
+    const gts_probcut_params *kept = gts__engine_state(engine, &gts__probcut_state);
+    if (!kept)
         defaults(out);
     else
-        *out = engine->probcut;
+        *out = *kept;
 }
 
 gts_status gts_engine_get_probcut(const gts_engine *engine, gts_probcut_params *params)

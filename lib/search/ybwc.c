@@ -434,13 +434,20 @@ static void yroot(gts__pw *pw, void *arg)
     a->score = ysearch(pw, a->v, a->depth, 0, a->alpha, a->beta, true);
 }
 
+/* Jamboree's option (registry.c): the serial prefix of its nodes. */
+const gts__opt_row gts__jamboree_options[] = {
+    { GTS_OPT_JAMBOREE_SERIAL, "jamboree_serial", 0, 100, 0 },
+    GTS__OPT_END,
+};
+
 static gts_score yiterate(gts__run *run, const yvariant *v, int depth, gts_score alpha,
                           gts_score beta)
 {
     gts__par par;
     if (!gts__par_begin(&par, run))
         return 0;
-    int jamboree_serial = (int)run->engine->jamboree_serial;
+    int jamboree_serial = (int)gts__algo_opt(run->engine, gts__jamboree_options,
+                                             GTS_OPT_JAMBOREE_SERIAL);
     if (v->window == YB_JAMBOREE)
         par.algo = &jamboree_serial; /* read by jamboree_prefix() */
     yargs a = {v, depth, alpha, beta, 0};

@@ -502,15 +502,17 @@ STRUCT_MIRRORS = ((1, GameStruct), (2, LimitsStruct), (3, ResultStruct),
                   (4, ProbcutParamsStruct), (5, ProbcutFitStruct), (7, MctsMoveStatsStruct))
 
 
-def _check_mirrors() -> None:
-    """ImportError unless every mirror has the loaded library's size."""
+def check_mirrors(mirrors) -> None:
+    """ImportError unless every mirror (gts_struct_id, ctypes class) has the
+    loaded library's size. Modules with mirrors of their own (checker.py)
+    call it for theirs at import."""
     size_of = getattr(lib, "gts_struct_size", None)
     if size_of is None:
         raise ImportError(f"libgts at {LIB_PATH} lacks gts_struct_size: too old for this "
                           "binding")
     size_of.restype = c_size_t
     size_of.argtypes = [c_int]
-    for ident, cls in STRUCT_MIRRORS:
+    for ident, cls in mirrors:
         want, have = size_of(ident), ctypes.sizeof(cls)
         if want != have:
             raise ImportError(f"libgts at {LIB_PATH} has a {want}-byte {cls.__name__[:-6]} "
@@ -518,7 +520,7 @@ def _check_mirrors() -> None:
                               "library from different versions")
 
 
-_check_mirrors()
+check_mirrors(STRUCT_MIRRORS)
 
 
 
@@ -542,6 +544,10 @@ def _library_options() -> None:
 
 
 _library_options()
+
+#: Former option names still accepted (not listed): GTS_OPT_VIRTUAL was
+#: "virtual_procs" before its name followed the rule (the enum name, lowercase).
+OPTION_ALIASES = {"virtual_procs": "virtual"}
 
 VERSION_HEX: int = lib.gts_version()
 VERSION = (VERSION_HEX >> 16, (VERSION_HEX >> 8) & 0xFF, VERSION_HEX & 0xFF)

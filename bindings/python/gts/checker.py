@@ -57,6 +57,11 @@ class CheckReportStruct(ctypes.Structure):
     ]
 
 
+# gts_struct_id values of the mirrors above (GTS_STRUCT_CHECK_*).
+STRUCT_MIRRORS = ((8, CheckOptionsStruct), (9, CheckReportStruct))
+_lib.check_mirrors(STRUCT_MIRRORS)
+
+
 @dataclass(frozen=True)
 class CheckReport:
     """What :func:`check` found. ``ok`` when the adapter kept every promise;

@@ -161,7 +161,8 @@ def option_bounds(name: str) -> Tuple[int, int, int]:
 def _option_id(name: str) -> int:
     if not isinstance(name, str):
         raise TypeError(f"option name must be a str, not {type(name).__name__}")
-    opt = _lib.OPTIONS.get(name.lower())
+    key = name.lower()
+    opt = _lib.OPTIONS.get(_lib.OPTION_ALIASES.get(key, key))
     if opt is None:
         raise _err("EOPTION", f"{name!r}; known options: {', '.join(OPTION_NAMES)}")
     return opt

@@ -300,6 +300,21 @@ class TestEngine(unittest.TestCase):
         self.assertGreaterEqual(hi, 2)
         self.assertEqual(gts.option_bounds("tt_mb")[2], 16)
 
+    def test_option_names_follow_the_rule(self):
+        # Every name is the enum name without GTS_OPT_, lowercased: the
+        # virtual processors are "virtual"; the former "virtual_procs" is
+        # still accepted, not listed.
+        self.assertIn("virtual", gts.Engine().options())
+        self.assertNotIn("virtual_procs", gts.Engine().options())
+        with gts.Engine(virtual_procs=1) as e:
+            self.assertEqual(e.get("virtual"), 1)
+            self.assertEqual(e.get("virtual_procs"), 1)
+
+    def test_check_mirrors_are_size_checked(self):
+        from gts import checker
+        for ident, cls in checker.STRUCT_MIRRORS:
+            self.assertEqual(_lib.lib.gts_struct_size(ident), ctypes.sizeof(cls), cls.__name__)
+
     def test_engine_reuse_and_stop_when_idle(self):
         with gts.Engine() as e:
             e.stop()  # ignored: no search running

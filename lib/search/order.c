@@ -14,7 +14,7 @@
  * Concurrency contract: tables are per thread (inside gts__ctx); nothing
  * here is shared.
  */
-#include "search/node.h"
+#include "search/order.h"
 
 static const int64_t HINT_UNIT = INT64_C(1) << 24;
 static const int64_t KILLER_SHIFT = 22;
