@@ -2,21 +2,13 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <gts/gts.h>
-#include "tgame.h"
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
+#include "fixture.h"
 
 Test(badinput, null_pointers)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
+    gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r};
     cr_expect_eq(gts_search(NULL, GTS_ALG_PVS, &v, &g, NULL, &r), GTS_EINVAL);
     cr_expect_eq(gts_search(e, GTS_ALG_PVS, NULL, &g, NULL, &r), GTS_EINVAL);
@@ -29,9 +21,8 @@ Test(badinput, null_pointers)
 Test(badinput, struct_sizes)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
+    gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r - 8};
     gts_limits l = {.struct_size = sizeof l};
     cr_expect_eq(gts_alphabeta(e, &v, &g, &l, &r), GTS_ESTRUCT, "undersized result");
@@ -58,7 +49,7 @@ Test(badinput, game_vtable_checks)
 {
     tgame g;
     tgame_init(&g, 1, 2, 3);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r};
     gts_game v = tgame_vtable(&g, true);
     v.generate = NULL;
@@ -77,9 +68,8 @@ Test(badinput, game_vtable_checks)
 Test(badinput, limits_out_of_range)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
+    gts_engine *e = fx_engine();
     gts_result r = {.struct_size = sizeof r};
     gts_limits l = {.struct_size = sizeof l, .depth = -1};
     cr_expect_eq(gts_pvs(e, &v, &g, &l, &r), GTS_ERANGE, "negative depth");
@@ -112,7 +102,7 @@ Test(badinput, failing_callbacks_give_clear_status)
             tgame_init(&g, 5, 3, 4);
             g.f = &faults;
             gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             gts_result r = {.struct_size = sizeof r};
             int rc = gts_search(e, algs[a], &v, &g, NULL, &r);
             cr_expect(rc == GTS_ECALLBACK || rc == GTS_OK, "undo failing at call %llu: %s",
@@ -135,9 +125,8 @@ static int search_again(const gts_result *r, void *user)
 Test(badinput, second_search_on_a_busy_engine)
 {
     tgame g;
-    tgame_init(&g, 1, 2, 3);
-    gts_game v = tgame_vtable(&g, true);
-    reentrant_engine = engine();
+    gts_game v = tgame_new(&g, 1, 2, 3, true);
+    reentrant_engine = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3, .on_iteration = search_again,
                     .on_iteration_user = &g};
     gts_result r = {.struct_size = sizeof r};
@@ -149,7 +138,7 @@ Test(badinput, second_search_on_a_busy_engine)
 
 Test(badinput, parallel_options_out_of_range)
 {
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     cr_expect_eq(gts_engine_set(e, GTS_OPT_THREADS, 0), GTS_ERANGE);
     cr_expect_eq(gts_engine_set(e, GTS_OPT_THREADS, 257), GTS_ERANGE);
     cr_expect_eq(gts_engine_set(e, GTS_OPT_TT_MB, -1), GTS_ERANGE);
@@ -185,9 +174,8 @@ static int change_from_another_thread(const gts_result *r, void *user)
 Test(badinput, engine_changes_during_a_search_are_refused)
 {
     tgame g;
-    tgame_init(&g, 4, 3, 5);
-    gts_game v = tgame_vtable(&g, true);
-    changer ch = {.e = engine()};
+    gts_game v = tgame_new(&g, 4, 3, 5, true);
+    changer ch = {.e = fx_engine()};
     gts_limits l = {.struct_size = sizeof l, .depth = 5, .on_iteration = change_from_another_thread,
                     .on_iteration_user = &ch};
     gts_result r = {.struct_size = sizeof r};
@@ -229,9 +217,8 @@ static void *stop_once_held(void *arg)
 Test(badinput, stop_right_after_the_search_starts_is_kept, .timeout = 120)
 {
     tgame g;
-    tgame_init(&g, 11, 8, 40);
-    gts_game v = tgame_vtable(&g, true);
-    stopper s = {.e = engine()};
+    gts_game v = tgame_new(&g, 11, 8, 40, true);
+    stopper s = {.e = fx_engine()};
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, stop_once_held, &s), 0);
     int lost = 0, runs = 300;
@@ -262,9 +249,8 @@ Test(badinput, huge_time_limits_saturate)
     const uint64_t HUGE[] = {UINT64_MAX, UINT64_C(18446744073709), UINT64_MAX / 1000000u};
     for (size_t i = 0; i < sizeof HUGE / sizeof HUGE[0]; i++) {
         tgame g;
-        tgame_init(&g, 9, 4, 8);
-        gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine();
+        gts_game v = tgame_new(&g, 9, 4, 8, true);
+        gts_engine *e = fx_engine();
         gts_limits l = {.struct_size = sizeof l, .depth = 8, .time_ms = HUGE[i]};
         gts_result r = {.struct_size = sizeof r};
         cr_assert_eq(gts_minimax(e, &v, &g, &l, &r), GTS_OK);

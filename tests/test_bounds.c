@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 #define MAX_MOVES 64
 
@@ -39,19 +39,10 @@ static uint64_t rng_next(uint64_t *s)
     return tgame_mix(*s);
 }
 
-static gts_engine *new_engine(int threads, int tt_mb)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt_mb), GTS_OK);
-    return e;
-}
-
 /* The reference: plain minimax, one iteration, no table. */
 static gts_engine *reference_engine(void)
 {
-    gts_engine *e = new_engine(1, 0);
+    gts_engine *e = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_ITERATIVE, 0), GTS_OK);
     return e;
 }
@@ -230,8 +221,7 @@ Test(bounds, randtree_random_nodes_are_sound)
     for (int kind = 0; kind < 8; kind++) {
         for (uint64_t seed = 0; seed < 24; seed++) {
             gts_randtree_params p = tree_params(kind, 0x50b0 + seed * 31 + (uint64_t)kind);
-            void *s;
-            cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+            void *s = fx_randtree_new(&p);
             for (int sample = 0; sample < 24; sample++) {
                 /* A random walk down to a random level (leaves included). */
                 int target = (int)(rng_next(&rng) % (p.depth + 1));
@@ -391,22 +381,7 @@ static int exact_runs(alg_run *out, bool windowed_only)
     return k;
 }
 
-typedef struct reference {
-    gts_score value;
-    int n;
-    gts_move moves[MAX_MOVES];
-    gts_score move_value[MAX_MOVES];
-} reference;
-
-/* A child searched as a root is one ply nearer the end. */
-static gts_score from_child(gts_score v)
-{
-    if (v >= GTS_SCORE_DECIDED)
-        v -= 1;
-    else if (v <= -GTS_SCORE_DECIDED)
-        v += 1;
-    return -v;
-}
+typedef fx_reference reference;
 
 /* The minimax value of @s at @depth and of each of its moves. */
 static void make_reference(gts_engine *mm, const gts_game *g, void *s, int depth, reference *ref)
@@ -418,9 +393,9 @@ static void make_reference(gts_engine *mm, const gts_game *g, void *s, int depth
         gts_move cm[MAX_MOVES];
         cr_assert_eq(g->apply(s, ref->moves[i], g->user), 0);
         if (depth == 1 || g->generate(s, cm, MAX_MOVES, g->user) == 0)
-            ref->move_value[i] = from_child(g->evaluate(s, g->user));
+            ref->move_value[i] = fx_from_child(g->evaluate(s, g->user));
         else
-            ref->move_value[i] = from_child(minimax_at(mm, g, s, depth - 1));
+            ref->move_value[i] = fx_from_child(minimax_at(mm, g, s, depth - 1));
         cr_assert_eq(g->undo(s, ref->moves[i], g->user), 0);
     }
 }
@@ -444,19 +419,7 @@ static void check_exact(gts_engine *e, gts_algorithm alg, const gts_game *g, voi
     if (g->hash)
         cr_expect_eq(g->hash(s, g->user), key, "%s %s: state restored", what,
                      gts_algorithm_name(alg));
-    if (ref->n == 0)
-        return;
-    cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", what, gts_algorithm_name(alg));
-    int i = 0;
-    while (i < ref->n && ref->moves[i] != r.best_move)
-        i++;
-    cr_expect(i < ref->n, "%s %s: best move %llu is legal", what, gts_algorithm_name(alg),
-              (unsigned long long)r.best_move);
-    if (i < ref->n)
-        cr_expect_eq(ref->move_value[i], ref->value,
-                     "%s %s threads=%u: best move %llu is worth %d, not %d", what,
-                     gts_algorithm_name(alg), r.threads, (unsigned long long)r.best_move,
-                     ref->move_value[i], ref->value);
+    fx_expect_best_move(ref, &r, alg, what);
 }
 
 /* Engines for one pass: one per thread count, all with @driver. */
@@ -467,7 +430,7 @@ typedef struct engines {
 static void engines_new(engines *es, int tt_mb, gts_root_driver driver)
 {
     for (size_t t = 0; t < NTHREADS; t++) {
-        es->e[t] = new_engine(THREADS[t], tt_mb);
+        es->e[t] = fx_engine_with(THREADS[t], tt_mb);
         cr_assert_eq(gts_engine_set(es->e[t], GTS_OPT_ROOT_DRIVER, driver), GTS_OK);
     }
 }
@@ -519,8 +482,7 @@ static void exact_trees(uint64_t first, uint64_t count, gts_root_driver driver, 
     for (uint64_t i = first; i < first + count; i++) {
         int depth;
         gts_randtree_params p = exact_tree(i, &depth);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         reference ref;
         make_reference(mm, g, s, depth, &ref);
         char what[96];
@@ -666,7 +628,7 @@ Test(bounds, pvs_visits_fewer_nodes_with_bounds)
     gts_game with = *g, bare = without_bounds(g);
     with.bounds = counted_bounds;
     with.user = &cnt;
-    gts_engine *e = new_engine(1, 4);
+    gts_engine *e = fx_engine_with(1, 4);
     void *pos[12];
     int n = connect4_positions(pos, 12, 28, 0x5eed);
     uint64_t nodes_with = 0, nodes_bare = 0;
@@ -772,7 +734,7 @@ static void hostile_searches(const gts_game *inner, void *s, int depth, const ch
     gts_move legal[MAX_MOVES];
     int nlegal = inner->generate(s, legal, MAX_MOVES, inner->user);
     cr_assert(nlegal > 0);
-    gts_engine *e[2] = {new_engine(1, 1), new_engine(2, 1)};
+    gts_engine *e[2] = {fx_engine_with(1, 1), fx_engine_with(2, 1)};
     for (int mode = 0; mode < HOSTILE_MODES; mode++) {
         hostile h = {inner, (enum hostile_mode)mode, 0x4057 + (uint64_t)mode, 0};
         gts_game g = *inner;
@@ -854,8 +816,7 @@ Test(bounds, unsound_ranges_on_random_trees)
     for (uint64_t i = 0; i < 6; i++) {
         int depth;
         gts_randtree_params p = exact_tree(900 + i, &depth);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         hash_snapshot hs;
         hash_snapshot_take(&hs, g, s);
         char name[32];
@@ -934,7 +895,7 @@ static void failing_searches(enum fail_kind kind)
     static const uint64_t FAIL_AT[] = {1, 2, 7, 60};
     gts_algorithm all[64];
     int na = gts_algorithm_list(all, 64);
-    gts_engine *e[2] = {new_engine(1, 1), new_engine(2, 1)};
+    gts_engine *e[2] = {fx_engine_with(1, 1), fx_engine_with(2, 1)};
     int expected = kind == FAIL_NEGATIVE ? GTS_ECALLBACK : GTS_ESCORE;
     for (size_t d = 0; d < 3; d++) {
         for (int t = 0; t < 2; t++)
@@ -946,8 +907,7 @@ static void failing_searches(enum fail_kind kind)
             for (int t = 0; t < nt; t++) {
                 for (size_t k = 0; k < sizeof FAIL_AT / sizeof FAIL_AT[0]; k++) {
                     tgame g;
-                    tgame_init(&g, 0xfa11 + k, 3, 6);
-                    gts_game v = tgame_vtable(&g, true);
+                    gts_game v = tgame_new(&g, 0xfa11 + k, 3, 6, true);
                     failing f = {kind, FAIL_AT[k], 0};
                     v.bounds = failing_bounds;
                     v.user = &f;

@@ -5,22 +5,11 @@
 #include <string.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
+#include "fixture.h"
 
 static gts_result run(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth};
-    gts_result r = {.struct_size = sizeof r};
-    gts_status rc = gts_search(e, alg, g, s, &l, &r);
-    cr_assert_eq(rc, GTS_OK, "%s: %s", gts_algorithm_name(alg), gts_status_name(rc));
-    return r;
+    return fx_search(e, alg, g, s, depth, 0);
 }
 
 static const uint32_t LIMIT_FLAGS = GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT |
@@ -45,19 +34,13 @@ static gts_score value_after(gts_engine *m, const gts_game *g, void *s, gts_move
 
 Test(bstar, proves_a_minimax_best_move_on_500_random_trees)
 {
-    gts_engine *e = engine(), *m = engine();
+    gts_engine *e = fx_engine(), *m = fx_engine();
     int proved = 0;
     for (int t = 0; t < 500; t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0xb5 + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 2 + (uint32_t)(t / 4) % 5,
-            .min_value = -100, .max_value = 100, .branching_jitter = (uint32_t)t % 2,
-            .terminal_percent = (uint32_t)(t % 3) * 10,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0xb5, t, 2, 5, 100, 2, 3, 10);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         int depth = (int)p.depth;
         gts_result b = run(e, GTS_ALG_BSTAR, g, s, depth);
         gts_result want = run(m, GTS_ALG_MINIMAX, g, s, depth);
@@ -81,7 +64,7 @@ Test(bstar, proves_a_minimax_best_move_on_500_random_trees)
 Test(bstar, never_picks_a_losing_tictactoe_move)
 {
     const gts_game *g = gts_game_tictactoe();
-    gts_engine *e = engine(), *m = engine();
+    gts_engine *e = fx_engine(), *m = fx_engine();
     /* Positions after 0..4 plies of every opening line, 3 apart. */
     static const char *const OPENINGS[] = {"", "5", "1", "2", "51", "52", "15", "19", "1594",
                                            "5137", "123", "5946", "7351"};
@@ -109,7 +92,7 @@ Test(bstar, without_bounds_exact_or_heuristic)
         tgame_init(&g, 300 + (uint64_t)t, 2 + t % 3, 1 + t % 4);
         g.win_leaves = t % 2 == 0;
         gts_game v = tgame_vtable(&g, false);
-        gts_engine *e = engine(), *m = engine();
+        gts_engine *e = fx_engine(), *m = fx_engine();
         gts_result r = run(e, GTS_ALG_BSTAR, &v, &g, g.depth);
         gts_result want = run(m, GTS_ALG_MINIMAX, &v, &g, g.depth);
         cr_expect_eq(r.score, want.score, "tree %d: B* %d, minimax %d", t, r.score, want.score);
@@ -127,20 +110,14 @@ Test(bstar, without_bounds_exact_or_heuristic)
 Test(bstar, limits_and_the_tree_budget)
 {
     tgame g;
-    tgame_init(&g, 5, 8, 10);
-    gts_game v = tgame_vtable(&g, false);
-    gts_engine *e = engine();
-    gts_limits l = {.struct_size = sizeof l, .depth = 10, .nodes = 2000};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_bstar(e, &v, &g, &l, &r), GTS_OK);
-    cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
-    cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
+    gts_game v = tgame_new(&g, 5, 8, 10, false);
+    gts_engine *e = fx_engine();
+    gts_result r = fx_expect_node_limit(gts_bstar, e, &v, &g, 10, 2000);
     cr_expect_lt(r.best_move, 8u);
-    cr_expect_eq(g.ply, 0);
 
     /* 1 MiB of tree, a tree of 8^10 nodes: the budget ends it. */
     cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
-    l.nodes = 0;
+    gts_limits l = {.struct_size = sizeof l, .depth = 10};
     cr_assert_eq(gts_bstar(e, &v, &g, &l, &r), GTS_OK);
     cr_expect(r.flags & GTS_RESULT_MEMORY_LIMIT, "flags %#x", r.flags);
     cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
@@ -151,24 +128,8 @@ Test(bstar, limits_and_the_tree_budget)
 
 Test(bstar, failing_callbacks)
 {
-    for (int k = 0; k < 2; k++) {
-        tgame g;
-        tgame_faults f = {0};
-        if (k == 0)
-            f.fail_apply_at = 200;
-        else
-            f.fail_evaluate_at = 200;
-        tgame_init(&g, 8, 3, 6);
-        g.f = &f;
-        gts_game v = tgame_vtable(&g, false);
-        gts_engine *e = engine();
-        gts_limits l = {.struct_size = sizeof l, .depth = 6};
-        gts_result r = {.struct_size = sizeof r};
-        cr_expect_eq(gts_bstar(e, &v, &g, &l, &r), GTS_ECALLBACK, "fault %d", k);
-        cr_expect_lt(r.callback_status, 0);
-        cr_expect_eq(g.ply, 0, "fault %d: state restored", k);
-        gts_engine_free(e);
-    }
+    static const fx_fault kinds[] = {FX_FAIL_APPLY, FX_FAIL_EVALUATE};
+    fx_expect_callback_failures(gts_bstar, kinds, 2, 200);
 }
 
 /* Sound but loose bounds on a tgame: the range of the node's negamax values
@@ -217,9 +178,7 @@ static gts_game loose_vtable(const tgame *g, loose *L, int slack)
 
 static gts_result run_nodes(gts_engine *e, const gts_game *g, void *s, int depth, uint64_t nodes)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth, .nodes = nodes};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_search(e, GTS_ALG_BSTAR, g, s, &l, &r), GTS_OK);
+    gts_result r = fx_search(e, GTS_ALG_BSTAR, g, s, depth, nodes);
     return r;
 }
 
@@ -255,7 +214,7 @@ Test(bstar, loose_sound_bounds_exact_against_minimax)
         int slack = t % 3 == 0 ? 0 : t % 3 == 1 ? 20 : 400;
         gts_game v = loose_vtable(&g, &L, slack);
         int depth = 1 + t % g.depth;
-        gts_engine *e = engine(), *m = engine();
+        gts_engine *e = fx_engine(), *m = fx_engine();
         /* B* is serial: a thread count changes nothing. */
         cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 1 + t % 3), GTS_OK);
         gts_result r = run(e, GTS_ALG_BSTAR, &v, &g, depth);
@@ -296,7 +255,7 @@ Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
         g.win_leaves = t % 2 == 0;
         loose L;
         gts_game v = loose_vtable(&g, &L, t % 2 ? 30 : 300);
-        gts_engine *e = engine(), *m = engine();
+        gts_engine *e = fx_engine(), *m = fx_engine();
         gts_score want = run(m, GTS_ALG_MINIMAX, &L.v, &g, g.depth).score;
         bool ended = false;
         int runs = 0;
@@ -335,77 +294,13 @@ Test(bstar, ranges_only_narrow_as_the_node_limit_grows)
  * proves the best move's value). When it does not, the wider range is
  * searched first (DisproveRest on B here), and the search stops as soon
  * as A is separated and proved, A's two leaves and no more. */
-typedef struct hnode {
-    int n, child[2];
-    gts_score value;  /* a leaf's */
-    gts_score lo, hi; /* bounds() of an interior node */
-    int generated;    /* generate() calls at this node */
-} hnode;
-
-typedef struct htree {
-    hnode *nodes;
-    int path[4], ply;
-} htree;
-
-static int h_generate(void *s, gts_move *m, uint32_t cap, void *u)
-{
-    (void)u;
-    htree *t = s;
-    hnode *nd = &t->nodes[t->path[t->ply]];
-    nd->generated++;
-    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
-        m[i] = (gts_move)i;
-    return nd->n;
-}
-
-static int h_apply(void *s, gts_move m, void *u)
-{
-    (void)u;
-    htree *t = s;
-    t->path[t->ply + 1] = t->nodes[t->path[t->ply]].child[m];
-    t->ply++;
-    return 0;
-}
-
-static int h_undo(void *s, gts_move m, void *u)
-{
-    (void)u;
-    (void)m;
-    htree *t = s;
-    t->ply--;
-    return 0;
-}
-
-static gts_score h_evaluate(void *s, void *u)
-{
-    (void)u;
-    htree *t = s;
-    return t->nodes[t->path[t->ply]].value;
-}
-
-static int h_bounds(void *s, gts_score *lo, gts_score *hi, void *u)
-{
-    (void)u;
-    htree *t = s;
-    const hnode *nd = &t->nodes[t->path[t->ply]];
-    *lo = nd->lo;
-    *hi = nd->hi;
-    return 0;
-}
+typedef fx_xnode hnode; /* fixture.h's table tree, with bounds */
 
 static gts_result h_search(hnode *nodes)
 {
-    gts_game g;
-    memset(&g, 0, sizeof g);
-    g.struct_size = sizeof g;
-    g.max_moves = 2;
-    g.generate = h_generate;
-    g.apply = h_apply;
-    g.undo = h_undo;
-    g.evaluate = h_evaluate;
-    g.bounds = h_bounds;
-    htree t = {nodes, {0}, 0};
-    gts_engine *e = engine();
+    gts_game g = fx_xtree_game(2, FX_X_BOUNDS);
+    fx_xtree t = {.nodes = nodes};
+    gts_engine *e = fx_engine();
     gts_result r = run(e, GTS_ALG_BSTAR, &g, &t, 2);
     gts_engine_free(e);
     cr_assert_eq(t.ply, 0);

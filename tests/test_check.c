@@ -331,18 +331,32 @@ Test(check, trusted_playout_promise)
     BROKEN = NONE;
 }
 
-Test(check, failing_callbacks_are_reported)
+/* gts_game_check on the tgame (99, 3, 5) whose apply() fails at call 40,
+ * its moves written by @format_move (NULL: none); the ply it ends at in
+ * *@ply. */
+static gts_check_report run_apply_failing(int (*format_move)(void *, gts_move, char *, size_t,
+                                                             void *),
+                                          int *ply)
 {
     tgame g;
     tgame_faults f = {.fail_apply_at = 40};
     tgame_init(&g, 99, 3, 5);
     g.f = &f;
     gts_game v = tgame_vtable(&g, true);
+    v.format_move = format_move;
     gts_check_report r = run(&v, &g, NULL);
+    *ply = g.ply;
+    return r;
+}
+
+Test(check, failing_callbacks_are_reported)
+{
+    int ply;
+    gts_check_report r = run_apply_failing(NULL, &ply);
     cr_expect_eq(r.violation, GTS_CHECK_CALLBACK_FAILED, "%s",
                  gts_check_violation_name(r.violation));
     cr_expect_eq(r.callback_status, -7);
-    cr_expect_eq(g.ply, 0, "the state is restored after a failing apply");
+    cr_expect_eq(ply, 0, "the state is restored after a failing apply");
 }
 
 Test(check, same_seed_same_report)
@@ -415,13 +429,8 @@ static gts_check_report run_broken(breakage b, bool hash, bool text)
  * were always hex: "apply(0x2)"), as hex otherwise. */
 Test(check, messages_write_moves_with_format_move)
 {
-    tgame g;
-    tgame_faults f = {.fail_apply_at = 40};
-    tgame_init(&g, 99, 3, 5);
-    g.f = &f;
-    gts_game v = tgame_vtable(&g, true);
-    v.format_move = col_format;
-    gts_check_report r = run(&v, &g, NULL);
+    int ply;
+    gts_check_report r = run_apply_failing(col_format, &ply);
     cr_assert_eq(r.violation, GTS_CHECK_CALLBACK_FAILED);
     cr_expect(strstr(r.message, "apply(col"), "the move as text: %s", r.message);
     cr_expect(!strstr(r.message, "0x"), "no hex: %s", r.message);

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import unittest
 
+import pytap
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 GTS = os.environ.get("GTS_TOOL") or os.path.join(HERE, "..", "build", "tools", "gts")
 BENCH_MCTS = (os.environ.get("GTS_BENCH_MCTS")
@@ -745,61 +747,5 @@ class TestBenchMcts(unittest.TestCase):
                 self.assertRegex(err, rf"[ (:]{g}[,)]", f"accepted name {g} not listed")
 
 
-# ---- TAP output (optional: --tap) -----------------------------------------------------
-
-
-class TapResult(unittest.TextTestResult):
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        self.n = 0
-
-    def _line(self, ok, test, extra=""):
-        self.n += 1
-        self.stream.write(f"{'ok' if ok else 'not ok'} {self.n} {test.id()}{extra}\n")
-        self.stream.flush()
-
-    def addSuccess(self, test):
-        super(unittest.TextTestResult, self).addSuccess(test)
-        self._line(True, test)
-
-    def addFailure(self, test, err):
-        super(unittest.TextTestResult, self).addFailure(test, err)
-        self._line(False, test)
-        for l in self._exc_info_to_string(err, test).splitlines():
-            self.stream.write(f"# {l}\n")
-
-    def addError(self, test, err):
-        super(unittest.TextTestResult, self).addError(test, err)
-        self._line(False, test)
-        for l in self._exc_info_to_string(err, test).splitlines():
-            self.stream.write(f"# {l}\n")
-
-    def addSkip(self, test, reason):
-        super(unittest.TextTestResult, self).addSkip(test, reason)
-        self._line(True, test, f" # SKIP {reason}")
-
-    def addSubTest(self, test, subtest, err):
-        if err is not None:
-            super().addSubTest(test, subtest, err)
-            self._line(False, subtest)
-            for l in self._exc_info_to_string(err, test).splitlines():
-                self.stream.write(f"# {l}\n")
-
-
-def main():
-    if not os.access(GTS, os.X_OK):
-        print(f"gts tool not found at {GTS} (set GTS_TOOL)", file=sys.stderr)
-        return 1
-    if "--tap" in sys.argv:
-        sys.argv.remove("--tap")
-        suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-        print(f"1..{suite.countTestCases()}")
-        runner = unittest.TextTestRunner(stream=sys.stdout, resultclass=TapResult, verbosity=0)
-        result = runner.run(suite)
-        return 0 if result.wasSuccessful() else 1
-    prog = unittest.main(exit=False, verbosity=2)
-    return 0 if prog.result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytap.main(sys.modules[__name__], GTS))

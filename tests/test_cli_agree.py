@@ -28,6 +28,8 @@ import threading
 import time
 import unittest
 
+import pytap
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 GTS = os.path.abspath(os.environ.get("GTS_TOOL") or os.path.join(SOURCE, "build", "tools", "gts"))
@@ -667,60 +669,5 @@ class TestInterrupt(unittest.TestCase):
                     self.assertRegex(line, PERFT_LINE)
 
 
-# ---- TAP output (optional: --tap) -------------------------------------------------------
-
-class TapResult(unittest.TextTestResult):
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        self.n = 0
-
-    def _line(self, ok, test, extra=""):
-        self.n += 1
-        self.stream.write(f"{'ok' if ok else 'not ok'} {self.n} {test.id()}{extra}\n")
-        self.stream.flush()
-
-    def _diag(self, test, err):
-        for line in self._exc_info_to_string(err, test).splitlines():
-            self.stream.write(f"# {line}\n")
-
-    def addSuccess(self, test):
-        super(unittest.TextTestResult, self).addSuccess(test)
-        self._line(True, test)
-
-    def addFailure(self, test, err):
-        super(unittest.TextTestResult, self).addFailure(test, err)
-        self._line(False, test)
-        self._diag(test, err)
-
-    def addError(self, test, err):
-        super(unittest.TextTestResult, self).addError(test, err)
-        self._line(False, test)
-        self._diag(test, err)
-
-    def addSkip(self, test, reason):
-        super(unittest.TextTestResult, self).addSkip(test, reason)
-        self._line(True, test, f" # SKIP {reason}")
-
-    def addSubTest(self, test, subtest, err):
-        if err is not None:
-            super().addSubTest(test, subtest, err)
-            self._line(False, subtest)
-            self._diag(test, err)
-
-
-def main():
-    if not os.access(GTS, os.X_OK):
-        print(f"gts tool not found at {GTS} (set GTS_TOOL)", file=sys.stderr)
-        return 1
-    if "--tap" in sys.argv:
-        sys.argv.remove("--tap")
-        suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-        print(f"1..{suite.countTestCases()}")
-        runner = unittest.TextTestRunner(stream=sys.stdout, resultclass=TapResult, verbosity=0)
-        return 0 if runner.run(suite).wasSuccessful() else 1
-    prog = unittest.main(exit=False, verbosity=2)
-    return 0 if prog.result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytap.main(sys.modules[__name__], GTS))

@@ -99,16 +99,7 @@ static uint64_t dg_hash(void *s, void *user)
 static void *dg_clone(void *s, void *user)
 {
     (void)user;
-    dgame *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
-
-static void dg_free(void *s, void *user)
-{
-    (void)user;
-    free(s);
+    return tgame_copy(s, sizeof(dgame));
 }
 
 static gts_game dg_vtable(void)
@@ -122,7 +113,7 @@ static gts_game dg_vtable(void)
         .evaluate = dg_evaluate,
         .hash = dg_hash,
         .clone = dg_clone,
-        .free = dg_free,
+        .free = tgame_free,
         .traits = GTS_TRAIT_DISTANCE_SCORES,
     };
     return v;

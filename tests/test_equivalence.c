@@ -8,36 +8,19 @@
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "fixture.h"
 
 static const gts_algorithm EXACT[] = {GTS_ALG_ALPHABETA, GTS_ALG_PVS};
 #define NEXACT (sizeof EXACT / sizeof EXACT[0])
 
-typedef struct tree_case {
-    gts_randtree_params p;
-    int depth;
-} tree_case;
+typedef fx_tree_case tree_case;
 
 /* Deterministic case generator: several branching factors and depths, with
  * and without transpositions, ordered and random trees. */
 static tree_case make_case(uint64_t i)
 {
-    static const uint32_t branching[] = {2, 3, 4, 5, 7, 10};
     static const uint32_t depth_for[] = {11, 8, 7, 6, 5, 4};
-    tree_case c;
-    memset(&c, 0, sizeof c);
-    int b = (int)(i % 6);
-    c.p.struct_size = sizeof c.p;
-    c.p.seed = 0x5eed0000 + i;
-    c.p.branching = branching[b];
-    c.p.depth = depth_for[b] + (uint32_t)(i / 6 % 2);
-    c.p.min_value = (i % 5 == 0) ? -3 : -1000; /* many ties on narrow ranges */
-    c.p.max_value = (i % 5 == 0) ? 3 : 1000;
-    c.p.branching_jitter = (i % 3 == 0) ? branching[b] / 2 : 0;
-    c.p.terminal_percent = (i % 4 == 0) ? 10 : 0;
-    c.p.transpositions = (i % 2) == 1;
-    c.p.ordered_percent = (i % 7 < 3) ? 80 : 0;
-    c.depth = (int)c.p.depth - (int)(i % 3 == 2);
-    return c;
+    return fx_make_case(0x5eed0000, depth_for, i);
 }
 
 static gts_score search(gts_engine *e, gts_algorithm alg, void *s, int depth, gts_result *r)
@@ -83,8 +66,7 @@ static void run_cases(uint64_t first, uint64_t count, bool tt, int near)
     }
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         for (size_t a = 0; a < NEXACT; a++) {
@@ -127,8 +109,7 @@ Test(equivalence, aspiration_and_direct_search)
     cr_assert_eq(gts_engine_set(direct, GTS_OPT_ITERATIVE, 0), GTS_OK);
     for (uint64_t i = 3000; i < 3300; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         for (size_t a = 0; a < NEXACT; a++) {
@@ -168,8 +149,7 @@ Test(equivalence, reference_minimax_is_plain_negamax)
     cr_assert_eq(gts_engine_new(&ref), GTS_OK);
     for (uint64_t i = 5000; i < 5200; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score lib = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         cr_expect_eq(lib, negamax(gts_game_randtree(), s, c.depth), "case %llu", (unsigned long long)i);

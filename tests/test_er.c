@@ -20,102 +20,20 @@
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "fixture.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* ---- an explicit tree ---------------------------------------------------- */
 
-enum { XMAX_CHILD = 4, XMAX_NODES = 32 };
-
-typedef struct xnode {
-    int n;                  /* children; 0: a leaf */
-    int child[XMAX_CHILD];
-    gts_score value;        /* a leaf's value, for the side to move there */
-} xnode;
-
-typedef struct xtree {
-    const xnode *nodes;
-    int path[XMAX_NODES];   /* path[ply]: node at that ply */
-    int ply;
-} xtree;
-
-static int x_generate(void *s, gts_move *moves, uint32_t cap, void *user)
-{
-    (void)user;
-    xtree *t = s;
-    const xnode *nd = &t->nodes[t->path[t->ply]];
-    for (int i = 0; i < nd->n && (uint32_t)i < cap; i++)
-        moves[i] = (gts_move)i;
-    return nd->n;
-}
-
-static int x_apply(void *s, gts_move m, void *user)
-{
-    (void)user;
-    xtree *t = s;
-    const xnode *nd = &t->nodes[t->path[t->ply]];
-    if (m >= (gts_move)nd->n || t->ply + 1 >= XMAX_NODES)
-        return -1;
-    t->path[t->ply + 1] = nd->child[m];
-    t->ply++;
-    return 0;
-}
-
-static int x_undo(void *s, gts_move m, void *user)
-{
-    (void)user;
-    (void)m;
-    xtree *t = s;
-    if (t->ply == 0)
-        return -1;
-    t->ply--;
-    return 0;
-}
-
-static gts_score x_evaluate(void *s, void *user)
-{
-    (void)user;
-    xtree *t = s;
-    return t->nodes[t->path[t->ply]].value;
-}
-
-static uint64_t x_hash(void *s, void *user)
-{
-    (void)user;
-    xtree *t = s;
-    return (uint64_t)t->path[t->ply] * UINT64_C(0x9e3779b97f4a7c15) + 1;
-}
-
-static void *x_clone(void *s, void *user)
-{
-    (void)user;
-    xtree *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
-
-static void x_free(void *s, void *user)
-{
-    (void)user;
-    free(s);
-}
+/* fixture.h's table tree: fx_xnode {n, {children}, value}. */
+enum { XMAX_CHILD = FX_XMAX_CHILD, XMAX_NODES = FX_XMAX_PLY };
+typedef fx_xnode xnode;
 
 static gts_game x_game(bool hash)
 {
-    gts_game g;
-    memset(&g, 0, sizeof g);
-    g.struct_size = sizeof g;
-    g.max_moves = XMAX_CHILD;
-    g.generate = x_generate;
-    g.apply = x_apply;
-    g.undo = x_undo;
-    g.evaluate = x_evaluate;
-    g.hash = hash ? x_hash : NULL;
-    g.clone = x_clone;
-    g.free = x_free;
-    return g;
+    return fx_xtree_game(XMAX_CHILD, hash ? FX_X_HASH | FX_X_CLONE : FX_X_CLONE);
 }
 
 /* Plain negamax over the explicit tree. */
@@ -225,42 +143,42 @@ static gts_score lit_er(lit *L, int p, gts_score alpha, gts_score beta)
  * v(B) = -3, v(root) = max(1, 3) = 3. The literal refuteRest of A starts
  * from alpha and sees only its second leaf: A = -5, and the root takes 5.
  */
-static const xnode TREE_FIRST_LOST[] = {
-    {2, {1, 2}, 0}, {2, {3, 4}, 0}, {2, {5, 6}, 0},
-    {0, {0}, 1},    {0, {0}, 5},    {0, {0}, 3}, {0, {0}, 3},
+static xnode TREE_FIRST_LOST[] = {
+    {.n = 2, .child = {1, 2}}, {.n = 2, .child = {3, 4}}, {.n = 2, .child = {5, 6}},
+    {.value = 1},              {.value = 5},              {.value = 3},              {.value = 3},
 };
 
 /*
  * A deeper one (three plies, three children per inner node): the dropped
  * value is a first grandchild found by evalFirst inside refuteRest.
  */
-static const xnode TREE_DEEP[] = {
-    /* 0 */ {3, {1, 2, 3}, 0},
-    /* 1 */ {3, {4, 5, 6}, 0},
-    /* 2 */ {3, {7, 8, 9}, 0},
-    /* 3 */ {3, {10, 11, 12}, 0},
-    /* 4 */ {2, {13, 14}, 0},
-    /* 5 */ {2, {15, 16}, 0},
-    /* 6 */ {2, {17, 18}, 0},
-    /* 7 */ {2, {19, 20}, 0},
-    /* 8 */ {2, {21, 22}, 0},
-    /* 9 */ {2, {23, 24}, 0},
-    /* 10 */ {2, {25, 26}, 0},
-    /* 11 */ {2, {27, 28}, 0},
-    /* 12 */ {2, {29, 30}, 0},
-    {0, {0}, -4}, {0, {0}, 7}, {0, {0}, 2}, {0, {0}, -6}, {0, {0}, 9}, {0, {0}, 1},
-    {0, {0}, 3},  {0, {0}, -2}, {0, {0}, 8}, {0, {0}, 5}, {0, {0}, -7}, {0, {0}, 6},
-    {0, {0}, 0},  {0, {0}, 4}, {0, {0}, -5}, {0, {0}, 2}, {0, {0}, -1}, {0, {0}, 3},
+static xnode TREE_DEEP[] = {
+    /* 0 */ {.n = 3, .child = {1, 2, 3}},
+    /* 1 */ {.n = 3, .child = {4, 5, 6}},
+    /* 2 */ {.n = 3, .child = {7, 8, 9}},
+    /* 3 */ {.n = 3, .child = {10, 11, 12}},
+    /* 4 */ {.n = 2, .child = {13, 14}},
+    /* 5 */ {.n = 2, .child = {15, 16}},
+    /* 6 */ {.n = 2, .child = {17, 18}},
+    /* 7 */ {.n = 2, .child = {19, 20}},
+    /* 8 */ {.n = 2, .child = {21, 22}},
+    /* 9 */ {.n = 2, .child = {23, 24}},
+    /* 10 */ {.n = 2, .child = {25, 26}},
+    /* 11 */ {.n = 2, .child = {27, 28}},
+    /* 12 */ {.n = 2, .child = {29, 30}},
+    {.value = -4}, {.value = 7},  {.value = 2}, {.value = -6}, {.value = 9},  {.value = 1},
+    {.value = 3},  {.value = -2}, {.value = 8}, {.value = 5},  {.value = -7}, {.value = 6},
+    {.value = 0},  {.value = 4},  {.value = -5}, {.value = 2}, {.value = -1}, {.value = 3},
 };
 
-static gts_score lib_search(gts_algorithm alg, const xnode *nodes, int depth, bool hash,
+static gts_score lib_search(gts_algorithm alg, xnode *nodes, int depth, bool hash,
                             int threads)
 {
     gts_engine *e;
     cr_assert_eq(gts_engine_new(&e), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
     gts_game g = x_game(hash);
-    xtree t = {.nodes = nodes};
+    fx_xtree t = {.nodes = nodes};
     gts_limits l = {.struct_size = sizeof l, .depth = depth};
     gts_result r = {.struct_size = sizeof r};
     cr_assert_eq(gts_search(e, alg, &g, &t, &l, &r), GTS_OK, "%s", gts_algorithm_name(alg));
@@ -269,7 +187,7 @@ static gts_score lib_search(gts_algorithm alg, const xnode *nodes, int depth, bo
     return r.score;
 }
 
-static void check_tree(const xnode *nodes, int depth, const char *name)
+static void check_tree(xnode *nodes, int depth, const char *name)
 {
     gts_score want = x_negamax(nodes, 0);
     lit L = {.t = nodes};
@@ -491,8 +409,7 @@ Test(er, parallel_one_thread_visits_what_er_visits_random_trees)
                                  .terminal_percent = (uint32_t)(seed % 4) * 5,
                                  .transpositions = seed % 2 == 0,
                                  .ordered_percent = (uint32_t)(seed * 37 % 101)};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         char what[96];
         for (int variant = 0; variant < 4; variant++) {
             bool tt = variant != 1, iterative = variant != 2;
@@ -507,8 +424,7 @@ Test(er, parallel_one_thread_visits_what_er_visits_random_trees)
     /* A wide, deep one: split nodes many plies down. */
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 7, .branching = 8, .depth = 8,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 85};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     expect_same_search(g, s, 8, true, true, 0, "b8 d8 85%");
     gts_games_free(g, s);
     cr_assert_gt(cases, 0);
@@ -565,8 +481,7 @@ Test(er, parallel_exact_on_virtual_processors)
                                  .max_value = seed % 3 == 0 ? 4 : 1000,
                                  .transpositions = seed % 2 == 0,
                                  .ordered_percent = (uint32_t)(seed * 13 % 90)};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         gts_engine *ref;
         cr_assert_eq(gts_engine_new(&ref), GTS_OK);
         cr_assert_eq(gts_engine_set(ref, GTS_OPT_ITERATIVE, 0), GTS_OK);

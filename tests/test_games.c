@@ -501,6 +501,21 @@ Test(games, connect4_perft_empty_board)
     gts_games_free(g, st);
 }
 
+/* perft of @st at depths 1..@max_depth equals a naive board's (@naive on
+ * @board), position @pos. */
+static void expect_naive_perft(const gts_game *g, void *st, int max_depth,
+                               uint64_t (*naive)(void *board, int depth), void *board,
+                               const char *pos)
+{
+    for (int d = 1; d <= max_depth; d++) {
+        uint64_t got = perft(g, st, d), want = naive(board, d);
+        cr_assert_eq(got, want, "perft(%d) of %s: naive %llu, bitboard %llu", d, pos,
+                     (unsigned long long)want, (unsigned long long)got);
+    }
+}
+
+static uint64_t naive_c4_perft_of(void *b, int depth) { return naive_c4_perft(b, depth); }
+
 Test(games, connect4_perft_midgame)
 {
     static const char *positions[] = {
@@ -513,11 +528,7 @@ Test(games, connect4_perft_midgame)
         naive_c4 b;
         cr_assert_eq(gts_connect4_new(positions[i], &st), GTS_OK, "position %s parses", positions[i]);
         naive_c4_from(&b, positions[i]);
-        for (int d = 1; d <= 7; d++) {
-            uint64_t got = perft(g, st, d), want = naive_c4_perft(&b, d);
-            cr_assert_eq(got, want, "perft(%d) of %s: naive %llu, bitboard %llu", d, positions[i],
-                         (unsigned long long)want, (unsigned long long)got);
-        }
+        expect_naive_perft(g, st, 7, naive_c4_perft_of, &b, positions[i]);
         gts_games_free(g, st);
     }
 }
@@ -859,6 +870,8 @@ static uint64_t naive_oth_perft(const naive_oth *b, int depth)
     return total;
 }
 
+static uint64_t naive_oth_perft_of(void *b, int depth) { return naive_oth_perft(b, depth); }
+
 static void naive_oth_start(naive_oth *b)
 {
     memset(b, 0, sizeof *b);
@@ -999,11 +1012,7 @@ Test(games, othello_lockstep_random_games)
         naive_oth b;
         cr_assert_eq(gts_othello_new(positions[i], &st), GTS_OK, "%s parses", positions[i]);
         naive_oth_from(&b, positions[i]);
-        for (int d = 1; d <= 5; d++) {
-            uint64_t got = perft(g, st, d), want = naive_oth_perft(&b, d);
-            cr_assert_eq(got, want, "perft(%d) of %s: naive %llu, bitboard %llu", d, positions[i],
-                         (unsigned long long)want, (unsigned long long)got);
-        }
+        expect_naive_perft(g, st, 5, naive_oth_perft_of, &b, positions[i]);
         gts_games_free(g, st);
     }
 }

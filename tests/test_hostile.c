@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 #include "search/parallel.h" /* internals: path replay */
 
 /* ---- the hostile game: tgame's state behind misbehaving callbacks ---------- */
@@ -188,14 +188,7 @@ static void h_free(void *s, void *user)
 
 static gts_game h_vtable(hostile *h, uint32_t max_moves)
 {
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = max_moves;
-    v.generate = h_generate;
-    v.apply = h_apply;
-    v.undo = h_undo;
-    v.evaluate = h_evaluate;
+    gts_game v = tgame_game_of(max_moves, h_generate, h_apply, h_undo, h_evaluate);
     v.hash = h_hash;
     v.clone = h_clone;
     v.free = h_free;
@@ -209,33 +202,7 @@ static void h_reset(hostile *h)
     h->clone_budget = -1;
 }
 
-/* ---- the reference: plain negamax over the same callbacks ----------------- */
-
-static gts_score adjust(gts_score s, int ply)
-{
-    if (s >= GTS_SCORE_DECIDED) return s - ply;
-    if (s <= -GTS_SCORE_DECIDED) return s + ply;
-    return s;
-}
-
-static gts_score negamax(const gts_game *v, void *s, int depth, int ply)
-{
-    gts_move moves[256];
-    cr_assert(v->max_moves <= 256);
-    int n = depth > 0 && ply < GTS_MAX_PLY ? v->generate(s, moves, v->max_moves, v->user) : 0;
-    cr_assert(n >= 0, "reference search: generate failed");
-    if (n == 0)
-        return adjust(v->evaluate(s, v->user), ply);
-    gts_score best = -GTS_SCORE_INF;
-    for (int i = 0; i < n; i++) {
-        cr_assert_eq(v->apply(s, moves[i], v->user), 0);
-        gts_score x = -negamax(v, s, depth - 1, ply + 1);
-        cr_assert_eq(v->undo(s, moves[i], v->user), 0);
-        if (x > best)
-            best = x;
-    }
-    return best;
-}
+/* ---- the reference: fx_negamax over the same callbacks ---------------------- */
 
 /* Value of every root move (from the root), for "the best move is worth the
  * value" checks. Returns the number of root moves. */
@@ -244,7 +211,7 @@ static int root_values(const gts_game *v, void *s, int depth, gts_move *moves, g
     int n = v->generate(s, moves, v->max_moves, v->user);
     for (int i = 0; i < n; i++) {
         cr_assert_eq(v->apply(s, moves[i], v->user), 0);
-        val[i] = -negamax(v, s, depth - 1, 1);
+        val[i] = -fx_negamax(v, s, depth - 1, 1);
         cr_assert_eq(v->undo(s, moves[i], v->user), 0);
     }
     return n;
@@ -272,15 +239,6 @@ static int configs(config *out, int cap)
     return n;
 }
 
-static gts_engine *engine_for(int threads, int tt_mb)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt_mb), GTS_OK);
-    return e;
-}
-
 /* Exact value of the (small) tree, independent of the engine. */
 static gts_score tree_value(int seed, int branching, int depth)
 {
@@ -289,7 +247,7 @@ static gts_score tree_value(int seed, int branching, int depth)
     tgame g;
     tgame_init(&g, (uint64_t)seed, branching, depth);
     gts_game v = h_vtable(&h, (uint32_t)branching);
-    return negamax(&v, &g, depth, 0);
+    return fx_negamax(&v, &g, depth, 0);
 }
 
 /* A normal search on @e right after a hostile one: exact, legal best move,
@@ -351,29 +309,55 @@ static void expect_fault_or_exact(config cf, const hostile *h, int rc, const gts
 
 static const int SEED = 11, B = 3, D = 3;
 
+/* One search of the tgame (SEED, B, D) behind a hostile game: prepare,
+ * adjust the vtable if need be, search, check. */
+typedef struct hround {
+    tgame g, before;
+    gts_game v;
+    gts_result r;
+    int rc;
+} hround;
+
+static void hround_prepare(hround *x, hostile *h)
+{
+    tgame_init(&x->g, SEED, B, D);
+    x->before = x->g;
+    x->v = h_vtable(h, B);
+}
+
+static void hround_search(hround *x, gts_engine *e, config cf)
+{
+    x->rc = hostile_search(e, cf, &x->v, &x->g, D, &x->r);
+}
+
+/* The round ended in the fault (@want, @code) or with the exact value,
+ * the root unchanged, every clone freed. */
+static void hround_expect(const hround *x, config cf, const hostile *h, gts_status want,
+                          int32_t code, gts_score exact, const char *what)
+{
+    expect_fault_or_exact(cf, h, x->rc, &x->r, want, code, exact, what);
+    cr_assert(memcmp(&x->g, &x->before, sizeof x->g) == 0, "%s: state", what);
+    cr_assert_eq(h->clones, h->frees, "%s: every clone freed", what);
+}
+
 Test(hostile, generate_negative)
 {
     config cf[64];
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (uint64_t at = 1; at <= 12; at++) {
             hostile h;
             h_reset(&h);
             h.gen = GEN_NEGATIVE;
             h.gen_fail_at = at;
-            tgame g, before;
-            tgame_init(&g, SEED, B, D);
-            before = g;
-            gts_game v = h_vtable(&h, B);
-            gts_result r;
-            int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-            expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK, GEN_FAIL, exact,
-                                  "generate < 0");
-            cr_assert(memcmp(&g, &before, sizeof g) == 0, "generate < 0 at %llu: state",
-                      (unsigned long long)at);
-            cr_assert_eq(h.clones, h.frees, "every clone freed");
+            hround x;
+            hround_prepare(&x, &h);
+            hround_search(&x, e, cf[i]);
+            char what[64];
+            snprintf(what, sizeof what, "generate < 0 at %llu", (unsigned long long)at);
+            hround_expect(&x, cf[i], &h, GTS_ECALLBACK, GEN_FAIL, exact, what);
         }
         check_usable(e, cf[i], SEED, B, D, "after generate < 0");
         gts_engine_free(e);
@@ -385,7 +369,7 @@ Test(hostile, generate_zero_at_the_root)
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         hostile h;
         h_reset(&h);
         h.gen = GEN_ZERO_ROOT;
@@ -424,7 +408,7 @@ Test(hostile, generate_exactly_max_moves)
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, 5, 4);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         hostile h;
         h_reset(&h);
         tgame g, before;
@@ -447,7 +431,7 @@ Test(hostile, generate_more_than_capacity)
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (int k = 0; k < 3; k++)
             for (uint64_t at = 1; at <= 8; at++) {
                 hostile h;
@@ -455,16 +439,11 @@ Test(hostile, generate_more_than_capacity)
                 h.gen = GEN_TOO_MANY;
                 h.gen_fail_at = at;
                 h.too_many = too_many[k];
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_EMOVES, too_many[k], exact,
-                                      "generate > capacity");
-                cr_assert(memcmp(&g, &before, sizeof g) == 0);
-                cr_assert_eq(h.clones, h.frees);
+                hround x;
+                hround_prepare(&x, &h);
+                hround_search(&x, e, cf[i]);
+                hround_expect(&x, cf[i], &h, GTS_EMOVES, too_many[k], exact,
+                              "generate > capacity");
             }
         check_usable(e, cf[i], SEED, B, D, "after generate > capacity");
         gts_engine_free(e);
@@ -484,11 +463,11 @@ Test(hostile, generate_duplicate_moves)
     gts_game v = h_vtable(&h, 2 * B);
     gts_move moves[2 * B];
     gts_score val[2 * B];
-    gts_score exact = negamax(&v, &g, D, 0);
+    gts_score exact = fx_negamax(&v, &g, D, 0);
     int n = root_values(&v, &g, D, moves, val);
     cr_assert_eq(n, 2 * B);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         gts_result r;
         const char *name = gts_algorithm_name(cf[i].alg);
         int rc = hostile_search(e, cf[i], &v, &g, D, &r);
@@ -508,7 +487,7 @@ Test(hostile, generate_moves_that_apply_rejects)
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         hostile h;
         h_reset(&h);
         h.gen = GEN_ILLEGAL;
@@ -575,7 +554,7 @@ typedef struct kth_count {
 static void kth_config(config cf, kth_tree t, bool undo, bool does_work, kth_count *n)
 {
     gts_score exact = tree_value(SEED, t.branching, t.depth);
-    gts_engine *e = engine_for(cf.threads, 1);
+    gts_engine *e = fx_engine_with(cf.threads, 1);
     uint64_t calls = clean_calls(e, cf, t, undo);
     /* parallel runs vary: cover a clean run's count generously */
     uint64_t last = cf.threads > 1 ? calls + calls / 4 : calls + 1;
@@ -646,7 +625,7 @@ Test(hostile, undo_fails_on_every_kth_call_without_undoing) { kth_call_fails(tru
  * in 500 at 16 threads here), so the sequence is driven directly. */
 Test(hostile, apply_failing_on_the_way_back_from_a_task)
 {
-    gts_engine *e = engine_for(1, 0);
+    gts_engine *e = fx_engine_with(1, 0);
     hostile h;
     h_reset(&h);
     tgame g, before;
@@ -704,25 +683,20 @@ Test(hostile, evaluate_outside_the_score_range)
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
             for (size_t f = 0; f < sizeof from / sizeof from[0]; f++) {
                 hostile h;
                 h_reset(&h);
                 h.eval_bad_from = from[f];
                 h.bad_score = bad[b].score;
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                hround_search(&x, e, cf[i]);
                 char what[64];
                 snprintf(what, sizeof what, "evaluate %d from call %llu", bad[b].score,
                          (unsigned long long)from[f]);
-                expect_fault_or_exact(cf[i], &h, rc, &r, bad[b].status, bad[b].code, exact, what);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
+                hround_expect(&x, cf[i], &h, bad[b].status, bad[b].code, exact, what);
             }
         check_usable(e, cf[i], SEED, B, D, "after bad scores");
         gts_engine_free(e);
@@ -760,26 +734,21 @@ Test(hostile, playout_move_fails_or_returns_an_illegal_move)
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (int illegal = 0; illegal <= 1; illegal++)
             for (size_t f = 0; f < sizeof at / sizeof at[0]; f++) {
                 hostile h;
                 h_reset(&h);
                 *(illegal ? &h.policy_illegal_at : &h.policy_fail_at) = at[f];
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                v.playout_move = h_policy;
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                x.v.playout_move = h_policy;
+                hround_search(&x, e, cf[i]);
                 char what[64];
                 snprintf(what, sizeof what, "playout_move %s at call %llu",
                          illegal ? "illegal" : "failing", (unsigned long long)at[f]);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
-                                      illegal ? 1 : POLICY_FAIL, exact, what);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
+                hround_expect(&x, cf[i], &h, GTS_ECALLBACK, illegal ? 1 : POLICY_FAIL, exact,
+                              what);
                 if (cf[i].alg == GTS_ALG_MCTS && at[f] <= 2) /* small trees prove fast */
                     cr_assert(h.fired, "%s: MCTS called the policy", what);
             }
@@ -802,7 +771,7 @@ Test(hostile, trusted_playout_move_lies_or_fails)
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (int kind = 0; kind < 3; kind++)
             for (size_t f = 0; f < sizeof at / sizeof at[0] + (kind == 2 ? 26 : 0); f++) {
                 hostile h;
@@ -815,29 +784,23 @@ Test(hostile, trusted_playout_move_lies_or_fails)
                     h.policy_fail_at = k;
                 else
                     h.apply_fail_at = k;
-                tgame g, before;
-                tgame_init(&g, SEED, B, D);
-                before = g;
-                gts_game v = h_vtable(&h, B);
-                v.playout_move = h_policy;
-                v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
-                gts_result r;
-                int rc = hostile_search(e, cf[i], &v, &g, D, &r);
+                hround x;
+                hround_prepare(&x, &h);
+                x.v.playout_move = h_policy;
+                x.v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+                hround_search(&x, e, cf[i]);
                 char what[80];
                 snprintf(what, sizeof what, "trusted: %s at call %llu",
                          kind == 0 ? "illegal policy move" : kind == 1 ? "failing policy"
                                                                       : "failing apply",
                          (unsigned long long)k);
-                expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK,
-                                      kind == 0 ? ILLEGAL_FAIL
-                                                : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
-                                      exact, what);
-                uint64_t failed = rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
+                hround_expect(&x, cf[i], &h, GTS_ECALLBACK,
+                              kind == 0 ? ILLEGAL_FAIL : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
+                              exact, what);
+                uint64_t failed = x.rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
                 cr_assert_eq(h.undos, h.applies - failed, "%s %s/%d: %llu undos, %llu applies",
                              what, gts_algorithm_name(cf[i].alg), cf[i].threads,
                              (unsigned long long)h.undos, (unsigned long long)h.applies);
-                cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", what);
-                cr_assert_eq(h.clones, h.frees);
                 if (cf[i].alg == GTS_ALG_MCTS && kind < 2 && k <= 2)
                     cr_assert(h.fired, "%s: MCTS called the policy", what);
             }
@@ -854,7 +817,7 @@ static void broken_hash(enum hash_mode mode, const char *what)
     int nc = configs(cf, 64);
     int helped = 0;
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         for (int seed = 1; seed <= 8; seed++) {
             hostile h;
             h_reset(&h);
@@ -901,7 +864,7 @@ Test(hostile, clone_fails)
     for (int i = 0; i < nc; i++) {
         if (!gts_algorithm_is_parallel(cf[i].alg))
             continue;
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         /* 4 threads need 3 clones: budgets 0..2 fail, 3 and more succeed. */
         for (int64_t budget = 0; budget <= 4; budget++) {
             hostile h;
@@ -952,7 +915,7 @@ Test(hostile, extend_returning_int_max)
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         const char *name = gts_algorithm_name(cf[i].alg);
         hostile h;
         h_reset(&h);
@@ -986,14 +949,13 @@ Test(hostile, sixty_four_threads_on_a_random_tree)
     const gts_game *rt = gts_game_randtree();
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 64, .branching = 5, .depth = 6,
                              .min_value = -1000, .max_value = 1000, .transpositions = true};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-    gts_engine *mm = engine_for(1, 0);
+    void *s = fx_randtree_new(&p);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_limits l = {.struct_size = sizeof l, .depth = 6};
     gts_result ref = {.struct_size = sizeof ref};
     cr_assert_eq(gts_minimax(mm, rt, s, &l, &ref), GTS_OK);
-    gts_engine *e = engine_for(64, 4);
+    gts_engine *e = fx_engine_with(64, 4);
     gts_algorithm algs[64];
     int na = gts_algorithm_list(algs, 64);
     for (int i = 0; i < na; i++) {
@@ -1020,9 +982,8 @@ Test(hostile, one_mib_table_deep_search)
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 1, .branching = 3, .depth = 10,
                              .min_value = -1000, .max_value = 1000, .transpositions = true,
                              .ordered_percent = 50};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-    gts_engine *mm = engine_for(1, 0);
+    void *s = fx_randtree_new(&p);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_limits l = {.struct_size = sizeof l, .depth = 10};
     gts_result ref = {.struct_size = sizeof ref};
@@ -1032,7 +993,7 @@ Test(hostile, one_mib_table_deep_search)
     for (int i = 0; i < nc; i++) {
         if (!gts_algorithm_is_exact(cf[i].alg))
             continue;
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         gts_result r = {.struct_size = sizeof r};
         int rc = gts_search(e, cf[i].alg, rt, s, &l, &r);
         const char *name = gts_algorithm_name(cf[i].alg);
@@ -1096,24 +1057,11 @@ static uint64_t chain_hash(void *s, void *user)
     return c->path[c->ply] ^ (uint64_t)c->ply;
 }
 
-static void *chain_clone(void *s, void *user)
-{
-    chain *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
+static void *chain_clone(void *s, void *user) { return tgame_copy(s, sizeof(chain)); }
 
 static gts_game chain_vtable(void)
 {
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 2;
-    v.generate = chain_generate;
-    v.apply = chain_apply;
-    v.undo = chain_undo;
-    v.evaluate = chain_evaluate;
+    gts_game v = tgame_game_of(2, chain_generate, chain_apply, chain_undo, chain_evaluate);
     v.hash = chain_hash;
     v.clone = chain_clone;
     v.free = tgame_free;
@@ -1133,11 +1081,11 @@ Test(hostile, depth_sixty_on_a_narrow_tree)
     chain c, before;
     chain_init(&c, 60);
     before = c;
-    gts_score exact = negamax(&v, &c, 60, 0);
+    gts_score exact = fx_negamax(&v, &c, 60, 0);
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         const char *name = gts_algorithm_name(cf[i].alg);
         for (int depth = 60; depth <= GTS_MAX_DEPTH; depth += GTS_MAX_DEPTH - 60) {
             gts_limits l = {.struct_size = sizeof l, .depth = depth};
@@ -1167,7 +1115,7 @@ Test(hostile, endless_chain_to_the_maximum_ply_with_a_node_limit)
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         const char *name = gts_algorithm_name(cf[i].alg);
         gts_limits l = {.struct_size = sizeof l, .depth = 0 /* GTS_MAX_DEPTH */, .nodes = 3000};
         gts_result r = {.struct_size = sizeof r};
@@ -1183,7 +1131,7 @@ Test(hostile, endless_chain_to_the_maximum_ply_with_a_node_limit)
         gts_limits l60 = {.struct_size = sizeof l60, .depth = 60};
         gts_engine_clear(e);
         cr_assert_eq(gts_search(e, cf[i].alg, &v, &c, &l60, &r), GTS_OK);
-        cr_assert_eq(r.score, negamax(&v, &c, 60, 0), "%s/%d: depth 60 of an endless chain",
+        cr_assert_eq(r.score, fx_negamax(&v, &c, 60, 0), "%s/%d: depth 60 of an endless chain",
                      name, cf[i].threads);
         cr_assert_eq(r.depth, 60);
         gts_engine_free(e);
@@ -1195,7 +1143,7 @@ Test(hostile, node_limit_one)
     config cf[64];
     int nc = configs(cf, 64);
     for (int i = 0; i < nc; i++) {
-        gts_engine *e = engine_for(cf[i].threads, 1);
+        gts_engine *e = fx_engine_with(cf[i].threads, 1);
         const char *name = gts_algorithm_name(cf[i].alg);
         hostile h;
         h_reset(&h);

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
 
@@ -59,37 +59,11 @@ static uint64_t visits_sum(gts_engine *e)
     return sum;
 }
 
-/* Root-relative negamax over any vtable (the reference), to @depth. */
-static gts_score negamax(const gts_game *v, void *s, int depth, int ply)
-{
-    gts_move moves[64];
-    cr_assert(v->max_moves <= 64);
-    int n = depth > 0 ? v->generate(s, moves, v->max_moves, v->user) : 0;
-    cr_assert(n >= 0);
-    if (n == 0) {
-        gts_score x = v->evaluate(s, v->user);
-        if (x >= GTS_SCORE_DECIDED)
-            return x - ply;
-        if (x <= -GTS_SCORE_DECIDED)
-            return x + ply;
-        return x;
-    }
-    gts_score best = -GTS_SCORE_INF;
-    for (int i = 0; i < n; i++) {
-        cr_assert_eq(v->apply(s, moves[i], v->user), 0);
-        gts_score x = -negamax(v, s, depth - 1, ply + 1);
-        cr_assert_eq(v->undo(s, moves[i], v->user), 0);
-        if (x > best)
-            best = x;
-    }
-    return best;
-}
-
 /* Value of root move @m (from the root), to @depth. */
 static gts_score move_value(const gts_game *v, void *s, gts_move m, int depth)
 {
     cr_assert_eq(v->apply(s, m, v->user), 0);
-    gts_score x = -negamax(v, s, depth - 1, 1);
+    gts_score x = -fx_negamax(v, s, depth - 1, 1);
     cr_assert_eq(v->undo(s, m, v->user), 0);
     return x;
 }
@@ -244,15 +218,14 @@ Test(mcts, random_trees_best_move_is_minimax_best, .timeout = 600)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = (uint64_t)seed * 7919,
                                  .branching = 2 + (uint32_t)seed % 3, .depth = 3 + (uint32_t)seed % 3,
                                  .min_value = -1, .max_value = 1, .branching_jitter = 1};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         uint64_t size = tree_size(g, s, (int)p.depth);
         gts_engine *en = e[seed % 2];
         cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_PLAYOUTS, (int64_t)(50 * size)), GTS_OK);
         cr_assert_eq(gts_engine_set(en, GTS_OPT_MCTS_SEED, seed), GTS_OK);
         gts_limits l = {.struct_size = sizeof l, .depth = (int32_t)p.depth};
         gts_result r = mcts(en, g, s, &l);
-        gts_score want = negamax(g, s, (int)p.depth, 0);
+        gts_score want = fx_negamax(g, s, (int)p.depth, 0);
         cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
         cr_assert_eq(move_value(g, s, r.best_move, (int)p.depth), want,
                      "tree %d (%llu nodes, %d threads): move %llu is not minimax-best", seed,
@@ -284,9 +257,8 @@ Test(mcts, value_converges_toward_minimax, .timeout = 600)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 1000 + (uint64_t)t,
                                  .branching = 4, .depth = 6, .min_value = -600,
                                  .max_value = 600};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        gts_score want = negamax(g, s, 6, 0);
+        void *s = fx_randtree_new(&p);
+        gts_score want = fx_negamax(g, s, 6, 0);
         gts_move moves[4];
         gts_score val[4];
         int n = g->generate(s, moves, 4, g->user);
@@ -654,8 +626,7 @@ Test(mcts, failing_callbacks_restore_the_state)
     }
     /* The engine is still usable. */
     tgame g;
-    tgame_init(&g, 5, 3, 4);
-    gts_game v = tgame_vtable(&g, false);
+    gts_game v = tgame_new(&g, 5, 3, 4, false);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 0), GTS_OK);
     gts_result r = mcts(e, &v, &g, NULL);
     cr_assert_eq(r.score, tgame_negamax(&g, &v, GTS_MAX_DEPTH, 0));
@@ -737,8 +708,7 @@ Test(mcts, root_statistics_sum_to_the_playouts)
     const gts_game *g = gts_game_randtree();
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 3, .branching = 8, .depth = 9,
                              .min_value = -300, .max_value = 300};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
         for (int threads = 1; threads <= 4; threads *= 2) {
             gts_engine *e = engine(threads, 30000);
@@ -940,14 +910,7 @@ static gts_game race_vtable(race *r, int b, int d, int t, int policy, bool ident
 {
     memset(r, 0, sizeof *r);
     r->b = b, r->d = d, r->t = t, r->policy = policy;
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 4;
-    v.generate = race_generate;
-    v.apply = race_apply;
-    v.undo = race_undo;
-    v.evaluate = race_evaluate;
+    gts_game v = tgame_game_of(4, race_generate, race_apply, race_undo, race_evaluate);
     v.playout_move = policy ? race_policy : NULL;
     v.traits = identity ? GTS_TRAIT_MOVE_IDENTITY : 0;
     return v;
@@ -1188,8 +1151,7 @@ static void stats_of(gts_engine *e, gts_mcts_move_stats *st, int n)
 Test(mcts, reuse_carries_the_statistics)
 {
     tgame g;
-    tgame_init(&g, 21, 4, 10);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 21, 4, 10, true);
     gts_engine *e = engine(1, 2000);
     gts_result r = mcts(e, &v, &g, NULL);
     gts_mcts_move_stats a[4], b[4];
@@ -1362,8 +1324,7 @@ Test(mcts, reuse_detects_another_position)
 Test(mcts, reuse_after_limits_stop_and_options)
 {
     tgame g;
-    tgame_init(&g, 41, 4, 10);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 41, 4, 10, true);
     gts_engine *e = engine(1, 0);
     /* A node limit ends the search; its tree is kept. */
     gts_limits lim = {.struct_size = sizeof lim, .nodes = 5000};
@@ -1653,8 +1614,7 @@ Test(mcts, trusted_playout_same_playouts_on_tgame)
         int n[2];
         for (int t = 0; t < 2; t++) {
             tgame g;
-            tgame_init(&g, 21, 5, depth);
-            gts_game v = tgame_vtable(&g, true);
+            gts_game v = tgame_new(&g, 21, 5, depth, true);
             v.apply = strict_apply;
             v.playout_move = honest_policy;
             v.traits = t == 0 ? GTS_TRAIT_TRUSTED_PLAYOUT : 0;
@@ -1716,9 +1676,8 @@ Test(mcts, trusted_playout_lies_fail_cleanly)
          * to the playout cap, and the search still finishes. */
         for (int64_t cap = 20; cap <= GTS_MAX_PLY; cap += GTS_MAX_PLY - 20) {
             tgame g, before;
-            tgame_init(&g, 5, 3, 8);
+            gts_game v = tgame_new(&g, 5, 3, 8, false);
             before = g;
-            gts_game v = tgame_vtable(&g, false);
             v.playout_move = tgame_playout_move;
             v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
             cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUT_DEPTH, cap), GTS_OK);

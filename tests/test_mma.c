@@ -10,53 +10,30 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 #include "search/mma_internal.h"
-#include "tgame.h"
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
-
-static gts_result run(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth,
-                      uint64_t nodes)
-{
-    gts_limits l = {.struct_size = sizeof l, .depth = depth, .nodes = nodes};
-    gts_result r = {.struct_size = sizeof r};
-    gts_status rc = gts_search(e, alg, g, s, &l, &r);
-    cr_assert_eq(rc, GTS_OK, "%s: %s", gts_algorithm_name(alg), gts_status_name(rc));
-    return r;
-}
+#include "fixture.h"
 
 Test(mma, unlimited_budget_is_minimax_on_500_random_trees)
 {
-    gts_engine *e = engine(), *m = engine();
+    gts_engine *e = fx_engine(), *m = fx_engine();
     for (int t = 0; t < 500; t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0x3a3a + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 1 + (uint32_t)(t / 4) % 6,
-            .min_value = -1000, .max_value = 1000, .branching_jitter = (uint32_t)t % 3,
-            .terminal_percent = (uint32_t)(t % 4) * 5,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0x3a3a, t, 1, 6, 1000, 3, 4, 5);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         if (t % 2)
             cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_P, t % 5 == 1 ? 1000 : 1 + t % 400),
                          GTS_OK);
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_BACKUP, t % 3 == 0), GTS_OK);
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, t % 4 == 0 ? 1 : 200), GTS_OK);
-        gts_result a = run(e, GTS_ALG_MMA, g, s, (int)p.depth, 0);
-        gts_result want = run(m, GTS_ALG_MINIMAX, g, s, (int)p.depth, 0);
+        gts_result a = fx_search(e, GTS_ALG_MMA, g, s, (int)p.depth, 0);
+        gts_result want = fx_search(m, GTS_ALG_MINIMAX, g, s, (int)p.depth, 0);
         cr_assert_eq(a.score, want.score, "tree %d: MMA %d, minimax %d", t, a.score, want.score);
         cr_assert_eq(a.flags & (GTS_RESULT_NODE_LIMIT | GTS_RESULT_MEMORY_LIMIT), 0u);
         cr_assert_eq(a.depth, (int)p.depth, "tree %d: the whole tree, its depth", t);
         cr_assert_geq(a.seldepth, (int)a.pv_length, "tree %d", t);
         /* The move is a minimax-best one: its subtree has the root's value. */
         cr_assert_eq(g->apply(s, a.best_move, g->user), 0);
-        gts_score v = p.depth > 1 ? -run(m, GTS_ALG_MINIMAX, g, s, (int)p.depth - 1, 0).score
+        gts_score v = p.depth > 1 ? -fx_search(m, GTS_ALG_MINIMAX, g, s, (int)p.depth - 1, 0).score
                                   : -g->evaluate(s, g->user);
         gts_move buf[64];
         if (g->generate(s, buf, 64, g->user) == 0)
@@ -77,11 +54,10 @@ Test(mma, unlimited_budget_is_minimax_on_500_random_trees)
 Test(mma, budgets_and_selectivity)
 {
     tgame g;
-    tgame_init(&g, 77, 6, 12);
-    gts_game v = tgame_vtable(&g, false);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 77, 6, 12, false);
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, 20), GTS_OK);
-    gts_result r = run(e, GTS_ALG_MMA, &v, &g, 12, 3000);
+    gts_result r = fx_search(e, GTS_ALG_MMA, &v, &g, 12, 3000);
     cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
     cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
     cr_expect_lt(r.best_move, 6u);
@@ -92,7 +68,7 @@ Test(mma, budgets_and_selectivity)
     cr_expect_eq(g.ply, 0);
 
     cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
-    r = run(e, GTS_ALG_MMA, &v, &g, 12, 0);
+    r = fx_search(e, GTS_ALG_MMA, &v, &g, 12, 0);
     cr_expect(r.flags & GTS_RESULT_MEMORY_LIMIT, "flags %#x", r.flags);
     cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
     cr_expect_eq(g.ply, 0);
@@ -117,7 +93,7 @@ Test(mma, budgets_and_selectivity)
 Test(mma, deeper_than_breadth_first_on_heuristic_values)
 {
     for (int backup = 0; backup < 2; backup++) {
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_BACKUP, backup), GTS_OK);
         uint32_t total = 0;
         for (int t = 0; t < 10; t++) {
@@ -125,10 +101,9 @@ Test(mma, deeper_than_breadth_first_on_heuristic_values)
                 .struct_size = sizeof p, .seed = 0x5150 + (uint64_t)t, .branching = 6,
                 .depth = 30, .min_value = -1000, .max_value = 1000,
             };
-            void *s;
-            cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+            void *s = fx_randtree_new(&p);
             const gts_game *g = gts_game_randtree();
-            gts_result r = run(e, GTS_ALG_MMA, g, s, 30, 20000);
+            gts_result r = fx_search(e, GTS_ALG_MMA, g, s, 30, 20000);
             cr_expect_geq(r.pv_length, 7u, "backup %d tree %d: a %u-move line", backup, t,
                           r.pv_length);
             cr_expect_eq(r.depth, (int32_t)r.pv_length, "backup %d tree %d", backup, t);
@@ -145,78 +120,27 @@ Test(mma, deeper_than_breadth_first_on_heuristic_values)
 
 /* ---- the paper's formulas, by hand and by a literal reference ---------- */
 
-/* A hand-built tree: node i has n children (table indices) and a value
+/* A hand-built tree (fixture.h's fx_xtree, max_side): node i has n children and a value
  * from the root player's (MAX's) side; evaluate() gives it from the side
  * to move. generate() logs the node it is called at. */
-typedef struct hnode {
-    int v, n, child[4];
-} hnode;
-
-typedef struct htree {
-    const hnode *t;
-    int ply, path[32];
-    int log[256], nlog;
-} htree;
-
-static int ht_generate(void *st, gts_move *moves, uint32_t cap, void *user)
-{
-    (void)user;
-    htree *h = st;
-    const hnode *x = &h->t[h->path[h->ply]];
-    if (h->nlog < 256 && (h->nlog == 0 || h->log[h->nlog - 1] != h->path[h->ply]))
-        h->log[h->nlog++] = h->path[h->ply]; /* the driver generates the root too */
-    for (int i = 0; i < x->n && (uint32_t)i < cap; i++)
-        moves[i] = (gts_move)i;
-    return x->n;
-}
-
-static int ht_apply(void *st, gts_move m, void *user)
-{
-    (void)user;
-    htree *h = st;
-    h->path[h->ply + 1] = h->t[h->path[h->ply]].child[m];
-    h->ply++;
-    return 0;
-}
-
-static int ht_undo(void *st, gts_move m, void *user)
-{
-    (void)user;
-    (void)m;
-    htree *h = st;
-    h->ply--;
-    return 0;
-}
-
-static gts_score ht_evaluate(void *st, void *user)
-{
-    (void)user;
-    const htree *h = st;
-    int v = h->t[h->path[h->ply]].v;
-    return h->ply % 2 == 0 ? v : -v;
-}
+typedef fx_xnode hnode;
 
 static gts_game ht_vtable(void)
 {
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 4;
-    v.generate = ht_generate;
-    v.apply = ht_apply;
-    v.undo = ht_undo;
-    v.evaluate = ht_evaluate;
-    return v;
+    return fx_xtree_game(4, 0);
 }
 
 /* R; A B C; A1 A2 | B1 B2 | C1 C2; A1a A1b | A2a A2b (MAX's side). */
 enum { R, A, B, C, A1, A2, B1, B2, C1, C2, A1a, A1b, A2a, A2b, HAND_N };
-static const hnode HAND[HAND_N] = {
-    [R] = {0, 3, {A, B, C}},     [A] = {100, 2, {A1, A2}},   [B] = {-20, 2, {B1, B2}},
-    [C] = {-150, 2, {C1, C2}},   [A1] = {180, 2, {A1a, A1b}}, [A2] = {120, 2, {A2a, A2b}},
-    [B1] = {-20, 0, {0}},        [B2] = {0, 0, {0}},         [C1] = {-150, 0, {0}},
-    [C2] = {-100, 0, {0}},       [A1a] = {200, 0, {0}},      [A1b] = {150, 0, {0}},
-    [A2a] = {130, 0, {0}},       [A2b] = {90, 0, {0}},
+static hnode HAND[HAND_N] = {
+    [R] = {.n = 3, .child = {A, B, C}},
+    [A] = {.n = 2, .child = {A1, A2}, .value = 100},
+    [B] = {.n = 2, .child = {B1, B2}, .value = -20},
+    [C] = {.n = 2, .child = {C1, C2}, .value = -150},
+    [A1] = {.n = 2, .child = {A1a, A1b}, .value = 180},
+    [A2] = {.n = 2, .child = {A2a, A2b}, .value = 120},
+    [B1] = {.value = -20},  [B2] = {.value = 0},    [C1] = {.value = -150}, [C2] = {.value = -100},
+    [A1a] = {.value = 200}, [A1b] = {.value = 150}, [A2a] = {.value = 130}, [A2b] = {.value = 90},
 };
 
 /* The paper's formulas worked by hand for HAND at p = 10, u(v) = 1 / (1 +
@@ -254,11 +178,11 @@ Test(mma, penalties_and_order_by_hand)
     cr_expect_float_eq(gts__mma_penalty(la[1], lm, 3, 10), 4.927839, eps);
 
     static const int want[] = {R, A, A2, A2a, A1, A2b, A1a, A1b, B, B1, B2, C, C1, C2};
-    htree h = {.t = HAND};
+    fx_xtree h = {.nodes = HAND, .max_side = true};
     gts_game v = ht_vtable();
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, 100), GTS_OK);
-    gts_result r = run(e, GTS_ALG_MMA, &v, &h, 10, 0);
+    gts_result r = fx_search(e, GTS_ALG_MMA, &v, &h, 10, 0);
     cr_expect_eq(r.score, 130, "minimax value %d", r.score);
     cr_expect_eq(r.best_move, 0u);
     cr_assert_eq(h.nlog, (int)(sizeof want / sizeof want[0]), "%d expansions", h.nlog);
@@ -305,8 +229,8 @@ static void ref_update(ref *f)
     for (int x = f->nn - 1; x >= 0; x--) {
         const hnode *nd = &f->t[x];
         if (!f->expanded[x] || nd->n == 0) {
-            f->val[x] = nd->v;
-            f->a[x] = 1.0L / (1.0L + expl(-(long double)nd->v / f->s));
+            f->val[x] = nd->value;
+            f->a[x] = 1.0L / (1.0L + expl(-(long double)nd->value / f->s));
             f->b[x] = f->expanded[x] || f->ply[x] >= f->depth ? INFINITY : 0;
             continue;
         }
@@ -373,7 +297,7 @@ Test(mma, order_equals_the_literal_reference)
         int ply[1024] = {0};
         for (int x = 0; x < nn; x++) {
             rs = tgame_mix(rs);
-            t[x].v = (int)(rs % 2001) - 1000;
+            t[x].value = (int)(rs % 2001) - 1000;
             t[x].n = ply[x] < depth + 1 && nn + 4 <= 1024 ? 1 + (int)((rs >> 20) % 4) : 0;
             if (ply[x] > 0 && (rs >> 40) % 7 == 0)
                 t[x].n = 0; /* an early end of the game */
@@ -395,9 +319,9 @@ Test(mma, order_equals_the_literal_reference)
         int want[1024];
         int nwant = ref_order(&f, want, 1024);
 
-        htree h = {.t = t};
+        fx_xtree h = {.nodes = t, .max_side = true};
         gts_game v = ht_vtable();
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_P, ps[k % 4]), GTS_OK);
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_SCALE, (int64_t)f.s), GTS_OK);
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MMA_BACKUP, f.mean), GTS_OK);
@@ -469,24 +393,6 @@ Test(mma, penalties_finite_over_the_whole_range)
 
 Test(mma, failing_callbacks)
 {
-    for (int k = 0; k < 3; k++) {
-        tgame g;
-        tgame_faults f = {0};
-        if (k == 0)
-            f.fail_apply_at = 150;
-        else if (k == 1)
-            f.fail_evaluate_at = 150;
-        else
-            f.fail_generate_at = 150;
-        tgame_init(&g, 8, 3, 6);
-        g.f = &f;
-        gts_game v = tgame_vtable(&g, false);
-        gts_engine *e = engine();
-        gts_limits l = {.struct_size = sizeof l, .depth = 6};
-        gts_result r = {.struct_size = sizeof r};
-        cr_expect_eq(gts_mma(e, &v, &g, &l, &r), GTS_ECALLBACK, "fault %d", k);
-        cr_expect_lt(r.callback_status, 0);
-        cr_expect_eq(g.ply, 0, "fault %d: state restored", k);
-        gts_engine_free(e);
-    }
+    static const fx_fault kinds[] = {FX_FAIL_APPLY, FX_FAIL_EVALUATE, FX_FAIL_GENERATE};
+    fx_expect_callback_failures(gts_mma, kinds, 3, 150);
 }

@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 static const gts_algorithm PAR[] = {
     GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
@@ -41,34 +41,10 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static gts_engine *engine_threads(int threads, int tt_mb)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt_mb), GTS_OK);
-    return e;
-}
-
 /* ---- the reference: minimax value of the root and of every root move ---- */
 
-#define REF_MAX_MOVES 64
-
-typedef struct reference {
-    gts_score value;
-    int n;
-    gts_move moves[REF_MAX_MOVES];
-    gts_score move_value[REF_MAX_MOVES];
-} reference;
-
-/* A child searched as a root of its own is one ply nearer: decided scores
- * (distance to the end) move by one when seen from the real root. */
-static gts_score from_child(gts_score v)
-{
-    if (v >= GTS_SCORE_DECIDED) v -= 1;
-    else if (v <= -GTS_SCORE_DECIDED) v += 1;
-    return -v;
-}
+#define REF_MAX_MOVES FX_REF_MAX_MOVES
+typedef fx_reference reference;
 
 static void make_reference(gts_engine *mm, const gts_game *g, void *s, int depth, reference *ref)
 {
@@ -83,11 +59,11 @@ static void make_reference(gts_engine *mm, const gts_game *g, void *s, int depth
         int ext = g->extend ? g->extend(s, ref->moves[i], g->user) : 0;
         cr_assert_eq(g->apply(s, ref->moves[i], g->user), 0);
         if (depth - 1 + ext == 0 || g->generate(s, cm, REF_MAX_MOVES, g->user) == 0) {
-            ref->move_value[i] = from_child(g->evaluate(s, g->user));
+            ref->move_value[i] = fx_from_child(g->evaluate(s, g->user));
         } else {
             gts_limits lc = {.struct_size = sizeof lc, .depth = depth - 1 + ext};
             cr_assert_eq(gts_minimax(mm, g, s, &lc, &r), GTS_OK);
-            ref->move_value[i] = from_child(r.score);
+            ref->move_value[i] = fx_from_child(r.score);
         }
         cr_assert_eq(g->undo(s, ref->moves[i], g->user), 0);
     }
@@ -104,19 +80,7 @@ static int check_search(gts_engine *e, gts_algorithm alg, const gts_game *g, voi
     cr_assert_eq(rc, GTS_OK, "%s %s: %s", what, gts_algorithm_name(alg), gts_status_name(rc));
     cr_expect_eq(r.score, ref->value, "%s %s threads=%u: score %d != minimax %d", what,
                  gts_algorithm_name(alg), r.threads, r.score, ref->value);
-    if (ref->n > 0) {
-        cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", what, gts_algorithm_name(alg));
-        int i = 0;
-        while (i < ref->n && ref->moves[i] != r.best_move)
-            i++;
-        cr_expect(i < ref->n, "%s %s: best move %llu is legal", what, gts_algorithm_name(alg),
-                  (unsigned long long)r.best_move);
-        if (i < ref->n)
-            cr_expect_eq(ref->move_value[i], ref->value,
-                         "%s %s threads=%u: best move %llu is worth %d, not %d", what,
-                         gts_algorithm_name(alg), r.threads, (unsigned long long)r.best_move,
-                         ref->move_value[i], ref->value);
-    }
+    fx_expect_best_move(ref, &r, alg, what);
     cr_expect(r.nodes_wasted <= r.nodes_speculative, "%s: wasted <= speculative", what);
     cr_expect(r.nodes_mandatory + r.nodes_speculative <= r.nodes, "%s: classified <= nodes", what);
     int busy = 0;
@@ -132,37 +96,20 @@ static int check_search(gts_engine *e, gts_algorithm alg, const gts_game *g, voi
 
 /* ---- random trees ---------------------------------------------------------- */
 
-typedef struct tree_case {
-    gts_randtree_params p;
-    int depth;
-} tree_case;
+typedef fx_tree_case tree_case;
 
-/* The case generator of the equivalence suite, on other seeds: several
- * branching factors and depths, transpositions or not, ordered or not,
- * narrow value ranges (ties), early terminals, ragged branching. */
+/* The case generator of the equivalence suite, on other seeds and depths;
+ * every tenth tree is big enough for many split points. */
 static tree_case make_case(uint64_t i)
 {
-    static const uint32_t branching[] = {2, 3, 4, 5, 7, 10};
     static const uint32_t depth_for[] = {10, 7, 6, 5, 4, 4};
-    tree_case c;
-    memset(&c, 0, sizeof c);
-    int b = (int)(i % 6);
-    c.p.struct_size = sizeof c.p;
-    c.p.seed = 0x9a7a0000 + i;
-    c.p.branching = branching[b];
-    c.p.depth = depth_for[b] + (uint32_t)(i / 6 % 2);
-    c.p.min_value = (i % 5 == 0) ? -3 : -1000;
-    c.p.max_value = (i % 5 == 0) ? 3 : 1000;
-    c.p.branching_jitter = (i % 3 == 0) ? branching[b] / 2 : 0;
-    c.p.terminal_percent = (i % 4 == 0) ? 10 : 0;
-    c.p.transpositions = (i % 2) == 1;
-    c.p.ordered_percent = (i % 7 < 3) ? 80 : 0;
-    if (i % 10 == 9) { /* every tenth tree is big enough for many split points */
+    tree_case c = fx_make_case(0x9a7a0000, depth_for, i);
+    if (i % 10 == 9) {
         c.p.branching = 5;
         c.p.depth = 8;
         c.p.branching_jitter = 0;
+        c.depth = (int)c.p.depth - (int)(i % 3 == 2);
     }
-    c.depth = (int)c.p.depth - (int)(i % 3 == 2);
     return c;
 }
 
@@ -172,11 +119,11 @@ static void run_trees_opts(gts_algorithm alg, uint64_t first, uint64_t count, bo
                            int aspiration, int serial, int split_ply)
 {
     count = tgame_count(count);
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_engine *e[NTHREADS];
     for (size_t t = 0; t < NTHREADS; t++) {
-        e[t] = engine_threads(THREADS[t], tt ? 2 : 0);
+        e[t] = fx_engine_with(THREADS[t], tt ? 2 : 0);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ASPIRATION, aspiration), GTS_OK);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_JAMBOREE_SERIAL, serial), GTS_OK);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_SPLIT_PLY, split_ply), GTS_OK);
@@ -185,8 +132,7 @@ static void run_trees_opts(gts_algorithm alg, uint64_t first, uint64_t count, bo
     int multi = 0, searches = 0;
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         reference ref;
         make_reference(mm, g, s, c.depth, &ref);
         char what[96];
@@ -350,7 +296,7 @@ Test(parallel, jamboree_prefix_visits_the_nodes_of_the_slides)
     static const int PCT[] = {0, 30, 50, 100};
     gts_engine *e[4];
     for (int t = 0; t < 4; t++) {
-        e[t] = engine_threads(1 + t, 0);
+        e[t] = fx_engine_with(1 + t, 0);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_KILLERS, 0), GTS_OK);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_HISTORY, 0), GTS_OK);
         cr_assert_eq(gts_engine_set(e[t], GTS_OPT_ITERATIVE, 0), GTS_OK);
@@ -358,8 +304,7 @@ Test(parallel, jamboree_prefix_visits_the_nodes_of_the_slides)
     int differs = 0;
     for (int i = 0; i < (int)tgame_count(240); i++) {
         tgame g;
-        tgame_init(&g, 4400 + (uint64_t)i, 2 + i % 5, 3 + (i / 5) % 5);
-        gts_game v = tgame_vtable(&g, false);
+        gts_game v = tgame_new(&g, 4400 + (uint64_t)i, 2 + i % 5, 3 + (i / 5) % 5, false);
         int pct = PCT[i % 4];
         jref j = {&g, &v, pct, 0};
         gts_score want = tgame_negamax(&g, &v, g.depth, 0);
@@ -400,10 +345,9 @@ Test(parallel, split_ply_changes_the_schedule)
 {
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 77, .branching = 6, .depth = 7,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 50};
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     const gts_game *g = gts_game_randtree();
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     reference ref;
     make_reference(mm, g, s, 7, &ref);
@@ -412,7 +356,7 @@ Test(parallel, split_ply_changes_the_schedule)
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
         uint64_t rounds[2];
         for (int k = 0; k < 2; k++) {
-            gts_engine *e = engine_threads(8, 2);
+            gts_engine *e = fx_engine_with(8, 2);
             cr_assert_eq(gts_engine_set(e, GTS_OPT_VIRTUAL, 1), GTS_OK);
             cr_assert_eq(gts_engine_set(e, GTS_OPT_SPLIT_PLY, k), GTS_OK);
             check_search(e, algs[a], g, s, 7, &ref, k ? "split_ply 1" : "split_ply 0");
@@ -459,7 +403,7 @@ Test(parallel, big_trees_exact_and_helpers_work)
 {
     static const int threads[] = {2, 4, 8};
     static const int ATTEMPTS = 5;
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     const gts_game *g = gts_game_randtree();
     gts_game slow = *g;
@@ -469,13 +413,12 @@ Test(parallel, big_trees_exact_and_helpers_work)
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 0xb16 + i, .branching = 5,
                                  .depth = 10, .min_value = -1000, .max_value = 1000,
                                  .transpositions = i == 1, .ordered_percent = i == 0 ? 80 : 0};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         reference ref;
         make_reference(mm, g, s, 10, &ref);
         for (size_t a = 0; a < NPAR; a++)
             for (int t = 0; t < 3; t++) {
-                gts_engine *e = engine_threads(threads[t], 4);
+                gts_engine *e = fx_engine_with(threads[t], 4);
                 char what[64];
                 snprintf(what, sizeof what, "big tree %llu", (unsigned long long)i);
                 /* A loaded machine may not schedule a helper in time: retry. */
@@ -530,11 +473,11 @@ static bool connect4_position(int empties, uint64_t seed, void **out)
 Test(parallel, connect4_endgames_solved)
 {
     const gts_game *g = gts_game_connect4();
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     gts_engine *e[NTHREADS];
     for (size_t t = 0; t < NTHREADS; t++)
-        e[t] = engine_threads(THREADS[t], 8);
+        e[t] = fx_engine_with(THREADS[t], 8);
     int positions = 0;
     for (int empties = 8; empties <= 14; empties++)
         for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -567,7 +510,7 @@ Test(parallel, tictactoe_positions_solved)
                                 "74159", "2468", "35796", "951"};
     const size_t npos = sizeof pos / sizeof pos[0];
     const gts_game *g = gts_game_tictactoe();
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     /* Every position; with GTS_TEST_DIVISOR, positions spread over the
      * list (the empty board first), still every other one without a table. */
@@ -583,7 +526,7 @@ Test(parallel, tictactoe_positions_solved)
         snprintf(what, sizeof what, "tic-tac-toe \"%s\"", pos[p]);
         for (size_t a = 0; a < NPAR; a++)
             for (size_t t = 0; t < NTHREADS; t++) {
-                gts_engine *e = engine_threads(THREADS[t], k % 2 ? 0 : 1);
+                gts_engine *e = fx_engine_with(THREADS[t], k % 2 ? 0 : 1);
                 check_search(e, PAR[a], g, s, depth, &ref, what);
                 gts_engine_free(e);
             }
@@ -606,7 +549,7 @@ Test(parallel, quiescence_extensions_and_decided_scores)
         g.extend_first = variant == 1;
         g.win_leaves = variant == 2;
         gts_game v = tgame_vtable(&g, seed % 2 == 0);
-        gts_engine *mm = engine_threads(1, 0);
+        gts_engine *mm = fx_engine_with(1, 0);
         cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
         reference ref;
         make_reference(mm, &v, &g, 7, &ref);
@@ -614,7 +557,7 @@ Test(parallel, quiescence_extensions_and_decided_scores)
         for (size_t a = 0; a < NPAR; a++)
             for (size_t t = 0; t < NTHREADS; t++) {
                 tgame copy = g;
-                gts_engine *e = engine_threads(THREADS[t], 2);
+                gts_engine *e = fx_engine_with(THREADS[t], 2);
                 char what[48];
                 snprintf(what, sizeof what, "tgame variant %d seed %llu", variant,
                          (unsigned long long)seed);
@@ -633,21 +576,20 @@ Test(parallel, shared_table_algorithms_exact_at_each_depth)
 {
     static const gts_algorithm algs[] = {GTS_ALG_LAZYSMP, GTS_ALG_ABDADA};
     const gts_game *g = gts_game_randtree();
-    gts_engine *mm = engine_threads(1, 0);
+    gts_engine *mm = fx_engine_with(1, 0);
     cr_assert_eq(gts_engine_set(mm, GTS_OPT_ITERATIVE, 0), GTS_OK);
     for (uint64_t i = 0; i < 12; i++) {
         gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x1a20 + i, .branching = 5,
                                  .depth = 14, .min_value = -1000, .max_value = 1000,
                                  .transpositions = true, .ordered_percent = i % 2 ? 80 : 0};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         reference ref[8];
         for (int depth = 2; depth <= 7; depth++)
             make_reference(mm, g, s, depth, &ref[depth]);
         for (size_t a = 0; a < 2; a++)
             for (int t = 2; t <= 8; t *= 2) {
                 /* One engine, one warm table, depths in increasing order. */
-                gts_engine *e = engine_threads(t, 4);
+                gts_engine *e = fx_engine_with(t, 4);
                 for (int depth = 2; depth <= 7; depth++) {
                     char what[64];
                     snprintf(what, sizeof what, "deep tree %llu at depth %d", (unsigned long long)i,
@@ -699,10 +641,9 @@ Test(parallel, stop_is_prompt_restores_state_and_leaves_no_thread)
         for (int t = 0; t < 3; t++) {
             int before = count_threads();
             tgame g, copy;
-            tgame_init(&g, 40 + a, 8, 40);
+            gts_game v = tgame_new(&g, 40 + a, 8, 40, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine_threads(threads[t], 4);
+            gts_engine *e = fx_engine_with(threads[t], 4);
             gts_limits l = {.struct_size = sizeof l, .depth = 40};
             gts_result r = {.struct_size = sizeof r};
             struct stopper st = {e, 60, 0};
@@ -785,12 +726,11 @@ Test(parallel, stop_from_a_callback_is_prompt)
         for (int t = 0; t < 4; t++) {
             const char *name = gts_algorithm_name(PAR[a]);
             tgame g, copy;
-            tgame_init(&g, 70 + a, 8, 40);
+            gts_game v = tgame_new(&g, 70 + a, 8, 40, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
             v.apply = stopping_apply;
             v.generate = counting_generate;
-            gts_engine *e = engine_threads(threads[t], 4);
+            gts_engine *e = fx_engine_with(threads[t], 4);
             g_stop_engine = e;
             __atomic_store_n(&g_applies, 0, __ATOMIC_RELAXED);
             __atomic_store_n(&g_generates, 0, __ATOMIC_RELAXED);
@@ -863,7 +803,7 @@ Test(parallel, callback_failure_on_a_worker_restores_state)
                 gts_game v = tgame_vtable(&g, true);
                 v.apply = fault_apply;
                 v.evaluate = fault_evaluate;
-                gts_engine *e = engine_threads(threads[t], 4);
+                gts_engine *e = fx_engine_with(threads[t], 4);
                 gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 20000};
                 gts_result r = {.struct_size = sizeof r};
                 int rc = gts_search(e, PAR[a], &v, &g, &l, &r);
@@ -887,13 +827,10 @@ Test(parallel, node_limit_with_threads)
     for (size_t a = 0; a < NPAR; a++)
         for (int t = 2; t <= 8; t *= 2) {
             tgame g, copy;
-            tgame_init(&g, 12, 6, 14);
+            gts_game v = tgame_new(&g, 12, 6, 14, true);
             copy = g;
-            gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine_threads(t, 4);
-            gts_limits l = {.struct_size = sizeof l, .depth = 14, .nodes = 40000};
-            gts_result r = {.struct_size = sizeof r};
-            cr_assert_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK);
+            gts_engine *e = fx_engine_with(t, 4);
+            gts_result r = fx_search(e, PAR[a], &v, &g, 14, 40000);
             cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s threads=%d: node limit flagged",
                       gts_algorithm_name(PAR[a]), t);
             /* Each thread may overshoot by one poll interval (budget / 16). */
@@ -903,10 +840,7 @@ Test(parallel, node_limit_with_threads)
             cr_expect(r.depth < 14 && (r.flags & GTS_RESULT_HAS_MOVE));
             cr_expect(memcmp(&copy, &g, sizeof g) == 0, "node-limited state restored");
             if (r.depth > 0) {
-                tgame ref;
-                tgame_init(&ref, 12, 6, 14);
-                gts_game rv = tgame_vtable(&ref, false);
-                cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0),
+                cr_expect_eq(r.score, fx_tgame_value(12, 6, 14, r.depth),
                              "%s: score of the last completed depth %d", gts_algorithm_name(PAR[a]),
                              r.depth);
             }
@@ -918,10 +852,9 @@ Test(parallel, time_limit_with_threads)
 {
     for (size_t a = 0; a < NPAR; a++) {
         tgame g, copy;
-        tgame_init(&g, 13, 8, 30);
+        gts_game v = tgame_new(&g, 13, 8, 30, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine_threads(4, 4);
+        gts_engine *e = fx_engine_with(4, 4);
         gts_limits l = {.struct_size = sizeof l, .depth = 30, .time_ms = 50};
         gts_result r = {.struct_size = sizeof r};
         double t0 = now_ms();
@@ -943,10 +876,9 @@ Test(parallel, statistics_add_up)
     gts_randtree_params p = {.struct_size = sizeof p, .seed = 99, .branching = 6, .depth = 8,
                              .min_value = -1000, .max_value = 1000, .ordered_percent = 80};
     const gts_game *g = gts_game_randtree();
-    void *s;
-    cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+    void *s = fx_randtree_new(&p);
     for (size_t a = 0; a < NPAR; a++) {
-        gts_engine *e = engine_threads(3, 4);
+        gts_engine *e = fx_engine_with(3, 4);
         uint64_t per[3] = {0};
         gts_limits l = {.struct_size = sizeof l, .depth = 8};
         gts_result r = {.struct_size = sizeof r, .thread_nodes = per, .thread_nodes_capacity = 3};
@@ -960,7 +892,7 @@ Test(parallel, statistics_add_up)
         cr_expect(r.nodes_mandatory > 0, "%s: some mandatory work", gts_algorithm_name(PAR[a]));
         gts_engine_free(e);
         /* One thread: no speculation at all. */
-        e = engine_threads(1, 4);
+        e = fx_engine_with(1, 4);
         cr_assert_eq(gts_search(e, PAR[a], g, s, &l, &r), GTS_OK);
         cr_expect_eq(r.nodes_speculative, 0u, "%s alone speculates nothing",
                      gts_algorithm_name(PAR[a]));
@@ -974,15 +906,14 @@ Test(parallel, statistics_add_up)
 Test(parallel, needs_clone_for_threads)
 {
     tgame g;
-    tgame_init(&g, 5, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 5, 3, 4, true);
     v.clone = NULL;
-    gts_engine *e = engine_threads(2, 1);
+    gts_engine *e = fx_engine_with(2, 1);
     gts_result r = {.struct_size = sizeof r};
     for (size_t a = 0; a < NPAR; a++)
         cr_expect_eq(gts_search(e, PAR[a], &v, &g, NULL, &r), GTS_ENOTSUP);
     gts_engine_free(e);
-    e = engine_threads(1, 1);
+    e = fx_engine_with(1, 1);
     gts_limits l = {.struct_size = sizeof l, .depth = 4};
     for (size_t a = 0; a < NPAR; a++)
         cr_expect_eq(gts_search(e, PAR[a], &v, &g, &l, &r), GTS_OK, "one thread needs no clone");

@@ -12,35 +12,19 @@
 #include <stdio.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
-
-static gts_engine *new_engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
+#include "fixture.h"
 
 static gts_randtree_params ordered_tree(uint64_t seed, uint32_t branching, uint32_t depth)
 {
-    gts_randtree_params p;
-    memset(&p, 0, sizeof p);
-    p.struct_size = sizeof p;
-    p.seed = seed;
-    p.branching = branching;
-    p.depth = depth;
-    p.min_value = -10000;
-    p.max_value = 10000;
-    p.ordered_percent = 80;
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = seed, .branching = branching,
+                             .depth = depth, .min_value = -10000, .max_value = 10000,
+                             .ordered_percent = 80};
     return p;
 }
 
 static gts_result run(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_search(e, alg, g, s, &l, &r), GTS_OK);
-    return r;
+    return fx_search(e, alg, g, s, depth, 0);
 }
 
 /* Parameters with every check switched off (several pairs, to be sure). */
@@ -63,11 +47,10 @@ Test(probcut, infinite_threshold_is_exactly_pvs)
         tp.depth = 9 - (uint32_t)(i % 5);
         tp.transpositions = i % 3 == 0;
         tp.terminal_percent = i % 4 == 0 ? 10 : 0;
-        void *s;
-        cr_assert_eq(gts_randtree_new(&tp, &s), GTS_OK);
+        void *s = fx_randtree_new(&tp);
         int depth = (int)tp.depth;
         bool tt = i % 2 == 0, iterative = i % 5 != 4;
-        gts_engine *pc = new_engine(), *pvs = new_engine(), *ab = new_engine();
+        gts_engine *pc = fx_engine(), *pvs = fx_engine(), *ab = fx_engine();
         gts_engine *all[] = {pc, pvs, ab};
         for (int k = 0; k < 3; k++) {
             cr_assert_eq(gts_engine_set(all[k], GTS_OPT_TT_MB, tt ? 2 : 0), GTS_OK);
@@ -96,8 +79,7 @@ Test(probcut, infinite_threshold_is_exactly_pvs)
 static gts_probcut_fit calibrate(gts_engine *e, uint64_t seed)
 {
     gts_randtree_params tp = ordered_tree(seed, 6, 16);
-    void *root;
-    cr_assert_eq(gts_randtree_new(&tp, &root), GTS_OK);
+    void *root = fx_randtree_new(&tp);
     gts_probcut_fit fit = {.struct_size = sizeof fit};
     cr_assert_eq(gts_probcut_calibrate(e, gts_game_randtree(), NULL, 0, root, 300, seed, 6, 2,
                                        4, &fit),
@@ -108,7 +90,7 @@ static gts_probcut_fit calibrate(gts_engine *e, uint64_t seed)
 
 Test(probcut, calibration_fits_ordered_trees)
 {
-    gts_engine *e = new_engine();
+    gts_engine *e = fx_engine();
     gts_probcut_fit fit = calibrate(e, 77);
     cr_log_info("probcut fit (2,4): a=%.3f b=%.1f sigma=%.1f r2=%.3f samples=%u skipped=%u",
                 fit.a, fit.b, fit.sigma, fit.r2, fit.samples, fit.skipped);
@@ -143,7 +125,7 @@ Test(probcut, calibration_fits_ordered_trees)
 
 Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
 {
-    gts_engine *cal = new_engine();
+    gts_engine *cal = fx_engine();
     gts_probcut_fit fit = calibrate(cal, 77);
     gts_engine_free(cal);
 
@@ -151,7 +133,7 @@ Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     p.npairs = 1;
     p.pair[0] = (gts_probcut_pair){2, 4, fit.a, fit.b, fit.sigma, 1.5};
-    gts_engine *pc = new_engine(), *ab = new_engine(), *pvs = new_engine();
+    gts_engine *pc = fx_engine(), *ab = fx_engine(), *pvs = fx_engine();
     cr_assert_eq(gts_engine_set_probcut(pc, &p), GTS_OK);
 
     enum { N = 200, DEPTH = 9 };
@@ -159,8 +141,7 @@ Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
     int agree = 0;
     for (uint64_t i = 0; i < N; i++) {
         gts_randtree_params tp = ordered_tree(5000 + i, 6, DEPTH);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&tp, &s), GTS_OK);
+        void *s = fx_randtree_new(&tp);
         gts_engine_clear(pc);
         gts_engine_clear(ab);
         gts_engine_clear(pvs);
@@ -196,10 +177,9 @@ Test(probcut, calibrated_probcut_saves_nodes_and_mostly_agrees)
 /* Multi-ProbCut: two pairs per deep depth and checks nested in checks. */
 Test(probcut, multi_probcut_prunes_and_stays_close)
 {
-    gts_engine *cal = new_engine();
+    gts_engine *cal = fx_engine();
     gts_randtree_params tp = ordered_tree(91, 6, 16);
-    void *root;
-    cr_assert_eq(gts_randtree_new(&tp, &root), GTS_OK);
+    void *root = fx_randtree_new(&tp);
     gts_probcut_params p = {.struct_size = sizeof p};
     cr_assert_eq(gts_probcut_defaults(&p), GTS_OK);
     const int32_t pairs[][2] = {{1, 3}, {2, 4}, {1, 4}, {3, 5}};
@@ -214,14 +194,13 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
     gts_games_free(gts_game_randtree(), root);
     gts_engine_free(cal);
 
-    gts_engine *pc = new_engine(), *ab = new_engine();
+    gts_engine *pc = fx_engine(), *ab = fx_engine();
     cr_assert_eq(gts_engine_set_probcut(pc, &p), GTS_OK);
     uint64_t npc = 0, nab = 0;
     int agree = 0;
     for (uint64_t i = 0; i < 60; i++) {
         gts_randtree_params t = ordered_tree(7000 + i, 6, 9);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&t, &s), GTS_OK);
+        void *s = fx_randtree_new(&t);
         gts_result a = run(pc, GTS_ALG_PROBCUT, gts_game_randtree(), s, 9);
         gts_result b = run(ab, GTS_ALG_ALPHABETA, gts_game_randtree(), s, 9);
         npc += a.nodes;
@@ -239,7 +218,7 @@ Test(probcut, multi_probcut_prunes_and_stays_close)
 
 Test(probcut, parameters_are_validated)
 {
-    gts_engine *e = new_engine();
+    gts_engine *e = fx_engine();
     gts_probcut_params def = {.struct_size = sizeof def}, p, got;
     cr_assert_eq(gts_probcut_defaults(&def), GTS_OK);
     cr_expect_eq(gts_probcut_defaults(NULL), GTS_EINVAL);
@@ -313,10 +292,9 @@ Test(probcut, parameters_are_validated)
 
 Test(probcut, calibrate_rejects_bad_arguments)
 {
-    gts_engine *e = new_engine();
+    gts_engine *e = fx_engine();
     tgame g;
-    tgame_init(&g, 5, 3, 8);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 5, 3, 8, true);
     gts_probcut_fit fit = {.struct_size = sizeof fit};
     void *pos[1] = {&g};
     cr_expect_eq(gts_probcut_calibrate(NULL, &v, NULL, 0, &g, 10, 1, 4, 1, 3, &fit), GTS_EINVAL);
@@ -360,7 +338,7 @@ Test(probcut, calibrate_and_search_restore_states)
         }
         copy = g;
         gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = new_engine();
+        gts_engine *e = fx_engine();
         gts_probcut_fit fit = {.struct_size = sizeof fit};
         int rc = gts_probcut_calibrate(e, &v, NULL, 0, &g, 50, 99, 5, 1, 3, &fit);
         if (f == 0) {
@@ -397,7 +375,7 @@ Test(probcut, tictactoe_stays_a_draw)
     const gts_game *g = gts_game_tictactoe();
     void *s;
     cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
-    gts_engine *e = new_engine();
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set_probcut(e, NULL), GTS_OK);
     gts_result r = run(e, GTS_ALG_PROBCUT, g, s, 9);
     cr_expect(r.flags & GTS_RESULT_HAS_MOVE);

@@ -4,18 +4,11 @@
 #include <unistd.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 #include "hook_internal.h"
 
 static const gts_algorithm EXACT[] = {GTS_ALG_MINIMAX, GTS_ALG_ALPHABETA, GTS_ALG_PVS};
 #define NEXACT (sizeof EXACT / sizeof EXACT[0])
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
 
 static gts_limits limits_depth(int depth)
 {
@@ -33,12 +26,10 @@ Test(search, tictactoe_is_a_draw_for_every_algorithm)
 {
     const gts_game *g = gts_game_tictactoe();
     for (size_t a = 0; a < NEXACT; a++) {
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         void *s;
         cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
-        gts_limits l = limits_depth(9);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        gts_result r = fx_search(e, EXACT[a], g, s, 9, 0);
         cr_expect_eq(r.score, 0, "%s: tic-tac-toe is a draw", gts_algorithm_name(EXACT[a]));
         cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
         cr_expect(r.best_move < 9);
@@ -57,10 +48,8 @@ Test(search, tictactoe_finds_the_win_and_prefers_the_fastest)
     void *s;
     cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NEXACT; a++) {
-        gts_engine *e = engine();
-        gts_limits l = limits_depth(5);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], g, s, &l, &r), GTS_OK);
+        gts_engine *e = fx_engine();
+        gts_result r = fx_search(e, EXACT[a], g, s, 5, 0);
         cr_expect_eq(r.score, GTS_SCORE_WIN - 1, "%s: win in one ply, got %d",
                      gts_algorithm_name(EXACT[a]), r.score);
         cr_expect_eq(r.best_move, 2u, "the winning cell");
@@ -74,7 +63,7 @@ Test(search, pv_is_a_legal_line)
     const gts_game *g = gts_game_tictactoe();
     void *s;
     cr_assert_eq(gts_tictactoe_new("5", &s), GTS_OK);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(8);
     gts_result r = result_new();
     cr_assert_eq(gts_pvs(e, g, s, &l, &r), GTS_OK);
@@ -99,7 +88,7 @@ Test(search, terminal_root_has_no_move)
     const gts_game *g = gts_game_tictactoe();
     void *s;
     cr_assert_eq(gts_tictactoe_new("1425" "3", &s), GTS_OK); /* X has won */
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_result r = result_new();
     cr_assert_eq(gts_alphabeta(e, g, s, NULL, &r), GTS_OK);
     cr_expect(!(r.flags & GTS_RESULT_HAS_MOVE), "no move at a finished game");
@@ -121,13 +110,10 @@ Test(search, root_state_unchanged_after_normal_search)
 {
     for (size_t a = 0; a < NEXACT; a++) {
         tgame g, copy;
-        tgame_init(&g, 11, 4, 6);
+        gts_game v = tgame_new(&g, 11, 4, 6, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine();
-        gts_limits l = limits_depth(6);
-        gts_result r = result_new();
-        cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+        gts_engine *e = fx_engine();
+        fx_search(e, EXACT[a], &v, &g, 6, 0);
         expect_restored(&copy, &g, gts_algorithm_name(EXACT[a]));
         gts_engine_free(e);
     }
@@ -137,10 +123,9 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
 {
     for (size_t a = 0; a < NEXACT; a++) {
         tgame g, copy;
-        tgame_init(&g, 12, 6, 12);
+        gts_game v = tgame_new(&g, 12, 6, 12, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
-        gts_engine *e = engine();
+        gts_engine *e = fx_engine();
         gts_limits l = limits_depth(12);
         l.nodes = 5000;
         gts_result r = result_new();
@@ -152,10 +137,7 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
         expect_restored(&copy, &g, "node-limited");
         /* The reported score is the one of the last completed depth. */
         if (r.depth > 0) {
-            tgame ref;
-            tgame_init(&ref, 12, 6, 12);
-            gts_game rv = tgame_vtable(&ref, false);
-            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0),
+            cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth),
                          "%s: score of depth %d", gts_algorithm_name(EXACT[a]), r.depth);
         }
         gts_engine_free(e);
@@ -165,10 +147,9 @@ Test(search, node_limit_stops_cleanly_and_returns_last_iteration)
 Test(search, time_limit_stops)
 {
     tgame g, copy;
-    tgame_init(&g, 13, 8, 30);
+    gts_game v = tgame_new(&g, 13, 8, 30, true);
     copy = g;
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(30);
     l.time_ms = 50;
     gts_result r = result_new();
@@ -195,10 +176,9 @@ static void *stop_later(void *arg)
 Test(search, stop_from_another_thread)
 {
     tgame g, copy;
-    tgame_init(&g, 14, 8, 40);
+    gts_game v = tgame_new(&g, 14, 8, 40, true);
     copy = g;
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(40);
     gts_result r = result_new();
     struct stopper st = {e, 30};
@@ -228,9 +208,8 @@ static int count_iterations(const gts_result *r, void *user)
 Test(search, progress_callback_after_each_iteration_and_can_stop)
 {
     tgame g;
-    tgame_init(&g, 15, 3, 9);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 15, 3, 9, true);
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(9);
     int n = 0;
     l.on_iteration = count_iterations;
@@ -261,7 +240,7 @@ Test(search, callback_failure_restores_state)
             if (f == 4) faults.too_many_at = at;
             copy = g;
             gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             gts_limits l = limits_depth(6);
             gts_result r = result_new();
             int rc = gts_search(e, EXACT[a], &v, &g, &l, &r);
@@ -286,10 +265,8 @@ Test(search, shorter_wins_are_preferred_with_and_without_tt)
             tgame ref = g;
             gts_score want = tgame_negamax(&ref, &ref_v, 6, 0);
             for (size_t a = 0; a < NEXACT; a++) {
-                gts_engine *e = engine();
-                gts_limits l = limits_depth(6);
-                gts_result r = result_new();
-                cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+                gts_engine *e = fx_engine();
+                gts_result r = fx_search(e, EXACT[a], &v, &g, 6, 0);
                 cr_expect_eq(r.score, want, "seed %llu %s tt=%d", (unsigned long long)seed,
                              gts_algorithm_name(EXACT[a]), tt);
                 gts_engine_free(e);
@@ -307,10 +284,8 @@ Test(search, quiescence_and_extensions_agree_with_minimax)
             g.noisy = seed % 2 == 0;
             g.extend_first = seed % 3 == 0;
             gts_game v = tgame_vtable(&g, true);
-            gts_engine *e = engine();
-            gts_limits l = limits_depth(4);
-            gts_result r = result_new();
-            cr_assert_eq(gts_search(e, EXACT[a], &v, &g, &l, &r), GTS_OK);
+            gts_engine *e = fx_engine();
+            gts_result r = fx_search(e, EXACT[a], &v, &g, 4, 0);
             score[a] = r.score;
             if (g.noisy)
                 cr_expect(r.seldepth > 4, "quiescence goes beyond the horizon");
@@ -343,11 +318,10 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
                 gts_result r[2];
                 for (int general = 0; general < 2; general++) {
                     tgame g;
-                    tgame_init(&g, seed, 4, 6);
-                    gts_game v = tgame_vtable(&g, true);
+                    gts_game v = tgame_new(&g, seed, 4, 6, true);
                     if (general)
                         v.extend = extend_none;
-                    gts_engine *e = engine();
+                    gts_engine *e = fx_engine();
                     cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt ? 1 : 0), GTS_OK);
                     gts_limits l = limits_depth(6);
                     r[general] = result_new();
@@ -377,11 +351,10 @@ Test(search, lean_and_general_nodes_search_the_same_tree)
 Test(search, caller_window_reports_bounds)
 {
     tgame g;
-    tgame_init(&g, 17, 4, 5);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 17, 4, 5, true);
     tgame ref = g;
     gts_score exact = tgame_negamax(&ref, &v, 5, 0);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(5);
     gts_result r = result_new();
     l.alpha = exact + 10;
@@ -410,12 +383,11 @@ Test(search, options_do_not_change_exact_results)
     };
     for (uint64_t seed = 100; seed < 100 + tgame_count(60); seed++) {
         tgame g;
-        tgame_init(&g, seed, 4, 5);
-        gts_game v = tgame_vtable(&g, true);
+        gts_game v = tgame_new(&g, seed, 4, 5, true);
         tgame ref = g;
         gts_score want = tgame_negamax(&ref, &v, 5, 0);
         for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
-            gts_engine *e = engine();
+            gts_engine *e = fx_engine();
             cr_assert_eq(gts_engine_set(e, opts[o].o, opts[o].v), GTS_OK);
             gts_limits l = limits_depth(5);
             gts_result r = result_new();
@@ -430,14 +402,13 @@ Test(search, options_do_not_change_exact_results)
 Test(search, nbest_searches_fewer_nodes)
 {
     tgame g;
-    tgame_init(&g, 18, 6, 6);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 18, 6, 6, true);
+    gts_engine *e = fx_engine();
     gts_limits l = limits_depth(6);
     gts_result full = result_new(), sel = result_new();
     cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &full), GTS_OK);
     gts_engine_free(e);
-    e = engine();
+    e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST, 2), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_NBEST_DEPTH, 3), GTS_OK);
     cr_assert_eq(gts_alphabeta(e, &v, &g, &l, &sel), GTS_OK);
@@ -449,11 +420,10 @@ Test(search, nbest_searches_fewer_nodes)
 Test(search, engine_reuse_and_clear_keep_results)
 {
     tgame g;
-    tgame_init(&g, 19, 5, 6);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 19, 5, 6, true);
     tgame ref = g;
     gts_score want = tgame_negamax(&ref, &v, 6, 0);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     /* A small table, so that the few thousand entries of this search show
      * in gts_engine_hashfull()'s sample of the first 1000 buckets. */
     cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 1), GTS_OK);
@@ -475,9 +445,8 @@ Test(search, engine_reuse_and_clear_keep_results)
 Test(search, thread_nodes_reported)
 {
     tgame g;
-    tgame_init(&g, 20, 3, 5);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 20, 3, 5, true);
+    gts_engine *e = fx_engine();
     uint64_t per[4] = {0};
     gts_result r = result_new();
     r.thread_nodes = per;
@@ -504,9 +473,9 @@ Test(search, thread_nodes_reported)
 static int warm_mismatches(gts_algorithm alg, int threads, bool exact_depth, int *cases)
 {
     const gts_game *g = gts_game_connect4h();
-    gts_engine *ref = engine();
+    gts_engine *ref = fx_engine();
     cr_assert_eq(gts_engine_set(ref, GTS_OPT_TT_MB, 0), GTS_OK);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
     cr_assert_eq(gts__engine_exact_depth(e, exact_depth), false);
     int bad = 0;

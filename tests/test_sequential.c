@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
+#include "fixture.h"
 
 static const gts_algorithm SEQ[] = {GTS_ALG_MTDF, GTS_ALG_NEGACSTAR, GTS_ALG_SSSSTAR,
                                     GTS_ALG_DUALSTAR, GTS_ALG_ER};
@@ -94,8 +94,7 @@ static void run_cases(uint64_t first, uint64_t count, bool tt)
             e[a][it] = new_engine(tt, it);
     for (uint64_t i = first; i < first + count; i++) {
         tree_case c = make_case(i, !tt);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         int it = (int)(i % 4 != 3); /* a quarter without iterative deepening */
@@ -148,8 +147,7 @@ Test(sequential, mtdf_converges_from_any_guess)
             gts_engine *e = new_engine(tt, it);
             for (uint64_t i = 4000; i < 4060; i++) {
                 tree_case c = make_case(i, true);
-                void *s;
-                cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+                void *s = fx_randtree_new(&c.p);
                 gts_result r;
                 gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
                 for (size_t k = 0; k < sizeof guesses / sizeof guesses[0]; k++) {
@@ -178,9 +176,7 @@ Test(sequential, tictactoe_is_a_draw)
             gts_engine *e = new_engine(tt, true);
             void *s;
             cr_assert_eq(gts_tictactoe_new(NULL, &s), GTS_OK);
-            gts_limits l = {.struct_size = sizeof l, .depth = 9};
-            gts_result r = {.struct_size = sizeof r};
-            cr_assert_eq(gts_search(e, SEQ[a], g, s, &l, &r), GTS_OK);
+            gts_result r = fx_search(e, SEQ[a], g, s, 9, 0);
             cr_expect_eq(r.score, 0, "%s tt=%d: tic-tac-toe is a draw, got %d",
                          gts_algorithm_name(SEQ[a]), tt, r.score);
             cr_expect(r.flags & GTS_RESULT_HAS_MOVE);
@@ -206,9 +202,7 @@ Test(sequential, tictactoe_finds_the_fastest_win)
     cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NSEQ; a++) {
         gts_engine *e = new_engine(true, true);
-        gts_limits l = {.struct_size = sizeof l, .depth = 5};
-        gts_result r = {.struct_size = sizeof r};
-        cr_assert_eq(gts_search(e, SEQ[a], g, s, &l, &r), GTS_OK);
+        gts_result r = fx_search(e, SEQ[a], g, s, 5, 0);
         cr_expect_eq(r.score, gts_score_win_in(1), "%s: win in one, got %d",
                      gts_algorithm_name(SEQ[a]), r.score);
         cr_expect_eq(r.best_move, 2u, "%s: the winning cell", gts_algorithm_name(SEQ[a]));
@@ -252,8 +246,7 @@ Test(sequential, caller_window_reports_fail_soft_bounds)
     gts_engine *ref = new_engine(false, false);
     for (uint64_t i = 6000; i < 6000 + tgame_count(100); i++) {
         tree_case c = make_case(i, true);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score v = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         const gts_score lo[] = {v + 1, v - 30, v - 1, v - 5};
@@ -298,8 +291,7 @@ Test(sequential, aspiration_does_not_change_the_value)
     }
     for (uint64_t i = 7000; i < 7200; i++) {
         tree_case c = make_case(i, false);
-        void *s;
-        cr_assert_eq(gts_randtree_new(&c.p, &s), GTS_OK);
+        void *s = fx_randtree_new(&c.p);
         gts_result r;
         gts_score want = search(ref, GTS_ALG_MINIMAX, s, c.depth, &r);
         for (size_t a = 0; a < NSEQ; a++) {
@@ -326,21 +318,15 @@ Test(sequential, limits_and_failures_restore_the_state)
         const char *name = gts_algorithm_name(SEQ[a]);
         /* A node budget stops the search cleanly with the last iteration. */
         tgame g, copy;
-        tgame_init(&g, 12, 6, 12);
+        gts_game v = tgame_new(&g, 12, 6, 12, true);
         copy = g;
-        gts_game v = tgame_vtable(&g, true);
         gts_engine *e = new_engine(true, true);
-        gts_limits l = {.struct_size = sizeof l, .depth = 12, .nodes = 5000};
-        gts_result r = {.struct_size = sizeof r};
-        cr_assert_eq(gts_search(e, SEQ[a], &v, &g, &l, &r), GTS_OK);
+        gts_result r = fx_search(e, SEQ[a], &v, &g, 12, 5000);
         cr_expect(r.flags & GTS_RESULT_NODE_LIMIT, "%s: node limit flagged", name);
         cr_expect(r.depth < 12 && (r.flags & GTS_RESULT_HAS_MOVE), "%s", name);
         expect_restored(&copy, &g, name);
         if (r.depth > 0) {
-            tgame ref;
-            tgame_init(&ref, 12, 6, 12);
-            gts_game rv = tgame_vtable(&ref, false);
-            cr_expect_eq(r.score, tgame_negamax(&ref, &rv, r.depth, 0), "%s: depth %d score",
+            cr_expect_eq(r.score, fx_tgame_value(12, 6, 12, r.depth), "%s: depth %d score",
                          name, r.depth);
         }
         gts_engine_free(e);

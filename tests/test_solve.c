@@ -11,16 +11,7 @@
 #include <string.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
-
-static gts_engine *engine(int threads, int tt_mb)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, threads), GTS_OK);
-    cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, tt_mb), GTS_OK);
-    return e;
-}
+#include "fixture.h"
 
 static void *c4(const char *pos)
 {
@@ -31,10 +22,7 @@ static void *c4(const char *pos)
 
 static gts_result search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_search(e, alg, g, s, &l, &r), GTS_OK);
-    return r;
+    return fx_search(e, alg, g, s, depth, 0);
 }
 
 static const char *const POSITIONS[] = {"", "4453", "32164625", "26575651", "2252576253462244",
@@ -54,7 +42,7 @@ Test(solve, keyed_generate_orders_like_move_score)
         plain.generate_keyed = NULL;
         for (size_t i = 0; i < NPOS; i++) {
             void *s = c4(POSITIONS[i]);
-            gts_engine *e1 = engine(1, 4), *e2 = engine(1, 4);
+            gts_engine *e1 = fx_engine_with(1, 4), *e2 = fx_engine_with(1, 4);
             gts_result a = search(e1, GTS_ALG_PVS, games[gi], s, 9);
             gts_result b = search(e2, GTS_ALG_PVS, &plain, s, 9);
             cr_expect_eq(a.score, b.score, "%s: score", POSITIONS[i]);
@@ -93,7 +81,7 @@ Test(solve, keyed_generate_failures_are_reported)
     for (int k = 0; k < 2; k++) {
         for (int at = 1; at <= 40; at += 13) {
             f = (keyed_fault){0, at, RC[k]};
-            gts_engine *e = engine(1, 1);
+            gts_engine *e = fx_engine_with(1, 1);
             gts_limits l = {.struct_size = sizeof l, .depth = 6};
             gts_result r = {.struct_size = sizeof r};
             cr_expect_eq(gts_pvs(e, &g, s, &l, &r), WANT[k], "call %d returning %d", at, RC[k]);
@@ -137,7 +125,7 @@ static void each_exact(exact_case f)
 /* Serial: the same tree node for node; parallel: the same score as without. */
 static void prefetch_case(const char *pos, void *s, gts_algorithm alg, int t)
 {
-    gts_engine *on = engine(t, 2), *off = engine(t, 2);
+    gts_engine *on = fx_engine_with(t, 2), *off = fx_engine_with(t, 2);
     cr_assert_eq(gts_engine_set(on, GTS_OPT_TT_PREFETCH, 1), GTS_OK);
     gts_result x = search(on, alg, gts_game_connect4(), s, 8);
     gts_result y = search(off, alg, gts_game_connect4(), s, 8);
@@ -157,7 +145,7 @@ Test(solve, prefetch_never_changes_a_search) { each_exact(prefetch_case); }
  * the solver's (bounds, keyed moves, distance scores). */
 static void near_case(const char *pos, void *s, gts_algorithm alg, int t)
 {
-    gts_engine *tiny = engine(t, 2), *wide = engine(t, 2), *off = engine(t, 2);
+    gts_engine *tiny = fx_engine_with(t, 2), *wide = fx_engine_with(t, 2), *off = fx_engine_with(t, 2);
     cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_DEPTH, 3), GTS_OK);
     cr_assert_eq(gts_engine_set(tiny, GTS_OPT_TT_NEAR_KB, 1), GTS_OK);
     cr_assert_eq(gts_engine_set(wide, GTS_OPT_TT_NEAR_DEPTH, 12), GTS_OK);
@@ -251,14 +239,13 @@ Test(solve, exact_algorithms_return_full_principal_variations)
                                  .branching = 5, .depth = 7, .min_value = -1000,
                                  .max_value = 1000, .branching_jitter = 2,
                                  .ordered_percent = 60};
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
+        void *s = fx_randtree_new(&p);
         const gts_game *g = gts_game_randtree();
         for (int a = 0; a < nalg; a++) {
             if (!gts_algorithm_is_exact(algs[a]) || algs[a] == GTS_ALG_MINIMAX)
                 continue;
             for (int t = 1; t <= (gts_algorithm_is_parallel(algs[a]) ? 2 : 1); t++) {
-                gts_engine *e = engine(t, 2);
+                gts_engine *e = fx_engine_with(t, 2);
                 gts_result r = search(e, algs[a], g, s, 7);
                 char what[64];
                 snprintf(what, sizeof what, "tree %d %s t%d", tree, gts_algorithm_name(algs[a]), t);
@@ -273,7 +260,7 @@ Test(solve, exact_algorithms_return_full_principal_variations)
         for (int a = 0; a < nalg; a++) {
             if (!gts_algorithm_is_exact(algs[a]) || algs[a] == GTS_ALG_MINIMAX)
                 continue;
-            gts_engine *e = engine(1, 4);
+            gts_engine *e = fx_engine_with(1, 4);
             gts_result r = search(e, algs[a], gts_game_connect4(), s, 10);
             char what[64];
             snprintf(what, sizeof what, "%s %s", POSITIONS[i], gts_algorithm_name(algs[a]));

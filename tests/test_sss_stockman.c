@@ -7,22 +7,12 @@
 #include <string.h>
 #include <gts/gts.h>
 #include "gts_games.h"
-#include "tgame.h"
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
+#include "fixture.h"
 
 static gts_score search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth,
                         gts_result *out)
 {
-    gts_limits l = {.struct_size = sizeof l, .depth = depth};
-    gts_result r = {.struct_size = sizeof r};
-    gts_status rc = gts_search(e, alg, g, s, &l, &r);
-    cr_assert_eq(rc, GTS_OK, "%s: %s", gts_algorithm_name(alg), gts_status_name(rc));
+    gts_result r = fx_search(e, alg, g, s, depth, 0);
     if (out)
         *out = r;
     return r.score;
@@ -30,18 +20,12 @@ static gts_score search(gts_engine *e, gts_algorithm alg, const gts_game *g, voi
 
 Test(sss_stockman, equals_minimax_on_2000_random_trees)
 {
-    gts_engine *e = engine(), *m = engine();
+    gts_engine *e = fx_engine(), *m = fx_engine();
     for (int t = 0; t < (int)tgame_count(2000); t++) {
-        gts_randtree_params p = {
-            .struct_size = sizeof p, .seed = 0x5555 + (uint64_t)t,
-            .branching = 2 + (uint32_t)t % 4, .depth = 1 + (uint32_t)(t / 4) % 6,
-            .min_value = -100, .max_value = 100, .branching_jitter = (uint32_t)t % 3,
-            .terminal_percent = (uint32_t)(t % 5) * 5,
-        };
-        void *s;
-        cr_assert_eq(gts_randtree_new(&p, &s), GTS_OK);
-        const gts_game *g = gts_game_randtree();
-        uint64_t key = g->hash(s, g->user);
+        gts_randtree_params p = fx_sweep_tree(0x5555, t, 1, 6, 100, 3, 5, 5);
+        const gts_game *g;
+        uint64_t key;
+        void *s = fx_randtree(&p, &g, &key);
         gts_result r;
         gts_score got = search(e, GTS_ALG_SSSSTAR_STOCKMAN, g, s, (int)p.depth, &r);
         gts_result want_r;
@@ -62,7 +46,7 @@ Test(sss_stockman, equals_minimax_on_2000_random_trees)
 /* Decided leaves, extensions and quiescence (tgame's options). */
 Test(sss_stockman, equals_minimax_with_wins_extensions_and_quiescence)
 {
-    gts_engine *e = engine(), *m = engine();
+    gts_engine *e = fx_engine(), *m = fx_engine();
     for (int t = 0; t < (int)tgame_count(300); t++) {
         tgame g;
         tgame_init(&g, 900 + (uint64_t)t, 2 + t % 3, 2 + t % 4);
@@ -134,7 +118,7 @@ static bool subset(const leafset *a, const leafset *b)
  * generate() order, except for what the table itself remembers). */
 static leafset leaves(gts_algorithm alg, gts_game *v, tgame *g, bool tt)
 {
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     cr_assert_eq(gts_engine_set(e, GTS_OPT_ITERATIVE, 0), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_KILLERS, 0), GTS_OK);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_HISTORY, 0), GTS_OK);
@@ -153,8 +137,7 @@ Test(sss_stockman, evaluates_the_leaves_of_mt_sss_and_none_alpha_beta_skips)
     int equal = 0, trees = (int)tgame_count(500);
     for (int t = 0; t < trees; t++) {
         tgame g;
-        tgame_init(&g, 4242 + (uint64_t)t, 2 + t % 3, 2 + t % 4);
-        gts_game v = tgame_vtable(&g, true);
+        gts_game v = tgame_new(&g, 4242 + (uint64_t)t, 2 + t % 3, 2 + t % 4, true);
         v.evaluate = recording_evaluate;
         leafset st = leaves(GTS_ALG_SSSSTAR_STOCKMAN, &v, &g, false);
         leafset mt = leaves(GTS_ALG_SSSSTAR, &v, &g, true);
@@ -175,39 +158,14 @@ Test(sss_stockman, evaluates_the_leaves_of_mt_sss_and_none_alpha_beta_skips)
 Test(sss_stockman, node_limit_and_restore)
 {
     tgame g;
-    tgame_init(&g, 7, 5, 8);
-    gts_game v = tgame_vtable(&g, false);
-    gts_engine *e = engine();
-    gts_limits l = {.struct_size = sizeof l, .depth = 8, .nodes = 500};
-    gts_result r = {.struct_size = sizeof r};
-    cr_assert_eq(gts_sssstar_stockman(e, &v, &g, &l, &r), GTS_OK);
-    cr_expect(r.flags & GTS_RESULT_NODE_LIMIT);
-    cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "a move from an earlier iteration");
-    cr_expect_eq(g.ply, 0);
+    gts_game v = tgame_new(&g, 7, 5, 8, false);
+    gts_engine *e = fx_engine();
+    fx_expect_node_limit(gts_sssstar_stockman, e, &v, &g, 8, 500);
     gts_engine_free(e);
 }
 
 Test(sss_stockman, failing_callbacks)
 {
-    for (int k = 0; k < 3; k++) {
-        tgame g;
-        tgame_faults f = {0};
-        if (k == 0)
-            f.fail_apply_at = 300;
-        else if (k == 1)
-            f.fail_undo_at = 300;
-        else
-            f.fail_evaluate_at = 300;
-        tgame_init(&g, 8, 3, 6);
-        g.f = &f;
-        gts_game v = tgame_vtable(&g, false);
-        gts_engine *e = engine();
-        gts_limits l = {.struct_size = sizeof l, .depth = 6};
-        gts_result r = {.struct_size = sizeof r};
-        cr_expect_eq(gts_sssstar_stockman(e, &v, &g, &l, &r), GTS_ECALLBACK, "fault %d", k);
-        cr_expect_lt(r.callback_status, 0);
-        if (k != 1)
-            cr_expect_eq(g.ply, 0, "fault %d: state restored", k);
-        gts_engine_free(e);
-    }
+    static const fx_fault kinds[] = {FX_FAIL_APPLY, FX_FAIL_UNDO, FX_FAIL_EVALUATE};
+    fx_expect_callback_failures(gts_sssstar_stockman, kinds, 3, 300);
 }

@@ -9,16 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gts/gts.h>
-#include "tgame.h"
+#include "fixture.h"
 
 #define CANARY 0xa5
-
-static gts_engine *engine(void)
-{
-    gts_engine *e;
-    cr_assert_eq(gts_engine_new(&e), GTS_OK);
-    return e;
-}
 
 /* A heap copy of the first @size bytes of @src, with struct_size = @size
  * (not inlined: the compiler would warn about the deliberately small block). */
@@ -78,9 +71,8 @@ Test(structs, layouts_only_grow)
 Test(structs, a_0_1_caller_searches)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 6);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 7, 3, 6, true);
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 6};
     gts_result full = {.struct_size = sizeof full};
     cr_assert_eq(gts_pvs(e, &v, &g, &l, &full), GTS_OK);
@@ -134,9 +126,8 @@ static int check_progress(const gts_result *r, void *user)
 Test(structs, progress_sees_the_callers_result)
 {
     tgame g;
-    tgame_init(&g, 8, 3, 4);
-    gts_game v = tgame_vtable(&g, false);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 8, 3, 4, false);
+    gts_engine *e = fx_engine();
     const gts_result *seen = NULL;
     gts_limits l = {.struct_size = sizeof l, .depth = 4, .on_iteration = check_progress,
                     .on_iteration_user = &seen};
@@ -154,7 +145,7 @@ Test(structs, newer_callers_need_a_zero_tail)
 {
     tgame g;
     tgame_init(&g, 9, 3, 4);
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     struct {
         gts_game v;
         unsigned char tail[24];
@@ -196,9 +187,8 @@ Test(structs, newer_callers_need_a_zero_tail)
 Test(structs, below_the_0_1_layout_is_refused)
 {
     tgame g;
-    tgame_init(&g, 9, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 9, 3, 4, true);
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
     v.struct_size = GTS_GAME_SIZE_V0_1 - 1;
@@ -216,7 +206,7 @@ Test(structs, below_the_0_1_layout_is_refused)
 
 Test(structs, probcut_params_of_the_0_1_layout)
 {
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_probcut_params full = {.struct_size = sizeof full};
     cr_assert_eq(gts_probcut_defaults(&full), GTS_OK);
 
@@ -260,9 +250,8 @@ Test(structs, probcut_params_of_the_0_1_layout)
 Test(structs, probcut_fit_and_game_of_the_0_1_layout)
 {
     tgame g;
-    tgame_init(&g, 12, 4, 8);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 12, 4, 8, true);
+    gts_engine *e = fx_engine();
     gts_probcut_fit full = {.struct_size = sizeof full};
     gts_status rc = gts_probcut_calibrate(e, &v, NULL, 0, &g, 40, 3, 4, 1, 3, &full);
     cr_assert_eq(rc, GTS_OK);
@@ -336,10 +325,9 @@ static bool starts_with(const char *s, const char *prefix)
 Test(structs, a_size_inside_a_pointer_is_refused)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
     v.bounds = never_called_bounds;
-    gts_engine *e = engine();
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 4};
     gts_result r = {.struct_size = sizeof r};
     for (size_t extra = 1; extra < sizeof(void *); extra++) {
@@ -363,9 +351,8 @@ Test(structs, a_size_inside_a_pointer_is_refused)
 Test(structs, estruct_names_the_struct)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
-    gts_engine *e = engine();
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
+    gts_engine *e = fx_engine();
     gts_limits l = {.struct_size = sizeof l, .depth = 3};
     gts_result r = {.struct_size = sizeof r};
     cr_expect_str_eq(gts_engine_last_error(e), "", "a new engine has no detail");
@@ -431,8 +418,7 @@ Test(structs, estruct_names_the_struct)
 Test(structs, check_names_the_struct_in_its_report)
 {
     tgame g;
-    tgame_init(&g, 7, 3, 4);
-    gts_game v = tgame_vtable(&g, true);
+    gts_game v = tgame_new(&g, 7, 3, 4, true);
     gts_check_report rep = {.struct_size = sizeof rep};
     gts_check_options o = {.struct_size = offsetof(gts_check_options, walks) + 2};
     cr_expect_eq(gts_game_check(&v, &g, &o, &rep), GTS_ESTRUCT);

@@ -112,6 +112,9 @@ class UciTest(unittest.TestCase):
         self.assertIsNotNone(m, lines[-1])
         return m.group(1)
 
+    def assert_no_info_string(self, lines):
+        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+
     def assert_legal(self, position_cmd, move):
         self.assertRegex(move, MOVE_RE)
         legal = stockfish_legal(position_cmd, move)
@@ -302,7 +305,7 @@ class UciTest(unittest.TestCase):
                          if l.startswith("info string Threads 2: searching with ybwc")], lines)
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
-        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        self.assert_no_info_string(lines)
         # A serial algorithm chosen on purpose: kept, and said.
         self.e.send("setoption name Algorithm value pvs")
         self.e.send("go depth 3")
@@ -312,7 +315,7 @@ class UciTest(unittest.TestCase):
         self.e.send("setoption name Threads value 1")
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
-        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        self.assert_no_info_string(lines)
 
     def test_periodic_info_during_long_iterations(self):
         # Sooner or later an iteration takes more than a second: the engine
@@ -330,7 +333,7 @@ class UciTest(unittest.TestCase):
         self.e.send("setoption name Clear Hash")
         self.e.send("isready")
         lines = self.e.expect(r"^readyok$")
-        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        self.assert_no_info_string(lines)
 
     def test_options(self):
         self.e.send("setoption name Hash value 8")
@@ -338,7 +341,7 @@ class UciTest(unittest.TestCase):
         self.e.send("setoption name Algorithm value ybwc")
         self.e.send("isready")
         lines = self.e.expect(r"^readyok$")
-        self.assertFalse([l for l in lines if l.startswith("info string")], lines)
+        self.assert_no_info_string(lines)
         pos = "position startpos moves d2d4"
         self.e.send(pos)
         self.e.send("go depth 4")

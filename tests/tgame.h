@@ -59,6 +59,44 @@ static inline uint64_t tgame_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* ---- pieces of any test game ------------------------------------------------ */
+
+/* A vtable with the four callbacks every game has, the rest zero. */
+static inline gts_game tgame_game_of(uint32_t max_moves,
+                                     int (*generate)(void *, gts_move *, uint32_t, void *),
+                                     int (*apply)(void *, gts_move, void *),
+                                     int (*undo)(void *, gts_move, void *),
+                                     gts_score (*evaluate)(void *, void *))
+{
+    gts_game v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.max_moves = max_moves;
+    v.generate = generate;
+    v.apply = apply;
+    v.undo = undo;
+    v.evaluate = evaluate;
+    return v;
+}
+
+/* Moves 0 .. @n - 1, as many as @cap holds; returns @n (generate()'s
+ * answer for a node with @n children). */
+static inline int tgame_moves(gts_move *moves, uint32_t cap, int n)
+{
+    for (int i = 0; i < n && (uint32_t)i < cap; i++)
+        moves[i] = (gts_move)i;
+    return n;
+}
+
+/* A malloc'ed byte copy of @size bytes at @s (clone()), NULL without memory. */
+static inline void *tgame_copy(const void *s, size_t size)
+{
+    void *c = malloc(size);
+    if (c)
+        memcpy(c, s, size);
+    return c;
+}
+
 static inline void tgame_init(tgame *g, uint64_t seed, int branching, int depth)
 {
     memset(g, 0, sizeof *g);
@@ -77,19 +115,27 @@ static inline bool tgame_fault(tgame *g, uint64_t *at)
     return false;
 }
 
+/* With faults set: count a callback call. */
+static inline void tgame_call(tgame *g)
+{
+    if (g->f)
+        g->f->calls++;
+}
+
+/* With faults set, whether the fault in field @at of the faults fires now. */
+#define TGAME_FAULT(g, at) ((g)->f && tgame_fault((g), &(g)->f->at))
+
 static int tgame_generate(void *s, gts_move *moves, uint32_t cap, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_generate_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_generate_at))
         return -42;
-    if (g->f && tgame_fault(g, &g->f->too_many_at))
+    if (TGAME_FAULT(g, too_many_at))
         return (int)cap + 1;
     if (g->ply >= g->depth)
         return 0;
-    for (int i = 0; i < g->branching && (uint32_t)i < cap; i++)
-        moves[i] = (gts_move)i;
-    return g->branching;
+    return tgame_moves(moves, cap, g->branching);
 }
 
 static int tgame_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
@@ -104,8 +150,8 @@ static int tgame_noisy(void *s, gts_move *moves, uint32_t cap, void *user)
 static int tgame_apply(void *s, gts_move m, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_apply_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_apply_at))
         return -7;
     g->path[g->ply + 1] = tgame_mix(g->path[g->ply] ^ (m + 1));
     g->ply++;
@@ -115,8 +161,8 @@ static int tgame_apply(void *s, gts_move m, void *user)
 static int tgame_undo(void *s, gts_move m, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_undo_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_undo_at))
         return -8;
     g->path[g->ply] = 0;
     g->ply--;
@@ -126,10 +172,10 @@ static int tgame_undo(void *s, gts_move m, void *user)
 static gts_score tgame_evaluate(void *s, void *user)
 {
     tgame *g = s;
-    if (g->f) g->f->calls++;
-    if (g->f && tgame_fault(g, &g->f->fail_evaluate_at))
+    tgame_call(g);
+    if (TGAME_FAULT(g, fail_evaluate_at))
         return GTS_SCORE_INVALID;
-    if (g->f && tgame_fault(g, &g->f->bad_score_at))
+    if (TGAME_FAULT(g, bad_score_at))
         return GTS_SCORE_WIN + 5;
     int v = (int)(g->path[g->ply] % 201) - 100;
     if (g->win_leaves && v >= 90 && g->ply >= g->depth) /* only a finished game is decided */
@@ -143,13 +189,7 @@ static uint64_t tgame_hash(void *s, void *user)
     return g->path[g->ply] ^ (uint64_t)g->ply;
 }
 
-static void *tgame_clone(void *s, void *user)
-{
-    tgame *c = malloc(sizeof *c);
-    if (c)
-        memcpy(c, s, sizeof *c);
-    return c;
-}
+static void *tgame_clone(void *s, void *user) { return tgame_copy(s, sizeof(tgame)); }
 
 static void tgame_free(void *s, void *user) { free(s); }
 
@@ -169,10 +209,10 @@ static inline int tgame_playout_move(void *s, uint64_t random, gts_move *move, v
         g->f->calls++;
         g->f->policy_calls++;
     }
-    if (g->f && tgame_fault(g, &g->f->fail_policy_at))
+    if (TGAME_FAULT(g, fail_policy_at))
         return -9;
     *move = (gts_move)(random % (uint64_t)g->branching);
-    if (g->f && tgame_fault(g, &g->f->illegal_policy_at))
+    if (TGAME_FAULT(g, illegal_policy_at))
         *move = (gts_move)g->branching;
     return 1;
 }
@@ -180,20 +220,20 @@ static inline int tgame_playout_move(void *s, uint64_t random, gts_move *move, v
 /* The vtable for @g's options (hash on/off). */
 static inline gts_game tgame_vtable(const tgame *g, bool hash)
 {
-    gts_game v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.max_moves = 64;
-    v.generate = tgame_generate;
-    v.apply = tgame_apply;
-    v.undo = tgame_undo;
-    v.evaluate = tgame_evaluate;
+    gts_game v = tgame_game_of(64, tgame_generate, tgame_apply, tgame_undo, tgame_evaluate);
     v.hash = hash ? tgame_hash : NULL;
     v.clone = tgame_clone;
     v.free = tgame_free;
     v.generate_noisy = g->noisy ? tgame_noisy : NULL;
     v.extend = g->extend_first ? tgame_extend : NULL;
     return v;
+}
+
+/* tgame_init(@g, ...) and its vtable (hash on/off), for a plain tgame. */
+static inline gts_game tgame_new(tgame *g, uint64_t seed, int branching, int depth, bool hash)
+{
+    tgame_init(g, seed, branching, depth);
+    return tgame_vtable(g, hash);
 }
 
 /* Independent reference: plain recursive negamax written here, not in lib/. */

@@ -1346,22 +1346,19 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (strcmp(mode, "exact") == 0)
-        test_exact();
-    else if (strcmp(mode, "fail") == 0)
-        test_fail();
-    else if (strcmp(mode, "args") == 0)
-        test_args();
-    else if (strcmp(mode, "stop") == 0)
-        test_stop();
-    else if (strcmp(mode, "die") == 0)
-        test_die();
-    else if (strcmp(mode, "bench") == 0)
-        test_bench();
-    else if (strcmp(mode, "vreal") == 0)
-        test_vreal();
-    else if (strcmp(mode, "warm") == 0)
-        test_warm();
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } MODES[] = {
+        {"exact", test_exact}, {"fail", test_fail},   {"args", test_args},
+        {"stop", test_stop},   {"die", test_die},     {"bench", test_bench},
+        {"vreal", test_vreal}, {"warm", test_warm},
+    };
+    size_t m = 0;
+    while (m < sizeof MODES / sizeof MODES[0] && strcmp(mode, MODES[m].name) != 0)
+        m++;
+    if (m < sizeof MODES / sizeof MODES[0])
+        MODES[m].run();
     else {
         fprintf(stderr, "usage: test_mpi exact|fail|args|stop|die|bench|vreal|warm (under mpirun), "
                         "test_mpi virtual|vbench [big|all] [work_ahead]\n");

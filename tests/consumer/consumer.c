@@ -104,6 +104,17 @@ static void free_state(void *state, void *user)
 
 static int failures;
 
+/* Limits to @depth and an empty result, as a program of the C99 subset
+ * (no designated initialisers) sets them up. */
+static void prepare(gts_limits *limits, gts_result *result, int depth)
+{
+    memset(limits, 0, sizeof *limits);
+    limits->struct_size = sizeof *limits;
+    limits->depth = depth;
+    memset(result, 0, sizeof *result);
+    result->struct_size = sizeof *result;
+}
+
 static void check(int ok, const char *what)
 {
     if (!ok) {
@@ -146,12 +157,8 @@ int main(void)
         memset(&b, 0, sizeof b);
         b.turn = 1;
         gts_limits limits;
-        memset(&limits, 0, sizeof limits);
-        limits.struct_size = sizeof limits;
-        limits.depth = 9;
         gts_result result;
-        memset(&result, 0, sizeof result);
-        result.struct_size = sizeof result;
+        prepare(&limits, &result, 9);
         gts_status rc = gts_search(engine, algs[i], &game, &b, &limits, &result);
         if (rc != GTS_OK) {
             fprintf(stderr, "consumer: FAIL: %s: %s\n", gts_algorithm_name(algs[i]),
@@ -172,12 +179,8 @@ int main(void)
     won.cell[3] = won.cell[4] = 2;
     won.turn = 1;
     gts_limits limits;
-    memset(&limits, 0, sizeof limits);
-    limits.struct_size = sizeof limits;
-    limits.depth = 5;
     gts_result result;
-    memset(&result, 0, sizeof result);
-    result.struct_size = sizeof result;
+    prepare(&limits, &result, 5);
     check(gts_pvs(engine, &game, &won, &limits, &result) == GTS_OK, "gts_pvs");
     check(result.best_move == 2, "best move completes the top row");
     check(gts_score_is_win(result.score) && gts_score_plies_to_end(result.score) == 1,

@@ -35,24 +35,8 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 
-static unsigned failures;
-
-__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("stress_mcts: FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    failures++;
-}
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            fail(__VA_ARGS__);                                                \
-    } while (0)
+#define STRESS_NAME "stress_mcts"
+#include "stress.h"
 
 static gts_engine *new_engine(int threads, int mode)
 {

@@ -41,35 +41,8 @@
 #include "deque_internal.h"
 #include "pool_internal.h"
 
-static uint32_t failures;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    fputs("stress_pool: FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    gts__atomic_faa_relaxed_32(&failures, 1);
-}
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            fail(__VA_ARGS__);                                                \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#define STRESS_NAME "stress_pool"
+#include "stress.h"
 
 static uint64_t mix(uint64_t x)
 {

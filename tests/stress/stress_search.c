@@ -35,6 +35,9 @@
 #include <gts/gts.h>
 #include "gts_games.h"
 
+#define STRESS_NAME "stress_search"
+#include "stress.h"
+
 static gts_algorithm PAR[] = {
     GTS_ALG_ER_PARALLEL, GTS_ALG_JAMBOREE, GTS_ALG_DTS, GTS_ALG_YBWC,
     GTS_ALG_PVSPLIT, GTS_ALG_ABDADA, GTS_ALG_LAZYSMP, GTS_ALG_ROOTSPLIT,
@@ -42,32 +45,7 @@ static gts_algorithm PAR[] = {
 static int npar = (int)(sizeof PAR / sizeof PAR[0]); /* 1 with an algorithm argument */
 #define NPAR npar
 
-static unsigned failures;
 static unsigned searches, parallel_searches; /* searches, and those >1 thread worked in */
-
-__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("stress_search: FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    failures++;
-}
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            fail(__VA_ARGS__);                                                \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static gts_engine *new_engine(int threads, int tt_mb)
 {
@@ -233,20 +211,29 @@ static bool same_position(const gts_game *g, void *a, void *b)
            && memcmp(ma, mb, (size_t)na * sizeof ma[0]) == 0;
 }
 
+/* Two copies of the randtree (@seed, @branching, @depth, values +-1000):
+ * one to search, one to compare with; false after a fail() without them. */
+static bool two_trees(uint64_t seed, uint32_t branching, uint32_t depth, void **s, void **copy,
+                      const char *what)
+{
+    gts_randtree_params p = {.struct_size = sizeof p, .seed = seed, .branching = branching,
+                             .depth = depth, .min_value = -1000, .max_value = 1000};
+    if (gts_randtree_new(&p, s) != GTS_OK || gts_randtree_new(&p, copy) != GTS_OK) {
+        fail("%s", what);
+        return false;
+    }
+    return true;
+}
+
 static double g_stop_worst; /* slowest search with a stop, seconds */
 
 static void stress_stop(int threads)
 {
     const gts_game *g = gts_game_randtree();
     for (int a = 0; a < NPAR; a++) {
-        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x5709 + (uint64_t)a,
-                                 .branching = 8, .depth = 40, .min_value = -1000,
-                                 .max_value = 1000};
         void *s, *copy;
-        if (gts_randtree_new(&p, &s) != GTS_OK || gts_randtree_new(&p, &copy) != GTS_OK) {
-            fail("stop tree");
+        if (!two_trees(0x5709 + (uint64_t)a, 8, 40, &s, &copy, "stop tree"))
             return;
-        }
         gts_engine *e = new_engine(threads, 4);
         gts_limits l = {.struct_size = sizeof l, .depth = 40};
         gts_result r = {.struct_size = sizeof r};
@@ -315,14 +302,9 @@ static void stress_failure(int threads)
     gts_game g = *gts_game_randtree();
     g.apply = failing_apply;
     for (int a = 0; a < NPAR; a++) {
-        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0xfa11 + (uint64_t)a,
-                                 .branching = 6, .depth = 30, .min_value = -1000,
-                                 .max_value = 1000};
         void *s, *copy;
-        if (gts_randtree_new(&p, &s) != GTS_OK || gts_randtree_new(&p, &copy) != GTS_OK) {
-            fail("failure tree");
+        if (!two_trees(0xfa11 + (uint64_t)a, 6, 30, &s, &copy, "failure tree"))
             return;
-        }
         g_root = s;
         __atomic_store_n(&g_calls, 0, __ATOMIC_RELAXED);
         gts_engine *e = new_engine(threads, 4);

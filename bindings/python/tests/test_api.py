@@ -462,18 +462,20 @@ class TestResult(unittest.TestCase):
         self.assertIn("lower_bound", hi.flags)
         self.assertFalse(lo.exact)
 
-    def test_node_limit(self):
+    def limited(self, flag, depth, **limit):
+        """PVS on Connect-4 to @depth under @limit: @flag set, depth not reached."""
         with gts.games.Connect4() as g:
-            r = gts.pvs(g, depth=30, nodes=5000)
-        self.assertIn("node_limit", r.flags)
-        self.assertLess(r.depth, 30)
+            r = gts.pvs(g, depth=depth, **limit)
+        self.assertIn(flag, r.flags)
+        self.assertLess(r.depth, depth)
+        return r
+
+    def test_node_limit(self):
+        r = self.limited("node_limit", 30, nodes=5000)
         self.assertIsNotNone(r.best_move)
 
     def test_time_limit(self):
-        with gts.games.Connect4() as g:
-            r = gts.pvs(g, depth=40, time_ms=100)
-        self.assertIn("time_limit", r.flags)
-        self.assertLess(r.depth, 40)
+        self.limited("time_limit", 40, time_ms=100)
 
     def test_on_iteration(self):
         seen = []

@@ -8,15 +8,9 @@ import unittest
 import gts
 from pygames import PyRandomTree, PyRandomTreeNoHash, PyTicTacToe, PyTicTacToeFull, negamax
 from sweep import sweep_count
+from fixture import ALGORITHMS, every_algorithm, run
 
-ALGORITHMS = gts.algorithms()
 THREADS = 2
-
-
-def run(game, alg, **kw):
-    if alg.parallel:
-        kw.setdefault("threads", THREADS)
-    return gts.search(game, alg.name, **kw)
 
 
 def random_trees(count, seed):
@@ -173,12 +167,7 @@ class TestBuiltinTrees(unittest.TestCase):
                      depth=rng.randint(3, 6), transpositions=rng.random() < 0.5,
                      terminal_percent=rng.choice([0, 10]), ordered_percent=rng.choice([0, 80]))
             with gts.games.RandomTree(**p) as g:
-                ref = gts.minimax(g, depth=p["depth"]).score
-                for alg in ALGORITHMS:
-                    with self.subTest(alg=alg.name, **p):
-                        r = run(g, alg, depth=p["depth"])
-                        if alg.exact:
-                            self.assertEqual(r.score, ref)
+                every_algorithm(self, g, p["depth"], gts.minimax(g, depth=p["depth"]).score, **p)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,7 @@ import gts
 import gts.game as gts_game
 from gts import games
 from pygames import PyTicTacToe
-
-ALGORITHMS = gts.algorithms()
+from fixture import ALGORITHMS, every_algorithm, run
 
 
 def py_perft(game, depth):
@@ -23,12 +22,6 @@ def py_perft(game, depth):
         n += py_perft(game, depth - 1)
         game.undo(m)
     return n
-
-
-def run(game, alg, **kw):
-    if alg.parallel:
-        kw.setdefault("threads", 2)
-    return gts.search(game, alg.name, **kw)
 
 
 class TestConstruction(unittest.TestCase):
@@ -271,12 +264,7 @@ class TestGo(unittest.TestCase):
     def test_every_algorithm(self):
         with games.Go("4 komi=0.5 moves=B2,C3") as g:
             ref = gts.minimax(g, depth=3).score
-            for alg in ALGORITHMS:
-                with self.subTest(alg=alg.name):
-                    r = run(g, alg, depth=3)
-                    if alg.exact:
-                        self.assertEqual(r.score, ref)
-                    self.assertIn(r.best_move, g.moves())
+            every_algorithm(self, g, 3, ref, check=lambda r: self.assertIn(r.best_move, g.moves()))
             self.assertEqual(g.position, "4 komi=0.5 moves=B2,C3", "searches leave the state")
 
 
@@ -322,24 +310,14 @@ class TestSearch(unittest.TestCase):
 
     def test_othello_every_algorithm(self):
         with games.Othello("f5d6") as g:
-            ref = gts.minimax(g, depth=4).score
-            for alg in ALGORITHMS:
-                with self.subTest(alg=alg.name):
-                    r = run(g, alg, depth=4)
-                    if alg.exact:
-                        self.assertEqual(r.score, ref)
+            every_algorithm(self, g, 4, gts.minimax(g, depth=4).score)
 
     def test_randtree_every_algorithm(self):
         for p in (dict(seed=1, branching=4, depth=6),
                   dict(seed=2, branching=5, depth=5, transpositions=True),
                   dict(seed=3, branching=3, depth=7, terminal_percent=20, ordered_percent=90)):
             with games.RandomTree(**p) as g:
-                ref = gts.minimax(g, depth=p["depth"]).score
-                for alg in ALGORITHMS:
-                    with self.subTest(alg=alg.name, **p):
-                        r = run(g, alg, depth=p["depth"])
-                        if alg.exact:
-                            self.assertEqual(r.score, ref)
+                every_algorithm(self, g, p["depth"], gts.minimax(g, depth=p["depth"]).score, **p)
 
     def test_named_shortcuts_with_engine_options(self):
         with games.Connect4("4453") as g:
