@@ -383,7 +383,7 @@ static uint64_t rng_seed(int id)
     return seed != 0 ? seed : 1;
 }
 
-static uint32_t rng_next(gts__worker *w)
+static uint32_t pool_rng_next(gts__worker *w)
 {
     uint64_t x = w->rng;
 
@@ -411,7 +411,7 @@ static gts__task *steal_any(gts__worker *w)
 
     if (others == 0)
         return NULL;
-    start = rng_next(w) % others;
+    start = pool_rng_next(w) % others;
     for (unsigned k = 0; k < others; k++) {
         unsigned v = (start + k) % others;
         gts__deque *d;

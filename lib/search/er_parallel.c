@@ -137,7 +137,7 @@ static gts_score hook_e(void *env, int depth, int ply, gts_score alpha, gts_scor
 
 static const gts__er_hooks ER_PARALLEL = {hook_apply, hook_undo, hook_e};
 
-static gts_score load_alpha(const er_node *nd)
+static gts_score er_load_alpha(const er_node *nd)
 {
     return gts__split_alpha(&nd->s);
 }
@@ -164,7 +164,7 @@ static void first_job(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts_score s;
     bool done;
     uint32_t first;
-    if (!gts__er_first(c, pw, &ER_PARALLEL, m, nd->s.depth - 1 + ext, nd->s.ply, load_alpha(nd),
+    if (!gts__er_first(c, pw, &ER_PARALLEL, m, nd->s.depth - 1 + ext, nd->s.ply, er_load_alpha(nd),
                        nd->s.beta, &s, &done, &first)) {
         if (pw->in_spec)
             gts__pw_wasted(pw, wm);
@@ -187,7 +187,7 @@ static void rest_job(gts__pw *pw, gts__sp *sp, uint32_t j)
     uint32_t k = nd->open[j].index & GTS__ER_INDEX_MASK;
     uint32_t first = nd->open[j].index >> GTS__ER_FIRST_SHIFT;
     gts_score u = (gts_score)nd->open[j].key;
-    gts_score a = load_alpha(nd);
+    gts_score a = er_load_alpha(nd);
     if (u <= a) {
         /* Refuted for free: its contribution is <= u <= alpha. */
         er_update(pw, nd, k, u, false);
@@ -318,7 +318,7 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
         if (parent) {
             /* The parent's alpha may have risen since this refutation
              * started (another child's result): it is this node's beta. */
-            gts_score nb = -load_alpha(parent);
+            gts_score nb = -er_load_alpha(parent);
             if (nb < beta && nb > alpha) {
                 beta = nb;
                 if (best >= beta)

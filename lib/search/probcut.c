@@ -311,7 +311,7 @@ static void fit_add(fit_acc *f, double x, double y)
     f->cxy += dx * (y - f->my);
 }
 
-static uint64_t rng_next(uint64_t *s)
+static uint64_t pc_rng_next(uint64_t *s)
 {
     uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -387,7 +387,7 @@ static gts_status calib_walk(calib *k, void *root, uint64_t *rng, uint32_t len, 
             finished = true;
             break;
         }
-        gts_move m = k->buf[rng_next(rng) % (uint64_t)n];
+        gts_move m = k->buf[pc_rng_next(rng) % (uint64_t)n];
         if (g->apply(root, m, g->user) < 0) {
             rc = GTS_ECALLBACK;
             break;
@@ -472,7 +472,7 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *caller_game
         uint64_t rng = seed;
         uint64_t walks = (uint64_t)samples * WALKS_PER_SAMPLE;
         for (uint64_t w = 0; w < walks && k.acc.n < samples && rc == GTS_OK; w++) {
-            uint32_t len = (uint32_t)(rng_next(&rng) % ((uint64_t)max_walk + 1));
+            uint32_t len = (uint32_t)(pc_rng_next(&rng) % ((uint64_t)max_walk + 1));
             rc = calib_walk(&k, root, &rng, len, path);
         }
     }

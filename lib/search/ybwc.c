@@ -107,7 +107,7 @@ typedef struct ynode {
 static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts_score alpha,
                          gts_score beta, bool pv);
 
-static gts_score load_alpha(const ynode *nd)
+static gts_score yn_load_alpha(const ynode *nd)
 {
     return gts__split_alpha(&nd->s);
 }
@@ -176,7 +176,7 @@ static gts_score scout_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score a, boo
 static void yjob(gts__pw *pw, gts__sp *sp, uint32_t k)
 {
     ynode *nd = sp->data;
-    gts_score a = load_alpha(nd);
+    gts_score a = yn_load_alpha(nd);
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     bool ok;
     gts_score s = nd->v->window == YB_WINDOW
@@ -190,7 +190,7 @@ static void yjob(gts__pw *pw, gts__sp *sp, uint32_t k)
 static void jtest(gts__pw *pw, gts__sp *sp, uint32_t k)
 {
     ynode *nd = sp->data;
-    gts_score a = load_alpha(nd);
+    gts_score a = yn_load_alpha(nd);
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     uint32_t st = J_DONE;
     bool ok;
@@ -240,7 +240,7 @@ static void jamboree_sequence(gts__pw *pw, ynode *nd, int first, int limit)
             goto out;
         if (st == J_RESEARCH) {
             bool ok;
-            gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->s.beta, false, &ok);
+            gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false, &ok);
             if (!ok || gts__aborted(c))
                 goto out;
             ynode_update(pw, nd, (uint32_t)k, s);
@@ -270,7 +270,7 @@ static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
         end = limit;
     for (int k = 1; k < end; k++) {
         bool ok;
-        gts_score s = search_move(pw, nd, (uint32_t)k, load_alpha(nd), nd->s.beta, false, &ok);
+        gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false, &ok);
         if (!ok || gts__aborted(pw->c))
             return -1;
         ynode_update(pw, nd, (uint32_t)k, s);
