@@ -107,7 +107,7 @@ static inline void gts__tt_prefetch_bucket(const gts__tt_bucket *b)
 /* Slice @i of @n of the near part: each real thread of a search gets its
  * own, so that no cache line of the near part is written by two cores
  * (with a slice each, ABDADA at two threads takes about 15 % less time,
- * doc/results.md). The
+ * doc/results/solver.md). The
  * whole part when @n <= 1 or the part has fewer buckets than slices. */
 static inline gts__tt_part gts__tt_near_slice(const gts__tt *tt, int i, int n)
 {

@@ -24,7 +24,7 @@
  * master searches its leaves itself, one at a time in the pass's order, so
  * the first uncertain leaf has serial PVS's window and null windows pay;
  * with slaves a pass's re-search would be decided on guesses (more passes
- * and leaf re-searches, a lower speedup: doc/results.md). Each leaf search strictly narrows its [lo, hi] (it was
+ * and leaf re-searches, a lower speedup: doc/results/distributed.md). Each leaf search strictly narrows its [lo, hi] (it was
  * uncertain for its window), so an iteration ends. With iterative
  * deepening (the engine's #GTS_OPT_ITERATIVE) the master repeats this for
  * depth 1..d, each depth's leaf values ordering the next one's tree and
@@ -33,7 +33,7 @@
  * to its depth (#GTS_OPT_ITERATIVE off for it, the WORK message says so):
  * the master's iterations are its deepening and that rank's table holds
  * the previous depth; deepening each leaf search from depth 1 again cost
- * up to a quarter of the nodes at one rank (doc/results.md).
+ * up to a quarter of the nodes at one rank (doc/results/distributed.md).
  *
  * Working ahead (gts_mpi_options::work_ahead, APHID's asynchrony). A leaf
  * keeps bounds for several depths. A slave that the pass's requests leave
@@ -738,13 +738,13 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
     /* Step 2. Order the children by their last value (best first), once
      * an iteration, as serial iterative deepening does: re-sorted after
      * each result, the passes of one iteration visited the children in a
-     * different order each, with other windows (doc/results.md). */
+     * different order each, with other windows (doc/results/distributed.md). */
     int32_t *k = &m->kids[n->first];
     bool order = n->ordered != m->iter;
     n->ordered = m->iter;
     /* The best child of the last pass that reached the node first, as
      * serial search tries the table's move first: the others' values are
-     * often bounds, or older when a cut-off skipped them (doc/results.md). */
+     * often bounds, or older when a cut-off skipped them (doc/results/distributed.md). */
     int first = 0;
     if (order && n->best_kid >= 0) {
         for (int i = 0; i < n->count; i++)
@@ -1182,7 +1182,7 @@ static void cancel_leaf(run *R, master *m, slave_slot *slots, int32_t x)
  * holds what the leaf search's own iterative deepening would compute
  * first. On another rank the search deepens as the engine is set: straight
  * to the depth there cost a random tree without move ordering up to three
- * times the nodes (doc/results.md). */
+ * times the nodes (doc/results/distributed.md). */
 static bool leaf_direct(const mnode *n, int to, int depth)
 {
     return n->searched_depth > 0 && n->home == to && n->searched_depth >= depth - 1;
@@ -1251,7 +1251,7 @@ static int leaf_need(const master *m, const mnode *n)
  * searched; then the earliest in the latest pass that reached it (the
  * master's principal variation comes first). The window is infinite: the
  * exact value answers every window a later pass asks at that depth (the
- * window the master last asked there did worse, doc/results.md). The
+ * window the master last asked there did worse, doc/results/distributed.md). The
  * result goes into the leaf's table at that depth, where the next
  * iterations' passes find it.
  */
@@ -1385,7 +1385,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     m.state = R->state;
     /* At one rank the leaves are searched one at a time, in the pass's
      * order, so the windows are serial PVS's; with slaves the null-window
-     * pass's re-searches would wait on guesses (doc/results.md). */
+     * pass's re-searches would wait on guesses (doc/results/distributed.md). */
     m.pvs = R->size == 1;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ER and Jamboree figures of doc/results.md ("ER and Jamboree").
+"""ER and Jamboree figures of doc/results/parallel.md ("ER and Jamboree").
 
 Through the Python binding (GTS_LIBRARY / GTS_GAMES_LIBRARY name this
 build's libraries, PYTHONPATH the binding). Every search starts from a new

@@ -1,6 +1,6 @@
 /*
  * bench_mcts.c - MCTS playouts per second (the `mcts-playouts` benchmark,
- * doc/results.md "MCTS"). Not installed.
+ * doc/results/bestfirst.md "MCTS"). Not installed.
  *
  * For each game (start position), thread count and parallel mode (tree,
  * and root from 2 threads on), one gts_mcts() search of T milliseconds on a

@@ -1,6 +1,6 @@
 /*
  * bench_mcts_virtual.c - MCTS on virtual processors (the `mcts-virtual`
- * benchmark, doc/results.md "MCTS on virtual processors"). Not installed.
+ * benchmark, doc/results/parallel.md "MCTS on virtual processors"). Not installed.
  *
  * Parallel MCTS does not search a fixed tree, so "the serial search's
  * nodes over the parallel search's ticks" (the depth-first algorithms'
@@ -32,7 +32,7 @@
  * serial rows at several budgets give the curve that a parallel row's
  * share of right moves is read off: the serial playouts that reach the
  * same share, over the parallel row's ticks, is the strength speedup
- * (doc/results.md).
+ * (doc/results/parallel.md).
  *
  * Usage: bench_mcts_virtual --make [--positions N] [--stones LO-HI]
  *        bench_mcts_virtual [--file F | --positions N --stones LO-HI] [--seeds S]

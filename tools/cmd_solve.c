@@ -81,20 +81,20 @@ static const char SOLVE_USAGE[] =
     "lines at the very end of the input are ignored. Ctrl-C stops at once: the\n"
     "line being solved is not answered (exit status 130).\n";
 
-/* How the root value is found (measured: doc/results.md, issue 10). */
+/* How the root value is found (measured: doc/results/solver.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_ROOT = GTS_ROOT_WINDOW;
 /* Nodes of the iterative-deepening prelude (GTS_OPT_DEEPEN_NODES). */
 static const int64_t SOLVE_DEFAULT_DEEPEN = 32768;
 /* Plies of the tree where parallel algorithms share work
- * (GTS_OPT_SPLIT_PLY; measured: doc/results.md, issue 10). */
+ * (GTS_OPT_SPLIT_PLY; measured: doc/results/solver.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_SPLIT_PLY = 12;
 /* The table's near part: the nodes with at most this many plies to go
  * (GTS_OPT_TT_NEAR_DEPTH) use GTS_OPT_TT_NEAR_KB of cache-resident table
- * (measured: doc/results.md, issue 10). */
+ * (measured: doc/results/solver.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_TT_NEAR = 10;
 /* The same for a parallel algorithm on more than one thread: each thread
  * has its own slice of the near part (half of it at two threads), and
- * there a deeper near part is faster (measured: doc/results.md, issue 10). */
+ * there a deeper near part is faster (measured: doc/results/solver.md, issue 10). */
 static const int64_t SOLVE_DEFAULT_TT_NEAR_PARALLEL = 12;
 static const int64_t SOLVE_DEFAULT_TT_NEAR_KB = 1024;
 

@@ -1,5 +1,5 @@
 /*
- * rivest_tempo - two measurements behind doc/results.md's reading of
+ * rivest_tempo - two measurements behind doc/results/bestfirst.md's reading of
  * Rivest's experiment (issue 29), on connect4h (examples/games/connect4h.c).
  *
  *   rivest_tempo parity < POSITIONS

@@ -1,7 +1,7 @@
 /*
  * connect4h.c - Connect-4 with a heuristic evaluation, for playing rather
  * than solving (the min/max approximation and MCTS experiments of
- * doc/results.md, `gts match connect4h`).
+ * doc/results/bestfirst.md, `gts match connect4h`).
  *
  * Rules, states, moves, hash, ordering hints and texts are connect4.c's:
  * the vtable is a copy of gts_game_connect4()'s with three members changed

@@ -73,7 +73,7 @@
  * neighbourhood matches, uniformly; (3) a capture anywhere
  * (go_capture_move): the liberty of one of the opponent's strings in
  * atari, uniformly. The patterns are off by default: they cost 12-24% of
- * the playout rate and showed no gain against GNU Go (doc/results.md);
+ * the playout rate and showed no gain against GNU Go (doc/results/games.md);
  * with them off the policy is the one before they came, move for move.
  * Otherwise, and in the other 2 moves of 16, a uniformly
  * random legal point, visited in a random order (random start, random

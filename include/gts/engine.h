@@ -557,7 +557,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * entries arrive while the first children are searched. Costs one
  * apply/hash/undo per child at nodes with more than two plies to go; pays
  * off for games with cheap callbacks and a table larger than the CPU
- * cache (Connect-4: 17% less time, doc/results.md). Default 0.
+ * cache (Connect-4: 17% less time, doc/results/solver.md). Default 0.
  * Experimental (@ref gts_experimental).
  * @since 0.1
  */
@@ -571,7 +571,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * search and their subtrees are small, so a cache hit there is worth
  * more than the entries the small part loses. For exact solves with
  * cheap callbacks (Connect-4 with 10: 8-21 % less time at one thread
- * for 4 % more nodes; doc/results.md); a depth-limited search with
+ * for 4 % more nodes; doc/results/solver.md); a depth-limited search with
  * iterative deepening loses the table move of a node that crosses the
  * line from one iteration to the next. Never changes a result. 0
  * (the default): one table for all nodes.
@@ -646,7 +646,7 @@ GTS_API int gts_engine_hashfull(const gts_engine *engine);
  * counters, published moves, locks), which a deep node's small subtree
  * may not repay: in an exact solve, whose remaining depth counts every
  * ply to the end of the game, most nodes are deep in plies but small
- * (doc/results.md). Results stay exact for every value.
+ * (doc/results/solver.md). Results stay exact for every value.
  * Experimental (@ref gts_experimental).
  * @since 0.2
  */

@@ -49,7 +49,7 @@
  * History: before 0.2 this file refuted with a null-window alpha-beta at
  * the bound (promoted to a full search when the refutation failed), after
  * the same evaluate and sort phases. It searched 1.3-2.0x the nodes of the
- * paper's recursion on random trees, Connect-4 and Othello (doc/results.md,
+ * paper's recursion on random trees, Connect-4 and Othello (doc/results/parallel.md,
  * "ER and Jamboree"), so it was not kept.
  *
  * Invariants: the node functions are fail-soft alpha-beta: for the window

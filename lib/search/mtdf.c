@@ -42,7 +42,7 @@
 #include <string.h>
 
 /* The bisecting root driver moves its midpoints toward 0 (see mt_bisect):
- * fewer nodes on a mixed Connect-4 set (doc/results.md, issue 10). */
+ * fewer nodes on a mixed Connect-4 set (doc/results/solver.md, issue 10). */
 static const bool ROOT_ZERO_BIAS = true;
 
 /* Search state of one MT driver run. */

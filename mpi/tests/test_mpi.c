@@ -24,7 +24,7 @@
  *                     must end (the meson test expects a failure, under a
  *                     timeout), never hang.
  *   test_mpi bench    not a test: one CSV line per set-up (nodes per rank,
- *                     passes, leaf searches, messages), for doc/results.md.
+ *                     passes, leaf searches, messages), for doc/results/distributed.md.
  *   test_mpi vreal    gts_mpi_search_virtual() at as many ranks as the
  *                     communicator has (1 or 2, where the real search's
  *                     schedule does not depend on time) does exactly what
@@ -39,7 +39,7 @@
  *                     a virtual slave or in the master; bad arguments; a
  *                     stop; a message latency.
  *   test_mpi vbench   not a test: CSV of virtual speedups at 1..64 ranks,
- *                     for doc/results.md: the set-ups of `bench`; "vbench
+ *                     for doc/results/distributed.md: the set-ups of `bench`; "vbench
  *                     big" the bigger ones (with message latencies) and the
  *                     random tree of the virtual-processor figures,
  *                     "vbench all" both; a third argument is
@@ -622,7 +622,7 @@ static void test_args(void)
     gts_games_free(g, st);
 }
 
-/* ---- bench: what APHID does on this communicator (doc/results.md) -------- */
+/* ---- bench: what APHID does on this communicator (doc/results/distributed.md) */
 
 static void bench_one(const char *what, const gts_game *g, void *state, int depth, int plies)
 {
@@ -1213,7 +1213,7 @@ static void test_vreal(void)
     gts_games_free(gts_game_othello(), st);
 }
 
-/* ---- vbench: virtual speedups at 1..64 ranks (doc/results.md) ------------- */
+/* ---- vbench: virtual speedups at 1..64 ranks (doc/results/distributed.md) - */
 
 typedef struct vsetup {
     const char *what;
@@ -1310,7 +1310,7 @@ static void test_vbench(const char *which)
             die_at(__LINE__);
         vbench_setup("randtree b8 seed 11", gts_game_randtree(), st, 11, latencies, 2);
         gts_games_free(gts_game_randtree(), st);
-        /* The tree of doc/results.md's virtual-processor table (`gts speedup
+        /* The tree of doc/results/parallel.md's virtual-processor table (`gts speedup
          * --virtual --depth 11`): seed 1, unordered, as deep as the search. */
         gts_randtree_params q = { .struct_size = sizeof q, .seed = 1, .branching = 8,
                                   .depth = 11, .min_value = -1000, .max_value = 1000 };
