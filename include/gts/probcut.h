@@ -141,8 +141,8 @@ GTS_API gts_status gts_probcut_defaults(gts_probcut_params *params);
  *         shallow_depth < deep_depth <= #GTS_MAX_DEPTH, a <= 0, sigma <= 0,
  *         threshold < 0, or a non-finite a, b or sigma (or a NaN threshold);
  *         #GTS_EBUSY while a search runs on @p engine; #GTS_ENOMEM when the
- *         first call on @p engine cannot allocate room for the parameters
- *         (since 0.2). On error the engine's parameters are unchanged.
+ *         first call on @p engine with parameters (not NULL) cannot allocate
+ *         room for them (since 0.2; back to the defaults never fails so). On error the engine's parameters are unchanged.
  *
  * Not thread-safe: call it from the thread that owns @p engine.
  * @since 0.1

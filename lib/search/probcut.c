@@ -135,11 +135,14 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
     }
     if (!gts__engine_claim(engine))
         return GTS_EBUSY;
-    gts_probcut_params *kept = gts__engine_state_get(engine, &gts__probcut_state);
+    /* Back to the defaults needs no memory: an engine without kept
+     * parameters has the defaults (engine_params). */
+    gts_probcut_params *kept = params ? gts__engine_state_get(engine, &gts__probcut_state)
+                                      : gts__engine_state(engine, &gts__probcut_state);
     if (kept)
         *kept = p;
     gts__engine_release(engine);
-    return kept ? GTS_OK : GTS_ENOMEM;
+    return kept || !params ? GTS_OK : GTS_ENOMEM;
 }
 
 /* The engine's parameters; an engine that was never given any has the
