@@ -15,6 +15,11 @@
  * 0x21-0x7e as they are, any other as \xHH. NULL when out of memory. */
 char *gts__games_escape(const char *s, size_t len);
 
+/* snprintf into a caller's reason buffer, which may be NULL or 0 bytes
+ * (position.c). */
+void gts__games_say(char *why, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* A Go state of @p text (gts_go_new), or a negative status with the reason
  * in @p why: which token or move is wrong and why (go.c). */
 gts_status gts__go_position_new(const char *text, void **state, char *why, size_t size);

@@ -1277,18 +1277,6 @@ int gts_go_to_move(const void *state)
 /* Room for a vertex text ("T19", "pass") and more: a longer one is none. */
 enum { GO_VERTEX_TEXT = 8 };
 
-static void go_say(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void go_say(char *why, size_t size, const char *fmt, ...)
-{
-    if (!why || size == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, size, fmt, ap);
-    va_end(ap);
-}
-
 /* gts_go_new() of the @p len bytes at @p t alone. */
 static gts_status go_token_status(const char *t, size_t len)
 {
@@ -1356,22 +1344,25 @@ static gts_status go_explain_tokens(const char *text, char *base, size_t *moves_
             return GTS_ENOMEM;
         rc = GTS_EPARSE;
         if (digits && have_size)
-            go_say(why, size, "board size '%s' at column %zu given twice", q, col);
+            gts__games_say(why, size, "board size '%s' at column %zu given twice", q, col);
         else if (digits && !alone_ok)
-            go_say(why, size, "bad board size '%s' at column %zu (expected 2..19)", q, col);
+            gts__games_say(why, size, "bad board size '%s' at column %zu (expected 2..19)", q, col);
         else if (keyed && klen == 4 && !alone_ok)
-            go_say(why, size,
-                   "bad komi '%s' at column %zu (expected a multiple of 0.5 within -150..150)",
-                   q, col + 5);
+            gts__games_say(
+                why, size,
+                "bad komi '%s' at column %zu (expected a multiple of 0.5 within -150..150)", q,
+                col + 5);
         else if (keyed && t[0] == 'p' && !alone_ok)
-            go_say(why, size, "bad patterns '%s' at column %zu (expected 0 or 1)", q, col + 9);
+            gts__games_say(why, size, "bad patterns '%s' at column %zu (expected 0 or 1)", q,
+                           col + 9);
         else if (keyed && !alone_ok)
-            go_say(why, size, "bad maxmoves '%s' at column %zu (expected 1..100000)", q, col + 9);
+            gts__games_say(why, size, "bad maxmoves '%s' at column %zu (expected 1..100000)", q,
+                           col + 9);
         else if (!digits && !keyed)
-            go_say(why, size,
-                   "unknown token '%s' at column %zu (expected SIZE, komi=K, maxmoves=N, "
-                   "patterns=0|1 or moves=V,V,...)",
-                   q, col);
+            gts__games_say(why, size,
+                           "unknown token '%s' at column %zu (expected SIZE, komi=K, maxmoves=N, "
+                           "patterns=0|1 or moves=V,V,...)",
+                           q, col);
         else
             rc = GTS_OK;
         free(q);
@@ -1418,7 +1409,7 @@ static gts_status go_explain(const char *text, char *why, size_t size)
     if (rc == GTS_OK) {
         rc = gts_go_new(base, &made);
         if (rc != GTS_OK)
-            go_say(why, size, "cannot build the position: %s", gts_strerror(rc));
+            gts__games_say(why, size, "cannot build the position: %s", gts_strerror(rc));
     }
     free(base);
     if (rc != GTS_OK)
@@ -1437,9 +1428,10 @@ static gts_status go_explain(const char *text, char *why, size_t size)
         size_t col = moves_at + (i - n - 1) + 1;
         rc = GTS_EPARSE;
         if (n == 0) {
-            go_say(why, size,
-                   "move %d: empty move at column %zu (expected a vertex such as D4, or pass)", k,
-                   col);
+            gts__games_say(
+                why, size,
+                "move %d: empty move at column %zu (expected a vertex such as D4, or pass)", k,
+                col);
             continue;
         }
         char *q = gts__games_escape(mv + (i - n - 1), n);
@@ -1447,8 +1439,9 @@ static gts_status go_explain(const char *text, char *why, size_t size)
             rc = GTS_ENOMEM;
             continue;
         }
-        go_say(why, size, "move %d: bad vertex '%s' at column %zu (expected A1-%c%d%s, or pass)",
-               k, q, col, GO_COLUMNS[s->size - 1], s->size, s->size >= 9 ? ", no column I" : "");
+        gts__games_say(why, size,
+                       "move %d: bad vertex '%s' at column %zu (expected A1-%c%d%s, or pass)", k, q,
+                       col, GO_COLUMNS[s->size - 1], s->size, s->size >= 9 ? ", no column I" : "");
         free(q);
     }
     /* Step 3. Play them. */
@@ -1459,17 +1452,19 @@ static gts_status go_explain(const char *text, char *why, size_t size)
         rc = GTS_EPARSE;
         if (go_over(s)) {
             if (k > 2 && prev[0] == GTS_GO_PASS && prev[1] == GTS_GO_PASS)
-                go_say(why, size, "move %d (%s): the game is already over: two passes in a row",
-                       k, tok);
+                gts__games_say(why, size,
+                               "move %d (%s): the game is already over: two passes in a row", k,
+                               tok);
             else
-                go_say(why, size,
-                       "move %d (%s): the game is already over: it reached its move cap "
-                       "(maxmoves=%d)",
-                       k, tok, k - 1);
+                gts__games_say(why, size,
+                               "move %d (%s): the game is already over: it reached its move cap "
+                               "(maxmoves=%d)",
+                               k, tok, k - 1);
         } else if (go_parse_vertex(s->size, tok, n, &m) && !go_legal(s, m)) {
-            go_say(why, size, "move %d: %s is not legal here: %s", k, tok, go_why_illegal(s, m));
+            gts__games_say(why, size, "move %d: %s is not legal here: %s", k, tok,
+                           go_why_illegal(s, m));
         } else if (go_apply(s, m, NULL) != 0) {
-            go_say(why, size, "move %d: '%s' could not be played", k, tok);
+            gts__games_say(why, size, "move %d: '%s' could not be played", k, tok);
         } else {
             prev[0] = prev[1];
             prev[1] = m;
@@ -1477,7 +1472,7 @@ static gts_status go_explain(const char *text, char *why, size_t size)
         }
     }
     if (rc == GTS_OK) {
-        go_say(why, size, "position refused by the adapter");
+        gts__games_say(why, size, "position refused by the adapter");
         rc = GTS_EPARSE;
     }
     go_free(s, NULL);
@@ -1490,6 +1485,6 @@ gts_status gts__go_position_new(const char *text, void **state, char *why, size_
     if (rc == GTS_EPARSE)
         return go_explain(text, why, size);
     if (rc != GTS_OK)
-        go_say(why, size, "cannot build the position: %s", gts_strerror(rc));
+        gts__games_say(why, size, "cannot build the position: %s", gts_strerror(rc));
     return rc;
 }

@@ -39,9 +39,7 @@ static const size_t CONNECT4_CELLS = 42;
 /* Room for the list of an Othello position's legal moves in a message. */
 enum { LEGAL_LIST_TEXT = 1024 };
 
-/* snprintf into the caller's reason buffer, which may be NULL / 0 bytes. */
-static void say(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t size, const char *fmt, ...)
+void gts__games_say(char *why, size_t size, const char *fmt, ...)
 {
     if (!why || size == 0)
         return;
@@ -136,14 +134,14 @@ static gts_status check_syntax(enum pos_kind kind, const char *text, char *why, 
             if (text[i] < '1' || text[i] > hi) {
                 char d[32];
                 describe_char(text[i], d, sizeof d);
-                say(why, size, "bad character %s at column %zu (expected digits 1-%c)", d, i + 1,
-                    hi);
+                gts__games_say(why, size, "bad character %s at column %zu (expected digits 1-%c)",
+                               d, i + 1, hi);
                 return GTS_EPARSE;
             }
         }
         if (kind == POS_CONNECT4 && len > CONNECT4_CELLS) {
-            say(why, size, "too long: %zu moves (a position has at most %zu)", len,
-                CONNECT4_CELLS);
+            gts__games_say(why, size, "too long: %zu moves (a position has at most %zu)", len,
+                           CONNECT4_CELLS);
             return GTS_EPARSE;
         }
         return GTS_OK;
@@ -152,7 +150,8 @@ static gts_status check_syntax(enum pos_kind kind, const char *text, char *why, 
     for (int k = 1; next_token(kind, text, len, &pos, &at, &n); k++) {
         const char *t = text + at;
         if (kind == POS_RANDTREE && n == 0) {
-            say(why, size,
+            gts__games_say(
+                why, size,
                 "move %d: empty move at column %zu (expected a child index such as 0 or 3)", k,
                 at + 1);
             return GTS_EPARSE;
@@ -163,17 +162,19 @@ static gts_status check_syntax(enum pos_kind kind, const char *text, char *why, 
         if (!esc)
             return GTS_ENOMEM;
         if (kind == POS_RANDTREE)
-            say(why, size,
-                "move %d: bad move '%s' at column %zu (expected a child index such as 0 or 3)",
-                k, esc, at + 1);
+            gts__games_say(
+                why, size,
+                "move %d: bad move '%s' at column %zu (expected a child index such as 0 or 3)", k,
+                esc, at + 1);
         else if (n < 2)
-            say(why, size,
-                "move %d: '%s' at column %zu is incomplete (a move is two characters: a "
-                "square a1-h8 or ps)",
-                k, esc, at + 1);
+            gts__games_say(why, size,
+                           "move %d: '%s' at column %zu is incomplete (a move is two characters: a "
+                           "square a1-h8 or ps)",
+                           k, esc, at + 1);
         else
-            say(why, size, "move %d: bad move '%s' at column %zu (expected a square a1-h8 or ps)",
-                k, esc, at + 1);
+            gts__games_say(why, size,
+                           "move %d: bad move '%s' at column %zu (expected a square a1-h8 or ps)",
+                           k, esc, at + 1);
         free(esc);
         return GTS_EPARSE;
     }
@@ -197,22 +198,26 @@ static void explain_over(enum pos_kind kind, const gts_game *g, void *state, int
     switch (kind) {
     case POS_TICTACTOE:
         if (g->evaluate(state, g->user) != 0)
-            say(why, size,
-                "move %d (cell %s): the game is already over: move %d made three in a row", k,
-                tok, k - 1);
+            gts__games_say(
+                why, size,
+                "move %d (cell %s): the game is already over: move %d made three in a row", k, tok,
+                k - 1);
         else
-            say(why, size, "move %d (cell %s): the game is already over: the board is full", k,
-                tok);
+            gts__games_say(why, size,
+                           "move %d (cell %s): the game is already over: the board is full", k,
+                           tok);
         break;
     case POS_CONNECT4:
-        say(why, size, "move %d (column %s): the game is already over", k, tok);
+        gts__games_say(why, size, "move %d (column %s): the game is already over", k, tok);
         break;
     case POS_OTHELLO:
-        say(why, size, "move %d (%s): the game is already over: neither side can move", k, tok);
+        gts__games_say(why, size, "move %d (%s): the game is already over: neither side can move",
+                       k, tok);
         break;
     default:
-        say(why, size, "move %d (child %s): the game is over: the node at depth %d is a leaf", k,
-            tok, k - 1);
+        gts__games_say(why, size,
+                       "move %d (child %s): the game is over: the node at depth %d is a leaf", k,
+                       tok, k - 1);
         break;
     }
 }
@@ -225,26 +230,28 @@ static void explain_illegal(enum pos_kind kind, const gts_game *g, void *state, 
     char list[LEGAL_LIST_TEXT];
     switch (kind) {
     case POS_TICTACTOE:
-        say(why, size, "move %d: cell %s is already taken", k, tok);
+        gts__games_say(why, size, "move %d: cell %s is already taken", k, tok);
         break;
     case POS_CONNECT4:
-        say(why, size, "move %d: column %s is full", k, tok);
+        gts__games_say(why, size, "move %d: column %s is full", k, tok);
         break;
     case POS_OTHELLO:
         format_moves(g, state, moves, n, list, sizeof list);
         if ((tok[0] | 0x20) == 'p')
-            say(why, size,
-                "move %d: %s (pass) is not legal here: the side to move has moves (%s)", k, tok,
-                list);
+            gts__games_say(why, size,
+                           "move %d: %s (pass) is not legal here: the side to move has moves (%s)",
+                           k, tok, list);
         else if (occupied & (1ull << (((tok[1] - '1') * 8) + ((tok[0] | 0x20) - 'a'))))
-            say(why, size, "move %d: %s is not legal here: the square is occupied", k, tok);
+            gts__games_say(why, size, "move %d: %s is not legal here: the square is occupied", k,
+                           tok);
         else
-            say(why, size, "move %d: %s is not legal here: it flips no disc (legal: %s)", k, tok,
-                list);
+            gts__games_say(why, size, "move %d: %s is not legal here: it flips no disc (legal: %s)",
+                           k, tok, list);
         break;
     default:
-        say(why, size, "move %d: child %s does not exist: the node has %d child%s (0..%d)", k,
-            tok, n, n == 1 ? "" : "ren", n - 1);
+        gts__games_say(why, size,
+                       "move %d: child %s does not exist: the node has %d child%s (0..%d)", k, tok,
+                       n, n == 1 ? "" : "ren", n - 1);
         break;
     }
 }
@@ -259,7 +266,7 @@ static gts_status play_position(enum pos_kind kind, const gts_game *g,
     void *state = NULL;
     gts_status rc = start_state(kind, tree, &state);
     if (rc != GTS_OK) {
-        say(why, size, "cannot build the position: %s", gts_strerror(rc));
+        gts__games_say(why, size, "cannot build the position: %s", gts_strerror(rc));
         return rc;
     }
     size_t len = strlen(text);
@@ -290,14 +297,14 @@ static gts_status play_position(enum pos_kind kind, const gts_game *g,
         rc = GTS_EPARSE;
         gts_move m = 0;
         if (n < 0)
-            say(why, size, "move %d: the game cannot generate moves here: %s", k,
-                gts_strerror(n));
+            gts__games_say(why, size, "move %d: the game cannot generate moves here: %s", k,
+                           gts_strerror(n));
         else if (n == 0)
             explain_over(kind, g, state, k, tok, why, size);
         else if (!g->parse_move || g->parse_move(state, tok, &m, g->user) != 0)
             explain_illegal(kind, g, state, k, tok, moves, n, occupied, why, size);
         else if (g->apply(state, m, g->user) != 0)
-            say(why, size, "move %d: '%s' could not be played", k, tok);
+            gts__games_say(why, size, "move %d: '%s' could not be played", k, tok);
         else
             rc = GTS_OK;
         if (rc != GTS_OK)
@@ -306,8 +313,9 @@ static gts_status play_position(enum pos_kind kind, const gts_game *g,
             occupied |= 1ull << m;
         if (kind == POS_CONNECT4 && g->generate(state, moves, g->max_moves, g->user) == 0 &&
             g->evaluate(state, g->user) != 0) {
-            say(why, size, "move %d (column %s) wins the game: the position is already decided",
-                k, tok);
+            gts__games_say(why, size,
+                           "move %d (column %s) wins the game: the position is already decided", k,
+                           tok);
             rc = GTS_EPARSE;
         }
     }
@@ -339,11 +347,12 @@ static gts_status chess_position_new(const char *text, void **state, char *why, 
      * parses it whole. */
     gts_status rc = gts_chess_new(text, state);
     if (rc == GTS_EPARSE)
-        say(why, size,
+        gts__games_say(
+            why, size,
             "not a legal position (expected startpos or a FEN, optionally followed by moves and "
             "UCI moves such as e2e4)");
     else if (rc != GTS_OK)
-        say(why, size, "cannot build the position: %s", gts_strerror(rc));
+        gts__games_say(why, size, "cannot build the position: %s", gts_strerror(rc));
     return rc;
 }
 
@@ -353,13 +362,13 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
     if (why && size > 0)
         why[0] = '\0';
     if (!state) {
-        say(why, size, "no place for the state");
+        gts__games_say(why, size, "no place for the state");
         return GTS_EINVAL;
     }
     *state = NULL;
     const gts_game *g = gts_games_find(name);
     if (!g) {
-        say(why, size, "unknown game");
+        gts__games_say(why, size, "unknown game");
         return GTS_EINVAL;
     }
     if (!text)
@@ -395,7 +404,7 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
         return rc;
     *state = NULL;
     if (rc != GTS_EPARSE) {
-        say(why, size, "cannot build the position: %s", gts_strerror(rc));
+        gts__games_say(why, size, "cannot build the position: %s", gts_strerror(rc));
         return rc;
     }
     void *walked = NULL;
@@ -403,7 +412,7 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
     if (rc != GTS_OK)
         return rc;
     gts_games_free(g, walked);
-    say(why, size, "position refused by the adapter");
+    gts__games_say(why, size, "position refused by the adapter");
     return GTS_EPARSE;
 }
 
