@@ -294,6 +294,19 @@ void cli_table_print(cli_table *t, FILE *f, cli_format fmt, const char *command)
  * the file can be rewritten (a regular file).
  */
 
+
+/* The widths of the header cells: a streamed text table is aligned on its
+ * header while it grows (cli_table_stream_end rewrites it aligned on every
+ * row). Exits on out of memory, as every table allocation does. */
+static size_t *head_widths(const cli_table *t)
+{
+    size_t *w = calloc((size_t)t->ncols, sizeof *w);
+    if (!w)
+        cli_oom();
+    for (int c = 0; c < t->ncols; c++)
+        w[c] = strlen(t->cols[c]);
+    return w;
+}
 bool cli_table_stream_begin(cli_table *t, FILE *f, cli_format fmt, const char *command)
 {
     t->stream = f;
@@ -305,11 +318,7 @@ bool cli_table_stream_begin(cli_table *t, FILE *f, cli_format fmt, const char *c
     } else if (fmt == CLI_FMT_JSON) {
         json_head(t, f, command);
     } else {
-        size_t *w = calloc((size_t)t->ncols, sizeof *w);
-        if (!w)
-            cli_oom();
-        for (int c = 0; c < t->ncols; c++)
-            w[c] = strlen(t->cols[c]);
+        size_t *w = head_widths(t);
         if (t->title[0])
             fprintf(f, "%s\n", t->title);
         text_head(t, f, w);
@@ -322,21 +331,16 @@ bool cli_table_stream_rows(cli_table *t)
 {
     size_t nrows = t->ncells / (size_t)t->ncols;
     FILE *f = t->stream;
+    size_t *w = t->stream_fmt == CLI_FMT_TEXT ? head_widths(t) : NULL;
     for (; t->streamed < nrows; t->streamed++) {
-        if (t->stream_fmt == CLI_FMT_CSV) {
+        if (t->stream_fmt == CLI_FMT_CSV)
             csv_body_row(t, f, t->streamed);
-        } else if (t->stream_fmt == CLI_FMT_JSON) {
+        else if (t->stream_fmt == CLI_FMT_JSON)
             json_row(t, f, t->streamed);
-        } else {
-            size_t *w = calloc((size_t)t->ncols, sizeof *w);
-            if (!w)
-                cli_oom();
-            for (int c = 0; c < t->ncols; c++)
-                w[c] = strlen(t->cols[c]);
+        else
             text_row(t, f, t->streamed, w);
-            free(w);
-        }
     }
+    free(w);
     return fflush(f) == 0 && !ferror(f);
 }
 
