@@ -249,17 +249,13 @@ int cmd_bench(int argc, char **argv)
         CLI_FORMAT("format", &fmt),
         CLI_FLAG("quick", &quick),
     };
-    int rc = cli_parse_options("bench", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(BENCH_USAGE, stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("bench", BENCH_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     if (engine >= 0)
         engines = 1u << engine;
     if (optind < argc)
-        return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+        return cli_no_more_operands("bench", argc, argv, optind, NULL);
 
     /* Workloads. */
     enum { NC4 = sizeof BENCH_C4_POSITIONS / sizeof BENCH_C4_POSITIONS[0] };
@@ -551,19 +547,15 @@ int cmd_speedup(int argc, char **argv)
         CLI_ENGINE("split-ply", &split_ply, GTS_OPT_SPLIT_PLY),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("speedup", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(SPEEDUP_USAGE, stdout);
-        fprintf(stdout, "\n%s", cli_game_options_help);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("speedup", SPEEDUP_USAGE, cli_game_options_help, argc, argv,
+                               opts, CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     bool tree_depth_set = go.tree.depth != 0;
     if (!tree_depth_set)
         go.tree.depth = 8;
     if (optind < argc)
-        return cli_usage_error("speedup", "unexpected argument '%s'", argv[optind]);
+        return cli_no_more_operands("speedup", argc, argv, optind, NULL);
     if (!gts_games_find(go.name))
         return cli_usage_error("speedup", "--game: unknown game '%s' (known: %s)", go.name,
                                cli_game_names);

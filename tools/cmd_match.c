@@ -880,12 +880,10 @@ int cmd_match(int argc, char **argv)
         CLI_FLAG("quiet", &quiet),
         CLI_INT("progress-interval", &progress_s, 0, MATCH_MAX_PROGRESS_S),
     };
-    int prc = cli_parse_options("match", argc, argv, opts, CLI_NOPTS(opts));
+    int prc = cli_parse_options("match", MATCH_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (prc != CLI_OK) {
         free(extra);
-        if (prc == CLI_HELP)
-            fputs(MATCH_USAGE, stdout);
-        return prc == CLI_HELP ? CLI_OK : prc;
+        return cli_done(prc);
     }
     int rc = CLI_OK;
     if (optind >= argc) {
@@ -896,10 +894,7 @@ int cmd_match(int argc, char **argv)
     memset(&m, 0, sizeof m);
     cli_game_opts_init(&m.go);
     m.name = argv[optind++];
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("match", "unexpected argument '%s'", esc);
-        free(esc);
+    if (cli_no_more_operands("match", argc, argv, optind, NULL) != CLI_OK) {
         free(extra);
         return CLI_USAGE;
     }

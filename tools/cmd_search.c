@@ -28,11 +28,6 @@ static int default_depth(const cli_game_opts *g)
     return (int)g->tree.depth;
 }
 
-static void print_usage_common(FILE *f)
-{
-    fprintf(f, "\n%s", cli_game_options_help);
-}
-
 /* ---- search ------------------------------------------------------------------ */
 
 static const char SEARCH_USAGE[] =
@@ -321,25 +316,10 @@ int cmd_search(int argc, char **argv)
         CLI_FLAG("quiet", &quiet),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("search", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(SEARCH_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_game_command("search", SEARCH_USAGE, SEARCH_GAME_NAMES, argc, argv, opts,
+                                    CLI_NOPTS(opts), &go);
     if (rc != CLI_OK)
-        return rc;
-    if (optind >= argc)
-        return cli_usage_error("search", "missing GAME (%s)", SEARCH_GAME_NAMES);
-    go.name = argv[optind++];
-    if (optind < argc)
-        go.position = argv[optind++];
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("search", "unexpected argument '%s'", esc);
-        free(esc);
-        return CLI_USAGE;
-    }
+        return cli_done(rc);
     gts_algorithm alg;
     if (!cli_algorithm("search", alg_name, &alg))
         return CLI_USAGE;
@@ -444,14 +424,10 @@ int cmd_perft(int argc, char **argv)
         tree_depth,
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("perft", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(PERFT_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("perft", PERFT_USAGE, cli_game_options_help, argc, argv, opts,
+                               CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     if (argc - optind < 2)
         return cli_usage_error("perft", "expected GAME DEPTH [POSITION]");
     go.name = argv[optind];
@@ -468,12 +444,8 @@ int cmd_perft(int argc, char **argv)
     }
     if (argc - optind > 2)
         go.position = argv[optind + 2];
-    if (argc - optind > 3) {
-        char *esc = cli_escaped(argv[optind + 3]);
-        cli_usage_error("perft", "unexpected argument '%s'", esc);
-        free(esc);
+    if (cli_no_more_operands("perft", argc, argv, optind + 3, NULL) != CLI_OK)
         return CLI_USAGE;
-    }
 
     void *state;
     const gts_game *g = cli_game_new(&go, "perft", &state);
@@ -566,21 +538,10 @@ int cmd_nodes(int argc, char **argv)
         CLI_FORMAT("format", &fmt),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("nodes", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(NODES_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_game_command("nodes", NODES_USAGE, cli_game_names, argc, argv, opts,
+                                    CLI_NOPTS(opts), &go);
     if (rc != CLI_OK)
-        return rc;
-    if (optind >= argc)
-        return cli_usage_error("nodes", "missing GAME (%s)", cli_game_names);
-    go.name = argv[optind++];
-    if (optind < argc)
-        go.position = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error("nodes", "unexpected argument '%s'", argv[optind]);
+        return cli_done(rc);
     int depths[GTS_MAX_DEPTH];
     int nd = cli_parse_int_list(depths_arg, 1, GTS_MAX_DEPTH, depths, GTS_MAX_DEPTH);
     if (nd <= 0)

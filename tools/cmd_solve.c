@@ -210,13 +210,9 @@ int cmd_solve(int argc, char **argv)
         CLI_ENGINE("tt-near", &o.tt_near, GTS_OPT_TT_NEAR_DEPTH),
         CLI_ENGINE("tt-near-kb", &o.tt_near_kb, GTS_OPT_TT_NEAR_KB),
     };
-    int prc = cli_parse_options("solve", argc, argv, opts, CLI_NOPTS(opts));
-    if (prc == CLI_HELP) {
-        fputs(SOLVE_USAGE, stdout);
-        return CLI_OK;
-    }
+    int prc = cli_parse_options("solve", SOLVE_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (prc != CLI_OK)
-        return prc;
+        return cli_done(prc);
     if (optind >= argc)
         return cli_usage_error("solve", "missing GAME (only connect4 can be solved)");
     if (strcmp(argv[optind], "connect4") != 0) {
@@ -225,12 +221,9 @@ int cmd_solve(int argc, char **argv)
         free(esc);
         return CLI_USAGE;
     }
-    if (optind + 1 < argc) {
-        char *esc = cli_escaped(argv[optind + 1]);
-        cli_usage_error("solve", "unexpected argument '%s' (positions are read from stdin)", esc);
-        free(esc);
+    if (cli_no_more_operands("solve", argc, argv, optind + 1,
+                             " (positions are read from stdin)") != CLI_OK)
         return CLI_USAGE;
-    }
     if (!cli_algorithm("solve", alg_name, &o.alg))
         return CLI_USAGE;
     if (!gts_algorithm_is_exact(o.alg))
