@@ -268,6 +268,99 @@ Test(games, plugin_descriptors)
     gts_games_free(rt->game, st);
 }
 
+/* gts_games_position_turn: whose turn a text leaves and the plies it
+ * played, against answers worked out by hand (the Othello line leaves a
+ * pass implied: a count of its written moves says White, wrongly). */
+Test(games, position_turn_known_answers)
+{
+    static const struct {
+        const char *game, *text;
+        int side, plies;
+    } CASES[] = {
+        { "tictactoe", "", 0, 0 },
+        { "tictactoe", "519", 1, 3 },
+        { "connect4", "4453", 0, 4 },
+        { "connect4", "44531", 1, 5 },
+        { "connect4h", "445", 1, 3 },
+        { "othello", "f5d6c3", 1, 3 },
+        { "othello", "d3c3b3b2f5a3a1c1e3", 0, 10 },   /* Black's pass implied before e3 */
+        { "othello", "d3c3b3b2f5a3a1c1pse3", 0, 10 }, /* the same, written */
+        { "go", "", 0, 0 },
+        { "go", "9 komi=7 moves=E5,D4,pass", 1, 3 },
+        { "chess", "", 0, 0 },
+        { "chess", "startpos moves e2e4", 1, 1 },
+        { "chess", "startpos moves e2e4 e7e5 g1f3", 1, 3 },
+        { "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", 1, 0 },
+        { "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 moves e7e5", 0,
+          1 },
+        { "randtree", "", 0, 0 },
+        { "randtree", "0,3,1", 1, 3 },
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        int side = -1, plies = -1;
+        cr_assert_eq(gts_games_position_turn(CASES[i].game, NULL, CASES[i].text, &side, &plies),
+                     GTS_OK, "%s '%s'", CASES[i].game, CASES[i].text);
+        cr_assert_eq(side, CASES[i].side, "%s '%s': side %d", CASES[i].game, CASES[i].text, side);
+        cr_assert_eq(plies, CASES[i].plies, "%s '%s': %d plies", CASES[i].game, CASES[i].text,
+                     plies);
+        side = -1;
+        cr_assert_eq(gts_games_position_turn(CASES[i].game, NULL, CASES[i].text, &side, NULL),
+                     GTS_OK, "plies not wanted");
+        cr_assert_eq(side, CASES[i].side);
+    }
+    int side = 0;
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, NULL, &side, NULL), GTS_OK, "NULL text");
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, "1111111", &side, NULL), GTS_EPARSE);
+    cr_assert_eq(gts_games_position_turn("checkers", NULL, "", &side, NULL), GTS_EINVAL);
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, "", NULL, NULL), GTS_EINVAL);
+}
+
+/* The same on random games of every built-in game: a line of random moves
+ * played through the vtable, written as its descriptor says (moves_prefix,
+ * moves_separator, format_move), leaves the side the line's length says to
+ * move (the reference counts what it applied, passes included). */
+Test(games, position_turn_follows_random_lines)
+{
+    static const char *const NAMES[] = { "tictactoe", "connect4", "connect4h", "chess",
+                                         "go",        "othello",  "randtree" };
+    uint64_t rng = 0x7475726eull; /* "turn" */
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++) {
+        const gts_plugin *p = gts_games_plugin(NAMES[i]);
+        const gts_game *g = p->game;
+        gts_move *mv = malloc(((size_t)g->max_moves + 1) * sizeof *mv);
+        cr_assert_not_null(mv);
+        for (int line = 0; line < 20; line++) {
+            void *st = NULL;
+            char why[256], text[4096];
+            cr_assert_eq(p->position_new("", &st, why, sizeof why, p->user), GTS_OK);
+            int len = (int)rng_below(&rng, 40);
+            int plies = 0;
+            snprintf(text, sizeof text, "%s", len > 0 ? p->moves_prefix : "");
+            for (; plies < len; plies++) {
+                int n = gen(g, st, mv);
+                if (n == 0)
+                    break;
+                gts_move m = mv[rng_below(&rng, (uint32_t)n)];
+                char buf[32];
+                cr_assert_geq(g->format_move(st, m, buf, sizeof buf, g->user), 0);
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "%s%s", plies ? p->moves_separator : "",
+                         buf);
+                play(g, st, m);
+            }
+            gts_games_free(g, st);
+            int side = -1, got = -1;
+            gts_status rc = gts_games_position_turn(NAMES[i], NULL, text, &side, &got);
+            if (rc == GTS_EPARSE) /* a finished Connect-4 game is no position of it */
+                continue;
+            cr_assert_eq(rc, GTS_OK, "%s '%s'", NAMES[i], text);
+            cr_assert_eq(got, plies, "%s '%s': %d plies", NAMES[i], text, got);
+            cr_assert_eq(side, plies & 1, "%s '%s': side %d", NAMES[i], text, side);
+        }
+        free(mv);
+    }
+}
+
 Test(games, perft_arguments)
 {
     void *st = NULL;

@@ -281,6 +281,7 @@ static void openings_free(openings *o)
 typedef struct match_game {
     const char *name;       /* as given */
     const char *pos_name;   /* the positions' game for cli_position_new */
+    bool library;           /* a game library's (pos_name its path) */
     const gts_game *g;      /* the rules: moves, the end and the result */
     const gts_game *search; /* what the set-ups search: g, or chess's engine vtable */
     cli_game_opts go;       /* randtree parameters (the defaults) */
@@ -493,47 +494,34 @@ typedef struct game_record {
     uint64_t nodes[2], us[2];
 } game_record;
 
-/* The colour to move after the opening @p text of @p state (0 the player
- * who moves first from the start: chess White, Go Black) and, in chess,
- * the plies its state already holds (the moves after "moves"). */
-static int opening_side(const match_game *m, void *state, const char *text, int *held)
+/* The colour to move after the opening @p text (0 the player who moves
+ * first from the start: chess White, Go Black) and the plies the text
+ * played (in chess, the plies its state already holds). A built-in game
+ * says it (gts_games_position_turn); a game library's text is taken as the
+ * moves it lists after its moves_prefix, colours alternating from the
+ * player who moves first. */
+static int opening_side(const match_game *m, const char *text, int *held)
 {
+    int side = 0;
     *held = 0;
-    if (strcmp(m->pos_name, "go") == 0)
-        return gts_go_to_move(state);
-    if (strcmp(m->pos_name, "chess") == 0) {
-        /* From the text gts_chess_new() accepted: the FEN's side field
-         * ("startpos": White), then one colour change per move. */
-        int side = 0, field = 0, after = -1;
-        for (const char *p = text; *p;) {
-            size_t n = strcspn(p, " \t\r\n");
-            if (n == 0) {
-                p++;
-                continue;
-            }
-            if (after >= 0)
-                after++;
-            else if (n == 5 && memcmp(p, "moves", 5) == 0)
-                after = 0;
-            else if (field == 1 && n == 1 && *p == 'b')
-                side = 1;
-            field++;
-            p += n;
-        }
-        *held = after > 0 ? after : 0;
-        return side ^ (*held & 1);
+    if (!m->library) {
+        if (gts_games_position_turn(m->pos_name, &m->go.tree, text, &side, held) != GTS_OK)
+            *held = 0; /* not reached: the opening's state was built */
+        return side;
     }
-    /* The moves of the text (an Othello pass counts when written: "ps"). */
-    int plies = 0;
-    size_t len = strlen(text);
-    if (strcmp(m->pos_name, "randtree") == 0)
-        for (size_t i = 0; i <= len; i++)
-            plies += i == len ? (len > 0) : text[i] == ',';
-    else if (strcmp(m->pos_name, "othello") == 0)
-        plies = (int)(len / 2);
-    else
-        plies = (int)len;
-    return plies % 2;
+    const char *p = *m->lead ? strstr(text, m->lead) : text;
+    if (!p || !m->sep)
+        return 0;
+    p += strlen(m->lead);
+    size_t sep = strlen(m->sep);
+    while (*p) { /* "" between moves: one character a move */
+        const char *next = sep ? strstr(p, m->sep) : p + 1;
+        if (!next)
+            next = p + strlen(p);
+        *held += next > p;
+        p = sep && *next ? next + sep : next;
+    }
+    return *held & 1;
 }
 
 /* Play opening @p k with set-up @p first to move after it. Returns the exit
@@ -551,7 +539,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         return CLI_FAIL;
     }
     /* first_side: the colour of the set-up to move after the opening */
-    int held, first_side = opening_side(m, state, op->text, &held);
+    int held, first_side = opening_side(m, op->text, &held);
     int max_plies = MATCH_MAX_PLIES;
     if (strcmp(m->pos_name, "chess") == 0 && CHESS_GAME_PLIES - held < max_plies)
         max_plies = held < CHESS_GAME_PLIES ? CHESS_GAME_PLIES - held : 0;
@@ -902,6 +890,7 @@ int cmd_match(int argc, char **argv)
     /* A game library's descriptor, or a built-in game's (libgts-games):
      * the rules, and how a position text lists moves for the openings. */
     bool library = cli_is_game_library(m.name);
+    m.library = library;
     const gts_plugin *plugin = library ? cli_plugin_load(m.name, "match")
                                        : gts_games_plugin(m.name);
     if (!plugin) {

@@ -24,4 +24,14 @@ void gts__games_say(char *why, size_t size, const char *fmt, ...)
  * in @p why: which token or move is wrong and why (go.c). */
 gts_status gts__go_position_new(const char *text, void **state, char *why, size_t size);
 
+/* Whose turn it is in a state of the game's constructor, as each game
+ * keeps it (gts_games_position_turn): 0 the player who moves first from
+ * the start, 1 the other; *plies the moves played on the state since its
+ * start position, passes included. Connect-4 answers through
+ * gts__connect4_bits (connect4_internal.h). */
+int gts__tictactoe_turn(const void *state, int *plies);
+int gts__othello_turn(const void *state, int *plies);
+int gts__randtree_turn(const void *state, int *plies);
+int gts__go_turn(const void *state, int *plies);
+
 #endif

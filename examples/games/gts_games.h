@@ -253,6 +253,36 @@ GTS_GAMES_API gts_status gts_games_position_new(const char *name,
                                                 size_t size);
 
 /**
+ * @brief Whose turn it is after the position text @p text of the built-in
+ *        game @p name, and how many plies the text played.
+ * The game reads the text as gts_games_position_new() does and answers
+ * from the state it builds (chess from the text: the FEN's side field and
+ * the moves after "moves"), so that a program that sets up games from
+ * texts (`gts match` alternating colours over openings) knows no game's
+ * notation.
+ * @param name  a name of gts_games_find().
+ * @param tree  for "randtree", as in gts_games_position_new().
+ * @param text  the position (NULL is "").
+ * @param[out] side 0 when the player who moves first from the game's start
+ *              is to move (tic-tac-toe X, Connect-4's first player, Othello
+ *              and Go Black, chess White, a random tree's root side), 1
+ *              when the other is.
+ * @param[out] plies if not NULL, the moves the text played from its start:
+ *              every move of a move list, passes included (an Othello pass
+ *              also when the text leaves it implied, a Go pass); a random
+ *              tree's depth below the root; for chess the moves after
+ *              "moves" (a FEN is a start).
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p side; else the status of
+ *         gts_games_position_new() for a text it refuses (call it for the
+ *         reason).
+ * Thread-safe.
+ * @since 0.3
+ */
+GTS_GAMES_API gts_status gts_games_position_turn(const char *name,
+                                                 const gts_randtree_params *tree,
+                                                 const char *text, int *side, int *plies);
+
+/**
  * @brief The built-in game @p name described as a game library
  *        (gts/plugin.h), so that a program treats built-in games and game
  *        libraries alike.

@@ -27,6 +27,7 @@
  * touches its own state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -447,4 +448,11 @@ gts_status gts_othello_new(const char *position, void **state)
 bad:
     free(s);
     return GTS_EPARSE;
+}
+
+int gts__othello_turn(const void *state, int *plies)
+{
+    const oth_state *s = state;
+    *plies = (int)s->ply; /* a pass is a move of the history, implied or written */
+    return s->side == OTH_BLACK ? 0 : 1;
 }

@@ -23,6 +23,7 @@
  * filled once (pthread_once); every function is thread-safe.
  */
 #include "gts_games.h"
+#include "connect4_internal.h"
 #include "games_internal.h"
 
 #include <pthread.h>
@@ -414,6 +415,67 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
     gts_games_free(g, walked);
     gts__games_say(why, size, "position refused by the adapter");
     return GTS_EPARSE;
+}
+
+/* ---- whose turn a position text leaves --------------------------------------- */
+
+/* Chess: the side field of the FEN ("startpos": White), then one change of
+ * colour per move after "moves"; the plies are those moves. Read from the
+ * text gts_chess_new() accepted: the chess adapter has no call that asks
+ * its state. */
+static int chess_turn(const char *text, int *plies)
+{
+    int side = 0, field = 0, after = -1;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " \t\r\n");
+        if (n == 0) {
+            p++;
+            continue;
+        }
+        if (after >= 0)
+            after++;
+        else if (n == 5 && memcmp(p, "moves", 5) == 0)
+            after = 0;
+        else if (field == 1 && n == 1 && *p == 'b')
+            side = 1;
+        field++;
+        p += n;
+    }
+    *plies = after > 0 ? after : 0;
+    return side ^ (*plies & 1);
+}
+
+gts_status gts_games_position_turn(const char *name, const gts_randtree_params *tree,
+                                   const char *text, int *side, int *plies)
+{
+    if (!side)
+        return GTS_EINVAL;
+    void *state;
+    gts_status rc = gts_games_position_new(name, tree, text, &state, NULL, 0);
+    if (rc != GTS_OK)
+        return rc;
+    int n = 0;
+    if (strcmp(name, "chess") == 0) {
+        *side = chess_turn(text ? text : "", &n);
+    } else if (strcmp(name, "go") == 0) {
+        *side = gts__go_turn(state, &n);
+    } else if (strcmp(name, "tictactoe") == 0) {
+        *side = gts__tictactoe_turn(state, &n);
+    } else if (strcmp(name, "othello") == 0) {
+        *side = gts__othello_turn(state, &n);
+    } else if (strcmp(name, "randtree") == 0) {
+        *side = gts__randtree_turn(state, &n);
+    } else { /* connect4, connect4h: Connect-4's states */
+        uint64_t position, mask;
+        uint32_t moves;
+        gts__connect4_bits(state, &position, &mask, &moves);
+        n = (int)moves;
+        *side = (int)(moves & 1);
+    }
+    gts_games_free(gts_games_find(name), state);
+    if (plies)
+        *plies = n;
+    return GTS_OK;
 }
 
 /* ---- the built-in games as game libraries ---------------------------------- */

@@ -39,6 +39,7 @@
  * Concurrency: no global state; callbacks only touch their own state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -399,4 +400,11 @@ gts_status gts_randtree_new(const gts_randtree_params *params, void **state)
     s->key[0] = rt_mix2(p->seed, RT_SALT_ROOT);
     *state = s;
     return GTS_OK;
+}
+
+int gts__randtree_turn(const void *state, int *plies)
+{
+    const rt_state *s = state;
+    *plies = (int)s->level; /* the root's side moves at even levels */
+    return (int)(s->level & 1);
 }

@@ -19,6 +19,7 @@
  * it is given, so distinct states may be used from distinct threads.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -330,4 +331,11 @@ gts_status gts_tictactoe_new(const char *position, void **state)
     }
     *state = s;
     return GTS_OK;
+}
+
+int gts__tictactoe_turn(const void *state, int *plies)
+{
+    const ttt_state *s = state;
+    *plies = s->count;
+    return ttt_side_to_move(s) == TTT_X ? 0 : 1;
 }
