@@ -403,16 +403,20 @@ static const char SPEEDUP_USAGE[] =
     "  --repeat R       runs per measurement (default 3)\n"
     "  --median         report the median of the runs instead of the best\n"
     "  --tt-mb M        transposition table in MiB (default 16)\n"
-    "  --virtual        virtual processors (GTS_OPT_VIRTUAL): the threads take\n"
+    "  --virtual        virtual processors (GTS_OPT_VIRTUAL*): the threads take\n"
     "                   turns, one node each, and time is counted in rounds of\n"
     "                   turns (ticks; a serial search: its nodes), so thread\n"
     "                   counts far beyond the machine's cores are measured by\n"
     "                   design; deterministic, so one run per measurement; the\n"
     "                   column idle is the share of idle turns\n"
-    "  --split-ply P    share work only in the top P plies (GTS_OPT_SPLIT_PLY;\n"
+    "  --split-ply P    share work only in the top P plies (GTS_OPT_SPLIT_PLY*;\n"
     "                   default 0: no limit)\n"
     "  --format F       text (default), csv or json\n"
-    "  -h, --help       this help\n";
+    "  -h, --help       this help\n"
+    "\n"
+    "* An experimental engine option (behind GTS_EXPERIMENTAL_API; README,\n"
+    "  \"Versioning and ABI\"): a tuning knob that may change or go in any minor\n"
+    "  release.\n";
 
 /* Default workloads: about 0.3 s for serial PVS on an idle core. From the
  * empty board every unfinished Connect-4 node evaluates to 0 and alpha-beta
@@ -622,7 +626,7 @@ int cmd_speedup(int argc, char **argv)
             if (a == GTS_ALG_MCTS)
                 cli_table_note(t, "mcts reaches the depth only by proving the root to it, "
                                   "which can take hours on these trees; its parallel speed "
-                                  "is playouts per second (doc/results.md, MCTS)");
+                                  "is playouts per second (doc/results/bestfirst.md, \"MCTS\")");
             if (!gts_algorithm_is_parallel(a))
                 cli_table_note(t, "%s is serial: its thread count has no effect", names[i]);
             algs[na++] = a;

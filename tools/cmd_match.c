@@ -2,7 +2,7 @@
  * cmd_match.c - `gts match`: two engine set-ups play a game of
  * libgts-games from a list of openings, each opening twice with the colours
  * swapped, and the tool counts wins, losses and draws per set-up and per
- * colour (doc/cli.md, "match"; the experiments of doc/results.md).
+ * colour (doc/cli.md, "match"; the experiments of doc/results/bestfirst.md).
  *
  * A set-up is an algorithm, a budget per move (depth, nodes = move
  * applications, time) and engine options, written "alg=mma,nodes=2000".
@@ -56,7 +56,9 @@ static const char MATCH_USAGE[] =
     "  nodes=N        move applications per move (gts_limits.nodes), >= 1\n"
     "  time_ms=T      wall-clock milliseconds per move, >= 1\n"
     "  OPTION=V       any engine option by its library name (tt_mb, threads,\n"
-    "                 mma_p, mcts_playouts, mcts_exploration, ...; see doc/cli.md)\n"
+    "                 mma_p, mcts_playouts, mcts_exploration, ...; see doc/cli.md);\n"
+    "                 the experimental ones (split_ply, virtual, tt_near_depth, ...:\n"
+    "                 GTS_EXPERIMENTAL_API) may change in any minor release\n"
     "  name=LABEL     the set-up's label in the output (default A, B)\n"
     "At least one budget is required: depth, nodes, time_ms (or mcts_playouts).\n"
     "\n"
