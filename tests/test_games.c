@@ -361,6 +361,48 @@ Test(games, position_turn_follows_random_lines)
     }
 }
 
+/* gts_games_format_move(s): the game's texts, numbers without them, a line
+ * played and taken back, a list written in one position. */
+Test(games, format_moves)
+{
+    const gts_game *g = gts_game_connect4();
+    void *st = NULL;
+    cr_assert_eq(gts_connect4_new("44", &st), GTS_OK);
+    uint64_t key = g->hash(st, NULL);
+    char buf[64];
+    gts_games_format_move(g, st, 3, buf, sizeof buf);
+    cr_assert_str_eq(buf, "4");
+    gts_games_format_move(g, st, GTS_MOVE_NONE, buf, sizeof buf);
+    cr_assert_str_eq(buf, "none");
+    const gts_move line[] = { 3, 2, 2, 4 };
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "4 3 3 5");
+    cr_assert_eq(g->hash(st, NULL), key, "the line is taken back");
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, false, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "4 3 3 5");
+    /* cut after the last move that fits whole */
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, buf, 5), 2);
+    cr_assert_str_eq(buf, "4 3");
+    cr_assert_eq(g->hash(st, NULL), key);
+    /* a move that cannot be played ends a line: column 4 holds 6 stones */
+    const gts_move full[] = { 3, 3, 3, 3, 3, 2 };
+    cr_assert_eq(gts_games_format_moves(g, st, full, 6, true, buf, sizeof buf), 5);
+    cr_assert_str_eq(buf, "4 4 4 4 4");
+    cr_assert_eq(g->hash(st, NULL), key);
+    /* a game without format_move: the numbers */
+    gts_game bare = *g;
+    bare.format_move = NULL;
+    cr_assert_eq(gts_games_format_moves(&bare, st, line, 4, true, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "3 2 2 4");
+    cr_assert_eq(gts_games_format_moves(g, st, NULL, 0, true, buf, sizeof buf), 0);
+    cr_assert_str_empty(buf);
+    cr_assert_eq(gts_games_format_moves(NULL, st, line, 4, true, buf, sizeof buf), GTS_EINVAL);
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, NULL, 8), GTS_EINVAL);
+    cr_assert_eq(gts_games_format_moves(g, st, NULL, 4, true, buf, sizeof buf), GTS_EINVAL);
+    gts_games_format_move(g, st, 3, NULL, 0); /* nothing written, no crash */
+    gts_games_free(g, st);
+}
+
 Test(games, perft_arguments)
 {
     void *st = NULL;

@@ -200,11 +200,6 @@ char *cli_escaped(const char *s);
 /* Names of the built-in games, for messages. */
 extern const char cli_game_names[];
 
-/* Format @p move with the game's format_move (falls back to the number). */
-void cli_format_move(const gts_game *g, void *state, gts_move move, char *buf, size_t size);
-/* Format a principal variation, playing it on @p state and taking it back. */
-void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t len, char *buf,
-                   size_t size);
 
 /* ---- engine ---------------------------------------------------------------- */
 

@@ -92,7 +92,8 @@ int cmd_check(int argc, char **argv)
         void *fresh;
         const gts_game *g2 = cli_game_new(&go, "check", &fresh);
         if (g2) {
-            cli_format_pv(g2, fresh, rep.path, rep.path_length, path, sizeof path);
+            gts_games_format_moves(g2, fresh, rep.path, rep.path_length, true, path,
+                                   sizeof path);
             gts_games_free(g2, fresh);
         }
     }

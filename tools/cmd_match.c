@@ -317,7 +317,7 @@ static void *opening_state(const match_game *m, const char *text, char *why, siz
 static void text_append(const match_game *m, void *state, gts_move move, char *buf, size_t size)
 {
     char mv[64];
-    cli_format_move(m->g, state, move, mv, sizeof mv);
+    gts_games_format_move(m->g, state, move, mv, sizeof mv);
     size_t used = strlen(buf);
     snprintf(buf + used, size - used, "%s%s", used ? m->sep : m->lead, mv);
 }
@@ -623,7 +623,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         s->total_us += r.time_us;
         mv[0] = r.best_move;
         char text[64];
-        cli_format_move(g, state, mv[0], text, sizeof text);
+        gts_games_format_move(g, state, mv[0], text, sizeof text);
         size_t tl = strlen(text);
         if (used + tl + 2 > cap) {
             cap = 2 * cap + tl;

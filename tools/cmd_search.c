@@ -97,8 +97,9 @@ static int on_iteration(const gts_result *r, void *user)
     if (p->quiet)
         return 0;
     char pv[4096];
-    cli_format_pv(p->g, p->state, r->pv, (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, pv,
-                  sizeof pv);
+    gts_games_format_moves(p->g, p->state, r->pv,
+                           (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, true, pv,
+                           sizeof pv);
     fprintf(stderr, "info depth %d score %d nodes %" PRIu64 " time_us %" PRIu64 " nps %.0f pv %s\n",
             r->depth, r->score, r->nodes, r->time_us, nodes_per_second(r->nodes, r->time_us),
             pv[0] ? pv : "none");
@@ -202,7 +203,7 @@ static uint32_t pv_moves(const gts_game *g, void *state, const gts_result *r, ch
     if (n > cap)
         n = cap;
     for (i = 0; i < n; i++) {
-        cli_format_move(g, state, r->pv[i], mv[i], sizeof mv[i]);
+        gts_games_format_move(g, state, r->pv[i], mv[i], sizeof mv[i]);
         if (i + 1 < n) {
             if (g->apply(state, r->pv[i], g->user) != 0) {
                 i++;
@@ -226,7 +227,7 @@ static void print_result(cli_format fmt, const cli_game_opts *go, gts_algorithm 
     char best[64], score[64];
     bool has_move = (r->flags & GTS_RESULT_HAS_MOVE) != 0;
     if (has_move)
-        cli_format_move(g, state, r->best_move, best, sizeof best);
+        gts_games_format_move(g, state, r->best_move, best, sizeof best);
     const char *bound = (r->flags & GTS_RESULT_LOWER_BOUND)   ? "lower"
                         : (r->flags & GTS_RESULT_UPPER_BOUND) ? "upper"
                                                               : "exact";
@@ -462,7 +463,7 @@ int cmd_perft(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 uint64_t cnt = 0;
                 char mv[64];
-                cli_format_move(g, state, moves[i], mv, sizeof mv);
+                gts_games_format_move(g, state, moves[i], mv, sizeof mv);
                 if (g->apply(state, moves[i], g->user) != 0) {
                     fprintf(stderr, "%s perft: move %s could not be played\n", cli_prog, mv);
                     status = CLI_FAIL;
@@ -598,8 +599,9 @@ int cmd_nodes(int argc, char **argv)
                 break;
             }
             char mv[64];
-            cli_format_move(g, state, (r.flags & GTS_RESULT_HAS_MOVE) ? r.best_move : GTS_MOVE_NONE,
-                            mv, sizeof mv);
+            gts_games_format_move(g, state,
+                                  (r.flags & GTS_RESULT_HAS_MOVE) ? r.best_move : GTS_MOVE_NONE,
+                                  mv, sizeof mv);
             cli_table_str(t, go.name);
             cli_table_str(t, gts_algorithm_name(algs[a]));
             cli_table_int(t, depths[k]);

@@ -210,6 +210,36 @@ GTS_GAMES_API const gts_game *gts_games_find(const char *name);
  */
 GTS_GAMES_API int gts_games_perft(const gts_game *game, void *state, int depth, uint64_t *count);
 
+/**
+ * @brief The text of @p move for a message or a listing: the game's
+ *        format_move(), or the move's number when the game has none or it
+ *        fails; "none" for #GTS_MOVE_NONE.
+ * Works on any game (not only the built-in ones). Nothing is written when
+ * @p buf is NULL or @p size 0; the text is cut to @p size bytes.
+ * Thread-safe (on distinct states).
+ * @since 0.3
+ */
+GTS_GAMES_API void gts_games_format_move(const gts_game *game, void *state, gts_move move,
+                                         char *buf, size_t size);
+
+/**
+ * @brief The texts of @p n moves, separated by blanks, each by
+ *        gts_games_format_move().
+ * With @p line, the moves are a line of play (a principal variation): each
+ * move but the last is applied to @p state before the next is written, and
+ * all of them are undone before return, so @p state ends as it began; a
+ * move that cannot be applied ends the text after it. Without, every move
+ * is written in @p state (a list of alternatives). A text longer than
+ * @p size bytes is cut after the last move that fits whole.
+ * @return the number of moves written, or #GTS_EINVAL for a NULL @p game
+ *         or @p buf, @p size 0, or NULL @p moves with @p n > 0.
+ * Thread-safe (on distinct states).
+ * @since 0.3
+ */
+GTS_GAMES_API int gts_games_format_moves(const gts_game *game, void *state,
+                                         const gts_move *moves, size_t n, bool line, char *buf,
+                                         size_t size);
+
 /* ---- position texts, and why one was refused (since 0.2) ------------------ */
 
 /**

@@ -101,30 +101,6 @@ static bool next_token(enum pos_kind kind, const char *text, size_t len, size_t 
     return true;
 }
 
-/* A move's text for a message: the game's format_move(), else the number. */
-static void format_move(const gts_game *g, void *state, gts_move m, char *buf, size_t size)
-{
-    if (m == GTS_MOVE_NONE)
-        snprintf(buf, size, "none");
-    else if (!g->format_move || g->format_move(state, m, buf, size, g->user) < 0)
-        snprintf(buf, size, "%llu", (unsigned long long)m);
-}
-
-static void format_moves(const gts_game *g, void *state, const gts_move *moves, int n, char *buf,
-                         size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        char mv[64];
-        format_move(g, state, moves[i], mv, sizeof mv);
-        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
-        if (w < 0 || (size_t)w >= size - used)
-            break;
-        used += (size_t)w;
-    }
-}
-
 /* Pass 1: the syntax of every move. */
 static gts_status check_syntax(enum pos_kind kind, const char *text, char *why, size_t size)
 {
@@ -237,7 +213,7 @@ static void explain_illegal(enum pos_kind kind, const gts_game *g, void *state, 
         gts__games_say(why, size, "move %d: column %s is full", k, tok);
         break;
     case POS_OTHELLO:
-        format_moves(g, state, moves, n, list, sizeof list);
+        gts_games_format_moves(g, state, moves, (size_t)n, false, list, sizeof list);
         if ((tok[0] | 0x20) == 'p')
             gts__games_say(why, size,
                            "move %d: %s (pass) is not legal here: the side to move has moves (%s)",
