@@ -37,6 +37,35 @@ static inline gts_engine *fx_engine_with(int threads, int tt_mb)
     return e;
 }
 
+/* One search set-up of a test: an algorithm at one of the test's thread
+ * counts (@t its index in the test's table, @threads the count). */
+typedef struct fx_run {
+    gts_algorithm alg;
+    int t, threads;
+} fx_run;
+
+/* Every algorithm of the library's list that @keep accepts (NULL: all): a
+ * serial one at the first of the @nthreads counts @threads, a parallel
+ * one at each. Returns how many it wrote (at most @cap). */
+static inline int fx_runs(fx_run *out, int cap, bool (*keep)(gts_algorithm), const int *threads,
+                          int nthreads)
+{
+    gts_algorithm all[64];
+    int n = gts_algorithm_list(all, 64);
+    cr_assert(n > 0 && n <= 64);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (keep && !keep(all[i]))
+            continue;
+        int nt = gts_algorithm_is_parallel(all[i]) ? nthreads : 1;
+        for (int t = 0; t < nt; t++) {
+            cr_assert(k < cap, "more than %d runs", cap);
+            out[k++] = (fx_run){all[i], t, threads[t]};
+        }
+    }
+    return k;
+}
+
 /* gts_search to @depth (and @nodes, 0 = none), which must return GTS_OK. */
 static inline gts_result fx_search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s,
                                    int depth, uint64_t nodes)

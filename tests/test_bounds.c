@@ -345,17 +345,20 @@ Test(bounds, othello_end_games_are_sound)
 static const int THREADS[] = {1, 2, 4};
 #define NTHREADS (sizeof THREADS / sizeof THREADS[0])
 
-/* One exact algorithm at one thread count (index into THREADS). */
-typedef struct alg_run {
-    gts_algorithm alg;
-    int t;
-} alg_run;
+/* One exact algorithm at one thread count (t: index into THREADS). */
+typedef fx_run alg_run;
 
-/* The MT family finds its root value itself: GTS_OPT_ROOT_DRIVER applies to
- * every other exact algorithm (the windowed ones). */
+/* Every exact algorithm but the reference (minimax)... */
+static bool exact_but_reference(gts_algorithm a)
+{
+    return gts_algorithm_is_exact(a) && a != GTS_ALG_MINIMAX;
+}
+
+/* ... and of those, the ones GTS_OPT_ROOT_DRIVER applies to (not the MT
+ * family). */
 static bool windowed(gts_algorithm a)
 {
-    return a != GTS_ALG_MINIMAX && a != GTS_ALG_MTDF && a != GTS_ALG_NEGACSTAR &&
+    return exact_but_reference(a) && a != GTS_ALG_MTDF && a != GTS_ALG_NEGACSTAR &&
            a != GTS_ALG_SSSSTAR && a != GTS_ALG_DUALSTAR;
 }
 
@@ -363,22 +366,8 @@ static bool windowed(gts_algorithm a)
  * count. With @windowed_only, only those GTS_OPT_ROOT_DRIVER applies to. */
 static int exact_runs(alg_run *out, bool windowed_only)
 {
-    gts_algorithm all[64];
-    int n = gts_algorithm_list(all, 64);
-    cr_assert(n > 0 && n <= 64);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (!gts_algorithm_is_exact(all[i]) || all[i] == GTS_ALG_MINIMAX)
-            continue;
-        if (windowed_only && !windowed(all[i]))
-            continue;
-        int nt = gts_algorithm_is_parallel(all[i]) ? (int)NTHREADS : 1;
-        for (int t = 0; t < nt; t++) {
-            cr_assert(k < MAX_RUNS);
-            out[k++] = (alg_run){all[i], t};
-        }
-    }
-    return k;
+    return fx_runs(out, MAX_RUNS, windowed_only ? windowed : exact_but_reference, THREADS,
+                   (int)NTHREADS);
 }
 
 typedef fx_reference reference;

@@ -219,24 +219,12 @@ static int root_values(const gts_game *v, void *s, int depth, gts_move *moves, g
 
 /* ---- configurations: every algorithm, parallel ones at 1 and 4 threads ---- */
 
-typedef struct config {
-    gts_algorithm alg;
-    int threads;
-} config;
+typedef fx_run config;
 
 static int configs(config *out, int cap)
 {
-    gts_algorithm algs[64];
-    int na = gts_algorithm_list(algs, 64);
-    cr_assert(na > 0 && na <= 64);
-    int n = 0;
-    for (int i = 0; i < na; i++) {
-        cr_assert(n + 2 <= cap);
-        out[n++] = (config){algs[i], 1};
-        if (gts_algorithm_is_parallel(algs[i]))
-            out[n++] = (config){algs[i], 4};
-    }
-    return n;
+    static const int threads[] = {1, 4};
+    return fx_runs(out, cap, NULL, threads, 2);
 }
 
 /* Exact value of the (small) tree, independent of the engine. */
