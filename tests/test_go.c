@@ -535,28 +535,40 @@ static int ref_nbrs(const ref_go *r, int p, int *out)
     return k;
 }
 
-/* Liberties of the string at p on board b (flood fill). */
-static int ref_libs(const ref_go *r, const char *b, int p, char *in_string)
+/* The region of b[p]'s colour that holds p, on board b (flood fill): its
+ * points in @in (if not NULL), the points of other colours next to it in
+ * @edge. */
+static void ref_region(const ref_go *r, const char *b, int p, char *in, char *edge)
 {
-    char seen[R_MAX] = {0}, lib[R_MAX] = {0};
-    int stack[R_MAX], sp = 0, libs = 0;
+    char seen[R_MAX] = {0};
+    int stack[R_MAX], sp = 0;
+    memset(edge, 0, R_MAX);
     stack[sp++] = p;
     seen[p] = 1;
     while (sp) {
         int q = stack[--sp];
         int nb[4], k = ref_nbrs(r, q, nb);
         for (int i = 0; i < k; i++) {
-            if (b[nb[i]] == 0 && !lib[nb[i]]) {
-                lib[nb[i]] = 1;
-                libs++;
-            } else if (b[nb[i]] == b[p] && !seen[nb[i]]) {
+            if (b[nb[i]] != b[p])
+                edge[nb[i]] = 1;
+            else if (!seen[nb[i]]) {
                 seen[nb[i]] = 1;
                 stack[sp++] = nb[i];
             }
         }
     }
-    if (in_string)
-        memcpy(in_string, seen, R_MAX);
+    if (in)
+        memcpy(in, seen, R_MAX);
+}
+
+/* Liberties of the string at p on board b. */
+static int ref_libs(const ref_go *r, const char *b, int p, char *in_string)
+{
+    char edge[R_MAX];
+    ref_region(r, b, p, in_string, edge);
+    int libs = 0;
+    for (int q = 0; q < r->n * r->n; q++)
+        libs += edge[q] && b[q] == 0;
     return libs;
 }
 
@@ -593,22 +605,12 @@ static int ref_score(const ref_go *r) /* black minus white, points */
             continue;
         }
         /* an empty point counts for the colours its region reaches */
-        char seen[R_MAX] = {0};
-        int stack[R_MAX], sp = 0, reach = 0;
-        stack[sp++] = p;
-        seen[p] = 1;
-        while (sp) {
-            int q = stack[--sp];
-            int nb[4], k = ref_nbrs(r, q, nb);
-            for (int i = 0; i < k; i++) {
-                if (r->b[nb[i]])
-                    reach |= r->b[nb[i]];
-                else if (!seen[nb[i]]) {
-                    seen[nb[i]] = 1;
-                    stack[sp++] = nb[i];
-                }
-            }
-        }
+        char edge[R_MAX];
+        int reach = 0;
+        ref_region(r, r->b, p, NULL, edge);
+        for (int q = 0; q < r->n * r->n; q++)
+            if (edge[q])
+                reach |= r->b[q];
         score += reach == 1 ? 1 : reach == 2 ? -1 : 0;
     }
     return score;
