@@ -77,6 +77,20 @@ static inline gts_result fx_search(gts_engine *e, gts_algorithm alg, const gts_g
     return r;
 }
 
+/* Tic-tac-toe "1425" (X: cells 0, 1; O: cells 3, 4; X to move): @alg on
+ * @e to depth 5 plays cell 2 and scores it a win in one ply, the fastest. */
+static inline void fx_expect_fastest_win(gts_engine *e, gts_algorithm alg)
+{
+    const gts_game *g = gts_game_tictactoe();
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
+    gts_result r = fx_search(e, alg, g, s, 5, 0);
+    cr_expect_eq(r.score, gts_score_win_in(1), "%s: win in one ply, got %d",
+                 gts_algorithm_name(alg), r.score);
+    cr_expect_eq(r.best_move, 2u, "%s: the winning cell", gts_algorithm_name(alg));
+    gts_games_free(g, s);
+}
+
 /* ---- the reference: plain negamax over any vtable ------------------------- */
 
 /* A decided score seen @ply plies above the node that returned it. */
@@ -164,6 +178,8 @@ typedef enum fx_fault {
     FX_FAIL_UNDO,
     FX_FAIL_GENERATE,
     FX_FAIL_EVALUATE,
+    FX_BAD_SCORE,    /* evaluate returns a score out of range */
+    FX_TOO_MANY,     /* generate returns more than max_moves */
 } fx_fault;
 
 /* @f with one fault: @kind fails at call @at. */
@@ -175,6 +191,8 @@ static inline void fx_set_fault(tgame_faults *f, fx_fault kind, uint64_t at)
     case FX_FAIL_UNDO: f->fail_undo_at = at; break;
     case FX_FAIL_GENERATE: f->fail_generate_at = at; break;
     case FX_FAIL_EVALUATE: f->fail_evaluate_at = at; break;
+    case FX_BAD_SCORE: f->bad_score_at = at; break;
+    case FX_TOO_MANY: f->too_many_at = at; break;
     }
 }
 
