@@ -159,3 +159,19 @@ int gts_games_format_moves(const gts_game *game, void *state, const gts_move *mo
     }
     return (int)(written < (size_t)INT_MAX ? written : (size_t)INT_MAX);
 }
+
+void *gts__games_clone_flat(const void *state, size_t size)
+{
+    if (!state)
+        return NULL;
+    void *copy = malloc(size);
+    if (copy)
+        memcpy(copy, state, size);
+    return copy;
+}
+
+void gts__games_free_flat(void *state, void *user)
+{
+    (void)user;
+    free(state);
+}
