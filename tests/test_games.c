@@ -51,6 +51,40 @@ static void unplay(const gts_game *g, void *st, gts_move m)
     cr_assert_eq(rc, 0, "undo(%llu) should succeed, got %d", (unsigned long long)m, rc);
 }
 
+/* A position text a constructor must refuse, and why. */
+typedef struct refusal {
+    const char *text, *why;
+} refusal;
+
+/* @make refuses each text with GTS_EPARSE and no state, and a NULL out
+ * pointer with GTS_EINVAL. */
+static void expect_refused(gts_status (*make)(const char *, void **), const refusal *bad, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *st = (void *)1;
+        cr_assert_eq(make(bad[i].text, &st), GTS_EPARSE, "'%s': %s", bad[i].text, bad[i].why);
+        cr_assert_null(st, "'%s': state is NULL on error", bad[i].text);
+    }
+    cr_assert_eq(make("", NULL), GTS_EINVAL, "NULL out pointer");
+}
+
+/* Position texts @a and @same (its moves in another order) hash equal;
+ * @other (the same cells, colours swapped) hashes differently. */
+static void expect_transposition(const gts_game *g, gts_status (*make)(const char *, void **),
+                                 const char *a, const char *same, const char *other)
+{
+    void *sa, *sb;
+    cr_assert_eq(make(a, &sa), GTS_OK, "position %s", a);
+    cr_assert_eq(make(same, &sb), GTS_OK, "position %s", same);
+    cr_assert_eq(g->hash(sa, NULL), g->hash(sb, NULL), "%s and %s: transposed positions hash equal",
+                 a, same);
+    gts_games_free(g, sb);
+    cr_assert_eq(make(other, &sb), GTS_OK, "position %s", other);
+    cr_assert_neq(g->hash(sa, NULL), g->hash(sb, NULL), "%s and %s hash differently", a, other);
+    gts_games_free(g, sb);
+    gts_games_free(g, sa);
+}
+
 static uint64_t perft(const gts_game *g, void *st, int depth)
 {
     uint64_t count = 0;
@@ -501,14 +535,15 @@ Test(games, tictactoe_full_tree)
 Test(games, tictactoe_positions)
 {
     const gts_game *g = gts_game_tictactoe();
-    void *st = (void *)1;
+    void *st;
     gts_move mv[9];
-    cr_assert_eq(gts_tictactoe_new("0", &st), GTS_EPARSE, "'0' is not a cell");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_tictactoe_new("55", &st), GTS_EPARSE, "cell played twice");
-    cr_assert_eq(gts_tictactoe_new("1a", &st), GTS_EPARSE, "letters are rejected");
-    cr_assert_eq(gts_tictactoe_new("1425376", &st), GTS_EPARSE, "no move after a win");
-    cr_assert_eq(gts_tictactoe_new("", NULL), GTS_EINVAL, "NULL out pointer");
+    static const refusal BAD[] = {
+        { "0", "'0' is not a cell" },
+        { "55", "cell played twice" },
+        { "1a", "letters are rejected" },
+        { "1425376", "no move after a win" },
+    };
+    expect_refused(gts_tictactoe_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     /* X: 1 2 3 (top row) wins; O played 4 5 */
     cr_assert_eq(gts_tictactoe_new("14253", &st), GTS_OK, "finished position is accepted");
@@ -530,15 +565,7 @@ Test(games, tictactoe_positions)
     cr_assert_eq(g->evaluate(st, NULL), 0, "a full board without a line is 0");
     gts_games_free(g, st);
 
-    void *a, *b;
-    cr_assert_eq(gts_tictactoe_new("1593", &a), GTS_OK, "position a");
-    cr_assert_eq(gts_tictactoe_new("9513", &b), GTS_OK, "position b (a transposition of a)");
-    cr_assert_eq(g->hash(a, NULL), g->hash(b, NULL), "transposed positions hash equal");
-    gts_games_free(g, b);
-    cr_assert_eq(gts_tictactoe_new("1539", &b), GTS_OK, "position b' (colours swapped)");
-    cr_assert_neq(g->hash(a, NULL), g->hash(b, NULL), "different positions hash differently");
-    gts_games_free(g, b);
-    gts_games_free(g, a);
+    expect_transposition(g, gts_tictactoe_new, "1593", "9513", "1539");
 
     cr_assert_eq(gts_tictactoe_new(NULL, &st), GTS_OK, "start");
     for (uint64_t seed = 1; seed <= 20; seed++)
@@ -649,7 +676,35 @@ static void expect_naive_perft(const gts_game *g, void *st, int max_depth,
     }
 }
 
+/* A game's naive board beside its adapter: the adapter's constructor, the
+ * naive board of the same position text, its perft. */
+typedef struct naive_game {
+    gts_status (*make)(const char *text, void **state);
+    void (*from)(void *board, const char *text);
+    uint64_t (*perft)(void *board, int depth);
+    size_t board_size;
+} naive_game;
+
+/* expect_naive_perft from each of the @n position texts. */
+static void expect_naive_perfts(const gts_game *g, const naive_game *ng, const char *const *texts,
+                                size_t n, int max_depth)
+{
+    void *board = malloc(ng->board_size);
+    cr_assert_not_null(board);
+    for (size_t i = 0; i < n; i++) {
+        void *st;
+        cr_assert_eq(ng->make(texts[i], &st), GTS_OK, "position %s parses", texts[i]);
+        ng->from(board, texts[i]);
+        expect_naive_perft(g, st, max_depth, ng->perft, board, texts[i]);
+        gts_games_free(g, st);
+    }
+    free(board);
+}
+
 static uint64_t naive_c4_perft_of(void *b, int depth) { return naive_c4_perft(b, depth); }
+static void naive_c4_from_of(void *b, const char *text) { naive_c4_from(b, text); }
+static const naive_game NAIVE_C4 = { gts_connect4_new, naive_c4_from_of, naive_c4_perft_of,
+                                     sizeof(naive_c4) };
 
 Test(games, connect4_perft_midgame)
 {
@@ -657,15 +712,8 @@ Test(games, connect4_perft_midgame)
         "4453", "44444", "12345671234567", "3344553", "443322", "1234567123456",
         "2252576253462244111563365343671351441", "7422341735647741166133573473242566",
     };
-    const gts_game *g = gts_game_connect4();
-    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
-        void *st;
-        naive_c4 b;
-        cr_assert_eq(gts_connect4_new(positions[i], &st), GTS_OK, "position %s parses", positions[i]);
-        naive_c4_from(&b, positions[i]);
-        expect_naive_perft(g, st, 7, naive_c4_perft_of, &b, positions[i]);
-        gts_games_free(g, st);
-    }
+    expect_naive_perfts(gts_game_connect4(), &NAIVE_C4, positions,
+                        sizeof positions / sizeof *positions, 7);
 }
 
 /* Random games in lock-step with the naive board: same legal columns, same
@@ -713,16 +761,17 @@ Test(games, connect4_lockstep_random_games)
 Test(games, connect4_positions)
 {
     const gts_game *g = gts_game_connect4();
-    void *st = (void *)1;
-    cr_assert_eq(gts_connect4_new("8", &st), GTS_EPARSE, "column 8 does not exist");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_connect4_new("0", &st), GTS_EPARSE, "column 0 does not exist");
-    cr_assert_eq(gts_connect4_new("44a", &st), GTS_EPARSE, "letters are rejected");
-    cr_assert_eq(gts_connect4_new("4 4", &st), GTS_EPARSE, "spaces are rejected");
-    cr_assert_eq(gts_connect4_new("4444444", &st), GTS_EPARSE, "a full column is rejected");
-    cr_assert_eq(gts_connect4_new("1212121", &st), GTS_EPARSE, "a won game is rejected");
-    cr_assert_eq(gts_connect4_new("12121213", &st), GTS_EPARSE, "moves after a win are rejected");
-    cr_assert_eq(gts_connect4_new("1", NULL), GTS_EINVAL, "NULL out pointer");
+    void *st;
+    static const refusal BAD[] = {
+        { "8", "column 8 does not exist" },
+        { "0", "column 0 does not exist" },
+        { "44a", "letters are rejected" },
+        { "4 4", "spaces are rejected" },
+        { "4444444", "a full column is rejected" },
+        { "1212121", "a won game is rejected" },
+        { "12121213", "moves after a win are rejected" },
+    };
+    expect_refused(gts_connect4_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     cr_assert_eq(gts_connect4_new("444444", &st), GTS_OK, "a full column is fine");
     gts_move mv[7], m;
@@ -734,15 +783,7 @@ Test(games, connect4_positions)
     cr_assert(g->undo(st, 0, NULL) < 0, "undo of an empty column fails");
     gts_games_free(g, st);
 
-    void *a, *b;
-    cr_assert_eq(gts_connect4_new("1234", &a), GTS_OK, "position a");
-    cr_assert_eq(gts_connect4_new("3214", &b), GTS_OK, "position b (a transposition of a)");
-    cr_assert_eq(g->hash(a, NULL), g->hash(b, NULL), "transposed positions hash equal");
-    gts_games_free(g, b);
-    cr_assert_eq(gts_connect4_new("2143", &b), GTS_OK, "colours swapped");
-    cr_assert_neq(g->hash(a, NULL), g->hash(b, NULL), "different positions hash differently");
-    gts_games_free(g, b);
-    gts_games_free(g, a);
+    expect_transposition(g, gts_connect4_new, "1234", "3214", "2143");
 }
 
 /* Collect every position up to 6 plies and check hashes are unique
@@ -1005,7 +1046,6 @@ static uint64_t naive_oth_perft(const naive_oth *b, int depth)
     return total;
 }
 
-static uint64_t naive_oth_perft_of(void *b, int depth) { return naive_oth_perft(b, depth); }
 
 static void naive_oth_start(naive_oth *b)
 {
@@ -1032,6 +1072,11 @@ static void naive_oth_from(naive_oth *b, const char *text)
         naive_oth_play(b, ((p[1] - '1') * 8) + ((p[0] | 32) - 'a'));
     }
 }
+
+static uint64_t naive_oth_perft_of(void *b, int depth) { return naive_oth_perft(b, depth); }
+static void naive_oth_from_of(void *b, const char *text) { naive_oth_from(b, text); }
+static const naive_game NAIVE_OTH = { gts_othello_new, naive_oth_from_of, naive_oth_perft_of,
+                                      sizeof(naive_oth) };
 
 Test(games, othello_perft_start)
 {
@@ -1142,28 +1187,22 @@ Test(games, othello_lockstep_random_games)
 
     /* naive perft from a few positions along random games */
     static const char *positions[] = { "f5d6c3d3c4", "f5f6e6f4e3", "c4c3d3c5b3f4b5b4c6d6" };
-    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
-        void *st;
-        naive_oth b;
-        cr_assert_eq(gts_othello_new(positions[i], &st), GTS_OK, "%s parses", positions[i]);
-        naive_oth_from(&b, positions[i]);
-        expect_naive_perft(g, st, 5, naive_oth_perft_of, &b, positions[i]);
-        gts_games_free(g, st);
-    }
+    expect_naive_perfts(g, &NAIVE_OTH, positions, sizeof positions / sizeof *positions, 5);
 }
 
 Test(games, othello_positions)
 {
     const gts_game *g = gts_game_othello();
-    void *st = (void *)1, *other;
-    cr_assert_eq(gts_othello_new("f5f5", &st), GTS_EPARSE, "occupied square");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_othello_new("a1", &st), GTS_EPARSE, "a1 flips nothing");
-    cr_assert_eq(gts_othello_new("ps", &st), GTS_EPARSE, "a pass is illegal at the start");
-    cr_assert_eq(gts_othello_new("f", &st), GTS_EPARSE, "half a move");
-    cr_assert_eq(gts_othello_new("i5", &st), GTS_EPARSE, "file i does not exist");
-    cr_assert_eq(gts_othello_new("f9", &st), GTS_EPARSE, "rank 9 does not exist");
-    cr_assert_eq(gts_othello_new("", NULL), GTS_EINVAL, "NULL out pointer");
+    void *st, *other;
+    static const refusal BAD[] = {
+        { "f5f5", "occupied square" },
+        { "a1", "a1 flips nothing" },
+        { "ps", "a pass is illegal at the start" },
+        { "f", "half a move" },
+        { "i5", "file i does not exist" },
+        { "f9", "rank 9 does not exist" },
+    };
+    expect_refused(gts_othello_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     cr_assert_eq(gts_othello_new("f5d6c3", &st), GTS_OK, "lower case");
     cr_assert_eq(gts_othello_new("F5D6C3", &other), GTS_OK, "upper case");
