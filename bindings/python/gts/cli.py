@@ -567,7 +567,7 @@ def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
 
 
 def _format_move(g: games.BuiltinGame, move: Optional[int]) -> str:
-    """cli_format_move: "none" for no move, the number if the game cannot."""
+    """gts_games_format_move: "none" for no move, the number if the game cannot."""
     if move is None:
         return "none"
     try:
