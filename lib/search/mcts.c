@@ -56,8 +56,9 @@
  * EXPANDING: it fills the children (plain writes) and publishes them with a
  * release store of EXPANDED; readers load the state with acquire before
  * they look at children/n, which never change afterwards. A failed
- * allocation stores LEAF back. Tree memory comes from per-worker chunks
- * (owner only), charged to one shared byte counter against the budget.
+ * allocation stores LEAF back. Tree memory is the best-first module's
+ * pinned store (bestfirst.h): per-worker blocks (owner only), charged to
+ * one shared byte counter against the budget.
  * Root parallelisation: one tree per worker, same code; only the budget
  * counters are shared. Between batches of playouts (and after the last)
  * no worker runs: the pool run's end orders every write before the
@@ -71,6 +72,7 @@
  *  - root visits == sum of the root children's visits == playouts done.
  */
 #include "search/algos.h"
+#include "search/bestfirst.h"
 #include "struct_internal.h"
 
 #include <math.h>
@@ -81,7 +83,8 @@
 /* Fixed-point unit of one reward in a node's sum (2^20: 2^32 visits still
  * fit in 52 bits, so the sum converts to a double exactly). */
 static const double MC_ONE = 1048576.0;
-/* Tree memory is taken from the budget in chunks of this size. */
+/* Tree memory is taken from the budget in blocks of this size (the pinned
+ * store's standard block, bestfirst.h). */
 static const size_t MC_CHUNK = (size_t)64 << 10;
 /* Playouts before the first progress report; doubled after each one. */
 static const uint64_t MC_FIRST_BATCH = 1024;
@@ -125,13 +128,6 @@ struct mc_node {
 _Static_assert(sizeof(mc_node) == 72, "mc_node: 72 bytes");
 _Static_assert(MC_HEAD % _Alignof(mc_node) == 0, "children stay aligned");
 
-typedef struct gts__mc_chunk mc_chunk;
-struct gts__mc_chunk {
-    mc_chunk *next;
-    size_t size;
-    _Alignas(16) unsigned char data[];
-};
-
 typedef struct mc_search mc_search;
 
 /* One worker: its context and state copy, random stream, scratch, arena. */
@@ -152,9 +148,7 @@ typedef struct mc_worker {
     uint32_t seen_stamp[MC_SEEN];
     uint16_t seen_at[MC_SEEN];
     gts_move seen_move[MC_SEEN];
-    mc_chunk *chunks;
-    unsigned char *bump;
-    size_t left;
+    gts__bf_cursor mem;     /* its tree memory (pinned store) */
 } __attribute__((aligned(GTS__CACHELINE))) mc_worker;
 
 struct mc_search {
@@ -184,11 +178,9 @@ struct mc_search {
     mc_node *merged;        /* [nroot]: root children summed over the trees */
     mc_worker *w;           /* [threads] */
     gts__task *tasks;       /* [threads] */
-    /* the engine's spare chunks (mc_spare_give), taken under the lock */
-    pthread_mutex_t spare_lock;
-    mc_chunk *spare;
+    /* the tree memory's budget and spare blocks (bestfirst.h) */
+    gts__bf_pins pins;
     /* written by the workers during a batch: atomics only */
-    _Alignas(GTS__CACHELINE) uint64_t mem_used;
     _Alignas(GTS__CACHELINE) uint64_t claimed;
     _Alignas(GTS__CACHELINE) uint64_t completed;
     uint32_t done;          /* a root is proven */
@@ -307,71 +299,24 @@ static inline uint64_t *mc_head_hash(mc_node *ch)
     return (uint64_t *)(void *)((unsigned char *)ch - MC_HEAD);
 }
 
-/* A spare chunk (MC_CHUNK bytes) for a worker, or NULL. */
-static mc_chunk *mc_search_spare(mc_search *m)
-{
-    if (!gts__atomic_load_relaxed_ptr(&m->spare))
-        return NULL;
-    pthread_mutex_lock(&m->spare_lock);
-    mc_chunk *ch = m->spare;
-    if (ch)
-        gts__atomic_store_relaxed_ptr(&m->spare, ch->next);
-    pthread_mutex_unlock(&m->spare_lock);
-    return ch;
-}
-
-/* @n nodes (after an MC_HEAD header) from the worker's chunk, or NULL:
+/* @n nodes (after an MC_HEAD header) from the worker's blocks, or NULL:
  * when the budget says no, the tree is full for everyone (the search goes
  * on); when the allocator says no, GTS_ENOMEM is recorded (the search
  * unwinds, as everywhere). */
 static mc_node *mc_alloc(mc_worker *w, uint32_t n)
 {
-    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
-    if (size <= w->left) {
-        mc_node *p = (mc_node *)(void *)(w->bump + MC_HEAD);
-        w->bump += size;
-        w->left -= size;
-        return p;
-    }
-    mc_search *m = w->m;
-    if (gts__atomic_load_relaxed_32(&m->full))
-        return NULL;
-    /* A whole chunk if the budget has room, else exactly what is needed. */
-    size_t want = size > MC_CHUNK ? size : MC_CHUNK;
-    for (;;) {
-        uint64_t old = gts__atomic_faa_relaxed_64(&m->mem_used, want);
-        if (old + want <= m->mem_limit)
-            break;
-        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
-        if (want == size) {
-            gts__atomic_store_relaxed_32(&m->full, 1);
-            return NULL;
-        }
-        want = size;
-    }
-    mc_chunk *ch = want == MC_CHUNK ? mc_search_spare(m) : NULL;
-    if (!ch)
-        ch = gts__malloc(&m->run->engine->alloc, sizeof *ch + want);
-    if (!ch) { /* out of memory, not out of budget: the search fails */
-        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
-        gts__fail(w->c, GTS_ENOMEM, 0);
-        return NULL;
-    }
-    ch->size = want;
-    ch->next = w->chunks;
-    w->chunks = ch;
-    w->bump = ch->data + size;
-    w->left = want - size;
-    return (mc_node *)(void *)(ch->data + MC_HEAD);
+    unsigned char *p = gts__bf_pin_take(&w->m->pins, &w->mem,
+                                        MC_HEAD + (size_t)n * sizeof(mc_node), w->c);
+    return p ? (mc_node *)(void *)(p + MC_HEAD) : NULL;
 }
 
 /* ---- the kept tree (tree reuse) ------------------------------------------------- */
 
 /*
  * After a search (GTS_OPT_MCTS_REUSE), the engine keeps its tree(s): every
- * chunk, the root nodes, and whether a gts_mcts_advance() since allows the
+ * block, the root nodes, and whether a gts_mcts_advance() since allows the
  * next search to adopt it. gts_mcts_advance() with moves copies the
- * subtree of the position reached into other chunks (so the memory of the
+ * subtree of the position reached into other blocks (so the memory of the
  * discarded siblings is free at once, for the spare list, and the kept
  * bytes are what the next search is charged), shifting decided scores to
  * the new root's distance. The next search adopts a tree whose root
@@ -382,8 +327,8 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
  * between its set-up and its batches.
  */
 struct gts__mcts_kept {
-    mc_chunk *chunks;       /* every node of the trees */
-    uint64_t bytes;         /* chunk bytes, charged to the next search's budget */
+    gts__bf_blocks tree;    /* every node of the trees; its bytes are charged
+                             * to the next search's budget */
     mc_node *roots;         /* [roots_cap], from the engine's allocator */
     int nroots, roots_cap;  /* roots in use, allocated */
     bool advanced;          /* gts_mcts_advance() since the search */
@@ -395,7 +340,7 @@ typedef struct gts__mcts_kept mc_kept;
 /*
  * MCTS's state on the engine (gts__mcts_state, an opaque slot of the
  * engine: engine_internal.h), made by the first MCTS search: the kept tree,
- * the spare chunks and the root statistics of the last search.
+ * the spare blocks and the root statistics of the last search.
  */
 typedef struct mc_engine_state {
     /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
@@ -406,10 +351,8 @@ typedef struct mc_engine_state {
     uint64_t stats_search;
     /* The tree of the last search, kept for gts_mcts_advance() (NULL: none). */
     mc_kept *kept;
-    /* Tree memory between searches, for the next one (spare chunks; NULL:
-     * none) and its bytes. */
-    mc_chunk *spare;
-    uint64_t spare_bytes;
+    /* Tree memory between searches, for the next one (spare blocks). */
+    gts__bf_blocks spare;
 } mc_engine_state;
 
 /* The engine's MCTS state, NULL before the first MCTS search. */
@@ -439,89 +382,61 @@ static int64_t mc_opt(const gts_engine *e, gts_option id)
     return gts__algo_opt(e, gts__mcts_options, id);
 }
 
-/* ---- spare chunks --------------------------------------------------------------- */
+/* ---- spare blocks --------------------------------------------------------------- */
 
 /*
- * Tree memory outlives a search. The chunks of a tree the engine does not
+ * Tree memory outlives a search. The blocks of a tree the engine does not
  * keep go to its spare list (those of MC_CHUNK bytes, while the spare list
  * and the kept tree together stay within GTS_OPT_TREE_MB; the others are
- * freed), and a search or a tree copy takes its chunks from there before
- * it asks the allocator. Why: freed, the chunks went back to the system
+ * freed), and a search or a tree copy takes its blocks from there before
+ * it asks the allocator. Why: freed, the blocks went back to the system
  * (a search of a few seconds builds 100+ MB of tree) and the next search
  * took every page fault again, 7 % of gts-gtp's time (perf). The engine
  * frees them in gts_engine_free(); lowering GTS_OPT_TREE_MB trims them.
  * Only the engine's holder touches the list (between searches, or in a
- * search's set-up and end); during a search it is the search's, under
- * its lock (mc_search_spare).
+ * search's set-up and end); during a search it is the search's pinned
+ * store's (bestfirst.h), taken under its lock.
  */
 static uint64_t mc_spare_cap(const gts_engine *e)
 {
     const mc_engine_state *st = mc_st(e);
     uint64_t cap = (uint64_t)mc_opt(e, GTS_OPT_TREE_MB) << 20;
-    uint64_t kept = st && st->kept ? st->kept->bytes : 0;
+    uint64_t kept = st && st->kept ? st->kept->tree.bytes : 0;
     return kept < cap ? cap - kept : 0;
 }
 
-/* Give the chunks of @list to the engine's spare list, or free them. */
-static void mc_spare_give(gts_engine *e, mc_chunk *list)
+/* Give the blocks of @list to the engine's spare list, or free them. */
+static void mc_spare_give(gts_engine *e, gts__bf_block *list)
 {
     mc_engine_state *st = mc_st(e);
-    uint64_t cap = mc_spare_cap(e);
-    for (mc_chunk *ch = list, *next; ch; ch = next) {
-        next = ch->next;
-        if (st && ch->size == MC_CHUNK && st->spare_bytes + MC_CHUNK <= cap) {
-            ch->next = st->spare;
-            st->spare = ch;
-            st->spare_bytes += MC_CHUNK;
-        } else {
-            gts__free(&e->alloc, ch, sizeof *ch + ch->size);
-        }
-    }
+    gts__bf_spare_give(st ? &st->spare : NULL, list, MC_CHUNK, mc_spare_cap(e), &e->alloc);
 }
 
-/* A spare chunk of MC_CHUNK bytes, or NULL (no search runs). */
-static mc_chunk *mc_spare_take(gts_engine *e)
-{
-    mc_engine_state *st = mc_st(e);
-    mc_chunk *ch = st ? st->spare : NULL;
-    if (ch) {
-        st->spare = ch->next;
-        st->spare_bytes -= MC_CHUNK;
-    }
-    return ch;
-}
-
-/* Move the engine's spare chunks to the search's list (no worker runs). */
+/* Move the engine's spare blocks to the search's store (no worker runs). */
 static void mc_search_take_spare(mc_search *m)
 {
-    for (mc_chunk *ch; (ch = mc_spare_take(m->run->engine)) != NULL;) {
-        ch->next = m->spare;
-        m->spare = ch;
-    }
+    gts__bf_pins_take_spare(&m->pins, &mc_st(m->run->engine)->spare);
 }
 
-/* Free spare chunks until the spare list fits under @cap bytes. */
+/* Free spare blocks until the spare list fits under @cap bytes. */
 static void mc_spare_trim(gts_engine *e, uint64_t cap)
 {
-    const mc_engine_state *st = mc_st(e);
-    while (st && st->spare_bytes > cap) {
-        mc_chunk *ch = mc_spare_take(e);
-        gts__free(&e->alloc, ch, sizeof *ch + ch->size);
-    }
+    mc_engine_state *st = mc_st(e);
+    gts__bf_spare_trim(st ? &st->spare : NULL, cap, &e->alloc);
 }
 
-/* Free @k, no longer the engine's kept tree: its chunks go to the spare
+/* Free @k, no longer the engine's kept tree: its blocks go to the spare
  * list. */
 static void mc_kept_free(gts_engine *e, mc_kept *k)
 {
     if (!k)
         return;
-    mc_spare_give(e, k->chunks);
+    mc_spare_give(e, k->tree.head);
     gts__free(&e->alloc, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
     gts__free(&e->alloc, k, sizeof *k);
 }
 
-/* Free the kept tree, if any (its chunks become spare ones). */
+/* Free the kept tree, if any (its blocks become spare ones). */
 static void mc_drop(gts_engine *e)
 {
     mc_engine_state *st = mc_st(e);
@@ -1368,9 +1283,8 @@ static void mc_free_worker(mc_search *m, mc_worker *w)
 {
     const gts_allocator *a = &m->run->engine->alloc;
     uint32_t cap = m->game->max_moves;
-    mc_spare_give(m->run->engine, w->chunks); /* w->m is unset when setup failed before it */
-    w->chunks = NULL;
-    w->left = 0;
+    /* w->m is unset when setup failed before it */
+    mc_spare_give(m->run->engine, gts__bf_cursor_detach(&w->mem).head);
     gts__free(a, w->buf, (size_t)cap * sizeof *w->buf);
     gts__free(a, w->line, (size_t)w->line_cap * sizeof *w->line);
     gts__free(a, w->keys, (size_t)cap * sizeof *w->keys);
@@ -1383,7 +1297,7 @@ static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
 {
     mc_worker *w0 = &m->w[0];
     const gts_game *g = m->game;
-    if (!k->advanced || m->horizon_active || k->generate != g->generate || k->bytes > m->mem_limit
+    if (!k->advanced || m->horizon_active || k->generate != g->generate || k->tree.bytes > m->mem_limit
         || k->hashed != m->hashed)
         return false;
     uint64_t h = k->hashed ? g->hash(w0->c->state, w0->c->user) : 0;
@@ -1401,7 +1315,7 @@ static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
 }
 
 /* Take the engine's kept tree as this search's roots when it matches
- * (worker 0 owns its chunks from now on); free it otherwise. Returns the
+ * (worker 0 owns its blocks from now on); free it otherwise. Returns the
  * number of roots adopted. */
 static int mc_adopt(mc_search *m, int n)
 {
@@ -1416,17 +1330,15 @@ static int mc_adopt(mc_search *m, int n)
         adopted = k->nroots < m->nroots ? k->nroots : m->nroots;
         for (int t = 0; t < adopted; t++)
             m->roots[t] = k->roots[t];
-        mc_worker *w0 = &m->w[0];
-        w0->chunks = k->chunks;
-        k->chunks = NULL;
-        m->mem_used = k->bytes; /* the other roots' trees are freed with the chunks */
+        /* charged to the budget; the other roots' trees are freed with the blocks */
+        gts__bf_cursor_adopt(&m->pins, &m->w[0].mem, &k->tree);
     }
     mc_kept_free(e, k);
     return adopted;
 }
 
 /* After the search: keep the tree(s) in the engine for gts_mcts_advance()
- * (the chunks and root array move there), unless reuse is off, the search
+ * (the blocks and root array move there), unless reuse is off, the search
  * failed or had a depth limit, or memory is short (then nothing is kept). */
 static void mc_keep(mc_search *m)
 {
@@ -1438,15 +1350,8 @@ static void mc_keep(mc_search *m)
     if (!k)
         return;
     for (int i = 0; i < m->threads; i++) {
-        mc_worker *w = &m->w[i];
-        for (mc_chunk *ch = w->chunks, *next; ch; ch = next) {
-            next = ch->next;
-            ch->next = k->chunks;
-            k->chunks = ch;
-            k->bytes += ch->size;
-        }
-        w->chunks = NULL;
-        w->left = 0;
+        gts__bf_blocks mine = gts__bf_cursor_detach(&m->w[i].mem);
+        gts__bf_blocks_join(&k->tree, &mine);
     }
     k->roots = m->roots;
     k->nroots = m->nroots;
@@ -1566,10 +1471,10 @@ void gts__run_mcts(gts__run *run)
         ok = mc_setup_worker(m, i);
     if (!ok)
         gts__fail(c0, GTS_ENOMEM, 0);
-    /* The engine's spare chunks are the search's until its end: before the
+    /* The engine's spare blocks are the search's until its end: before the
      * roots, which take the first, and again after them (a kept tree that
-     * did not match has given its chunks back there). */
-    pthread_mutex_init(&m->spare_lock, NULL);
+     * did not match has given its blocks back there). */
+    gts__bf_pins_init(&m->pins, a, MC_CHUNK, m->mem_limit, &m->full);
     mc_search_take_spare(m);
     if (ok)
         ok = mc_setup_roots(m);
@@ -1619,8 +1524,7 @@ void gts__run_mcts(gts__run *run)
     if (m->w)
         for (int i = 0; i < m->threads; i++)
             mc_free_worker(m, &m->w[i]);
-    mc_spare_give(e, m->spare);
-    pthread_mutex_destroy(&m->spare_lock);
+    gts__bf_pins_end(&m->pins, &mc_st(e)->spare, mc_spare_cap(e));
     gts__free(a, m->merged, (size_t)m->nroot * sizeof *m->merged);
     gts__free(a, m->tasks, (size_t)m->threads * sizeof *m->tasks);
     gts__free(a, m->roots, (size_t)m->nroots * sizeof *m->roots);
@@ -1655,37 +1559,20 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 
 /* ---- tree reuse ------------------------------------------------------------------ */
 
-/* Chunks for a copied tree, spare ones first (no budget: a copy is never
- * larger than the tree it comes from, which fitted). */
+/* Blocks for a copied tree: a pinned store of its own, the engine's spare
+ * blocks first (no budget: a copy is never larger than the tree it comes
+ * from, which fitted). */
 typedef struct mc_arena {
-    gts_engine *e;
-    mc_chunk *chunks;
-    unsigned char *bump;
-    size_t left;
-    uint64_t bytes;
+    gts__bf_pins pins;
+    gts__bf_cursor mem;
+    uint32_t full; /* never raised: no budget */
 } mc_arena;
 
 static mc_node *mc_arena_take(mc_arena *ar, uint32_t n)
 {
-    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
-    if (size > ar->left) {
-        size_t want = size > MC_CHUNK ? size : MC_CHUNK;
-        mc_chunk *ch = want == MC_CHUNK ? mc_spare_take(ar->e) : NULL;
-        if (!ch)
-            ch = gts__malloc(&ar->e->alloc, sizeof *ch + want);
-        if (!ch)
-            return NULL;
-        ch->size = want;
-        ch->next = ar->chunks;
-        ar->chunks = ch;
-        ar->bump = ch->data;
-        ar->left = want;
-        ar->bytes += want;
-    }
-    mc_node *p = (mc_node *)(void *)(ar->bump + MC_HEAD);
-    ar->bump += size;
-    ar->left -= size;
-    return p;
+    unsigned char *p = gts__bf_pin_take(&ar->pins, &ar->mem,
+                                        MC_HEAD + (size_t)n * sizeof(mc_node), NULL);
+    return p ? (mc_node *)(void *)(p + MC_HEAD) : NULL;
 }
 
 /* A proven bound of a node @d plies below the root, seen from the new
@@ -1782,7 +1669,9 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         rc = 1;
     } else if (k) {
         /* Step 1. The subtree of every kept root (a missing one is dropped) */
-        mc_arena ar = {.e = engine};
+        mc_arena ar = {.full = 0};
+        gts__bf_pins_init(&ar.pins, a, MC_CHUNK, UINT64_MAX, &ar.full);
+        gts__bf_pins_take_spare(&ar.pins, &st->spare);
         mc_node *roots = gts__calloc(a, (size_t)k->nroots, sizeof *roots);
         int kept = 0;
         bool oom = !roots;
@@ -1790,18 +1679,17 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
             const mc_node *sub = mc_descend(&k->roots[t], moves, n);
             if (!sub)
                 continue;
-            /* Step 2. Copy it into fresh chunks (decided scores shifted) */
+            /* Step 2. Copy it into fresh blocks (decided scores shifted) */
             if (mc_copy(&ar, &roots[kept], sub, n, n) == MC_COPY_OOM)
                 oom = true;
             else
                 kept++;
         }
         /* Step 3. Replace the old tree (or drop everything): the kept
-         * structure is reused, its chunks and roots replaced */
-        mc_chunk *old = k->chunks;
+         * structure is reused, its blocks and roots replaced */
+        gts__bf_blocks old = k->tree;
         gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
-        k->chunks = ar.chunks;
-        k->bytes = ar.bytes;
+        k->tree = gts__bf_cursor_detach(&ar.mem);
         k->roots = roots;
         k->roots_cap = roots ? k->nroots : 0;
         k->nroots = kept;
@@ -1812,7 +1700,9 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         } else {
             rc = 1;
         }
-        mc_spare_give(engine, old); /* after the copy: within the budget */
+        /* after the copy: within the budget */
+        gts__bf_pins_end(&ar.pins, &st->spare, mc_spare_cap(engine));
+        mc_spare_give(engine, old.head);
     }
     if (rc == 1 && visits)
         for (int t = 0; t < st->kept->nroots; t++)
