@@ -135,6 +135,10 @@ typedef struct gts_mcts_move_stats {
  *
  * **Tree reuse.** See gts_mcts_advance().
  *
+ * **Evaluator.** With a batch evaluator set (gts_engine_set_evaluator(),
+ * since 0.3) selection is PUCT over its priors and new leaves are
+ * evaluated by it in batches instead of played out; see there.
+ *
  * **Solver.** Every node keeps a proven range of its value (score-bounded
  * MCTS, Cazenave & Saffidine 2010): finished games and positions at ply
  * gts_limits::depth are exact (their evaluate()), the game's bounds() and
