@@ -161,6 +161,7 @@ typedef struct mc_worker {
     gts__ev_batch ev;
     bool pending;           /* queued for the evaluator (state left there) */
     bool collided;          /* reached a leaf another descent had queued */
+    bool coll_kept;         /* ... and its virtual losses stay (w->ev.cpaths) */
 } __attribute__((aligned(GTS__CACHELINE))) mc_worker;
 
 struct mc_search {
@@ -722,8 +723,9 @@ static bool mc_root_done(const mc_node *root)
 
 /* Step 1 with an evaluator: PUCT, Q + c * P * sqrt(N) / (1 + n), over the
  * same candidates as mc_select(). Q of a child never visited (first-play
- * urgency): the mean of p from its side to move (its visited children's,
- * or its own evaluation before any; 0.5 with neither) less m->fpu.
+ * urgency): the mean of p from its side to move (p's own statistics,
+ * which hold its evaluation and everything below it; at the root, which
+ * keeps no sum, its children's; 0.5 before any visit) less m->fpu.
  * Virtual losses count as visits of reward 0, in N, n and Q. */
 static mc_node *mc_select_puct(mc_worker *w, mc_node *p, bool *stale)
 {
@@ -735,17 +737,19 @@ static mc_node *mc_select_puct(mc_worker *w, mc_node *p, bool *stale)
     double np = (double)gts__atomic_load_relaxed_64(&p->visits)
                 + vl * gts__atomic_load_relaxed_32(&p->vloss);
     double sq = sqrt(np > 1.0 ? np : 1.0);
-    double csum = 0.0, cvis = 0.0;
-    for (uint32_t i = 0; i < n; i++) {
-        csum += (double)gts__atomic_load_relaxed_64(&ch[i].sum);
-        cvis += (double)gts__atomic_load_relaxed_64(&ch[i].visits);
-    }
     double pq = 0.5;
     uint64_t pv = gts__atomic_load_relaxed_64(&p->visits);
-    if (cvis > 0.0)
-        pq = csum / (MC_ONE * cvis);
-    else if (pv > 0 && p != w->root)
+    if (p == w->root) {
+        double csum = 0.0, cvis = 0.0;
+        for (uint32_t i = 0; i < n; i++) {
+            csum += (double)gts__atomic_load_relaxed_64(&ch[i].sum);
+            cvis += (double)gts__atomic_load_relaxed_64(&ch[i].visits);
+        }
+        if (cvis > 0.0)
+            pq = csum / (MC_ONE * cvis);
+    } else if (pv > 0) {
         pq = 1.0 - (double)gts__atomic_load_relaxed_64(&p->sum) / (MC_ONE * (double)pv);
+    }
     double fpu_q = pq - m->fpu > 0.0 ? pq - m->fpu : 0.0;
     mc_node *best = NULL;
     for (int pass = 0; pass < 2 && !best; pass++) {
@@ -999,6 +1003,21 @@ static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
     return mc_playout_end(w, ply, len, ok, terminal, v, reward);
 }
 
+/* A descent with an evaluator reached a leaf already queued (at @ply):
+ * its virtual losses stay until the batch is done, while there is room to
+ * remember its path (with virtual loss on), so that the next descents of
+ * the batch look elsewhere (Leela Chess Zero's collision visits). */
+static void mc_collide(mc_worker *w, int ply)
+{
+    gts__ev_batch *eb = &w->ev;
+    w->collided = true;
+    if (!w->m->use_vloss || eb->ncoll >= eb->cap)
+        return;
+    memcpy(gts__ev_cpath(eb, eb->ncoll), w->path, (size_t)(ply + 1) * sizeof w->path[0]);
+    eb->cplies[eb->ncoll++] = ply;
+    w->coll_kept = true;
+}
+
 /* Step 2 with an evaluator: queue the leaf (at @ply, its @n moves in
  * w->buf) for the next evaluator call instead of a playout: claim it
  * (LEAF -> EXPANDING, so that no other descent queues it again) when it
@@ -1010,7 +1029,7 @@ static bool mc_leaf_queue(mc_worker *w, mc_node *node, int ply, bool expand, uin
     if (expand) {
         claimed = gts__atomic_cas_32(&node->state, MC_LEAF, MC_EXPANDING);
         if (!claimed) {
-            w->collided = true;
+            mc_collide(w, ply);
             return true;
         }
     }
@@ -1030,7 +1049,7 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
     mc_search *m = w->m;
     gts__ctx *c = w->c;
     if (m->ev && (mc_state(node) & MC_STATE) == MC_EXPANDING) {
-        w->collided = true; /* queued by another descent: its value is coming */
+        mc_collide(w, ply); /* queued by another descent: its value is coming */
         return true;
     }
     /* The horizon: the node's value is its evaluation. */
@@ -1192,7 +1211,7 @@ static bool mc_iterate(mc_worker *w)
     bool changed = false, ok = true;
     w->path[0] = node;
     w->line_len = 0;
-    w->pending = w->collided = false;
+    w->pending = w->collided = w->coll_kept = false;
     if (vloss)
         gts__atomic_faa_relaxed_32(&node->vloss, 1);
 
@@ -1237,7 +1256,7 @@ static bool mc_iterate(mc_worker *w)
         return true; /* mc_complete() backs it up after the evaluator's call */
     if (ok && !w->collided) {
         mc_backup(w, ply, reward, changed);
-    } else if (vloss) {
+    } else if (vloss && !w->coll_kept) {
         for (int k = ply; k >= 0; k--)
             gts__atomic_faa_relaxed_32(&w->path[k]->vloss, (uint32_t)-1);
     }
@@ -1258,6 +1277,19 @@ static void mc_slot_undo(mc_worker *w, uint32_t k)
     c->state = w->ev.states[k];
     for (int j = w->ev.plies[k]; j >= 1; j--)
         gts__undo(c, ((mc_node *)path[j])->move);
+}
+
+/* The batch is done (or the search unwinds): the virtual losses of the
+ * collided descents go. */
+static void mc_uncollide(mc_worker *w)
+{
+    gts__ev_batch *eb = &w->ev;
+    for (uint32_t k = 0; k < eb->ncoll; k++) {
+        mc_node **path = (mc_node **)(void *)gts__ev_cpath(eb, k);
+        for (int j = eb->cplies[k]; j >= 0; j--)
+            gts__atomic_faa_relaxed_32(&path[j]->vloss, (uint32_t)-1);
+    }
+    eb->ncoll = 0;
 }
 
 /* The search unwinds: every queued leaf becomes a leaf again, its virtual
@@ -1314,9 +1346,12 @@ static bool mc_complete(mc_worker *w)
 
 /* mc_work() with an evaluator: descents (each one claim of the budget)
  * queue leaves on the batch's states until it is full, the claims run
- * out, the root is proven or a descent collides with a queued leaf (the
- * next ones would too: nothing changed; its claim is given back); then
- * one evaluator call completes them. */
+ * out or the root is proven; then one evaluator call completes them. A
+ * descent that collides with a queued leaf gives its claim back and keeps
+ * its virtual losses until the batch is done (mc_collide), so the next
+ * descents go elsewhere; as many collisions as the batch has slots end
+ * the collection (and so does one whose losses could not be kept: the
+ * next descents would collide alike, nothing having changed). */
 static void mc_work_eval(mc_worker *w)
 {
     mc_search *m = w->m;
@@ -1331,15 +1366,19 @@ static void mc_work_eval(mc_worker *w)
             c->state = w->ev.states[w->ev.b.n];
             if (!mc_iterate(w)) {
                 mc_unqueue(w);
+                mc_uncollide(w);
                 return;
             }
             if (w->collided) {
                 gts__atomic_faa_relaxed_64(&m->claimed, (uint64_t)-1);
-                break;
+                if (!w->coll_kept || w->ev.ncoll >= m->batch)
+                    break;
             }
         }
         c->state = w->ev.states[0];
-        if (!mc_complete(w))
+        bool ok = mc_complete(w);
+        mc_uncollide(w);
+        if (!ok)
             return;
     }
 }

@@ -88,8 +88,10 @@ bool gts__ev_init(gts__ev_batch *eb, gts__ctx *c, uint32_t cap)
     eb->paths = gts__calloc(a, (size_t)cap * (GTS_MAX_PLY + 1), sizeof *eb->paths);
     eb->plies = gts__calloc(a, cap, sizeof *eb->plies);
     eb->claimed = gts__calloc(a, cap, sizeof *eb->claimed);
+    eb->cpaths = gts__calloc(a, (size_t)cap * (GTS_MAX_PLY + 1), sizeof *eb->cpaths);
+    eb->cplies = gts__calloc(a, cap, sizeof *eb->cplies);
     if (!eb->states || !eb->offsets || !eb->moves || !eb->values || !eb->priors || !eb->paths
-        || !eb->plies || !eb->claimed) {
+        || !eb->plies || !eb->claimed || !eb->cpaths || !eb->cplies) {
         gts__fail(c, GTS_ENOMEM, 0);
         return false;
     }
@@ -128,6 +130,8 @@ void gts__ev_free(gts__ev_batch *eb)
     gts__free(a, eb->paths, (size_t)eb->cap * (GTS_MAX_PLY + 1) * sizeof *eb->paths);
     gts__free(a, eb->plies, (size_t)eb->cap * sizeof *eb->plies);
     gts__free(a, eb->claimed, (size_t)eb->cap * sizeof *eb->claimed);
+    gts__free(a, eb->cpaths, (size_t)eb->cap * (GTS_MAX_PLY + 1) * sizeof *eb->cpaths);
+    gts__free(a, eb->cplies, (size_t)eb->cap * sizeof *eb->cplies);
     memset(eb, 0, sizeof *eb);
 }
 

@@ -29,6 +29,11 @@ typedef struct gts__ev_batch {
     void **paths;           /* [cap * (GTS_MAX_PLY + 1)]: the tree nodes of each slot */
     int *plies;             /* [cap]: ply of each slot's leaf */
     bool *claimed;          /* [cap]: the leaf was claimed (state EXPANDING) */
+    /* Descents that collided with a queued leaf, whose virtual losses stay
+     * until the batch is done (so that the next descents go elsewhere) */
+    void **cpaths;          /* [cap * (GTS_MAX_PLY + 1)] */
+    int *cplies;            /* [cap] */
+    uint32_t ncoll;
     const gts_game *game;
     const gts_allocator *alloc;
 } gts__ev_batch;
@@ -49,6 +54,12 @@ uint32_t gts__ev_add(gts__ev_batch *eb, const gts_move *moves, uint32_t n);
 static inline void **gts__ev_path(gts__ev_batch *eb, uint32_t k)
 {
     return eb->paths + (size_t)k * (GTS_MAX_PLY + 1);
+}
+
+/* The path array of collision @k. */
+static inline void **gts__ev_cpath(gts__ev_batch *eb, uint32_t k)
+{
+    return eb->cpaths + (size_t)k * (GTS_MAX_PLY + 1);
 }
 
 /* Call the evaluator on the open slots and check its answer: values in
