@@ -20,7 +20,8 @@
  *
  * A GPU network would do the same in one call per batch: copy the batch's
  * positions into an input tensor, run the network once, copy values and
- * policy logits back (doc/architecture.md, "A GPU evaluator").
+ * policy logits back (doc/architecture.md, section on issue 34, "A GPU
+ * evaluator").
  *
  * Usage: puct_connect4 [games] [playouts per move] [batch]
  * (default 20 400 16): plays the evaluator with its priors against the
