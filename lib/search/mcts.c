@@ -721,76 +721,51 @@ static bool mc_root_done(const mc_node *root)
 
 /* ---- one iteration ----------------------------------------------------------------- */
 
-/* Step 1 with an evaluator: PUCT, Q + c * P * sqrt(N) / (1 + n), over the
- * same candidates as mc_select(). Q of a child never visited (first-play
- * urgency): the mean of p from its side to move (p's own statistics,
+/* PUCT's first-play urgency at @p (with an evaluator): the Q of a child
+ * never visited, the mean of p from its side to move (p's own statistics,
  * which hold its evaluation and everything below it; at the root, which
- * keeps no sum, its children's; 0.5 before any visit) less m->fpu.
- * Virtual losses count as visits of reward 0, in N, n and Q. */
-static mc_node *mc_select_puct(mc_worker *w, mc_node *p, bool *stale)
+ * keeps no sum, its children's; 0.5 before any visit) less m->fpu. */
+static double mc_fpu(const mc_worker *w, const mc_node *p)
 {
-    const mc_search *m = w->m;
-    mc_node *ch = p->children;
-    uint32_t n = p->n;
-    int32_t plo = ld_i32(&p->lower);
-    double vl = m->vl;
-    double np = (double)gts__atomic_load_relaxed_64(&p->visits)
-                + vl * gts__atomic_load_relaxed_32(&p->vloss);
-    double sq = sqrt(np > 1.0 ? np : 1.0);
     double pq = 0.5;
     uint64_t pv = gts__atomic_load_relaxed_64(&p->visits);
     if (p == w->root) {
         double csum = 0.0, cvis = 0.0;
-        for (uint32_t i = 0; i < n; i++) {
-            csum += (double)gts__atomic_load_relaxed_64(&ch[i].sum);
-            cvis += (double)gts__atomic_load_relaxed_64(&ch[i].visits);
+        for (uint32_t i = 0; i < p->n; i++) {
+            csum += (double)gts__atomic_load_relaxed_64(&p->children[i].sum);
+            cvis += (double)gts__atomic_load_relaxed_64(&p->children[i].visits);
         }
         if (cvis > 0.0)
             pq = csum / (MC_ONE * cvis);
     } else if (pv > 0) {
         pq = 1.0 - (double)gts__atomic_load_relaxed_64(&p->sum) / (MC_ONE * (double)pv);
     }
-    double fpu_q = pq - m->fpu > 0.0 ? pq - m->fpu : 0.0;
-    mc_node *best = NULL;
-    for (int pass = 0; pass < 2 && !best; pass++) {
-        double bu = -1.0;
-        for (uint32_t i = 0; i < n; i++) {
-            mc_node *c = &ch[i];
-            if (pass == 0 && (-ld_i32(&c->lower) < plo || mc_proven(c)))
-                continue;
-            double nv = (double)gts__atomic_load_relaxed_64(&c->visits)
-                        + vl * gts__atomic_load_relaxed_32(&c->vloss);
-            double q = nv > 0.0 ? (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv)
-                                : fpu_q;
-            double u = gts__puct(q, c->prior, nv, sq, m->cpuct);
-            if (u > bu) {
-                bu = u;
-                best = c;
-            }
-        }
-        if (!best)
-            *stale = true;
-    }
-    return best;
+    return pq - w->m->fpu > 0.0 ? pq - w->m->fpu : 0.0;
 }
 
 /* Step 1. UCB1 (+ progressive bias) over the children of @p that are not
  * proven and may still reach p's proven value. In an unproven node one
  * always exists; *stale when none seemed to (ranges read while other
  * workers update them, or a root proven by bounds() alone): then every
- * child is a candidate. */
+ * child is a candidate. With an evaluator, PUCT over the same candidates:
+ * Q + c * P * sqrt(N) / (1 + n), unvisited children at mc_fpu(). Virtual
+ * losses count as visits of reward 0. */
 static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
 {
     const mc_search *m = w->m;
-    if (m->ev)
-        return mc_select_puct(w, p, stale);
     mc_node *ch = p->children;
     uint32_t n = p->n;
     int32_t plo = ld_i32(&p->lower);
     double vl = m->vl;
     double np = (double)gts__atomic_load_relaxed_64(&p->visits)
                 + vl * gts__atomic_load_relaxed_32(&p->vloss);
-    double lnp = log(np > 1.0 ? np : 1.0);
+    double lnp = 0.0, sq = 0.0, fpu_q = 0.0;
+    if (m->ev) {
+        sq = sqrt(np > 1.0 ? np : 1.0);
+        fpu_q = mc_fpu(w, p);
+    } else {
+        lnp = log(np > 1.0 ? np : 1.0);
+    }
     mc_node *best = NULL;
     for (int pass = 0; pass < 2 && !best; pass++) {
         double bu = -1.0;
@@ -800,23 +775,30 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
                 continue;
             double nv = (double)gts__atomic_load_relaxed_64(&c->visits)
                         + vl * gts__atomic_load_relaxed_32(&c->vloss);
-            double u, amaf = 0.0, av = 0.0;
-            if (m->rave) {
-                av = (double)gts__atomic_load_relaxed_64(&c->amaf_visits);
-                if (av > 0.0)
-                    amaf = (double)gts__atomic_load_relaxed_64(&c->amaf_sum) / (MC_ONE * av);
-            }
-            if (nv <= 0.0) {
-                u = MC_UNVISITED + c->prior + amaf;
-            } else {
-                double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
-                if (av > 0.0) { /* RAVE: beta = sqrt(k / (3n + k)) */
-                    double beta = sqrt(m->rave_k / (3.0 * nv + m->rave_k));
-                    q = (1.0 - beta) * q + beta * amaf;
+            double u;
+            if (m->ev) { /* PUCT */
+                double q = nv > 0.0 ? (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv)
+                                    : fpu_q;
+                u = gts__puct(q, c->prior, nv, sq, m->cpuct);
+            } else { /* UCB1, RAVE, progressive bias */
+                double amaf = 0.0, av = 0.0;
+                if (m->rave) {
+                    av = (double)gts__atomic_load_relaxed_64(&c->amaf_visits);
+                    if (av > 0.0)
+                        amaf = (double)gts__atomic_load_relaxed_64(&c->amaf_sum) / (MC_ONE * av);
                 }
-                u = q + m->c * sqrt(lnp / nv);
-                if (m->use_prior)
-                    u += m->prior_w * c->prior / (nv + 1.0);
+                if (nv <= 0.0) {
+                    u = MC_UNVISITED + c->prior + amaf;
+                } else {
+                    double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
+                    if (av > 0.0) { /* RAVE: beta = sqrt(k / (3n + k)) */
+                        double beta = sqrt(m->rave_k / (3.0 * nv + m->rave_k));
+                        q = (1.0 - beta) * q + beta * amaf;
+                    }
+                    u = q + m->c * sqrt(lnp / nv);
+                    if (m->use_prior)
+                        u += m->prior_w * c->prior / (nv + 1.0);
+                }
             }
             if (u > bu) {
                 bu = u;
