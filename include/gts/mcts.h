@@ -56,14 +56,19 @@ typedef struct gts_mcts_move_stats {
     size_t struct_size;
     /** @brief The move, as generate() returned it at the root. @since 0.2 */
     gts_move move;
-    /** @brief Playouts that went through this move. @since 0.2 */
+    /** @brief Playouts that went through this move (with an evaluator:
+        evaluations, finished games and proven nodes reached through it);
+        over the root's moves, the visit distribution. @since 0.2 */
     uint64_t visits;
     /** @brief Mean reward of those playouts, in [0, 1]; 0 when visits is 0.
         @since 0.2 */
     double mean;
     /** @brief Prior of the move from move_score() / generate_keyed() in
         [0, 1] (1 for the best-ordered move), or 0 when
-        #GTS_OPT_MCTS_PRIOR is 0 or the game has no hint. @since 0.2 */
+        #GTS_OPT_MCTS_PRIOR is 0 or the game has no hint. With an evaluator
+        (gts_engine_set_evaluator(), since 0.3): the evaluator's prior of
+        the move, normalised, after this search's Dirichlet noise.
+        @since 0.2 */
     double prior;
     /** @brief mean converted to a score (see gts_mcts()), clamped to
         [lower, upper]. @since 0.2 */

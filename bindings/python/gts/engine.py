@@ -86,7 +86,8 @@ class ProbcutPair(NamedTuple):
 @dataclasses.dataclass(frozen=True)
 class MctsMoveStats:
     """One root move after an MCTS search (gts_mcts_move_stats): visits,
-    mean reward in [0, 1], prior in [0, 1], the move's score and its proven
+    mean reward in [0, 1], prior in [0, 1] (with an evaluator, its
+    normalised prior after root noise), the move's score and its proven
     bounds (lower == upper: solved); with RAVE (``rave=k``) its
     all-moves-as-first count and mean (0 without)."""
     move: int
