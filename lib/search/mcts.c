@@ -1311,12 +1311,14 @@ static bool mc_complete(mc_worker *w)
         int ply = eb->plies[k];
         memcpy(w->path, gts__ev_path(eb, k), (size_t)(ply + 1) * sizeof w->path[0]);
         mc_node *leaf = w->path[ply];
-        bool changed = false;
+        /* bounds() may have narrowed the leaf's range when it was queued */
+        bool changed = m->game->bounds != NULL;
         c->state = eb->states[k];
         if (eb->claimed[k]) {
             uint32_t off = eb->offsets[k], n = eb->offsets[k + 1] - off;
             memcpy(w->buf, eb->moves + off, (size_t)n * sizeof *w->buf);
-            changed = mc_fill(w, leaf, ply, n, eb->priors + off) && mc_update_range(leaf);
+            if (mc_fill(w, leaf, ply, n, eb->priors + off) && mc_update_range(leaf))
+                changed = true;
         }
         mc_backup(w, ply, ((double)eb->values[k] + 1.0) * 0.5, changed);
         mc_slot_undo(w, k);
