@@ -474,3 +474,180 @@ Test(puct, every_allocation_failing_once)
                   threads, k, enomem);
     }
 }
+
+/* ---- faithfulness: PUCT as written, step by step --------------------------------- */
+
+/*
+ * PUCT as AlphaGo Zero describes it (Silver et al. 2017, "Mastering the game
+ * of Go without human knowledge", Methods: select argmax Q + U with
+ * U = c_puct P sqrt(N) / (1 + n); expand and evaluate a leaf once; back the
+ * value up the path), with the first-play urgency and the reward units that
+ * mcts.h documents: rewards (v + 1) / 2 in [0, 1] kept in units of 2^-20
+ * (doc/architecture.md), N a node's visits (its own evaluation included),
+ * an unvisited child's Q the parent's mean less fpu (at the root, whose
+ * evaluation is not counted, its children's mean). Written here over an
+ * explicit tree, independently of lib/: one thread, batch 1, no noise; the
+ * root moves' visits and sums after each budget must be the library's.
+ */
+enum { REF_NODES = 1 << 16 };
+
+typedef struct ref_node {
+    uint32_t first, n;    /* children */
+    uint64_t sum, visits; /* sum in 2^-20 units, for the side that moved here */
+    float prior;
+    bool expanded;
+} ref_node;
+
+typedef struct ref_tree {
+    ref_node node[REF_NODES];
+    uint32_t used;
+    double cpuct, fpu;
+} ref_tree;
+
+static const double REF_ONE = 1048576.0;
+
+/* The test evaluator's priors: weights from the state's key. */
+static float ref_weight(const tgame *g, uint32_t j)
+{
+    return (float)(1 + ((g->path[g->ply] >> (4 * j)) & 15));
+}
+
+static int ev_keyed(const gts_eval_batch *b, void *ctx)
+{
+    (void)ctx;
+    for (uint32_t i = 0; i < b->n; i++) {
+        tgame *g = b->states[i];
+        b->values[i] = (float)tgame_evaluate(g, NULL) / 100.0f;
+        for (uint32_t j = b->offsets[i]; j < b->offsets[i + 1]; j++)
+            b->priors[j] = ref_weight(g, j - b->offsets[i]);
+    }
+    return 0;
+}
+
+/* Expand node @x at the state @g: children with the normalised priors;
+ * the value of @g from its side to move. */
+static double ref_expand(ref_tree *t, uint32_t x, tgame *g)
+{
+    ref_node *nd = &t->node[x];
+    nd->first = t->used;
+    nd->n = (uint32_t)g->branching;
+    t->used += nd->n;
+    cr_assert(t->used <= REF_NODES);
+    double sum = 0.0;
+    for (uint32_t j = 0; j < nd->n; j++)
+        sum += ref_weight(g, j);
+    for (uint32_t j = 0; j < nd->n; j++) {
+        ref_node *c = &t->node[nd->first + j];
+        memset(c, 0, sizeof *c);
+        c->prior = (float)(ref_weight(g, j) / sum);
+    }
+    nd->expanded = true;
+    return (double)((float)tgame_evaluate(g, NULL) / 100.0f);
+}
+
+static uint32_t ref_select(const ref_tree *t, uint32_t x, bool root)
+{
+    const ref_node *p = &t->node[x];
+    double pq = 0.5;
+    if (root) {
+        double s = 0.0, v = 0.0;
+        for (uint32_t j = 0; j < p->n; j++) {
+            s += (double)t->node[p->first + j].sum;
+            v += (double)t->node[p->first + j].visits;
+        }
+        if (v > 0.0)
+            pq = s / (REF_ONE * v);
+    } else if (p->visits > 0) {
+        pq = 1.0 - (double)p->sum / (REF_ONE * (double)p->visits);
+    }
+    double fq = pq - t->fpu > 0.0 ? pq - t->fpu : 0.0;
+    double np = (double)p->visits, sq = sqrt(np > 1.0 ? np : 1.0), best_u = -1.0;
+    uint32_t best = 0;
+    for (uint32_t j = 0; j < p->n; j++) {
+        const ref_node *c = &t->node[p->first + j];
+        double nv = (double)c->visits;
+        double q = nv > 0.0 ? (double)c->sum / (REF_ONE * nv) : fq;
+        double u = q + t->cpuct * c->prior * sq / (1.0 + nv);
+        if (u > best_u) {
+            best_u = u;
+            best = j;
+        }
+    }
+    return best;
+}
+
+static void ref_simulate(ref_tree *t, tgame *g, const gts_game *v)
+{
+    uint32_t path[GTS_MAX_PLY + 1];
+    gts_move moves[GTS_MAX_PLY + 1];
+    int ply = 0;
+    path[0] = 0;
+    while (t->node[path[ply]].expanded) {
+        uint32_t j = ref_select(t, path[ply], ply == 0);
+        moves[ply + 1] = j;
+        cr_assert_eq(v->apply(g, j, NULL), 0);
+        path[ply + 1] = t->node[path[ply]].first + j;
+        ply++;
+    }
+    cr_assert(g->ply < g->depth, "the reference never reaches a finished game");
+    double x = (ref_expand(t, path[ply], g) + 1.0) * 0.5;
+    for (int k = ply; k >= 1; k--) {
+        ref_node *nd = &t->node[path[k]];
+        double r = 1.0 - x;
+        nd->sum += (uint64_t)(r * REF_ONE + 0.5);
+        nd->visits++;
+        x = r;
+        cr_assert_eq(v->undo(g, moves[k], NULL), 0);
+    }
+    t->node[0].visits++;
+}
+
+Test(puct, faithful_to_the_puct_rule_step_by_step, .timeout = 300)
+{
+    static const int64_t cpuct[] = {125, 300, 40};
+    static const int64_t fpu[] = {0, 20, 50};
+    ref_tree *t = malloc(sizeof *t);
+    cr_assert_not_null(t);
+    for (int seed = 1; seed <= 6; seed++)
+        for (int k = 0; k < 3; k++) {
+            tgame g;
+            gts_game v = tgame_new(&g, (uint64_t)seed, 2 + seed % 3, 60, false);
+            gts_engine *e;
+            cr_assert_eq(gts_engine_new(&e), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_CPUCT, cpuct[k]), GTS_OK);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_FPU, fpu[k]), GTS_OK);
+            gts_evaluator ev = {.struct_size = sizeof ev, .evaluate = ev_keyed};
+            cr_assert_eq(gts_engine_set_evaluator(e, &ev), GTS_OK);
+            memset(t, 0, sizeof(ref_node));
+            t->used = 1;
+            t->cpuct = (double)cpuct[k] / 100.0;
+            t->fpu = (double)fpu[k] / 100.0;
+            ref_expand(t, 0, &g); /* the root: priors only */
+            int done = 0;
+            for (int budget = 1; budget <= 400; budget += budget < 20 ? 1 : 37) {
+                while (done < budget) {
+                    ref_simulate(t, &g, &v);
+                    done++;
+                }
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, budget), GTS_OK);
+                gts_result r = {.struct_size = sizeof r};
+                cr_assert_eq(gts_mcts(e, &v, &g, NULL, &r), GTS_OK);
+                gts_mcts_move_stats st[4];
+                int n = stats(e, st, 4);
+                cr_assert_eq(n, g.branching);
+                for (int j = 0; j < n; j++) {
+                    const ref_node *c = &t->node[t->node[0].first + (uint32_t)j];
+                    cr_assert_eq(st[j].visits, c->visits,
+                                 "seed %d, c %lld, fpu %lld, %d playouts: move %d visits %llu, "
+                                 "reference %llu", seed, (long long)cpuct[k], (long long)fpu[k],
+                                 budget, j, (unsigned long long)st[j].visits,
+                                 (unsigned long long)c->visits);
+                    double mean = c->visits ? (double)c->sum / (REF_ONE * (double)c->visits) : 0;
+                    cr_assert_float_eq(st[j].mean, mean, 1e-12);
+                    cr_assert_float_eq(st[j].prior, c->prior, 1e-7);
+                }
+            }
+            gts_engine_free(e);
+        }
+    free(t);
+}
