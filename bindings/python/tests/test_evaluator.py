@@ -3,6 +3,7 @@ gts_engine_set_evaluator): one call per batch, exact-value leaves give
 minimax-best moves, priors steer the visits, failures re-raise with the
 state restored. Standard library only (NumPy maps the same arrays with
 numpy.ctypeslib.as_array)."""
+import importlib.util
 import unittest
 
 import gts
@@ -138,6 +139,26 @@ class TestEvaluator(unittest.TestCase):
             self.assertEqual(len(seen), n, "removed: playouts again")
         with self.assertRaises(TypeError):
             gts.Engine().set_evaluator(42)
+
+    @unittest.skipUnless(importlib.util.find_spec("numpy"),
+                         "NumPy (python3-numpy) is not installed")
+    def test_numpy_views_of_the_batch(self):
+        import numpy as np
+
+        def ev(batch):
+            values = np.ctypeslib.as_array(batch.values)
+            priors = np.ctypeslib.as_array(batch.priors)
+            offsets = np.ctypeslib.as_array(batch.offsets)
+            values[:] = 0.25
+            priors[:] = 0.0
+            priors[offsets[:-1]] = 1.0  # every position's first move
+
+        with gts.Engine(mcts_playouts=200, mcts_batch=8, tt_mb=0) as e:
+            e.set_evaluator(ev)
+            e.search(PyRandomTree(4, branching=8, depth=12), "mcts")
+            stats = e.mcts_root_stats()
+        self.assertAlmostEqual(stats[0].prior, 1.0, places=6)
+        self.assertGreater(stats[0].visits, 150)
 
     def test_keywords(self):
         r = gts.mcts(gts.games.TicTacToe(""), playouts=200, batch=4, cpuct=200, fpu=10,
