@@ -241,29 +241,33 @@ void gts__ev_noise(float *p, uint32_t n, double alpha, double frac, uint64_t *rn
     }
 }
 
-#define EV_VISITS(i) (*(const uint64_t *)(const void *)((const char *)visits + (size_t)(i) * stride))
+/* Entry @i of visit counts @stride bytes apart. */
+static inline uint64_t ev_visits(const uint64_t *visits, size_t stride, uint32_t i)
+{
+    return *(const uint64_t *)(const void *)((const char *)visits + (size_t)i * stride);
+}
 
 int gts__ev_draw(const uint64_t *visits, size_t stride, uint32_t n, double t, uint64_t seed)
 {
     double max = 0.0;
     for (uint32_t i = 0; i < n; i++)
-        if ((double)EV_VISITS(i) > max)
-            max = (double)EV_VISITS(i);
+        if ((double)ev_visits(visits, stride, i) > max)
+            max = (double)ev_visits(visits, stride, i);
     if (max <= 0.0)
         return -1;
     /* weights (v / max)^(1/t), in (0, 1]: no overflow at small t */
     double total = 0.0;
     for (uint32_t i = 0; i < n; i++)
-        if (EV_VISITS(i))
-            total += pow((double)EV_VISITS(i) / max, 1.0 / t);
+        if (ev_visits(visits, stride, i))
+            total += pow((double)ev_visits(visits, stride, i) / max, 1.0 / t);
     uint64_t rng = seed;
     double x = ev_uniform(&rng) * total;
     int last = -1;
     for (uint32_t i = 0; i < n; i++) {
-        if (!EV_VISITS(i))
+        if (!ev_visits(visits, stride, i))
             continue;
         last = (int)i;
-        x -= pow((double)EV_VISITS(i) / max, 1.0 / t);
+        x -= pow((double)ev_visits(visits, stride, i) / max, 1.0 / t);
         if (x < 0.0)
             return (int)i;
     }
