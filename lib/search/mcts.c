@@ -32,6 +32,14 @@
  * starts from a kept tree when an advance marked it and its root matches
  * (mc_adopt; see "the kept tree" below).
  *
+ * With a batch evaluator (gts_engine_set_evaluator; mcts_eval.h holds the
+ * batch, this file the tree side): Step 1 is PUCT, Step 2 queues the leaf
+ * (claimed LEAF -> EXPANDING, the state left on a batch slot's copy) in
+ * place of the playout, and Steps 3-4 wait until the batch is full: one
+ * evaluator call, then each leaf is expanded with its priors (mc_fill),
+ * backed up (mc_backup) and its path undone (mc_work_eval, mc_complete).
+ * A stop or a failure unqueues every leaf (mc_unqueue).
+ *
  * Solver (Cazenave & Saffidine's score-bounded MCTS). Every node holds a
  * proven range [lower, upper] of its depth-limited negamax value, root-
  * relative like every score inside the library. It starts at mate distance
