@@ -160,7 +160,8 @@ typedef struct gts_mcts_move_stats {
  * **Result.** best_move: when the root is proven, a move that proves its
  * value; otherwise the most visited move that may still reach the root's
  * proven value, unless a move with a proven value better than its estimate
- * exists. score: the proven value when the root is solved, else
+ * exists (since 0.3, with #GTS_OPT_MCTS_TEMPERATURE > 0: a move drawn
+ * with probability proportional to visits^(1 / T) instead). score: the proven value when the root is solved, else
  * s * ln(m / (1 - m)) for the best move's mean m, clamped to the proven
  * ranges and inside +-(#GTS_SCORE_DECIDED - 1). pv: from the best move, the
  * most visited child at each node. depth: gts_limits::depth when the root
