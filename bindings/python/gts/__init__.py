@@ -54,6 +54,7 @@ from .engine import (
     OPTION_NAMES,
     AlgorithmInfo,
     Engine,
+    EvalBatch,
     MctsMoveStats,
     ProbcutFit,
     ProbcutPair,
@@ -128,6 +129,7 @@ def format_score(score: int) -> str:
 # names included): tests/test_stub.py checks that the three agree.
 __all__ = [
     "CheckReport",
+    "EvalBatch",
     "MctsMoveStats",
     "check",
     "Game", "Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "GtsError",
