@@ -65,6 +65,7 @@ size_t gts_struct_size(gts_struct_id id)
     case GTS_STRUCT_MCTS_MOVE_STATS: return sizeof(gts_mcts_move_stats);
     case GTS_STRUCT_CHECK_OPTIONS: return sizeof(gts_check_options);
     case GTS_STRUCT_CHECK_REPORT: return sizeof(gts_check_report);
+    case GTS_STRUCT_EVALUATOR: return sizeof(gts_evaluator);
     }
     return 0;
 }

@@ -159,6 +159,16 @@ static inline const gts__struct_desc *gts__desc_mcts_move_stats(void)
     return &d;
 }
 
+static inline const gts__struct_desc *gts__desc_evaluator(void)
+{
+    static const gts__field f[] = {
+        GTS__FIELD(gts_evaluator, struct_size), GTS__FIELD(gts_evaluator, evaluate),
+        GTS__FIELD(gts_evaluator, ctx),
+    };
+    static const gts__struct_desc d = GTS__STRUCT_DESC(gts_evaluator, GTS_EVALUATOR_SIZE_V0_3, f);
+    return &d;
+}
+
 static inline const gts__struct_desc *gts__desc_check_options(void)
 {
     static const gts__field f[] = {

@@ -6,6 +6,7 @@
 abi_build_dir=build-abi
 abi_baseline=abi/libgts.abi
 abi_suppressions=abi/libgts.suppr
+abi_private=abi/private.suppr
 
 # Install abigail-tools (abidw, abidiff) with apt-get if missing.
 abi_ensure_tools() {
@@ -35,12 +36,15 @@ abi_build() {
 }
 
 # Write the ABI of the built libgts.so to $1: only what the public headers
-# (include/gts and the generated version.h) declare; no paths, locations or
-# build directory, so the same source gives the same bytes on any machine.
+# (include/gts and the generated version.h) declare, without the symbols
+# abi/private.suppr names (node GTS_PRIVATE, the experimental API); no
+# paths, locations or build directory, so the same source gives the same
+# bytes on any machine.
 abi_dump() {
     abidw --headers-dir include/gts \
           --headers-dir "$abi_build_dir/include/gts" \
           --drop-private-types \
+          --suppressions "$abi_private" \
           --no-corpus-path --no-comp-dir-path --no-show-locs \
           --out-file "$1" "$abi_build_dir/lib/libgts.so"
 }

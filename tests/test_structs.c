@@ -524,5 +524,8 @@ Test(structs, every_size_ends_at_a_field_boundary)
         F(gts_check_report, path_length), F(gts_check_report, path),
         F(gts_check_report, positions), F(gts_check_report, message)};
     check_layout(gts__desc_check_report(), sizeof(gts_check_report), 8, crep);
+    static const size_t ev[][2] = {
+        F(gts_evaluator, struct_size), F(gts_evaluator, evaluate), F(gts_evaluator, ctx)};
+    check_layout(gts__desc_evaluator(), sizeof(gts_evaluator), 3, ev);
 }
 #undef F

@@ -168,7 +168,8 @@ typedef enum gts_struct_id {
     GTS_STRUCT_ALLOCATOR = 6,      /**< @brief gts_allocator. @since 0.2 */
     GTS_STRUCT_MCTS_MOVE_STATS = 7, /**< @brief gts_mcts_move_stats. @since 0.2 */
     GTS_STRUCT_CHECK_OPTIONS = 8,   /**< @brief gts_check_options. @since 0.2 */
-    GTS_STRUCT_CHECK_REPORT = 9     /**< @brief gts_check_report. @since 0.2 */
+    GTS_STRUCT_CHECK_REPORT = 9,    /**< @brief gts_check_report. @since 0.2 */
+    GTS_STRUCT_EVALUATOR = 10       /**< @brief gts_evaluator. @since 0.3 */
 } gts_struct_id;
 
 /**

@@ -194,6 +194,52 @@ typedef enum gts_option {
      */
     GTS_OPT_MCTS_REUSE = 410,
     /**
+     * @brief PUCT exploration constant c_puct in hundredths (0..10000),
+     * used instead of UCB1 when an evaluator is set
+     * (gts_engine_set_evaluator()): a child's score is
+     * Q + c_puct * P * sqrt(N) / (1 + n), Q its mean reward in [0, 1], P its
+     * prior, N its parent's visits, n its own. Default 125.
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_CPUCT = 411,
+    /**
+     * @brief First-play urgency of PUCT in hundredths of a reward
+     * (0..100): a child never visited counts Q = parent's mean - fpu / 100
+     * (at least 0). Default 0.
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_FPU = 412,
+    /**
+     * @brief Leaves per call of the evaluator (1..1024): each worker
+     * collects this many new leaves (with virtual loss,
+     * #GTS_OPT_MCTS_VIRTUAL_LOSS) before one gts_evaluator::evaluate()
+     * call. Above 1 the game needs clone() and free(). Default 1.
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_BATCH = 413,
+    /**
+     * @brief Dirichlet noise at the root (AlphaZero): the concentration
+     * alpha in thousandths (1..100000). Default 300 (0.3).
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_NOISE_ALPHA = 414,
+    /**
+     * @brief Dirichlet noise at the root: the fraction epsilon in percent
+     * (0..100) of noise mixed into the root's priors,
+     * P = (1 - epsilon) * P + epsilon * Dir(alpha), drawn from
+     * #GTS_OPT_MCTS_SEED. 0 = no noise. Default 0.
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_NOISE_FRACTION = 415,
+    /**
+     * @brief Move choice by visit count with a temperature T in hundredths
+     * (0..10000): when the root is not proven and T > 0, gts_result::best_move
+     * is drawn with probability proportional to visits^(1 / T) (from
+     * #GTS_OPT_MCTS_SEED); 0 = the most visited move, as before. Default 0.
+     * @since 0.3
+     */
+    GTS_OPT_MCTS_TEMPERATURE = 416,
+    /**
      * @brief B* without gts_game::bounds: 0 (the default) gives a new node
      * the sound range of mate distance alone, so B* stays exact; a margin
      * m > 0 (up to #GTS_SCORE_WIN) gives it evaluate() -/+ m instead, a

@@ -56,14 +56,19 @@ typedef struct gts_mcts_move_stats {
     size_t struct_size;
     /** @brief The move, as generate() returned it at the root. @since 0.2 */
     gts_move move;
-    /** @brief Playouts that went through this move. @since 0.2 */
+    /** @brief Playouts that went through this move (with an evaluator:
+        evaluations, finished games and proven nodes reached through it);
+        over the root's moves, the visit distribution. @since 0.2 */
     uint64_t visits;
     /** @brief Mean reward of those playouts, in [0, 1]; 0 when visits is 0.
         @since 0.2 */
     double mean;
     /** @brief Prior of the move from move_score() / generate_keyed() in
         [0, 1] (1 for the best-ordered move), or 0 when
-        #GTS_OPT_MCTS_PRIOR is 0 or the game has no hint. @since 0.2 */
+        #GTS_OPT_MCTS_PRIOR is 0 or the game has no hint. With an evaluator
+        (gts_engine_set_evaluator(), since 0.3): the evaluator's prior of
+        the move, normalised, after this search's Dirichlet noise.
+        @since 0.2 */
     double prior;
     /** @brief mean converted to a score (see gts_mcts()), clamped to
         [lower, upper]. @since 0.2 */
@@ -135,6 +140,10 @@ typedef struct gts_mcts_move_stats {
  *
  * **Tree reuse.** See gts_mcts_advance().
  *
+ * **Evaluator.** With a batch evaluator set (gts_engine_set_evaluator(),
+ * since 0.3) selection is PUCT over its priors and new leaves are
+ * evaluated by it in batches instead of played out; see there.
+ *
  * **Solver.** Every node keeps a proven range of its value (score-bounded
  * MCTS, Cazenave & Saffidine 2010): finished games and positions at ply
  * gts_limits::depth are exact (their evaluate()), the game's bounds() and
@@ -151,7 +160,8 @@ typedef struct gts_mcts_move_stats {
  * **Result.** best_move: when the root is proven, a move that proves its
  * value; otherwise the most visited move that may still reach the root's
  * proven value, unless a move with a proven value better than its estimate
- * exists. score: the proven value when the root is solved, else
+ * exists (since 0.3, with #GTS_OPT_MCTS_TEMPERATURE > 0: a move drawn
+ * with probability proportional to visits^(1 / T) instead). score: the proven value when the root is solved, else
  * s * ln(m / (1 - m)) for the best move's mean m, clamped to the proven
  * ranges and inside +-(#GTS_SCORE_DECIDED - 1). pv: from the best move, the
  * most visited child at each node. depth: gts_limits::depth when the root
@@ -271,6 +281,103 @@ GTS_API int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *o
  */
 GTS_API int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n,
                              uint64_t *visits);
+
+/**
+ * @brief One call's worth of positions for an evaluator
+ *        (gts_evaluator::evaluate()): the library fills it, the evaluator
+ *        writes values and, if it has them, priors.
+ *
+ * Every array belongs to the library and is valid only during the call.
+ * Moves and priors of all positions are flat arrays: position i's are
+ * entries offsets[i] .. offsets[i + 1] - 1, in generate() order. No
+ * position is a finished game (those are scored by evaluate() of the game).
+ * @since 0.3
+ */
+typedef struct gts_eval_batch {
+    /** @brief sizeof(gts_eval_batch) of the library that made it. @since 0.3 */
+    size_t struct_size;
+    /** @brief Positions in this call, 1..#GTS_OPT_MCTS_BATCH. @since 0.3 */
+    uint32_t n;
+    /** @brief The positions [n]: game states the evaluator may read (and
+        modify only if it restores them before it returns). @since 0.3 */
+    void *const *states;
+    /** @brief [n + 1] offsets into moves and priors; offsets[0] is 0.
+        @since 0.3 */
+    const uint32_t *offsets;
+    /** @brief [offsets[n]] each position's moves, as generate() returned
+        them. @since 0.3 */
+    const gts_move *moves;
+    /** @brief [n] out: each position's value in [-1, 1] from its side to
+        move (1 a win, 0 even, -1 a loss); prefilled with 0. @since 0.3 */
+    float *values;
+    /** @brief [offsets[n]] out: each move's prior, any non-negative
+        weights (the library normalises each position's to sum 1; all 0
+        means uniform); prefilled uniform, so an evaluator without a policy
+        leaves it alone. @since 0.3 */
+    float *priors;
+} gts_eval_batch;
+
+/**
+ * @brief A batch evaluator: a learned (or hand-written) value and policy
+ *        that MCTS asks for many positions at once.
+ * @since 0.3
+ */
+typedef struct gts_evaluator {
+    /** @brief sizeof(gts_evaluator) as compiled by the caller. @since 0.3 */
+    size_t struct_size;
+    /**
+     * @brief Evaluate @p batch: write batch->values[0 .. n-1] and, if it
+     * has a policy, batch->priors. Returns 0 (or any non-negative value)
+     * on success; a negative value fails the search with #GTS_ECALLBACK
+     * (the caller's state restored; gts_result::callback_status holds the
+     * value), as does a value outside [-1, 1], a NaN, or a negative or
+     * non-finite prior. Called from the search's worker threads, several
+     * at once with #GTS_OPT_THREADS > 1 (each with its own batch): it must
+     * be reentrant, as every callback.
+     * @since 0.3
+     */
+    int (*evaluate)(const gts_eval_batch *batch, void *ctx);
+    /** @brief Passed back to evaluate(). @since 0.3 */
+    void *ctx;
+} gts_evaluator;
+
+/** @brief struct_size of the first layout of gts_evaluator (through
+ *         gts_evaluator::ctx): the smallest size accepted. @since 0.3 */
+#define GTS_EVALUATOR_SIZE_V0_3 (offsetof(gts_evaluator, ctx) + sizeof(void *))
+
+/**
+ * @brief Give MCTS on @p engine a batch evaluator: PUCT with its priors
+ *        and values instead of UCB1 with playouts.
+ *
+ * From the next gts_mcts() on, with an evaluator set: selection is PUCT
+ * (#GTS_OPT_MCTS_CPUCT, #GTS_OPT_MCTS_FPU) over the evaluator's priors;
+ * a new leaf is not played out but collected (with virtual loss) until
+ * #GTS_OPT_MCTS_BATCH leaves are pending, then all are evaluated in one
+ * call, their children created with the priors, and their values backed
+ * up as rewards (value + 1) / 2. Finished games, the horizon and the
+ * solver work as without an evaluator (a finished game scores by
+ * evaluate()'s sign). The root is evaluated alone at the start of each
+ * search for its priors, to which Dirichlet noise is added
+ * (#GTS_OPT_MCTS_NOISE_FRACTION). Progressive bias (#GTS_OPT_MCTS_PRIOR)
+ * and RAVE are off. The root's visit distribution (the training target of
+ * AlphaZero-like programs) is gts_mcts_move_stats::visits of
+ * gts_mcts_root_stats(), and gts_mcts_move_stats::prior the evaluator's
+ * prior (after noise). With #GTS_OPT_THREADS > 1 every worker collects
+ * and evaluates its own batches, so one worker's evaluator call overlaps
+ * the others' collection. At one thread the same seed and batch size
+ * give the same search.
+ *
+ * @param engine the engine.
+ * @param evaluator the evaluator (copied), or NULL to remove it (MCTS
+ *                  plays out again).
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p engine or a NULL
+ *         evaluate; #GTS_ESTRUCT for an unknown struct_size; #GTS_EBUSY
+ *         while @p engine searches; #GTS_ENOMEM.
+ *
+ * Not thread-safe: call it from the thread that owns @p engine.
+ * @since 0.3
+ */
+GTS_API gts_status gts_engine_set_evaluator(gts_engine *engine, const gts_evaluator *evaluator);
 
 #ifdef __cplusplus
 }

@@ -154,3 +154,146 @@ void gts__bf_line(const gts__bf_tree *t, uint32_t x,
         x = next(t, x);
     }
 }
+
+/* ---- the pinned store ---------------------------------------------------- */
+
+void gts__bf_pins_init(gts__bf_pins *p, const gts_allocator *alloc, size_t block,
+                       uint64_t max_bytes, uint32_t *full)
+{
+    memset(p, 0, sizeof *p);
+    p->alloc = alloc;
+    p->block = block;
+    p->max_bytes = max_bytes;
+    p->full = full;
+    pthread_mutex_init(&p->lock, NULL);
+}
+
+void gts__bf_pins_end(gts__bf_pins *p, gts__bf_blocks *spare, uint64_t cap)
+{
+    gts__bf_spare_give(spare, p->spare, p->block, cap, p->alloc);
+    p->spare = NULL;
+    pthread_mutex_destroy(&p->lock);
+}
+
+/* A spare block from @s, or NULL (its bytes uncounted by the caller). */
+static gts__bf_block *spare_pop(gts__bf_blocks *s)
+{
+    gts__bf_block *b = s ? s->head : NULL;
+    if (b) {
+        s->head = b->next;
+        s->bytes -= b->size;
+    }
+    return b;
+}
+
+void gts__bf_pins_take_spare(gts__bf_pins *p, gts__bf_blocks *spare)
+{
+    for (gts__bf_block *b; (b = spare_pop(spare)) != NULL;) {
+        b->next = p->spare;
+        p->spare = b;
+    }
+}
+
+/* A spare block of @p for a worker, or NULL: the lock is held for a pop
+ * only, never across the allocator. */
+static gts__bf_block *pins_spare(gts__bf_pins *p)
+{
+    if (!gts__atomic_load_relaxed_ptr(&p->spare))
+        return NULL;
+    pthread_mutex_lock(&p->lock);
+    gts__bf_block *b = p->spare;
+    if (b)
+        gts__atomic_store_relaxed_ptr(&p->spare, b->next);
+    pthread_mutex_unlock(&p->lock);
+    return b;
+}
+
+void *gts__bf_pin_more(gts__bf_pins *p, gts__bf_cursor *cur, size_t size, gts__ctx *c)
+{
+    if (gts__atomic_load_relaxed_32(p->full))
+        return NULL;
+    /* A whole block if the budget has room, else exactly what is needed. */
+    size_t want = size > p->block ? size : p->block;
+    for (;;) {
+        uint64_t old = gts__atomic_faa_relaxed_64(&p->used, want);
+        if (old + want <= p->max_bytes)
+            break;
+        gts__atomic_faa_relaxed_64(&p->used, (uint64_t)0 - want);
+        if (want == size) {
+            gts__atomic_store_relaxed_32(p->full, 1);
+            return NULL;
+        }
+        want = size;
+    }
+    gts__bf_block *b = want == p->block ? pins_spare(p) : NULL;
+    if (!b)
+        b = gts__malloc(p->alloc, sizeof *b + want);
+    if (!b) { /* out of memory, not out of budget: the caller's search fails */
+        gts__atomic_faa_relaxed_64(&p->used, (uint64_t)0 - want);
+        if (c)
+            gts__fail(c, GTS_ENOMEM, 0);
+        return NULL;
+    }
+    b->size = want;
+    b->next = cur->blocks;
+    cur->blocks = b;
+    cur->bump = b->data + size;
+    cur->left = want - size;
+    return b->data;
+}
+
+gts__bf_blocks gts__bf_cursor_detach(gts__bf_cursor *cur)
+{
+    gts__bf_blocks list = {cur->blocks, 0};
+    for (const gts__bf_block *b = cur->blocks; b; b = b->next)
+        list.bytes += b->size;
+    cur->blocks = NULL;
+    cur->bump = NULL;
+    cur->left = 0;
+    return list;
+}
+
+void gts__bf_cursor_adopt(gts__bf_pins *p, gts__bf_cursor *cur, gts__bf_blocks *tree)
+{
+    gts__bf_blocks mine = gts__bf_cursor_detach(cur);
+    gts__bf_blocks_join(tree, &mine);
+    cur->blocks = tree->head;
+    gts__atomic_faa_relaxed_64(&p->used, tree->bytes);
+    tree->head = NULL;
+    tree->bytes = 0;
+}
+
+void gts__bf_blocks_join(gts__bf_blocks *into, gts__bf_blocks *list)
+{
+    for (gts__bf_block *b = list->head, *next; b; b = next) {
+        next = b->next;
+        b->next = into->head;
+        into->head = b;
+        into->bytes += b->size;
+    }
+    list->head = NULL;
+    list->bytes = 0;
+}
+
+void gts__bf_spare_give(gts__bf_blocks *spare, gts__bf_block *list, size_t block,
+                        uint64_t cap, const gts_allocator *alloc)
+{
+    for (gts__bf_block *b = list, *next; b; b = next) {
+        next = b->next;
+        if (spare && b->size == block && spare->bytes + block <= cap) {
+            b->next = spare->head;
+            spare->head = b;
+            spare->bytes += block;
+        } else {
+            gts__free(alloc, b, sizeof *b + b->size);
+        }
+    }
+}
+
+void gts__bf_spare_trim(gts__bf_blocks *spare, uint64_t cap, const gts_allocator *alloc)
+{
+    while (spare && spare->bytes > cap) {
+        gts__bf_block *b = spare_pop(spare);
+        gts__free(alloc, b, sizeof *b + b->size);
+    }
+}

@@ -23,12 +23,28 @@
  *
  * The tree is the first member of the algorithm's state, so a hook casts
  * the gts__bf_tree pointer it gets back to that state.
+ *
+ * The pinned store (MCTS). A second store kind, for trees that workers
+ * read through pointers while other workers add to them, so nodes must
+ * never move: memory comes in blocks (gts__bf_block) that are never
+ * resized or freed during a search. Every worker carves its pieces out of
+ * its own block with a bump cursor (gts__bf_cursor, owner only: no
+ * atomics on the fast path); a new block is charged to one byte budget
+ * that all workers share (gts__bf_pins: an atomic counter, a flag raised
+ * once when the budget is out). Blocks of the standard size go back to a
+ * spare list (gts__bf_blocks) that the engine keeps between searches, so
+ * the next search or a tree copy takes them before it asks the allocator;
+ * a whole tree is freed at once by handing its block list back. What the
+ * nodes are, how children are published (MCTS: a release store of the
+ * node's state word) and who frees what when, is the algorithm's.
  */
 #ifndef GTS_SEARCH_BESTFIRST_H
 #define GTS_SEARCH_BESTFIRST_H
 
 #include "search/algos.h"
 #include "search/node.h"
+
+#include <pthread.h>
 
 #define GTS__BF_NONE UINT32_MAX
 
@@ -191,5 +207,96 @@ void gts__bf_line(const gts__bf_tree *t, uint32_t x,
  * recorded: the caller decides whether that is a failure). */
 bool gts__bf_grow(const gts_allocator *alloc, void **p, uint32_t *cap, uint32_t need,
                   size_t size, size_t max_bytes);
+
+/* ---- the pinned store ---------------------------------------------------- */
+
+/* A block of the pinned store: @size bytes of data, 16-aligned. */
+typedef struct gts__bf_block gts__bf_block;
+struct gts__bf_block {
+    gts__bf_block *next;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+};
+
+/* A list of blocks and the bytes of their data: a whole tree (the kept
+ * tree of MCTS) or the engine's spare blocks. */
+typedef struct gts__bf_blocks {
+    gts__bf_block *head;
+    uint64_t bytes;
+} gts__bf_blocks;
+
+/* A worker's own blocks and the free end of the newest (owner only). */
+typedef struct gts__bf_cursor {
+    gts__bf_block *blocks;
+    unsigned char *bump;
+    size_t left;
+} gts__bf_cursor;
+
+/* The shared side of a pinned store during a search (or a tree copy):
+ * the byte budget every worker charges its new blocks to, and the spare
+ * blocks it takes them from first. */
+typedef struct gts__bf_pins {
+    const gts_allocator *alloc;
+    size_t block;              /* bytes of a standard block */
+    uint64_t max_bytes;        /* the budget; UINT64_MAX: none */
+    uint32_t *full;            /* atomic: set once when the budget is out */
+    pthread_mutex_t lock;      /* over spare, for a pop */
+    gts__bf_block *spare;      /* standard blocks to take before the allocator */
+    _Alignas(GTS__CACHELINE) uint64_t used; /* atomic: bytes of the blocks taken */
+} gts__bf_pins;
+
+/* Start @p: blocks of @block bytes from @alloc within @max_bytes, the
+ * budget's end raised in *@full (the algorithm's word: its hot paths read
+ * it). No spare block yet. */
+void gts__bf_pins_init(gts__bf_pins *p, const gts_allocator *alloc, size_t block,
+                       uint64_t max_bytes, uint32_t *full);
+
+/* The end of @p: its spare blocks not taken go back to @spare (as
+ * gts__bf_spare_give, within @cap bytes). */
+void gts__bf_pins_end(gts__bf_pins *p, gts__bf_blocks *spare, uint64_t cap);
+
+/* Move every block of @spare to @p's spare list (no worker runs). */
+void gts__bf_pins_take_spare(gts__bf_pins *p, gts__bf_blocks *spare);
+
+/* A new block for @cur, then @size bytes from it (gts__bf_pin_take's slow
+ * path). */
+void *gts__bf_pin_more(gts__bf_pins *p, gts__bf_cursor *cur, size_t size, gts__ctx *c);
+
+/* @size bytes from @cur's block, or from a new one charged to @p's budget
+ * (a whole block if the budget has room, else exactly @size): pinned until
+ * the blocks are given back. Pieces are packed, so sizes that are
+ * multiples of A keep A-alignment (A <= 16). NULL when the budget is out
+ * (*full raised: the tree is full for everyone, nothing recorded) or the
+ * allocator fails (GTS_ENOMEM recorded on @c when it is not NULL). */
+static inline void *gts__bf_pin_take(gts__bf_pins *p, gts__bf_cursor *cur, size_t size,
+                                     gts__ctx *c)
+{
+    if (size <= cur->left) {
+        void *q = cur->bump;
+        cur->bump += size;
+        cur->left -= size;
+        return q;
+    }
+    return gts__bf_pin_more(p, cur, size, c);
+}
+
+/* Take @cur's blocks out (for a kept tree, or to give them back): a list
+ * that @cur no longer carves from. */
+gts__bf_blocks gts__bf_cursor_detach(gts__bf_cursor *cur);
+
+/* Make @tree's blocks @cur's (a kept tree adopted by a search): charged to
+ * @p's budget, not carved from (it opens a new block first). */
+void gts__bf_cursor_adopt(gts__bf_pins *p, gts__bf_cursor *cur, gts__bf_blocks *tree);
+
+/* Put the blocks of @list on @into (a whole tree moves at once). */
+void gts__bf_blocks_join(gts__bf_blocks *into, gts__bf_blocks *list);
+
+/* Give the blocks of @list to @spare, or free them to @alloc: @spare (NULL:
+ * none) keeps those of @block bytes while it stays within @cap bytes. */
+void gts__bf_spare_give(gts__bf_blocks *spare, gts__bf_block *list, size_t block,
+                        uint64_t cap, const gts_allocator *alloc);
+
+/* Free blocks of @spare (NULL: none) until it holds at most @cap bytes. */
+void gts__bf_spare_trim(gts__bf_blocks *spare, uint64_t cap, const gts_allocator *alloc);
 
 #endif

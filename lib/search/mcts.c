@@ -32,6 +32,14 @@
  * starts from a kept tree when an advance marked it and its root matches
  * (mc_adopt; see "the kept tree" below).
  *
+ * With a batch evaluator (gts_engine_set_evaluator; mcts_eval.h holds the
+ * batch, this file the tree side): Step 1 is PUCT, Step 2 queues the leaf
+ * (claimed LEAF -> EXPANDING, the state left on a batch slot's copy) in
+ * place of the playout, and Steps 3-4 wait until the batch is full: one
+ * evaluator call, then each leaf is expanded with its priors (mc_fill),
+ * backed up (mc_backup) and its path undone (mc_work_eval, mc_complete).
+ * A stop or a failure unqueues every leaf (mc_unqueue).
+ *
  * Solver (Cazenave & Saffidine's score-bounded MCTS). Every node holds a
  * proven range [lower, upper] of its depth-limited negamax value, root-
  * relative like every score inside the library. It starts at mate distance
@@ -56,8 +64,9 @@
  * EXPANDING: it fills the children (plain writes) and publishes them with a
  * release store of EXPANDED; readers load the state with acquire before
  * they look at children/n, which never change afterwards. A failed
- * allocation stores LEAF back. Tree memory comes from per-worker chunks
- * (owner only), charged to one shared byte counter against the budget.
+ * allocation stores LEAF back. Tree memory is the best-first module's
+ * pinned store (bestfirst.h): per-worker blocks (owner only), charged to
+ * one shared byte counter against the budget.
  * Root parallelisation: one tree per worker, same code; only the budget
  * counters are shared. Between batches of playouts (and after the last)
  * no worker runs: the pool run's end orders every write before the
@@ -71,6 +80,8 @@
  *  - root visits == sum of the root children's visits == playouts done.
  */
 #include "search/algos.h"
+#include "search/bestfirst.h"
+#include "search/mcts_eval.h"
 #include "struct_internal.h"
 
 #include <math.h>
@@ -81,7 +92,8 @@
 /* Fixed-point unit of one reward in a node's sum (2^20: 2^32 visits still
  * fit in 52 bits, so the sum converts to a double exactly). */
 static const double MC_ONE = 1048576.0;
-/* Tree memory is taken from the budget in chunks of this size. */
+/* Tree memory is taken from the budget in blocks of this size (the pinned
+ * store's standard block, bestfirst.h). */
 static const size_t MC_CHUNK = (size_t)64 << 10;
 /* Playouts before the first progress report; doubled after each one. */
 static const uint64_t MC_FIRST_BATCH = 1024;
@@ -125,13 +137,6 @@ struct mc_node {
 _Static_assert(sizeof(mc_node) == 72, "mc_node: 72 bytes");
 _Static_assert(MC_HEAD % _Alignof(mc_node) == 0, "children stay aligned");
 
-typedef struct gts__mc_chunk mc_chunk;
-struct gts__mc_chunk {
-    mc_chunk *next;
-    size_t size;
-    _Alignas(16) unsigned char data[];
-};
-
 typedef struct mc_search mc_search;
 
 /* One worker: its context and state copy, random stream, scratch, arena. */
@@ -152,9 +157,13 @@ typedef struct mc_worker {
     uint32_t seen_stamp[MC_SEEN];
     uint16_t seen_at[MC_SEEN];
     gts_move seen_move[MC_SEEN];
-    mc_chunk *chunks;
-    unsigned char *bump;
-    size_t left;
+    gts__bf_cursor mem;     /* its tree memory (pinned store) */
+    /* PUCT with an evaluator (mcts_eval.h): pending leaves, and what the
+     * last iteration's leaf did */
+    gts__ev_batch ev;
+    bool pending;           /* queued for the evaluator (state left there) */
+    bool collided;          /* reached a leaf another descent had queued */
+    bool coll_kept;         /* ... and its virtual losses stay (w->ev.cpaths) */
 } __attribute__((aligned(GTS__CACHELINE))) mc_worker;
 
 struct mc_search {
@@ -175,6 +184,9 @@ struct mc_search {
     uint32_t vl;            /* virtual losses per visit */
     double c, scale, inv_scale, prior_w;
     double rave_k;          /* RAVE equivalence parameter */
+    const gts_evaluator *ev; /* PUCT with a batch evaluator; NULL: UCB1 + playouts */
+    uint32_t batch;         /* leaves per evaluator call */
+    double cpuct, fpu, noise_alpha, noise_frac, temperature;
     uint64_t budget;        /* playouts; UINT64_MAX: none */
     uint64_t mem_limit;     /* bytes of tree */
     uint64_t batch_end;     /* written between batches only */
@@ -184,11 +196,9 @@ struct mc_search {
     mc_node *merged;        /* [nroot]: root children summed over the trees */
     mc_worker *w;           /* [threads] */
     gts__task *tasks;       /* [threads] */
-    /* the engine's spare chunks (mc_spare_give), taken under the lock */
-    pthread_mutex_t spare_lock;
-    mc_chunk *spare;
+    /* the tree memory's budget and spare blocks (bestfirst.h) */
+    gts__bf_pins pins;
     /* written by the workers during a batch: atomics only */
-    _Alignas(GTS__CACHELINE) uint64_t mem_used;
     _Alignas(GTS__CACHELINE) uint64_t claimed;
     _Alignas(GTS__CACHELINE) uint64_t completed;
     uint32_t done;          /* a root is proven */
@@ -307,71 +317,24 @@ static inline uint64_t *mc_head_hash(mc_node *ch)
     return (uint64_t *)(void *)((unsigned char *)ch - MC_HEAD);
 }
 
-/* A spare chunk (MC_CHUNK bytes) for a worker, or NULL. */
-static mc_chunk *mc_search_spare(mc_search *m)
-{
-    if (!gts__atomic_load_relaxed_ptr(&m->spare))
-        return NULL;
-    pthread_mutex_lock(&m->spare_lock);
-    mc_chunk *ch = m->spare;
-    if (ch)
-        gts__atomic_store_relaxed_ptr(&m->spare, ch->next);
-    pthread_mutex_unlock(&m->spare_lock);
-    return ch;
-}
-
-/* @n nodes (after an MC_HEAD header) from the worker's chunk, or NULL:
+/* @n nodes (after an MC_HEAD header) from the worker's blocks, or NULL:
  * when the budget says no, the tree is full for everyone (the search goes
  * on); when the allocator says no, GTS_ENOMEM is recorded (the search
  * unwinds, as everywhere). */
 static mc_node *mc_alloc(mc_worker *w, uint32_t n)
 {
-    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
-    if (size <= w->left) {
-        mc_node *p = (mc_node *)(void *)(w->bump + MC_HEAD);
-        w->bump += size;
-        w->left -= size;
-        return p;
-    }
-    mc_search *m = w->m;
-    if (gts__atomic_load_relaxed_32(&m->full))
-        return NULL;
-    /* A whole chunk if the budget has room, else exactly what is needed. */
-    size_t want = size > MC_CHUNK ? size : MC_CHUNK;
-    for (;;) {
-        uint64_t old = gts__atomic_faa_relaxed_64(&m->mem_used, want);
-        if (old + want <= m->mem_limit)
-            break;
-        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
-        if (want == size) {
-            gts__atomic_store_relaxed_32(&m->full, 1);
-            return NULL;
-        }
-        want = size;
-    }
-    mc_chunk *ch = want == MC_CHUNK ? mc_search_spare(m) : NULL;
-    if (!ch)
-        ch = gts__malloc(&m->run->engine->alloc, sizeof *ch + want);
-    if (!ch) { /* out of memory, not out of budget: the search fails */
-        gts__atomic_faa_relaxed_64(&m->mem_used, (uint64_t)0 - want);
-        gts__fail(w->c, GTS_ENOMEM, 0);
-        return NULL;
-    }
-    ch->size = want;
-    ch->next = w->chunks;
-    w->chunks = ch;
-    w->bump = ch->data + size;
-    w->left = want - size;
-    return (mc_node *)(void *)(ch->data + MC_HEAD);
+    unsigned char *p = gts__bf_pin_take(&w->m->pins, &w->mem,
+                                        MC_HEAD + (size_t)n * sizeof(mc_node), w->c);
+    return p ? (mc_node *)(void *)(p + MC_HEAD) : NULL;
 }
 
 /* ---- the kept tree (tree reuse) ------------------------------------------------- */
 
 /*
  * After a search (GTS_OPT_MCTS_REUSE), the engine keeps its tree(s): every
- * chunk, the root nodes, and whether a gts_mcts_advance() since allows the
+ * block, the root nodes, and whether a gts_mcts_advance() since allows the
  * next search to adopt it. gts_mcts_advance() with moves copies the
- * subtree of the position reached into other chunks (so the memory of the
+ * subtree of the position reached into other blocks (so the memory of the
  * discarded siblings is free at once, for the spare list, and the kept
  * bytes are what the next search is charged), shifting decided scores to
  * the new root's distance. The next search adopts a tree whose root
@@ -382,8 +345,8 @@ static mc_node *mc_alloc(mc_worker *w, uint32_t n)
  * between its set-up and its batches.
  */
 struct gts__mcts_kept {
-    mc_chunk *chunks;       /* every node of the trees */
-    uint64_t bytes;         /* chunk bytes, charged to the next search's budget */
+    gts__bf_blocks tree;    /* every node of the trees; its bytes are charged
+                             * to the next search's budget */
     mc_node *roots;         /* [roots_cap], from the engine's allocator */
     int nroots, roots_cap;  /* roots in use, allocated */
     bool advanced;          /* gts_mcts_advance() since the search */
@@ -395,7 +358,7 @@ typedef struct gts__mcts_kept mc_kept;
 /*
  * MCTS's state on the engine (gts__mcts_state, an opaque slot of the
  * engine: engine_internal.h), made by the first MCTS search: the kept tree,
- * the spare chunks and the root statistics of the last search.
+ * the spare blocks and the root statistics of the last search.
  */
 typedef struct mc_engine_state {
     /* Root statistics of the last MCTS search (gts_mcts_root_stats), in
@@ -406,10 +369,8 @@ typedef struct mc_engine_state {
     uint64_t stats_search;
     /* The tree of the last search, kept for gts_mcts_advance() (NULL: none). */
     mc_kept *kept;
-    /* Tree memory between searches, for the next one (spare chunks; NULL:
-     * none) and its bytes. */
-    mc_chunk *spare;
-    uint64_t spare_bytes;
+    /* Tree memory between searches, for the next one (spare blocks). */
+    gts__bf_blocks spare;
 } mc_engine_state;
 
 /* The engine's MCTS state, NULL before the first MCTS search. */
@@ -431,6 +392,12 @@ const gts__opt_row gts__mcts_options[] = {
     { GTS_OPT_MCTS_PRIOR, "mcts_prior", 0, 100000, 0 },
     { GTS_OPT_MCTS_RAVE, "mcts_rave", 0, (int64_t)1 << 40, 0 },
     { GTS_OPT_MCTS_REUSE, "mcts_reuse", 0, 1, 1 },
+    { GTS_OPT_MCTS_CPUCT, "mcts_cpuct", 0, 10000, 125 },
+    { GTS_OPT_MCTS_FPU, "mcts_fpu", 0, 100, 0 },
+    { GTS_OPT_MCTS_BATCH, "mcts_batch", 1, 1024, 1 },
+    { GTS_OPT_MCTS_NOISE_ALPHA, "mcts_noise_alpha", 1, 100000, 300 },
+    { GTS_OPT_MCTS_NOISE_FRACTION, "mcts_noise_fraction", 0, 100, 0 },
+    { GTS_OPT_MCTS_TEMPERATURE, "mcts_temperature", 0, 10000, 0 },
     GTS__OPT_END,
 };
 
@@ -439,89 +406,61 @@ static int64_t mc_opt(const gts_engine *e, gts_option id)
     return gts__algo_opt(e, gts__mcts_options, id);
 }
 
-/* ---- spare chunks --------------------------------------------------------------- */
+/* ---- spare blocks --------------------------------------------------------------- */
 
 /*
- * Tree memory outlives a search. The chunks of a tree the engine does not
+ * Tree memory outlives a search. The blocks of a tree the engine does not
  * keep go to its spare list (those of MC_CHUNK bytes, while the spare list
  * and the kept tree together stay within GTS_OPT_TREE_MB; the others are
- * freed), and a search or a tree copy takes its chunks from there before
- * it asks the allocator. Why: freed, the chunks went back to the system
+ * freed), and a search or a tree copy takes its blocks from there before
+ * it asks the allocator. Why: freed, the blocks went back to the system
  * (a search of a few seconds builds 100+ MB of tree) and the next search
  * took every page fault again, 7 % of gts-gtp's time (perf). The engine
  * frees them in gts_engine_free(); lowering GTS_OPT_TREE_MB trims them.
  * Only the engine's holder touches the list (between searches, or in a
- * search's set-up and end); during a search it is the search's, under
- * its lock (mc_search_spare).
+ * search's set-up and end); during a search it is the search's pinned
+ * store's (bestfirst.h), taken under its lock.
  */
 static uint64_t mc_spare_cap(const gts_engine *e)
 {
     const mc_engine_state *st = mc_st(e);
     uint64_t cap = (uint64_t)mc_opt(e, GTS_OPT_TREE_MB) << 20;
-    uint64_t kept = st && st->kept ? st->kept->bytes : 0;
+    uint64_t kept = st && st->kept ? st->kept->tree.bytes : 0;
     return kept < cap ? cap - kept : 0;
 }
 
-/* Give the chunks of @list to the engine's spare list, or free them. */
-static void mc_spare_give(gts_engine *e, mc_chunk *list)
+/* Give the blocks of @list to the engine's spare list, or free them. */
+static void mc_spare_give(gts_engine *e, gts__bf_block *list)
 {
     mc_engine_state *st = mc_st(e);
-    uint64_t cap = mc_spare_cap(e);
-    for (mc_chunk *ch = list, *next; ch; ch = next) {
-        next = ch->next;
-        if (st && ch->size == MC_CHUNK && st->spare_bytes + MC_CHUNK <= cap) {
-            ch->next = st->spare;
-            st->spare = ch;
-            st->spare_bytes += MC_CHUNK;
-        } else {
-            gts__free(&e->alloc, ch, sizeof *ch + ch->size);
-        }
-    }
+    gts__bf_spare_give(st ? &st->spare : NULL, list, MC_CHUNK, mc_spare_cap(e), &e->alloc);
 }
 
-/* A spare chunk of MC_CHUNK bytes, or NULL (no search runs). */
-static mc_chunk *mc_spare_take(gts_engine *e)
-{
-    mc_engine_state *st = mc_st(e);
-    mc_chunk *ch = st ? st->spare : NULL;
-    if (ch) {
-        st->spare = ch->next;
-        st->spare_bytes -= MC_CHUNK;
-    }
-    return ch;
-}
-
-/* Move the engine's spare chunks to the search's list (no worker runs). */
+/* Move the engine's spare blocks to the search's store (no worker runs). */
 static void mc_search_take_spare(mc_search *m)
 {
-    for (mc_chunk *ch; (ch = mc_spare_take(m->run->engine)) != NULL;) {
-        ch->next = m->spare;
-        m->spare = ch;
-    }
+    gts__bf_pins_take_spare(&m->pins, &mc_st(m->run->engine)->spare);
 }
 
-/* Free spare chunks until the spare list fits under @cap bytes. */
+/* Free spare blocks until the spare list fits under @cap bytes. */
 static void mc_spare_trim(gts_engine *e, uint64_t cap)
 {
-    const mc_engine_state *st = mc_st(e);
-    while (st && st->spare_bytes > cap) {
-        mc_chunk *ch = mc_spare_take(e);
-        gts__free(&e->alloc, ch, sizeof *ch + ch->size);
-    }
+    mc_engine_state *st = mc_st(e);
+    gts__bf_spare_trim(st ? &st->spare : NULL, cap, &e->alloc);
 }
 
-/* Free @k, no longer the engine's kept tree: its chunks go to the spare
+/* Free @k, no longer the engine's kept tree: its blocks go to the spare
  * list. */
 static void mc_kept_free(gts_engine *e, mc_kept *k)
 {
     if (!k)
         return;
-    mc_spare_give(e, k->chunks);
+    mc_spare_give(e, k->tree.head);
     gts__free(&e->alloc, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
     gts__free(&e->alloc, k, sizeof *k);
 }
 
-/* Free the kept tree, if any (its chunks become spare ones). */
+/* Free the kept tree, if any (its blocks become spare ones). */
 static void mc_drop(gts_engine *e)
 {
     mc_engine_state *st = mc_st(e);
@@ -657,23 +596,33 @@ static void mc_set_exact(mc_node *node, gts_score v)
     gts__atomic_store_relaxed_32((uint32_t *)&node->upper, (uint32_t)v);
 }
 
-/* Create the children of @node (at @ply) from w->buf; true when this
- * worker did. Another worker's expansion or a full tree: false. */
-static bool mc_expand(mc_worker *w, mc_node *node, int ply, uint32_t n)
+/* The children of @node (at @ply, claimed: MC_EXPANDING) from w->buf,
+ * with the evaluator's @priors when not NULL; false (the node a leaf
+ * again) when the tree is full. */
+static bool mc_fill(mc_worker *w, mc_node *node, int ply, uint32_t n, const float *priors)
 {
-    if (!gts__atomic_cas_32(&node->state, MC_LEAF, MC_EXPANDING))
-        return false;
     mc_node *ch = mc_alloc(w, n);
     if (!ch) {
         gts__atomic_store_release_32(&node->state, MC_LEAF);
         return false;
     }
     mc_init_children(w, ch, n, ply, w->m->use_prior);
+    for (uint32_t i = 0; priors && i < n; i++)
+        ch[i].prior = priors[i];
     *mc_head_hash(ch) = w->m->hashed ? w->c->game->hash(w->c->state, w->c->user) : 0;
     node->children = ch;
     node->n = n;
     gts__atomic_store_release_32(&node->state, MC_EXPANDED);
     return true;
+}
+
+/* Create the children of @node (at @ply) from w->buf; true when this
+ * worker did. Another worker's expansion or a full tree: false. */
+static bool mc_expand(mc_worker *w, mc_node *node, int ply, uint32_t n)
+{
+    if (!gts__atomic_cas_32(&node->state, MC_LEAF, MC_EXPANDING))
+        return false;
+    return mc_fill(w, node, ply, n, NULL);
 }
 
 /* True when a root's search is over: its value is proven and a child
@@ -695,11 +644,35 @@ static bool mc_root_done(const mc_node *root)
 
 /* ---- one iteration ----------------------------------------------------------------- */
 
+/* PUCT's first-play urgency at @p (with an evaluator): the Q of a child
+ * never visited, the mean of p from its side to move (p's own statistics,
+ * which hold its evaluation and everything below it; at the root, which
+ * keeps no sum, its children's; 0.5 before any visit) less m->fpu. */
+static double mc_fpu(const mc_worker *w, const mc_node *p)
+{
+    double pq = 0.5;
+    uint64_t pv = gts__atomic_load_relaxed_64(&p->visits);
+    if (p == w->root) {
+        double csum = 0.0, cvis = 0.0;
+        for (uint32_t i = 0; i < p->n; i++) {
+            csum += (double)gts__atomic_load_relaxed_64(&p->children[i].sum);
+            cvis += (double)gts__atomic_load_relaxed_64(&p->children[i].visits);
+        }
+        if (cvis > 0.0)
+            pq = csum / (MC_ONE * cvis);
+    } else if (pv > 0) {
+        pq = 1.0 - (double)gts__atomic_load_relaxed_64(&p->sum) / (MC_ONE * (double)pv);
+    }
+    return pq - w->m->fpu > 0.0 ? pq - w->m->fpu : 0.0;
+}
+
 /* Step 1. UCB1 (+ progressive bias) over the children of @p that are not
  * proven and may still reach p's proven value. In an unproven node one
  * always exists; *stale when none seemed to (ranges read while other
  * workers update them, or a root proven by bounds() alone): then every
- * child is a candidate. */
+ * child is a candidate. With an evaluator, PUCT over the same candidates:
+ * Q + c * P * sqrt(N) / (1 + n), unvisited children at mc_fpu(). Virtual
+ * losses count as visits of reward 0. */
 static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
 {
     const mc_search *m = w->m;
@@ -709,7 +682,13 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
     double vl = m->vl;
     double np = (double)gts__atomic_load_relaxed_64(&p->visits)
                 + vl * gts__atomic_load_relaxed_32(&p->vloss);
-    double lnp = log(np > 1.0 ? np : 1.0);
+    double lnp = 0.0, sq = 0.0, fpu_q = 0.0;
+    if (m->ev) {
+        sq = sqrt(np > 1.0 ? np : 1.0);
+        fpu_q = mc_fpu(w, p);
+    } else {
+        lnp = log(np > 1.0 ? np : 1.0);
+    }
     mc_node *best = NULL;
     for (int pass = 0; pass < 2 && !best; pass++) {
         double bu = -1.0;
@@ -719,23 +698,30 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
                 continue;
             double nv = (double)gts__atomic_load_relaxed_64(&c->visits)
                         + vl * gts__atomic_load_relaxed_32(&c->vloss);
-            double u, amaf = 0.0, av = 0.0;
-            if (m->rave) {
-                av = (double)gts__atomic_load_relaxed_64(&c->amaf_visits);
-                if (av > 0.0)
-                    amaf = (double)gts__atomic_load_relaxed_64(&c->amaf_sum) / (MC_ONE * av);
-            }
-            if (nv <= 0.0) {
-                u = MC_UNVISITED + c->prior + amaf;
-            } else {
-                double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
-                if (av > 0.0) { /* RAVE: beta = sqrt(k / (3n + k)) */
-                    double beta = sqrt(m->rave_k / (3.0 * nv + m->rave_k));
-                    q = (1.0 - beta) * q + beta * amaf;
+            double u;
+            if (m->ev) { /* PUCT */
+                double q = nv > 0.0 ? (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv)
+                                    : fpu_q;
+                u = gts__puct(q, c->prior, nv, sq, m->cpuct);
+            } else { /* UCB1, RAVE, progressive bias */
+                double amaf = 0.0, av = 0.0;
+                if (m->rave) {
+                    av = (double)gts__atomic_load_relaxed_64(&c->amaf_visits);
+                    if (av > 0.0)
+                        amaf = (double)gts__atomic_load_relaxed_64(&c->amaf_sum) / (MC_ONE * av);
                 }
-                u = q + m->c * sqrt(lnp / nv);
-                if (m->use_prior)
-                    u += m->prior_w * c->prior / (nv + 1.0);
+                if (nv <= 0.0) {
+                    u = MC_UNVISITED + c->prior + amaf;
+                } else {
+                    double q = (double)gts__atomic_load_relaxed_64(&c->sum) / (MC_ONE * nv);
+                    if (av > 0.0) { /* RAVE: beta = sqrt(k / (3n + k)) */
+                        double beta = sqrt(m->rave_k / (3.0 * nv + m->rave_k));
+                        q = (1.0 - beta) * q + beta * amaf;
+                    }
+                    u = q + m->c * sqrt(lnp / nv);
+                    if (m->use_prior)
+                        u += m->prior_w * c->prior / (nv + 1.0);
+                }
             }
             if (u > bu) {
                 bu = u;
@@ -922,6 +908,44 @@ static bool mc_playout_trusted(mc_worker *w, int ply, double *reward)
     return mc_playout_end(w, ply, len, ok, terminal, v, reward);
 }
 
+/* A descent with an evaluator reached a leaf already queued (at @ply):
+ * its virtual losses stay until the batch is done, while there is room to
+ * remember its path (with virtual loss on), so that the next descents of
+ * the batch look elsewhere (Leela Chess Zero's collision visits). */
+static void mc_collide(mc_worker *w, int ply)
+{
+    gts__ev_batch *eb = &w->ev;
+    w->collided = true;
+    if (!w->m->use_vloss || eb->ncoll >= eb->cap)
+        return;
+    memcpy(gts__ev_cpath(eb, eb->ncoll), w->path, (size_t)(ply + 1) * sizeof w->path[0]);
+    eb->cplies[eb->ncoll++] = ply;
+    w->coll_kept = true;
+}
+
+/* Step 2 with an evaluator: queue the leaf (at @ply, its @n moves in
+ * w->buf) for the next evaluator call instead of a playout: claim it
+ * (LEAF -> EXPANDING, so that no other descent queues it again) when it
+ * may be expanded, and leave the state there (w->pending). A leaf another
+ * descent claimed first is a collision (w->collided). */
+static bool mc_leaf_queue(mc_worker *w, mc_node *node, int ply, bool expand, uint32_t n)
+{
+    bool claimed = false;
+    if (expand) {
+        claimed = gts__atomic_cas_32(&node->state, MC_LEAF, MC_EXPANDING);
+        if (!claimed) {
+            mc_collide(w, ply);
+            return true;
+        }
+    }
+    uint32_t k = gts__ev_add(&w->ev, w->buf, n);
+    w->ev.claimed[k] = claimed;
+    w->ev.plies[k] = ply;
+    memcpy(gts__ev_path(&w->ev, k), w->path, (size_t)(ply + 1) * sizeof w->path[0]);
+    w->pending = true;
+    return true;
+}
+
 /* Step 2. A node reached for the first time (or again, while it could not
  * be expanded). Sets *reward for the side to move at @node and *changed
  * when node's range narrowed; false when the search must unwind. */
@@ -929,6 +953,10 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
 {
     mc_search *m = w->m;
     gts__ctx *c = w->c;
+    if (m->ev && (mc_state(node) & MC_STATE) == MC_EXPANDING) {
+        mc_collide(w, ply); /* queued by another descent: its value is coming */
+        return true;
+    }
     /* The horizon: the node's value is its evaluation. */
     if (ply >= m->horizon) {
         gts_score v = gts__evaluate(c, ply);
@@ -966,6 +994,8 @@ static bool mc_leaf(mc_worker *w, mc_node *node, int ply, double *reward, bool *
             return true;
         }
     }
+    if (m->ev)
+        return mc_leaf_queue(w, node, ply, expand, (uint32_t)n);
     if (expand && mc_expand(w, node, ply, (uint32_t)n) && mc_update_range(node))
         *changed = true;
     if (m->trusted)
@@ -1043,7 +1073,38 @@ static void mc_amaf(mc_worker *w, int ply, double reward)
     }
 }
 
-/* One playout from w->root; false when the search must unwind. */
+/* Step 3. Back @reward (for the side to move at w->path[@ply]) up the
+ * path, removing its virtual losses; *@changed: the leaf's range narrowed. */
+static void mc_backup(mc_worker *w, int ply, double reward, bool changed)
+{
+    mc_search *m = w->m;
+    bool vloss = m->use_vloss;
+    if (m->rave)
+        mc_amaf(w, ply, reward);
+    double x = reward;
+    for (int k = ply; k >= 1; k--) {
+        mc_node *nd = w->path[k];
+        double r = 1.0 - x; /* for the side that played nd->move */
+        gts__atomic_faa_relaxed_64(&nd->sum, (uint64_t)(r * MC_ONE + 0.5));
+        gts__atomic_faa_relaxed_64(&nd->visits, 1);
+        if (vloss)
+            gts__atomic_faa_relaxed_32(&nd->vloss, (uint32_t)-1);
+        if (changed)
+            changed = mc_update_range(w->path[k - 1]);
+        x = r;
+    }
+    gts__atomic_faa_relaxed_64(&w->root->visits, 1);
+    if (vloss)
+        gts__atomic_faa_relaxed_32(&w->root->vloss, (uint32_t)-1);
+    gts__atomic_faa_relaxed_64(&m->completed, 1);
+    if (mc_root_done(w->root))
+        gts__atomic_store_relaxed_32(&m->done, 1);
+}
+
+/* One playout from w->root; false when the search must unwind. With an
+ * evaluator the leaf may instead be queued (w->pending: nothing backed
+ * up, nothing undone, the state left at the leaf) or have collided with a
+ * queued one (w->collided: nothing backed up, the path undone). */
 static bool mc_iterate(mc_worker *w)
 {
     mc_search *m = w->m;
@@ -1055,6 +1116,7 @@ static bool mc_iterate(mc_worker *w)
     bool changed = false, ok = true;
     w->path[0] = node;
     w->line_len = 0;
+    w->pending = w->collided = w->coll_kept = false;
     if (vloss)
         gts__atomic_faa_relaxed_32(&node->vloss, 1);
 
@@ -1093,29 +1155,13 @@ static bool mc_iterate(mc_worker *w)
         }
     }
 
-    /* Step 3. Backpropagation (or, after an abort, only the virtual losses) */
-    if (ok) {
-        if (m->rave)
-            mc_amaf(w, ply, reward);
-        double x = reward;
-        for (int k = ply; k >= 1; k--) {
-            mc_node *nd = w->path[k];
-            double r = 1.0 - x; /* for the side that played nd->move */
-            gts__atomic_faa_relaxed_64(&nd->sum, (uint64_t)(r * MC_ONE + 0.5));
-            gts__atomic_faa_relaxed_64(&nd->visits, 1);
-            if (vloss)
-                gts__atomic_faa_relaxed_32(&nd->vloss, (uint32_t)-1);
-            if (changed)
-                changed = mc_update_range(w->path[k - 1]);
-            x = r;
-        }
-        gts__atomic_faa_relaxed_64(&w->root->visits, 1);
-        if (vloss)
-            gts__atomic_faa_relaxed_32(&w->root->vloss, (uint32_t)-1);
-        gts__atomic_faa_relaxed_64(&m->completed, 1);
-        if (mc_root_done(w->root))
-            gts__atomic_store_relaxed_32(&m->done, 1);
-    } else if (vloss) {
+    /* Step 3. Backpropagation (or, after an abort or a collision, only the
+     * virtual losses) */
+    if (ok && w->pending)
+        return true; /* mc_complete() backs it up after the evaluator's call */
+    if (ok && !w->collided) {
+        mc_backup(w, ply, reward, changed);
+    } else if (vloss && !w->coll_kept) {
         for (int k = ply; k >= 0; k--)
             gts__atomic_faa_relaxed_32(&w->path[k]->vloss, (uint32_t)-1);
     }
@@ -1126,11 +1172,155 @@ static bool mc_iterate(mc_worker *w)
     return ok;
 }
 
+/* ---- batches of leaves for the evaluator ------------------------------------------ */
+
+/* Undo the path of slot @k on its state (the worker's context moves to it). */
+static void mc_slot_undo(mc_worker *w, uint32_t k)
+{
+    gts__ctx *c = w->c;
+    void **path = gts__ev_path(&w->ev, k);
+    c->state = w->ev.states[k];
+    for (int j = w->ev.plies[k]; j >= 1; j--)
+        gts__undo(c, ((mc_node *)path[j])->move);
+}
+
+/* The batch is done (or the search unwinds): the virtual losses of the
+ * collided descents go. */
+static void mc_uncollide(mc_worker *w)
+{
+    gts__ev_batch *eb = &w->ev;
+    for (uint32_t k = 0; k < eb->ncoll; k++) {
+        mc_node **path = (mc_node **)(void *)gts__ev_cpath(eb, k);
+        for (int j = eb->cplies[k]; j >= 0; j--)
+            gts__atomic_faa_relaxed_32(&path[j]->vloss, (uint32_t)-1);
+    }
+    eb->ncoll = 0;
+}
+
+/* The search unwinds: every queued leaf becomes a leaf again, its virtual
+ * losses go, its path is undone. */
+static void mc_unqueue(mc_worker *w)
+{
+    gts__ev_batch *eb = &w->ev;
+    for (uint32_t k = 0; k < eb->b.n; k++) {
+        mc_node **path = (mc_node **)(void *)gts__ev_path(eb, k);
+        int ply = eb->plies[k];
+        if (eb->claimed[k])
+            gts__atomic_store_release_32(&path[ply]->state, MC_LEAF);
+        if (w->m->use_vloss)
+            for (int j = ply; j >= 0; j--)
+                gts__atomic_faa_relaxed_32(&path[j]->vloss, (uint32_t)-1);
+        mc_slot_undo(w, k);
+    }
+    eb->b.n = 0;
+    w->c->state = eb->states[0];
+}
+
+/* One evaluator call for the queued leaves; then each is expanded with
+ * its priors (when it was claimed), its value backed up as the reward
+ * (v + 1) / 2 and its path undone. False when the search must unwind. */
+static bool mc_complete(mc_worker *w)
+{
+    mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    gts__ev_batch *eb = &w->ev;
+    if (eb->b.n == 0)
+        return true;
+    if (!gts__ev_run(eb, m->ev, c)) {
+        mc_unqueue(w);
+        return false;
+    }
+    for (uint32_t k = 0; k < eb->b.n; k++) {
+        int ply = eb->plies[k];
+        memcpy(w->path, gts__ev_path(eb, k), (size_t)(ply + 1) * sizeof w->path[0]);
+        mc_node *leaf = w->path[ply];
+        /* bounds() may have narrowed the leaf's range when it was queued */
+        bool changed = m->game->bounds != NULL;
+        c->state = eb->states[k];
+        if (eb->claimed[k]) {
+            uint32_t off = eb->offsets[k], n = eb->offsets[k + 1] - off;
+            memcpy(w->buf, eb->moves + off, (size_t)n * sizeof *w->buf);
+            if (mc_fill(w, leaf, ply, n, eb->priors + off) && mc_update_range(leaf))
+                changed = true;
+        }
+        mc_backup(w, ply, ((double)eb->values[k] + 1.0) * 0.5, changed);
+        mc_slot_undo(w, k);
+    }
+    eb->b.n = 0;
+    c->state = eb->states[0];
+    return !gts__aborted(c);
+}
+
+/* mc_work() with an evaluator: descents (each one claim of the budget)
+ * queue leaves on the batch's states until it is full, the claims run
+ * out or the root is proven; then one evaluator call completes them. A
+ * descent that collides with a queued leaf gives its claim back and keeps
+ * its virtual losses until the batch is done (mc_collide), so the next
+ * descents go elsewhere; as many collisions as the batch has slots end
+ * the collection (and so does one whose losses could not be kept: the
+ * next descents would collide alike, nothing having changed). */
+static void mc_work_eval(mc_worker *w)
+{
+    mc_search *m = w->m;
+    gts__ctx *c = w->c;
+    bool more = true;
+    while (more && !gts__aborted(c) && !gts__atomic_load_relaxed_32(&m->done)) {
+        while (w->ev.b.n < m->batch && !gts__atomic_load_relaxed_32(&m->done)) {
+            if (gts__atomic_faa_relaxed_64(&m->claimed, 1) >= m->batch_end) {
+                more = false;
+                break;
+            }
+            c->state = w->ev.states[w->ev.b.n];
+            if (!mc_iterate(w)) {
+                mc_unqueue(w);
+                mc_uncollide(w);
+                return;
+            }
+            if (w->collided) {
+                gts__atomic_faa_relaxed_64(&m->claimed, (uint64_t)-1);
+                if (!w->coll_kept || w->ev.ncoll >= m->batch)
+                    break;
+            }
+        }
+        c->state = w->ev.states[0];
+        bool ok = mc_complete(w);
+        mc_uncollide(w);
+        if (!ok)
+            return;
+    }
+}
+
+/* The root's priors from the evaluator (worker 0's state is at the
+ * root), with this search's Dirichlet noise, on every tree. False after
+ * a failure (recorded). */
+static bool mc_eval_root(mc_search *m)
+{
+    mc_worker *w0 = &m->w[0];
+    gts__ev_batch *eb = &w0->ev;
+    const mc_node *ch = m->roots[0].children;
+    for (uint32_t i = 0; i < m->nroot; i++)
+        w0->buf[i] = ch[i].move;
+    gts__ev_add(eb, w0->buf, m->nroot);
+    bool ok = gts__ev_run(eb, m->ev, w0->c);
+    eb->b.n = 0;
+    if (!ok)
+        return false;
+    gts__ev_noise(eb->priors, m->nroot, m->noise_alpha, m->noise_frac, &w0->rng);
+    for (int t = 0; t < m->nroots; t++)
+        for (uint32_t i = 0; i < m->nroot; i++)
+            m->roots[t].children[i].prior = eb->priors[i];
+    return true;
+}
+
 /* Iterations until the batch's claims run out, the search is over or
  * must unwind. */
 static void mc_work(mc_worker *w)
 {
     mc_search *m = w->m;
+    if (m->ev) {
+        mc_work_eval(w);
+        return;
+    }
     while (!gts__aborted(w->c) && !gts__atomic_load_relaxed_32(&m->done)) {
         if (gts__atomic_faa_relaxed_64(&m->claimed, 1) >= m->batch_end)
             return;
@@ -1173,7 +1363,7 @@ static void mc_run_batch(mc_search *m)
      * of a descent or of a playout) per turn, like the depth-first
      * algorithms' nodes. Nothing in an iteration waits for another worker
      * outside a tick point: a lost expansion race is a playout from the
-     * node, and the spare-chunk mutex is held for a pop only, never across
+     * node, and the spare-block mutex is held for a pop only, never across
      * a tick. The batch's join is the pool's own wait (a tick point). */
     gts__pool_set_virtual(m->run->pool, m->run->engine->virtual_procs != 0);
     gts__pool_run(m->run->pool, mc_batch, m);
@@ -1284,6 +1474,20 @@ static const mc_node *mc_pv_child(const mc_search *m, int i)
     return best;
 }
 
+/* The move to play drawn by visits^(1/T) among the merged root children
+ * (GTS_OPT_MCTS_TEMPERATURE), from the seed and the visits so far: the
+ * same search draws the same move; @best when nothing is visited. */
+static int mc_draw(const mc_search *m, int best)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < m->nroot; i++)
+        total += m->merged[i].visits;
+    uint64_t seed = mc_mix((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED) ^ mc_mix(total));
+    int k = gts__ev_draw(&m->merged[0].visits, sizeof m->merged[0], m->nroot, m->temperature,
+                         seed);
+    return k >= 0 ? k : best;
+}
+
 /* Fill @r (move, score, pv, depth, flags) and the engine's root
  * statistics from the tree(s). No worker runs. */
 static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
@@ -1320,6 +1524,8 @@ static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
     if (best < 0)
         return; /* nothing learnt: the driver's fallback stands */
     bool solved = plo >= phi;
+    if (m->temperature > 0.0 && !solved)
+        best = mc_draw(m, best);
     r->best_move = m->merged[best].move;
     r->flags |= GTS_RESULT_HAS_MOVE;
     r->score = score;
@@ -1361,6 +1567,8 @@ static bool mc_setup_worker(mc_search *m, int i)
         if (!w->keys || !w->order)
             return false;
     }
+    if (m->ev && !gts__ev_init(&w->ev, w->c, m->batch))
+        return false;
     return true;
 }
 
@@ -1368,13 +1576,13 @@ static void mc_free_worker(mc_search *m, mc_worker *w)
 {
     const gts_allocator *a = &m->run->engine->alloc;
     uint32_t cap = m->game->max_moves;
-    mc_spare_give(m->run->engine, w->chunks); /* w->m is unset when setup failed before it */
-    w->chunks = NULL;
-    w->left = 0;
+    /* w->m is unset when setup failed before it */
+    mc_spare_give(m->run->engine, gts__bf_cursor_detach(&w->mem).head);
     gts__free(a, w->buf, (size_t)cap * sizeof *w->buf);
     gts__free(a, w->line, (size_t)w->line_cap * sizeof *w->line);
     gts__free(a, w->keys, (size_t)cap * sizeof *w->keys);
     gts__free(a, w->order, (size_t)cap * sizeof *w->order);
+    gts__ev_free(&w->ev);
 }
 
 /* True when the kept tree @k can be this search's: the root's @n moves
@@ -1383,7 +1591,7 @@ static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
 {
     mc_worker *w0 = &m->w[0];
     const gts_game *g = m->game;
-    if (!k->advanced || m->horizon_active || k->generate != g->generate || k->bytes > m->mem_limit
+    if (!k->advanced || m->horizon_active || k->generate != g->generate || k->tree.bytes > m->mem_limit
         || k->hashed != m->hashed)
         return false;
     uint64_t h = k->hashed ? g->hash(w0->c->state, w0->c->user) : 0;
@@ -1401,7 +1609,7 @@ static bool mc_kept_matches(mc_search *m, const mc_kept *k, int n)
 }
 
 /* Take the engine's kept tree as this search's roots when it matches
- * (worker 0 owns its chunks from now on); free it otherwise. Returns the
+ * (worker 0 owns its blocks from now on); free it otherwise. Returns the
  * number of roots adopted. */
 static int mc_adopt(mc_search *m, int n)
 {
@@ -1416,17 +1624,15 @@ static int mc_adopt(mc_search *m, int n)
         adopted = k->nroots < m->nroots ? k->nroots : m->nroots;
         for (int t = 0; t < adopted; t++)
             m->roots[t] = k->roots[t];
-        mc_worker *w0 = &m->w[0];
-        w0->chunks = k->chunks;
-        k->chunks = NULL;
-        m->mem_used = k->bytes; /* the other roots' trees are freed with the chunks */
+        /* charged to the budget; the other roots' trees are freed with the blocks */
+        gts__bf_cursor_adopt(&m->pins, &m->w[0].mem, &k->tree);
     }
     mc_kept_free(e, k);
     return adopted;
 }
 
 /* After the search: keep the tree(s) in the engine for gts_mcts_advance()
- * (the chunks and root array move there), unless reuse is off, the search
+ * (the blocks and root array move there), unless reuse is off, the search
  * failed or had a depth limit, or memory is short (then nothing is kept). */
 static void mc_keep(mc_search *m)
 {
@@ -1438,15 +1644,8 @@ static void mc_keep(mc_search *m)
     if (!k)
         return;
     for (int i = 0; i < m->threads; i++) {
-        mc_worker *w = &m->w[i];
-        for (mc_chunk *ch = w->chunks, *next; ch; ch = next) {
-            next = ch->next;
-            ch->next = k->chunks;
-            k->chunks = ch;
-            k->bytes += ch->size;
-        }
-        w->chunks = NULL;
-        w->left = 0;
+        gts__bf_blocks mine = gts__bf_cursor_detach(&m->w[i].mem);
+        gts__bf_blocks_join(&k->tree, &mine);
     }
     k->roots = m->roots;
     k->nroots = m->nroots;
@@ -1556,24 +1755,46 @@ void gts__run_mcts(gts__run *run)
     m->budget = playouts > 0 ? (uint64_t)playouts : UINT64_MAX;
     m->mem_limit = (uint64_t)mc_opt(e, GTS_OPT_TREE_MB) << 20;
     m->nroots = m->root_mode ? run->threads : 1;
+    /* With an evaluator: PUCT over its priors, batches of leaves instead of
+     * playouts (mcts_eval.h); no progressive bias, no RAVE. Virtual loss
+     * spreads a batch's descents as it spreads the workers'. */
+    m->ev = gts__mcts_evaluator(e);
+    if (m->ev) {
+        m->batch = (uint32_t)mc_opt(e, GTS_OPT_MCTS_BATCH);
+        m->cpuct = (double)mc_opt(e, GTS_OPT_MCTS_CPUCT) / 100.0;
+        m->fpu = (double)mc_opt(e, GTS_OPT_MCTS_FPU) / 100.0;
+        m->noise_alpha = (double)mc_opt(e, GTS_OPT_MCTS_NOISE_ALPHA) / 1000.0;
+        m->noise_frac = (double)mc_opt(e, GTS_OPT_MCTS_NOISE_FRACTION) / 100.0;
+        m->use_prior = m->rave = false;
+        m->use_vloss = !m->root_mode ? (run->threads > 1 || m->batch > 1) && vloss > 0
+                                     : m->batch > 1 && vloss > 0;
+        m->vl = m->use_vloss ? (uint32_t)vloss : 0;
+    }
+    m->temperature = (double)mc_opt(e, GTS_OPT_MCTS_TEMPERATURE) / 100.0;
 
     /* Step 2. Workers, roots */
     m->w = gts__calloc_aligned(a, (size_t)m->threads * sizeof *m->w, GTS__CACHELINE);
     m->roots = gts__calloc(a, (size_t)m->nroots, sizeof *m->roots);
     m->tasks = gts__calloc(a, (size_t)m->threads, sizeof *m->tasks);
     bool ok = m->w && m->roots && m->tasks;
+    if (ok && m->ev && m->batch > 1 && (!m->game->clone || !m->game->free)) {
+        gts__fail(c0, GTS_EINVAL, 0); /* batch states are clones */
+        ok = false;
+    }
     for (int i = 0; ok && i < m->threads; i++)
         ok = mc_setup_worker(m, i);
     if (!ok)
-        gts__fail(c0, GTS_ENOMEM, 0);
-    /* The engine's spare chunks are the search's until its end: before the
+        gts__fail(c0, GTS_ENOMEM, 0); /* unless a failure came first */
+    /* The engine's spare blocks are the search's until its end: before the
      * roots, which take the first, and again after them (a kept tree that
-     * did not match has given its chunks back there). */
-    pthread_mutex_init(&m->spare_lock, NULL);
+     * did not match has given its blocks back there). */
+    gts__bf_pins_init(&m->pins, a, MC_CHUNK, m->mem_limit, &m->full);
     mc_search_take_spare(m);
     if (ok)
         ok = mc_setup_roots(m);
     mc_search_take_spare(m);
+    if (ok && m->ev)
+        ok = mc_eval_root(m);
     if (ok)
         for (int i = 0; i < m->threads; i++)
             m->w[i].root = &m->roots[m->root_mode ? i : 0];
@@ -1619,8 +1840,7 @@ void gts__run_mcts(gts__run *run)
     if (m->w)
         for (int i = 0; i < m->threads; i++)
             mc_free_worker(m, &m->w[i]);
-    mc_spare_give(e, m->spare);
-    pthread_mutex_destroy(&m->spare_lock);
+    gts__bf_pins_end(&m->pins, &mc_st(e)->spare, mc_spare_cap(e));
     gts__free(a, m->merged, (size_t)m->nroot * sizeof *m->merged);
     gts__free(a, m->tasks, (size_t)m->threads * sizeof *m->tasks);
     gts__free(a, m->roots, (size_t)m->nroots * sizeof *m->roots);
@@ -1655,37 +1875,20 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
 
 /* ---- tree reuse ------------------------------------------------------------------ */
 
-/* Chunks for a copied tree, spare ones first (no budget: a copy is never
- * larger than the tree it comes from, which fitted). */
+/* Blocks for a copied tree: a pinned store of its own, the engine's spare
+ * blocks first (no budget: a copy is never larger than the tree it comes
+ * from, which fitted). */
 typedef struct mc_arena {
-    gts_engine *e;
-    mc_chunk *chunks;
-    unsigned char *bump;
-    size_t left;
-    uint64_t bytes;
+    gts__bf_pins pins;
+    gts__bf_cursor mem;
+    uint32_t full; /* never raised: no budget */
 } mc_arena;
 
 static mc_node *mc_arena_take(mc_arena *ar, uint32_t n)
 {
-    size_t size = MC_HEAD + (size_t)n * sizeof(mc_node);
-    if (size > ar->left) {
-        size_t want = size > MC_CHUNK ? size : MC_CHUNK;
-        mc_chunk *ch = want == MC_CHUNK ? mc_spare_take(ar->e) : NULL;
-        if (!ch)
-            ch = gts__malloc(&ar->e->alloc, sizeof *ch + want);
-        if (!ch)
-            return NULL;
-        ch->size = want;
-        ch->next = ar->chunks;
-        ar->chunks = ch;
-        ar->bump = ch->data;
-        ar->left = want;
-        ar->bytes += want;
-    }
-    mc_node *p = (mc_node *)(void *)(ar->bump + MC_HEAD);
-    ar->bump += size;
-    ar->left -= size;
-    return p;
+    unsigned char *p = gts__bf_pin_take(&ar->pins, &ar->mem,
+                                        MC_HEAD + (size_t)n * sizeof(mc_node), NULL);
+    return p ? (mc_node *)(void *)(p + MC_HEAD) : NULL;
 }
 
 /* A proven bound of a node @d plies below the root, seen from the new
@@ -1782,7 +1985,9 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         rc = 1;
     } else if (k) {
         /* Step 1. The subtree of every kept root (a missing one is dropped) */
-        mc_arena ar = {.e = engine};
+        mc_arena ar = {.full = 0};
+        gts__bf_pins_init(&ar.pins, a, MC_CHUNK, UINT64_MAX, &ar.full);
+        gts__bf_pins_take_spare(&ar.pins, &st->spare);
         mc_node *roots = gts__calloc(a, (size_t)k->nroots, sizeof *roots);
         int kept = 0;
         bool oom = !roots;
@@ -1790,18 +1995,17 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
             const mc_node *sub = mc_descend(&k->roots[t], moves, n);
             if (!sub)
                 continue;
-            /* Step 2. Copy it into fresh chunks (decided scores shifted) */
+            /* Step 2. Copy it into fresh blocks (decided scores shifted) */
             if (mc_copy(&ar, &roots[kept], sub, n, n) == MC_COPY_OOM)
                 oom = true;
             else
                 kept++;
         }
         /* Step 3. Replace the old tree (or drop everything): the kept
-         * structure is reused, its chunks and roots replaced */
-        mc_chunk *old = k->chunks;
+         * structure is reused, its blocks and roots replaced */
+        gts__bf_blocks old = k->tree;
         gts__free(a, k->roots, (size_t)k->roots_cap * sizeof *k->roots);
-        k->chunks = ar.chunks;
-        k->bytes = ar.bytes;
+        k->tree = gts__bf_cursor_detach(&ar.mem);
         k->roots = roots;
         k->roots_cap = roots ? k->nroots : 0;
         k->nroots = kept;
@@ -1812,7 +2016,9 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
         } else {
             rc = 1;
         }
-        mc_spare_give(engine, old); /* after the copy: within the budget */
+        /* after the copy: within the budget */
+        gts__bf_pins_end(&ar.pins, &st->spare, mc_spare_cap(engine));
+        mc_spare_give(engine, old.head);
     }
     if (rc == 1 && visits)
         for (int t = 0; t < st->kept->nroots; t++)

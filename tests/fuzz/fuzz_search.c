@@ -539,9 +539,9 @@ static void check_state(const session *ss)
 static void op_set(session *ss)
 {
     reader *r = ss->r;
-    gts_option opts[32];
-    int nopt = gts_option_list(opts, 32);
-    CHECK(nopt > 0 && nopt <= 32);
+    gts_option opts[64];
+    int nopt = gts_option_list(opts, 64);
+    CHECK(nopt > 0 && nopt <= 64);
     uint8_t b = u8(r);
     gts_option opt = b < 200 ? opts[b % nopt] : (gts_option)(int16_t)u16(r);
     int64_t min = 0, max = 0, def = 0;

@@ -20,7 +20,11 @@
  *      searches: counts add up, AMAF counts stay within their bounds;
  *   6. trusted playouts (GTS_TRAIT_TRUSTED_PLAYOUT, Go 5x5): every worker
  *      plays the policy's moves on its own state copy without generate()
- *      between them; the visits add up and the caller's state is unchanged.
+ *      between them; the visits add up and the caller's state is unchanged;
+ *   7. a batch evaluator (PUCT, issue 34): every worker collects batches of
+ *      leaves on its slot clones and calls the evaluator concurrently; the
+ *      visits add up to the budget, unlimited searches prove random trees,
+ *      a failing call unwinds with the state restored.
  * Workers share the tree only through lib/atomic_internal.h, so under TSan
  * every happens-before edge of the node publication protocol is checked.
  */
@@ -355,6 +359,92 @@ static void stress_trusted(int threads, int rounds)
         }
 }
 
+/* Step 7. A batch evaluator: a value from connect4h's evaluate() (or 0 on
+ * random trees), uniform priors but for the first move; it fails at call
+ * fail_at when set. */
+typedef struct evalctx {
+    const gts_game *g;
+    long calls, fail_at;
+} evalctx;
+
+static int ev_batch(const gts_eval_batch *b, void *ctx)
+{
+    evalctx *x = ctx;
+    long call = __atomic_add_fetch(&x->calls, 1, __ATOMIC_RELAXED);
+    if (x->fail_at && call == x->fail_at)
+        return -3;
+    for (uint32_t i = 0; i < b->n; i++) {
+        if (x->g) {
+            gts_score v = x->g->evaluate(b->states[i], NULL);
+            b->values[i] = v > 600 ? 1.0f : v < -600 ? -1.0f : (float)v / 600.0f;
+        }
+        b->priors[b->offsets[i]] *= 2.0f;
+    }
+    return 0;
+}
+
+static void stress_evaluator(int threads, int rounds)
+{
+    const gts_game *c4 = gts_game_connect4h(), *rt = gts_game_randtree();
+    gts_engine *mm = new_engine(1, 0);
+    for (int mode = GTS_MCTS_TREE; mode <= GTS_MCTS_ROOT; mode++)
+        for (int i = 0; i < 2 * rounds; i++) {
+            gts_engine *e = new_engine(threads, mode);
+            evalctx x = {.g = c4};
+            gts_evaluator ev = {.struct_size = sizeof ev, .evaluate = ev_batch, .ctx = &x};
+            gts_engine_set_evaluator(e, &ev);
+            gts_engine_set(e, GTS_OPT_MCTS_BATCH, 1 + 7 * (i % 3));
+            int64_t budget = 5000 + 3 * i;
+            gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, budget);
+            void *s;
+            if (gts_connect4_new(i % 2 ? "4453" : "", &s) != GTS_OK) {
+                fail("connect4");
+                gts_engine_free(e);
+                continue;
+            }
+            gts_result r = {.struct_size = sizeof r};
+            int rc = gts_mcts(e, c4, s, NULL, &r);
+            CHECK(rc == GTS_OK, "evaluator mode %d: %s", mode, gts_status_name(rc));
+            uint64_t v = root_visits(e);
+            CHECK(v == (uint64_t)budget, "evaluator mode %d: %llu visits for %lld playouts", mode,
+                  (unsigned long long)v, (long long)budget);
+            /* a failing call on some worker */
+            x.calls = 0;
+            x.fail_at = 5 + i;
+            gts_move moves[7];
+            int before = c4->generate(s, moves, 7, NULL);
+            rc = gts_mcts(e, c4, s, NULL, &r);
+            CHECK(rc == GTS_ECALLBACK && r.callback_status == -3, "evaluator failure mode %d: %s",
+                  mode, gts_status_name(rc));
+            CHECK(c4->generate(s, moves, 7, NULL) == before, "evaluator failure: state restored");
+            gts_games_free(c4, s);
+            /* no budget: random trees proven exactly */
+            gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 0);
+            evalctx y = {0};
+            ev.ctx = &y;
+            gts_engine_set_evaluator(e, &ev);
+            for (int t = 0; t < 4; t++) {
+                gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x7e5 + (uint64_t)t + 10u * i,
+                                         .branching = 3 + (uint32_t)t % 2, .depth = 5,
+                                         .min_value = -2, .max_value = 2};
+                if (gts_randtree_new(&p, &s) != GTS_OK) {
+                    fail("tree");
+                    continue;
+                }
+                gts_limits l = {.struct_size = sizeof l, .depth = 5};
+                gts_result ref = {.struct_size = sizeof ref};
+                gts_minimax(mm, rt, s, &l, &ref);
+                rc = gts_mcts(e, rt, s, &l, &r);
+                CHECK(rc == GTS_OK && r.score == ref.score,
+                      "evaluator mode %d tree %d: %s, score %d, minimax %d", mode, t,
+                      gts_status_name(rc), r.score, ref.score);
+                gts_games_free(rt, s);
+            }
+            gts_engine_free(e);
+        }
+    gts_engine_free(mm);
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
@@ -369,6 +459,7 @@ int main(int argc, char **argv)
     stress_failure(threads, rounds);
     stress_rave_reuse(threads, rounds);
     stress_trusted(threads, rounds);
+    stress_evaluator(threads, rounds);
     if (failures) {
         fprintf(stderr, "stress_mcts: %u failures\n", failures);
         return 1;

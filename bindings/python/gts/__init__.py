@@ -54,6 +54,7 @@ from .engine import (
     OPTION_NAMES,
     AlgorithmInfo,
     Engine,
+    EvalBatch,
     MctsMoveStats,
     ProbcutFit,
     ProbcutPair,
@@ -70,7 +71,7 @@ from .game import Game, capabilities
 from .checker import CheckReport, check
 from . import games
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Version of the loaded libgts as (major, minor, patch).
 LIBRARY_VERSION = _lib.VERSION
@@ -79,7 +80,7 @@ LIBRARY_PATH = _lib.LIB_PATH
 
 
 def library_version() -> str:
-    """Version string of the loaded libgts ("0.2.0")."""
+    """Version string of the loaded libgts ("0.3.0")."""
     fn = getattr(_lib.lib, "gts_version_string", None)
     return _lib.decode(fn()) if fn else "%d.%d.%d" % _lib.VERSION
 
@@ -128,6 +129,7 @@ def format_score(score: int) -> str:
 # names included): tests/test_stub.py checks that the three agree.
 __all__ = [
     "CheckReport",
+    "EvalBatch",
     "MctsMoveStats",
     "check",
     "Game", "Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "GtsError",

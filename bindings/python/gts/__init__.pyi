@@ -15,6 +15,7 @@ from .engine import OPTION_NAMES as OPTION_NAMES
 from .engine import EXPERIMENTAL_OPTION_NAMES as EXPERIMENTAL_OPTION_NAMES
 from .engine import AlgorithmInfo as AlgorithmInfo
 from .engine import Engine as Engine
+from .engine import EvalBatch as EvalBatch
 from .engine import MctsMoveStats as MctsMoveStats
 from .engine import ProbcutFit as ProbcutFit
 from .engine import ProbcutPair as ProbcutPair

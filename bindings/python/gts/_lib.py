@@ -505,6 +505,35 @@ class MctsMoveStatsStruct(Structure):
     ]
 
 
+class EvalBatchStruct(Structure):
+    """gts_eval_batch (mcts.h, since 0.3): one call of a batch evaluator."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("n", c_uint32),
+        ("states", ctypes.POINTER(c_void_p)),
+        ("offsets", ctypes.POINTER(c_uint32)),
+        ("moves", ctypes.POINTER(c_uint64)),
+        ("values", ctypes.POINTER(ctypes.c_float)),
+        ("priors", ctypes.POINTER(ctypes.c_float)),
+    ]
+
+
+EVAL_BATCH_FN = CFUNCTYPE(c_int, ctypes.POINTER(EvalBatchStruct), c_void_p)
+
+
+class EvaluatorStruct(Structure):
+    """gts_evaluator (mcts.h, since 0.3)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("evaluate", EVAL_BATCH_FN),
+        ("ctx", c_void_p),
+    ]
+
+
+#: gts_struct_id of gts_evaluator; checked when an evaluator is first set
+#: (a 0.2 library has none, and the rest of the binding works with it).
+STRUCT_EVALUATOR = 10
+
 # gts_struct_id values and the mirrors they must match.
 STRUCT_MIRRORS = ((1, GameStruct), (2, LimitsStruct), (3, ResultStruct),
                   (4, ProbcutParamsStruct), (5, ProbcutFitStruct), (7, MctsMoveStatsStruct))

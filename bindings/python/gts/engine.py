@@ -27,8 +27,8 @@ from .errors import STATUS_NAMES as _errors_by_name
 from .errors import error, make_error
 from .game import Game, _contexts, _SearchContext, check_int
 
-__all__ = ["Engine", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit", "algorithms",
-           "algorithm_id", "search", "option_bounds", "OPTION_NAMES",
+__all__ = ["Engine", "EvalBatch", "Result", "AlgorithmInfo", "ProbcutPair", "ProbcutFit",
+           "algorithms", "algorithm_id", "search", "option_bounds", "OPTION_NAMES",
            "EXPERIMENTAL_OPTION_NAMES"]
 
 #: Engine option names accepted by Engine(...), Engine.set() and Engine.get().
@@ -86,7 +86,8 @@ class ProbcutPair(NamedTuple):
 @dataclasses.dataclass(frozen=True)
 class MctsMoveStats:
     """One root move after an MCTS search (gts_mcts_move_stats): visits,
-    mean reward in [0, 1], prior in [0, 1], the move's score and its proven
+    mean reward in [0, 1], prior in [0, 1] (with an evaluator, its
+    normalised prior after root noise), the move's score and its proven
     bounds (lower == upper: solved); with RAVE (``rave=k``) its
     all-moves-as-first count and mean (0 without)."""
     move: int
@@ -273,6 +274,76 @@ def _cb_progress(result_ptr, user):
 
 
 _PROGRESS = _lib.PROGRESS_FN(_cb_progress)
+
+
+# ---- batch evaluators (MCTS with PUCT, gts_engine_set_evaluator) ------------------------
+
+class EvalBatch:
+    """The positions of one call of a batch evaluator (``gts_eval_batch``),
+    valid only during the call. One ctypes crossing per batch: every array
+    is the library's own memory, seen through ctypes arrays (which NumPy's
+    ``numpy.ctypeslib.as_array`` maps without a copy).
+
+    ``n``: positions. ``states``: for a :class:`gts.Game`, the Game
+    objects; for a built-in game, the C state addresses (ints).
+    ``offsets`` (n + 1 entries): position i's moves and priors are
+    ``moves[offsets[i]:offsets[i + 1]]``, in generate() order.
+    ``values`` (n floats, prefilled 0): write each position's value in
+    [-1, 1] from its side to move. ``priors`` (one float per move,
+    prefilled uniform): write non-negative weights (normalised by the
+    library), or leave them for a uniform policy.
+    """
+
+    __slots__ = ("n", "offsets", "moves", "values", "priors", "_raw", "_ctx")
+
+    def __init__(self, raw: Any, ctx: Optional[_SearchContext]) -> None:
+        n = raw.n
+        self.n = n
+        self.offsets = (ctypes.c_uint32 * (n + 1)).from_address(
+            ctypes.addressof(raw.offsets.contents))
+        total = self.offsets[n]
+        self.moves = (ctypes.c_uint64 * max(total, 1)).from_address(
+            ctypes.addressof(raw.moves.contents))
+        self.values = (ctypes.c_float * n).from_address(ctypes.addressof(raw.values.contents))
+        self.priors = (ctypes.c_float * max(total, 1)).from_address(
+            ctypes.addressof(raw.priors.contents))
+        self._raw = raw
+        self._ctx = ctx
+
+    @property
+    def states(self) -> List[Any]:
+        addrs = (ctypes.c_void_p * self.n).from_address(
+            ctypes.addressof(self._raw.states.contents))
+        ctx = self._ctx
+        if ctx is not None and ctx.game is not None:
+            return [ctx.states[a] for a in addrs]
+        return [a for a in addrs]
+
+    def moves_of(self, i: int) -> List[int]:
+        """Position ``i``'s moves, in generate() order."""
+        return list(self.moves[self.offsets[i]:self.offsets[i + 1]])
+
+
+# Engines with an evaluator, by the id passed as its context.
+_evaluators: Dict[int, "Engine"] = {}
+_evaluator_ids = iter(range(1, 2 ** 62))
+
+
+def _cb_eval_batch(batch_ptr, user):
+    engine = _evaluators.get(user or 0)
+    ctx = engine._search_ctx if engine is not None else None
+    if engine is None or engine._evaluate is None:
+        return -1
+    try:
+        engine._evaluate(EvalBatch(batch_ptr.contents, ctx))
+        return 0
+    except BaseException as e:  # noqa: BLE001 - must not escape into C
+        if ctx is not None:
+            ctx.fail(e)
+        return -1
+
+
+_EVAL_BATCH = _lib.EVAL_BATCH_FN(_cb_eval_batch)
 
 
 # ---- Ctrl-C (SIGINT) during a search ----------------------------------------------------
@@ -542,6 +613,9 @@ class Engine:
         self._ptr: Optional[int] = ptr.value
         self._lock = threading.Lock()
         self._active = 0
+        self._evaluate: Optional[Callable[[EvalBatch], Any]] = None
+        self._evaluator_id = 0
+        self._search_ctx: Optional[_SearchContext] = None
         try:
             for name, value in options.items():
                 if value is not None:
@@ -663,12 +737,49 @@ class Engine:
             raise make_error(rc, "gts_mcts_advance")
         return rc == 1
 
+    def set_evaluator(self, evaluate: Optional[Callable[[EvalBatch], Any]]) -> None:
+        """Give MCTS a batch evaluator (``gts_engine_set_evaluator``): PUCT
+        over its priors, new leaves evaluated in batches of ``mcts_batch``
+        instead of played out. ``evaluate(batch)`` gets an
+        :class:`EvalBatch` and writes ``batch.values`` (and, if it has a
+        policy, ``batch.priors``); an exception it raises ends the search
+        and is re-raised from it. Parallel searches call it from several
+        threads at once. None removes it (playouts again)."""
+        fn = getattr(_lib.lib, "gts_engine_set_evaluator", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no batch evaluator (0.3)")
+        if evaluate is not None and not callable(evaluate):
+            raise TypeError("the evaluator must be callable or None")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.EvaluatorStruct)]
+        _lib.check_mirrors(((_lib.STRUCT_EVALUATOR, _lib.EvaluatorStruct),))
+        with self._lock:
+            if self._active:
+                raise _err("EBUSY", "set_evaluator() while a search is running")
+        if evaluate is None:
+            rc = fn(self._open(), None)
+        else:
+            if not self._evaluator_id:
+                self._evaluator_id = next(_evaluator_ids)
+            ev = new_struct(_lib.EvaluatorStruct)
+            ev.evaluate = _EVAL_BATCH
+            ev.ctx = self._evaluator_id
+            rc = fn(self._open(), ctypes.byref(ev))
+        if rc < 0:
+            raise make_error(rc, "gts_engine_set_evaluator")
+        self._evaluate = evaluate
+        if evaluate is None:
+            _evaluators.pop(self._evaluator_id, None)
+        else:
+            _evaluators[self._evaluator_id] = self
+
     def close(self) -> None:
         """Free the engine (its table and threads). Idempotent."""
         with self._lock:
             if self._active:
                 raise _err("EBUSY", "close() while a search is running; stop() it first")
             ptr, self._ptr = self._ptr, None
+        _evaluators.pop(self._evaluator_id, None)
         if ptr:
             _lib.lib.gts_engine_free(ptr)
 
@@ -890,6 +1001,7 @@ class Engine:
             raise TypeError(f"can only search a gts.Game or a gts.games game, not "
                             f"{type(game).__name__}")
         # From here on the context is registered: always close it.
+        self._search_ctx = ctx
         try:
             ctx.algorithm = name
             ctx.on_iteration = on_iteration
@@ -903,6 +1015,7 @@ class Engine:
                 rc = _lib.lib.gts_search(ptr, alg, vt, state, ctypes.byref(limits),
                                          ctypes.byref(result))
         finally:
+            self._search_ctx = None
             ctx.close()
         if ctx.error is not None:
             err, ctx.error = ctx.error, None
@@ -998,6 +1111,9 @@ MCTS_KEYWORDS = {
     "reuse": "mcts_reuse", "exploration": "mcts_exploration", "prior": "mcts_prior",
     "playout_depth": "mcts_playout_depth", "eval_scale": "mcts_eval_scale",
     "parallel": "mcts_parallel", "virtual_loss": "mcts_virtual_loss",
+    "cpuct": "mcts_cpuct", "fpu": "mcts_fpu", "batch": "mcts_batch",
+    "noise_alpha": "mcts_noise_alpha", "noise_fraction": "mcts_noise_fraction",
+    "temperature": "mcts_temperature",
 }
 _MCTS_PARALLEL = {"tree": 0, "root": 1}
 
