@@ -37,6 +37,35 @@ static inline gts_engine *fx_engine_with(int threads, int tt_mb)
     return e;
 }
 
+/* One search set-up of a test: an algorithm at one of the test's thread
+ * counts (@t its index in the test's table, @threads the count). */
+typedef struct fx_run {
+    gts_algorithm alg;
+    int t, threads;
+} fx_run;
+
+/* Every algorithm of the library's list that @keep accepts (NULL: all): a
+ * serial one at the first of the @nthreads counts @threads, a parallel
+ * one at each. Returns how many it wrote (at most @cap). */
+static inline int fx_runs(fx_run *out, int cap, bool (*keep)(gts_algorithm), const int *threads,
+                          int nthreads)
+{
+    gts_algorithm all[64];
+    int n = gts_algorithm_list(all, 64);
+    cr_assert(n > 0 && n <= 64);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (keep && !keep(all[i]))
+            continue;
+        int nt = gts_algorithm_is_parallel(all[i]) ? nthreads : 1;
+        for (int t = 0; t < nt; t++) {
+            cr_assert(k < cap, "more than %d runs", cap);
+            out[k++] = (fx_run){all[i], t, threads[t]};
+        }
+    }
+    return k;
+}
+
 /* gts_search to @depth (and @nodes, 0 = none), which must return GTS_OK. */
 static inline gts_result fx_search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s,
                                    int depth, uint64_t nodes)
@@ -46,6 +75,20 @@ static inline gts_result fx_search(gts_engine *e, gts_algorithm alg, const gts_g
     gts_status rc = gts_search(e, alg, g, s, &l, &r);
     cr_assert_eq(rc, GTS_OK, "%s: %s", gts_algorithm_name(alg), gts_status_name(rc));
     return r;
+}
+
+/* Tic-tac-toe "1425" (X: cells 0, 1; O: cells 3, 4; X to move): @alg on
+ * @e to depth 5 plays cell 2 and scores it a win in one ply, the fastest. */
+static inline void fx_expect_fastest_win(gts_engine *e, gts_algorithm alg)
+{
+    const gts_game *g = gts_game_tictactoe();
+    void *s;
+    cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
+    gts_result r = fx_search(e, alg, g, s, 5, 0);
+    cr_expect_eq(r.score, gts_score_win_in(1), "%s: win in one ply, got %d",
+                 gts_algorithm_name(alg), r.score);
+    cr_expect_eq(r.best_move, 2u, "%s: the winning cell", gts_algorithm_name(alg));
+    gts_games_free(g, s);
 }
 
 /* ---- the reference: plain negamax over any vtable ------------------------- */
@@ -135,6 +178,8 @@ typedef enum fx_fault {
     FX_FAIL_UNDO,
     FX_FAIL_GENERATE,
     FX_FAIL_EVALUATE,
+    FX_BAD_SCORE,    /* evaluate returns a score out of range */
+    FX_TOO_MANY,     /* generate returns more than max_moves */
 } fx_fault;
 
 /* @f with one fault: @kind fails at call @at. */
@@ -146,6 +191,8 @@ static inline void fx_set_fault(tgame_faults *f, fx_fault kind, uint64_t at)
     case FX_FAIL_UNDO: f->fail_undo_at = at; break;
     case FX_FAIL_GENERATE: f->fail_generate_at = at; break;
     case FX_FAIL_EVALUATE: f->fail_evaluate_at = at; break;
+    case FX_BAD_SCORE: f->bad_score_at = at; break;
+    case FX_TOO_MANY: f->too_many_at = at; break;
     }
 }
 

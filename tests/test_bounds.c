@@ -66,9 +66,29 @@ static gts_game without_bounds(const gts_game *g)
 
 /* ---- soundness ---------------------------------------------------------------- */
 
+/* A soundness test of one game: the reference engine and the counts. */
 typedef struct sound_stats {
+    gts_engine *mm;
+    const char *name;
     uint64_t positions, checks, exact;
 } sound_stats;
+
+/* Its start: the game has bounds; a reference engine. */
+static sound_stats sound_begin(const gts_game *g, const char *name)
+{
+    cr_assert(g->bounds != NULL, "%s carries bounds", name);
+    return (sound_stats){.mm = reference_engine(), .name = name};
+}
+
+/* Its end: the counts on the log (@unit: what a position is), the engine
+ * freed. */
+static void sound_end(sound_stats *st, const char *unit)
+{
+    printf("# %s: %llu %s, %llu checks, %llu exact ranges\n", st->name,
+           (unsigned long long)st->positions, unit, (unsigned long long)st->checks,
+           (unsigned long long)st->exact);
+    gts_engine_free(st->mm);
+}
 
 /* The range of @s contains the minimax value at every depth 1..@max_depth;
  * a finished position's range is its evaluate() exactly. */
@@ -127,21 +147,16 @@ static void ttt_walk(gts_engine *mm, const gts_game *g, void *s, int ply, uint8_
 Test(bounds, tictactoe_every_position_is_sound)
 {
     const gts_game *g = gts_game_tictactoe();
-    cr_assert(g->bounds != NULL, "tic-tac-toe carries bounds");
-    gts_engine *mm = reference_engine();
+    sound_stats st = sound_begin(g, "tictactoe");
     void *s;
     cr_assert_eq(gts_tictactoe_new("", &s), GTS_OK);
     static uint8_t seen[19683];
     char path[10];
-    sound_stats st = {0};
-    ttt_walk(mm, g, s, 0, seen, path, &st);
+    ttt_walk(st.mm, g, s, 0, seen, path, &st);
     cr_expect_eq(st.positions, 5478, "every reachable position once, got %llu",
                  (unsigned long long)st.positions);
-    printf("# tictactoe: %llu positions, %llu checks, %llu exact ranges\n",
-           (unsigned long long)st.positions, (unsigned long long)st.checks,
-           (unsigned long long)st.exact);
+    sound_end(&st, "positions");
     gts_games_free(g, s);
-    gts_engine_free(mm);
 }
 
 /* The ranges the adapter documents, on positions whose values are known. */
@@ -214,10 +229,8 @@ static gts_randtree_params tree_params(int kind, uint64_t seed)
 Test(bounds, randtree_random_nodes_are_sound)
 {
     const gts_game *g = gts_game_randtree();
-    cr_assert(g->bounds != NULL, "random trees carry bounds");
-    gts_engine *mm = reference_engine();
+    sound_stats st = sound_begin(g, "randtree");
     uint64_t rng = 0xb0b0;
-    sound_stats st = {0};
     for (int kind = 0; kind < 8; kind++) {
         for (uint64_t seed = 0; seed < 24; seed++) {
             gts_randtree_params p = tree_params(kind, 0x50b0 + seed * 31 + (uint64_t)kind);
@@ -239,7 +252,7 @@ Test(bounds, randtree_random_nodes_are_sound)
                 char what[96];
                 snprintf(what, sizeof what, "randtree kind %d seed %llu level %d", kind,
                          (unsigned long long)seed, level);
-                check_sound(mm, g, s, (int)p.depth - level, what, &st);
+                check_sound(st.mm, g, s, (int)p.depth - level, what, &st);
                 while (level > 0) {
                     level--;
                     cr_assert_eq(g->undo(s, path[level], g->user), 0);
@@ -248,10 +261,7 @@ Test(bounds, randtree_random_nodes_are_sound)
             gts_games_free(g, s);
         }
     }
-    printf("# randtree: %llu nodes, %llu checks, %llu exact ranges\n",
-           (unsigned long long)st.positions, (unsigned long long)st.checks,
-           (unsigned long long)st.exact);
-    gts_engine_free(mm);
+    sound_end(&st, "nodes");
 }
 
 /* A random game of @g from @s: random legal moves, preferring those that
@@ -283,11 +293,9 @@ static int random_playout(const gts_game *g, void *s, int plies, uint64_t *rng)
 /* Connect-4 end games: @count random positions with @min..@max stones. */
 static void connect4_sound(const gts_game *g, const char *name, int count, int min, int max)
 {
-    cr_assert(g->bounds != NULL, "%s carries bounds", name);
+    sound_stats st = sound_begin(g, name);
     count = (int)tgame_count((uint64_t)count);
-    gts_engine *mm = reference_engine();
     uint64_t rng = 0xc4c4 + (uint64_t)min;
-    sound_stats st = {0};
     for (int i = 0; i < count; i++) {
         void *s;
         cr_assert_eq(gts_connect4_new("", &s), GTS_OK);
@@ -295,13 +303,10 @@ static void connect4_sound(const gts_game *g, const char *name, int count, int m
         int played = random_playout(gts_game_connect4(), s, stones, &rng);
         char what[64];
         snprintf(what, sizeof what, "%s position %d (%d stones)", name, i, played);
-        check_sound(mm, g, s, 42 - played, what, &st);
+        check_sound(st.mm, g, s, 42 - played, what, &st);
         gts_games_free(g, s);
     }
-    printf("# %s: %llu positions, %llu checks, %llu exact ranges\n", name,
-           (unsigned long long)st.positions, (unsigned long long)st.checks,
-           (unsigned long long)st.exact);
-    gts_engine_free(mm);
+    sound_end(&st, "positions");
 }
 
 Test(bounds, connect4_end_games_are_sound)
@@ -317,10 +322,8 @@ Test(bounds, connect4_solver_end_games_are_sound)
 Test(bounds, othello_end_games_are_sound)
 {
     const gts_game *g = gts_game_othello();
-    cr_assert(g->bounds != NULL, "othello carries bounds");
-    gts_engine *mm = reference_engine();
+    sound_stats st = sound_begin(g, "othello");
     uint64_t rng = 0x07e110;
-    sound_stats st = {0};
     for (int i = 0; i < 80; i++) {
         void *s;
         cr_assert_eq(gts_othello_new("", &s), GTS_OK);
@@ -330,13 +333,10 @@ Test(bounds, othello_end_games_are_sound)
         random_playout(g, s, plies, &rng);
         char what[64];
         snprintf(what, sizeof what, "othello position %d", i);
-        check_sound(mm, g, s, 12, what, &st);
+        check_sound(st.mm, g, s, 12, what, &st);
         gts_games_free(g, s);
     }
-    printf("# othello: %llu positions, %llu checks, %llu exact ranges\n",
-           (unsigned long long)st.positions, (unsigned long long)st.checks,
-           (unsigned long long)st.exact);
-    gts_engine_free(mm);
+    sound_end(&st, "positions");
 }
 
 /* ---- exactness ---------------------------------------------------------------- */
@@ -345,17 +345,20 @@ Test(bounds, othello_end_games_are_sound)
 static const int THREADS[] = {1, 2, 4};
 #define NTHREADS (sizeof THREADS / sizeof THREADS[0])
 
-/* One exact algorithm at one thread count (index into THREADS). */
-typedef struct alg_run {
-    gts_algorithm alg;
-    int t;
-} alg_run;
+/* One exact algorithm at one thread count (t: index into THREADS). */
+typedef fx_run alg_run;
 
-/* The MT family finds its root value itself: GTS_OPT_ROOT_DRIVER applies to
- * every other exact algorithm (the windowed ones). */
+/* Every exact algorithm but the reference (minimax)... */
+static bool exact_but_reference(gts_algorithm a)
+{
+    return gts_algorithm_is_exact(a) && a != GTS_ALG_MINIMAX;
+}
+
+/* ... and of those, the ones GTS_OPT_ROOT_DRIVER applies to (not the MT
+ * family). */
 static bool windowed(gts_algorithm a)
 {
-    return a != GTS_ALG_MINIMAX && a != GTS_ALG_MTDF && a != GTS_ALG_NEGACSTAR &&
+    return exact_but_reference(a) && a != GTS_ALG_MTDF && a != GTS_ALG_NEGACSTAR &&
            a != GTS_ALG_SSSSTAR && a != GTS_ALG_DUALSTAR;
 }
 
@@ -363,22 +366,8 @@ static bool windowed(gts_algorithm a)
  * count. With @windowed_only, only those GTS_OPT_ROOT_DRIVER applies to. */
 static int exact_runs(alg_run *out, bool windowed_only)
 {
-    gts_algorithm all[64];
-    int n = gts_algorithm_list(all, 64);
-    cr_assert(n > 0 && n <= 64);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (!gts_algorithm_is_exact(all[i]) || all[i] == GTS_ALG_MINIMAX)
-            continue;
-        if (windowed_only && !windowed(all[i]))
-            continue;
-        int nt = gts_algorithm_is_parallel(all[i]) ? (int)NTHREADS : 1;
-        for (int t = 0; t < nt; t++) {
-            cr_assert(k < MAX_RUNS);
-            out[k++] = (alg_run){all[i], t};
-        }
-    }
-    return k;
+    return fx_runs(out, MAX_RUNS, windowed_only ? windowed : exact_but_reference, THREADS,
+                   (int)NTHREADS);
 }
 
 typedef fx_reference reference;

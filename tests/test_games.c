@@ -51,6 +51,40 @@ static void unplay(const gts_game *g, void *st, gts_move m)
     cr_assert_eq(rc, 0, "undo(%llu) should succeed, got %d", (unsigned long long)m, rc);
 }
 
+/* A position text a constructor must refuse, and why. */
+typedef struct refusal {
+    const char *text, *why;
+} refusal;
+
+/* @make refuses each text with GTS_EPARSE and no state, and a NULL out
+ * pointer with GTS_EINVAL. */
+static void expect_refused(gts_status (*make)(const char *, void **), const refusal *bad, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *st = (void *)1;
+        cr_assert_eq(make(bad[i].text, &st), GTS_EPARSE, "'%s': %s", bad[i].text, bad[i].why);
+        cr_assert_null(st, "'%s': state is NULL on error", bad[i].text);
+    }
+    cr_assert_eq(make("", NULL), GTS_EINVAL, "NULL out pointer");
+}
+
+/* Position texts @a and @same (its moves in another order) hash equal;
+ * @other (the same cells, colours swapped) hashes differently. */
+static void expect_transposition(const gts_game *g, gts_status (*make)(const char *, void **),
+                                 const char *a, const char *same, const char *other)
+{
+    void *sa, *sb;
+    cr_assert_eq(make(a, &sa), GTS_OK, "position %s", a);
+    cr_assert_eq(make(same, &sb), GTS_OK, "position %s", same);
+    cr_assert_eq(g->hash(sa, NULL), g->hash(sb, NULL), "%s and %s: transposed positions hash equal",
+                 a, same);
+    gts_games_free(g, sb);
+    cr_assert_eq(make(other, &sb), GTS_OK, "position %s", other);
+    cr_assert_neq(g->hash(sa, NULL), g->hash(sb, NULL), "%s and %s hash differently", a, other);
+    gts_games_free(g, sb);
+    gts_games_free(g, sa);
+}
+
 static uint64_t perft(const gts_game *g, void *st, int depth)
 {
     uint64_t count = 0;
@@ -268,6 +302,141 @@ Test(games, plugin_descriptors)
     gts_games_free(rt->game, st);
 }
 
+/* gts_games_position_turn: whose turn a text leaves and the plies it
+ * played, against answers worked out by hand (the Othello line leaves a
+ * pass implied: a count of its written moves says White, wrongly). */
+Test(games, position_turn_known_answers)
+{
+    static const struct {
+        const char *game, *text;
+        int side, plies;
+    } CASES[] = {
+        { "tictactoe", "", 0, 0 },
+        { "tictactoe", "519", 1, 3 },
+        { "connect4", "4453", 0, 4 },
+        { "connect4", "44531", 1, 5 },
+        { "connect4h", "445", 1, 3 },
+        { "othello", "f5d6c3", 1, 3 },
+        { "othello", "d3c3b3b2f5a3a1c1e3", 0, 10 },   /* Black's pass implied before e3 */
+        { "othello", "d3c3b3b2f5a3a1c1pse3", 0, 10 }, /* the same, written */
+        { "go", "", 0, 0 },
+        { "go", "9 komi=7 moves=E5,D4,pass", 1, 3 },
+        { "chess", "", 0, 0 },
+        { "chess", "startpos moves e2e4", 1, 1 },
+        { "chess", "startpos moves e2e4 e7e5 g1f3", 1, 3 },
+        { "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", 1, 0 },
+        { "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 moves e7e5", 0,
+          1 },
+        { "randtree", "", 0, 0 },
+        { "randtree", "0,3,1", 1, 3 },
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        int side = -1, plies = -1;
+        cr_assert_eq(gts_games_position_turn(CASES[i].game, NULL, CASES[i].text, &side, &plies),
+                     GTS_OK, "%s '%s'", CASES[i].game, CASES[i].text);
+        cr_assert_eq(side, CASES[i].side, "%s '%s': side %d", CASES[i].game, CASES[i].text, side);
+        cr_assert_eq(plies, CASES[i].plies, "%s '%s': %d plies", CASES[i].game, CASES[i].text,
+                     plies);
+        side = -1;
+        cr_assert_eq(gts_games_position_turn(CASES[i].game, NULL, CASES[i].text, &side, NULL),
+                     GTS_OK, "plies not wanted");
+        cr_assert_eq(side, CASES[i].side);
+    }
+    int side = 0;
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, NULL, &side, NULL), GTS_OK, "NULL text");
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, "1111111", &side, NULL), GTS_EPARSE);
+    cr_assert_eq(gts_games_position_turn("checkers", NULL, "", &side, NULL), GTS_EINVAL);
+    cr_assert_eq(gts_games_position_turn("connect4", NULL, "", NULL, NULL), GTS_EINVAL);
+}
+
+/* The same on random games of every built-in game: a line of random moves
+ * played through the vtable, written as its descriptor says (moves_prefix,
+ * moves_separator, format_move), leaves the side the line's length says to
+ * move (the reference counts what it applied, passes included). */
+Test(games, position_turn_follows_random_lines)
+{
+    static const char *const NAMES[] = { "tictactoe", "connect4", "connect4h", "chess",
+                                         "go",        "othello",  "randtree" };
+    uint64_t rng = 0x7475726eull; /* "turn" */
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++) {
+        const gts_plugin *p = gts_games_plugin(NAMES[i]);
+        const gts_game *g = p->game;
+        gts_move *mv = malloc(((size_t)g->max_moves + 1) * sizeof *mv);
+        cr_assert_not_null(mv);
+        for (int line = 0; line < 20; line++) {
+            void *st = NULL;
+            char why[256], text[4096];
+            cr_assert_eq(p->position_new("", &st, why, sizeof why, p->user), GTS_OK);
+            int len = (int)rng_below(&rng, 40);
+            int plies = 0;
+            snprintf(text, sizeof text, "%s", len > 0 ? p->moves_prefix : "");
+            for (; plies < len; plies++) {
+                int n = gen(g, st, mv);
+                if (n == 0)
+                    break;
+                gts_move m = mv[rng_below(&rng, (uint32_t)n)];
+                char buf[32];
+                cr_assert_geq(g->format_move(st, m, buf, sizeof buf, g->user), 0);
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "%s%s", plies ? p->moves_separator : "",
+                         buf);
+                play(g, st, m);
+            }
+            gts_games_free(g, st);
+            int side = -1, got = -1;
+            gts_status rc = gts_games_position_turn(NAMES[i], NULL, text, &side, &got);
+            if (rc == GTS_EPARSE) /* a finished Connect-4 game is no position of it */
+                continue;
+            cr_assert_eq(rc, GTS_OK, "%s '%s'", NAMES[i], text);
+            cr_assert_eq(got, plies, "%s '%s': %d plies", NAMES[i], text, got);
+            cr_assert_eq(side, plies & 1, "%s '%s': side %d", NAMES[i], text, side);
+        }
+        free(mv);
+    }
+}
+
+/* gts_games_format_move(s): the game's texts, numbers without them, a line
+ * played and taken back, a list written in one position. */
+Test(games, format_moves)
+{
+    const gts_game *g = gts_game_connect4();
+    void *st = NULL;
+    cr_assert_eq(gts_connect4_new("44", &st), GTS_OK);
+    uint64_t key = g->hash(st, NULL);
+    char buf[64];
+    gts_games_format_move(g, st, 3, buf, sizeof buf);
+    cr_assert_str_eq(buf, "4");
+    gts_games_format_move(g, st, GTS_MOVE_NONE, buf, sizeof buf);
+    cr_assert_str_eq(buf, "none");
+    const gts_move line[] = { 3, 2, 2, 4 };
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "4 3 3 5");
+    cr_assert_eq(g->hash(st, NULL), key, "the line is taken back");
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, false, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "4 3 3 5");
+    /* cut after the last move that fits whole */
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, buf, 5), 2);
+    cr_assert_str_eq(buf, "4 3");
+    cr_assert_eq(g->hash(st, NULL), key);
+    /* a move that cannot be played ends a line: column 4 holds 6 stones */
+    const gts_move full[] = { 3, 3, 3, 3, 3, 2 };
+    cr_assert_eq(gts_games_format_moves(g, st, full, 6, true, buf, sizeof buf), 5);
+    cr_assert_str_eq(buf, "4 4 4 4 4");
+    cr_assert_eq(g->hash(st, NULL), key);
+    /* a game without format_move: the numbers */
+    gts_game bare = *g;
+    bare.format_move = NULL;
+    cr_assert_eq(gts_games_format_moves(&bare, st, line, 4, true, buf, sizeof buf), 4);
+    cr_assert_str_eq(buf, "3 2 2 4");
+    cr_assert_eq(gts_games_format_moves(g, st, NULL, 0, true, buf, sizeof buf), 0);
+    cr_assert_str_empty(buf);
+    cr_assert_eq(gts_games_format_moves(NULL, st, line, 4, true, buf, sizeof buf), GTS_EINVAL);
+    cr_assert_eq(gts_games_format_moves(g, st, line, 4, true, NULL, 8), GTS_EINVAL);
+    cr_assert_eq(gts_games_format_moves(g, st, NULL, 4, true, buf, sizeof buf), GTS_EINVAL);
+    gts_games_format_move(g, st, 3, NULL, 0); /* nothing written, no crash */
+    gts_games_free(g, st);
+}
+
 Test(games, perft_arguments)
 {
     void *st = NULL;
@@ -366,14 +535,15 @@ Test(games, tictactoe_full_tree)
 Test(games, tictactoe_positions)
 {
     const gts_game *g = gts_game_tictactoe();
-    void *st = (void *)1;
+    void *st;
     gts_move mv[9];
-    cr_assert_eq(gts_tictactoe_new("0", &st), GTS_EPARSE, "'0' is not a cell");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_tictactoe_new("55", &st), GTS_EPARSE, "cell played twice");
-    cr_assert_eq(gts_tictactoe_new("1a", &st), GTS_EPARSE, "letters are rejected");
-    cr_assert_eq(gts_tictactoe_new("1425376", &st), GTS_EPARSE, "no move after a win");
-    cr_assert_eq(gts_tictactoe_new("", NULL), GTS_EINVAL, "NULL out pointer");
+    static const refusal BAD[] = {
+        { "0", "'0' is not a cell" },
+        { "55", "cell played twice" },
+        { "1a", "letters are rejected" },
+        { "1425376", "no move after a win" },
+    };
+    expect_refused(gts_tictactoe_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     /* X: 1 2 3 (top row) wins; O played 4 5 */
     cr_assert_eq(gts_tictactoe_new("14253", &st), GTS_OK, "finished position is accepted");
@@ -395,15 +565,7 @@ Test(games, tictactoe_positions)
     cr_assert_eq(g->evaluate(st, NULL), 0, "a full board without a line is 0");
     gts_games_free(g, st);
 
-    void *a, *b;
-    cr_assert_eq(gts_tictactoe_new("1593", &a), GTS_OK, "position a");
-    cr_assert_eq(gts_tictactoe_new("9513", &b), GTS_OK, "position b (a transposition of a)");
-    cr_assert_eq(g->hash(a, NULL), g->hash(b, NULL), "transposed positions hash equal");
-    gts_games_free(g, b);
-    cr_assert_eq(gts_tictactoe_new("1539", &b), GTS_OK, "position b' (colours swapped)");
-    cr_assert_neq(g->hash(a, NULL), g->hash(b, NULL), "different positions hash differently");
-    gts_games_free(g, b);
-    gts_games_free(g, a);
+    expect_transposition(g, gts_tictactoe_new, "1593", "9513", "1539");
 
     cr_assert_eq(gts_tictactoe_new(NULL, &st), GTS_OK, "start");
     for (uint64_t seed = 1; seed <= 20; seed++)
@@ -514,7 +676,35 @@ static void expect_naive_perft(const gts_game *g, void *st, int max_depth,
     }
 }
 
+/* A game's naive board beside its adapter: the adapter's constructor, the
+ * naive board of the same position text, its perft. */
+typedef struct naive_game {
+    gts_status (*make)(const char *text, void **state);
+    void (*from)(void *board, const char *text);
+    uint64_t (*perft)(void *board, int depth);
+    size_t board_size;
+} naive_game;
+
+/* expect_naive_perft from each of the @n position texts. */
+static void expect_naive_perfts(const gts_game *g, const naive_game *ng, const char *const *texts,
+                                size_t n, int max_depth)
+{
+    void *board = malloc(ng->board_size);
+    cr_assert_not_null(board);
+    for (size_t i = 0; i < n; i++) {
+        void *st;
+        cr_assert_eq(ng->make(texts[i], &st), GTS_OK, "position %s parses", texts[i]);
+        ng->from(board, texts[i]);
+        expect_naive_perft(g, st, max_depth, ng->perft, board, texts[i]);
+        gts_games_free(g, st);
+    }
+    free(board);
+}
+
 static uint64_t naive_c4_perft_of(void *b, int depth) { return naive_c4_perft(b, depth); }
+static void naive_c4_from_of(void *b, const char *text) { naive_c4_from(b, text); }
+static const naive_game NAIVE_C4 = { gts_connect4_new, naive_c4_from_of, naive_c4_perft_of,
+                                     sizeof(naive_c4) };
 
 Test(games, connect4_perft_midgame)
 {
@@ -522,15 +712,8 @@ Test(games, connect4_perft_midgame)
         "4453", "44444", "12345671234567", "3344553", "443322", "1234567123456",
         "2252576253462244111563365343671351441", "7422341735647741166133573473242566",
     };
-    const gts_game *g = gts_game_connect4();
-    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
-        void *st;
-        naive_c4 b;
-        cr_assert_eq(gts_connect4_new(positions[i], &st), GTS_OK, "position %s parses", positions[i]);
-        naive_c4_from(&b, positions[i]);
-        expect_naive_perft(g, st, 7, naive_c4_perft_of, &b, positions[i]);
-        gts_games_free(g, st);
-    }
+    expect_naive_perfts(gts_game_connect4(), &NAIVE_C4, positions,
+                        sizeof positions / sizeof *positions, 7);
 }
 
 /* Random games in lock-step with the naive board: same legal columns, same
@@ -578,16 +761,17 @@ Test(games, connect4_lockstep_random_games)
 Test(games, connect4_positions)
 {
     const gts_game *g = gts_game_connect4();
-    void *st = (void *)1;
-    cr_assert_eq(gts_connect4_new("8", &st), GTS_EPARSE, "column 8 does not exist");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_connect4_new("0", &st), GTS_EPARSE, "column 0 does not exist");
-    cr_assert_eq(gts_connect4_new("44a", &st), GTS_EPARSE, "letters are rejected");
-    cr_assert_eq(gts_connect4_new("4 4", &st), GTS_EPARSE, "spaces are rejected");
-    cr_assert_eq(gts_connect4_new("4444444", &st), GTS_EPARSE, "a full column is rejected");
-    cr_assert_eq(gts_connect4_new("1212121", &st), GTS_EPARSE, "a won game is rejected");
-    cr_assert_eq(gts_connect4_new("12121213", &st), GTS_EPARSE, "moves after a win are rejected");
-    cr_assert_eq(gts_connect4_new("1", NULL), GTS_EINVAL, "NULL out pointer");
+    void *st;
+    static const refusal BAD[] = {
+        { "8", "column 8 does not exist" },
+        { "0", "column 0 does not exist" },
+        { "44a", "letters are rejected" },
+        { "4 4", "spaces are rejected" },
+        { "4444444", "a full column is rejected" },
+        { "1212121", "a won game is rejected" },
+        { "12121213", "moves after a win are rejected" },
+    };
+    expect_refused(gts_connect4_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     cr_assert_eq(gts_connect4_new("444444", &st), GTS_OK, "a full column is fine");
     gts_move mv[7], m;
@@ -599,15 +783,7 @@ Test(games, connect4_positions)
     cr_assert(g->undo(st, 0, NULL) < 0, "undo of an empty column fails");
     gts_games_free(g, st);
 
-    void *a, *b;
-    cr_assert_eq(gts_connect4_new("1234", &a), GTS_OK, "position a");
-    cr_assert_eq(gts_connect4_new("3214", &b), GTS_OK, "position b (a transposition of a)");
-    cr_assert_eq(g->hash(a, NULL), g->hash(b, NULL), "transposed positions hash equal");
-    gts_games_free(g, b);
-    cr_assert_eq(gts_connect4_new("2143", &b), GTS_OK, "colours swapped");
-    cr_assert_neq(g->hash(a, NULL), g->hash(b, NULL), "different positions hash differently");
-    gts_games_free(g, b);
-    gts_games_free(g, a);
+    expect_transposition(g, gts_connect4_new, "1234", "3214", "2143");
 }
 
 /* Collect every position up to 6 plies and check hashes are unique
@@ -870,7 +1046,6 @@ static uint64_t naive_oth_perft(const naive_oth *b, int depth)
     return total;
 }
 
-static uint64_t naive_oth_perft_of(void *b, int depth) { return naive_oth_perft(b, depth); }
 
 static void naive_oth_start(naive_oth *b)
 {
@@ -897,6 +1072,11 @@ static void naive_oth_from(naive_oth *b, const char *text)
         naive_oth_play(b, ((p[1] - '1') * 8) + ((p[0] | 32) - 'a'));
     }
 }
+
+static uint64_t naive_oth_perft_of(void *b, int depth) { return naive_oth_perft(b, depth); }
+static void naive_oth_from_of(void *b, const char *text) { naive_oth_from(b, text); }
+static const naive_game NAIVE_OTH = { gts_othello_new, naive_oth_from_of, naive_oth_perft_of,
+                                      sizeof(naive_oth) };
 
 Test(games, othello_perft_start)
 {
@@ -1007,28 +1187,22 @@ Test(games, othello_lockstep_random_games)
 
     /* naive perft from a few positions along random games */
     static const char *positions[] = { "f5d6c3d3c4", "f5f6e6f4e3", "c4c3d3c5b3f4b5b4c6d6" };
-    for (size_t i = 0; i < sizeof positions / sizeof *positions; i++) {
-        void *st;
-        naive_oth b;
-        cr_assert_eq(gts_othello_new(positions[i], &st), GTS_OK, "%s parses", positions[i]);
-        naive_oth_from(&b, positions[i]);
-        expect_naive_perft(g, st, 5, naive_oth_perft_of, &b, positions[i]);
-        gts_games_free(g, st);
-    }
+    expect_naive_perfts(g, &NAIVE_OTH, positions, sizeof positions / sizeof *positions, 5);
 }
 
 Test(games, othello_positions)
 {
     const gts_game *g = gts_game_othello();
-    void *st = (void *)1, *other;
-    cr_assert_eq(gts_othello_new("f5f5", &st), GTS_EPARSE, "occupied square");
-    cr_assert_null(st, "state is NULL on error");
-    cr_assert_eq(gts_othello_new("a1", &st), GTS_EPARSE, "a1 flips nothing");
-    cr_assert_eq(gts_othello_new("ps", &st), GTS_EPARSE, "a pass is illegal at the start");
-    cr_assert_eq(gts_othello_new("f", &st), GTS_EPARSE, "half a move");
-    cr_assert_eq(gts_othello_new("i5", &st), GTS_EPARSE, "file i does not exist");
-    cr_assert_eq(gts_othello_new("f9", &st), GTS_EPARSE, "rank 9 does not exist");
-    cr_assert_eq(gts_othello_new("", NULL), GTS_EINVAL, "NULL out pointer");
+    void *st, *other;
+    static const refusal BAD[] = {
+        { "f5f5", "occupied square" },
+        { "a1", "a1 flips nothing" },
+        { "ps", "a pass is illegal at the start" },
+        { "f", "half a move" },
+        { "i5", "file i does not exist" },
+        { "f9", "rank 9 does not exist" },
+    };
+    expect_refused(gts_othello_new, BAD, sizeof BAD / sizeof BAD[0]);
 
     cr_assert_eq(gts_othello_new("f5d6c3", &st), GTS_OK, "lower case");
     cr_assert_eq(gts_othello_new("F5D6C3", &other), GTS_OK, "upper case");

@@ -328,6 +328,65 @@ Test(go, check_passes)
     }
 }
 
+/* One game from position @p text to its end: at each position @p step sees
+ * the @p cnt moves generate() lists (0 at the end) and the ply, and picks
+ * the move to play in @p m (false: stop there). Every move is taken back,
+ * then the state freed. */
+typedef bool (*walk_step)(void *s, const gts_move *list, int cnt, int ply, gts_move *m,
+                          void *ctx);
+
+static void walk(const char *text, walk_step step, void *ctx)
+{
+    void *s = go_new(text);
+    gts_move list[400], played[2000];
+    int n = 0;
+    for (;;) {
+        int cnt = G()->generate(s, list, G()->max_moves, NULL);
+        cr_assert_geq(cnt, 0);
+        gts_move m = GTS_MOVE_NONE;
+        if (!step(s, list, cnt, n, &m, ctx))
+            break;
+        cr_assert_lt(n, 2000);
+        cr_assert_eq(G()->apply(s, m, NULL), 0);
+        played[n++] = m;
+    }
+    while (n > 0)
+        cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
+    gts_games_free(G(), s);
+}
+
+static bool listed(const gts_move *list, int cnt, gts_move m)
+{
+    for (int k = 0; k < cnt; k++)
+        if (list[k] == m)
+            return true;
+    return false;
+}
+
+typedef struct trusted_walk {
+    const char *position;
+    uint64_t x;
+    long checked, finished;
+} trusted_walk;
+
+/* A few policy draws, each a listed move, 0 exactly at the end. */
+static bool trusted_step(void *s, const gts_move *list, int cnt, int ply, gts_move *m, void *ctx)
+{
+    trusted_walk *w = ctx;
+    for (int d = 0; d < 4; d++) {
+        w->x = w->x * 6364136223846793005ull + 1442695040888963407ull;
+        int rc = G()->playout_move(s, w->x, m, NULL);
+        cr_assert_eq(rc, cnt > 0 ? 1 : 0, "%s ply %d: policy %d, %d moves", w->position, ply, rc,
+                     cnt);
+        cr_assert(cnt == 0 || listed(list, cnt, *m), "%s ply %d: policy move %llu not generated",
+                  w->position, ply, (unsigned long long)*m);
+        w->checked++;
+    }
+    if (cnt == 0)
+        w->finished++;
+    return cnt > 0;
+}
+
 /* GTS_TRAIT_TRUSTED_PLAYOUT: playouts of the policy's own moves, as
  * gts_mcts() plays them unchecked, on several boards and move caps: at
  * every position each of a few draws (tactical ones included) is a move
@@ -338,43 +397,14 @@ Test(go, trusted_policy_keeps_its_promise)
                                       "4 komi=0 maxmoves=1000", "13", "5 komi=0.5 patterns=1",
                                       "9 patterns=1", "13 patterns=1"};
     cr_assert(G()->traits & GTS_TRAIT_TRUSTED_PLAYOUT);
-    uint64_t x = 99;
-    long checked = 0, finished = 0;
+    trusted_walk w = {.x = 99};
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++)
         for (int game = 0; game < 6; game++) {
-            void *s = go_new(positions[i]);
-            gts_move list[400], played[2000];
-            int n = 0;
-            for (;;) {
-                int cnt = G()->generate(s, list, G()->max_moves, NULL);
-                cr_assert_geq(cnt, 0);
-                gts_move m = GTS_MOVE_NONE;
-                for (int d = 0; d < 4; d++) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    int rc = G()->playout_move(s, x, &m, NULL);
-                    cr_assert_eq(rc, cnt > 0 ? 1 : 0, "%s ply %d: policy %d, %d moves",
-                                 positions[i], n, rc, cnt);
-                    bool listed = false;
-                    for (int k = 0; k < cnt && !listed; k++)
-                        listed = list[k] == m;
-                    cr_assert(cnt == 0 || listed, "%s ply %d: policy move %llu not generated",
-                              positions[i], n, (unsigned long long)m);
-                    checked++;
-                }
-                if (cnt == 0) {
-                    finished++;
-                    break;
-                }
-                cr_assert_lt(n, 2000);
-                cr_assert_eq(G()->apply(s, m, NULL), 0);
-                played[n++] = m;
-            }
-            while (n > 0)
-                cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
-            gts_games_free(G(), s);
+            w.position = positions[i];
+            walk(positions[i], trusted_step, &w);
         }
-    cr_expect_eq(finished, 54, "every playout ended in a finished game");
-    cr_log_info("%ld policy calls checked", checked);
+    cr_expect_eq(w.finished, 54, "every playout ended in a finished game");
+    cr_log_info("%ld policy calls checked", w.checked);
     /* gts_game_check() tests the promise on 9x9 too (its playouts from the
      * ends of the walks reach finished games). */
     static const char *checked_positions[] = {"9", "9 patterns=1"};
@@ -390,6 +420,44 @@ Test(go, trusted_policy_keeps_its_promise)
     }
 }
 
+/* The policy's move, another point tested as always, and the policy's
+ * point re-applied after the move (w->checked counts those). */
+static bool note_step(void *s, const gts_move *list, int cnt, int ply, gts_move *m, void *ctx)
+{
+    trusted_walk *w = ctx;
+    if (cnt == 0)
+        return false;
+    w->x = w->x * 6364136223846793005ull + 1442695040888963407ull;
+    cr_assert_eq(G()->playout_move(s, w->x, m, NULL), 1);
+    /* another point than the policy's: tested as always */
+    gts_move other = (gts_move)((w->x >> 40) % 81);
+    if (other != *m) {
+        int rc = G()->apply(s, other, NULL);
+        cr_assert_eq(rc == 0, listed(list, cnt, other), "%s ply %d: apply(%u) %d", w->position,
+                     ply, (unsigned)other, rc);
+        if (rc == 0) {
+            cr_assert_eq(G()->undo(s, other, NULL), 0);
+            /* the note is gone: the policy's point is tested */
+            cr_assert_eq(G()->playout_move(s, w->x, m, NULL), 1);
+        }
+    }
+    /* after the move: the point is taken, and tested afresh after an undo */
+    gts_move p = *m;
+    if (p != GTS_GO_PASS) {
+        cr_assert_eq(G()->apply(s, p, NULL), 0);
+        gts_move next[400];
+        if (G()->generate(s, next, G()->max_moves, NULL) > 0) {
+            cr_assert_eq(G()->apply(s, p, NULL), GTS_EINVAL, "%s ply %d: %u is taken",
+                         w->position, ply + 1, (unsigned)p);
+            cr_assert_eq(G()->undo(s, p, NULL), 0);
+            cr_assert_eq(G()->apply(s, p, NULL), 0, "tested afresh after undo");
+            w->checked++;
+        }
+        cr_assert_eq(G()->undo(s, p, NULL), 0);
+    }
+    return true;
+}
+
 /* apply() skips its legality test for the point the policy has just
  * returned (go.c, `vouched`): only in the position the policy saw. Along
  * random games, after each policy call: the move is applied, applying it
@@ -399,52 +467,13 @@ Test(go, trusted_policy_keeps_its_promise)
 Test(go, policy_note_lives_one_position)
 {
     static const char *positions[] = {"5 komi=0.5", "9", "4 komi=0 maxmoves=1000"};
-    uint64_t x = 7;
-    long checked = 0;
+    trusted_walk w = {.x = 7};
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++)
         for (int game = 0; game < 4; game++) {
-            void *s = go_new(positions[i]);
-            gts_move list[400], played[2000];
-            int n = 0;
-            for (;;) {
-                int cnt = G()->generate(s, list, G()->max_moves, NULL);
-                cr_assert_geq(cnt, 0);
-                if (cnt == 0)
-                    break;
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                gts_move m;
-                cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
-                /* another point than the policy's: tested as always */
-                gts_move other = (gts_move)((x >> 40) % 81);
-                bool listed = false;
-                for (int k = 0; k < cnt && !listed; k++)
-                    listed = list[k] == other;
-                if (other != m) {
-                    int rc = G()->apply(s, other, NULL);
-                    cr_assert_eq(rc == 0, listed, "%s ply %d: apply(%u) %d", positions[i], n,
-                                 other, rc);
-                    if (rc == 0) {
-                        cr_assert_eq(G()->undo(s, other, NULL), 0);
-                        /* the note is gone: the policy's point is tested */
-                        cr_assert_eq(G()->playout_move(s, x, &m, NULL), 1);
-                    }
-                }
-                cr_assert_lt(n, 2000);
-                cr_assert_eq(G()->apply(s, m, NULL), 0);
-                played[n++] = m;
-                if (m != GTS_GO_PASS && G()->generate(s, list, G()->max_moves, NULL) > 0) {
-                    cr_assert_eq(G()->apply(s, m, NULL), GTS_EINVAL, "%s ply %d: %u is taken",
-                                 positions[i], n, m);
-                    cr_assert_eq(G()->undo(s, m, NULL), 0);
-                    cr_assert_eq(G()->apply(s, m, NULL), 0, "tested afresh after undo");
-                    checked++;
-                }
-            }
-            while (n > 0)
-                cr_assert_eq(G()->undo(s, played[--n], NULL), 0);
-            gts_games_free(G(), s);
+            w.position = positions[i];
+            walk(positions[i], note_step, &w);
         }
-    cr_expect_gt(checked, 100, "policy moves re-applied: %ld", checked);
+    cr_expect_gt(w.checked, 100, "policy moves re-applied: %ld", w.checked);
 }
 
 /* The note does not survive an undo either: on 3x3, A1 is a legal point
@@ -506,28 +535,40 @@ static int ref_nbrs(const ref_go *r, int p, int *out)
     return k;
 }
 
-/* Liberties of the string at p on board b (flood fill). */
-static int ref_libs(const ref_go *r, const char *b, int p, char *in_string)
+/* The region of b[p]'s colour that holds p, on board b (flood fill): its
+ * points in @in (if not NULL), the points of other colours next to it in
+ * @edge. */
+static void ref_region(const ref_go *r, const char *b, int p, char *in, char *edge)
 {
-    char seen[R_MAX] = {0}, lib[R_MAX] = {0};
-    int stack[R_MAX], sp = 0, libs = 0;
+    char seen[R_MAX] = {0};
+    int stack[R_MAX], sp = 0;
+    memset(edge, 0, R_MAX);
     stack[sp++] = p;
     seen[p] = 1;
     while (sp) {
         int q = stack[--sp];
         int nb[4], k = ref_nbrs(r, q, nb);
         for (int i = 0; i < k; i++) {
-            if (b[nb[i]] == 0 && !lib[nb[i]]) {
-                lib[nb[i]] = 1;
-                libs++;
-            } else if (b[nb[i]] == b[p] && !seen[nb[i]]) {
+            if (b[nb[i]] != b[p])
+                edge[nb[i]] = 1;
+            else if (!seen[nb[i]]) {
                 seen[nb[i]] = 1;
                 stack[sp++] = nb[i];
             }
         }
     }
-    if (in_string)
-        memcpy(in_string, seen, R_MAX);
+    if (in)
+        memcpy(in, seen, R_MAX);
+}
+
+/* Liberties of the string at p on board b. */
+static int ref_libs(const ref_go *r, const char *b, int p, char *in_string)
+{
+    char edge[R_MAX];
+    ref_region(r, b, p, in_string, edge);
+    int libs = 0;
+    for (int q = 0; q < r->n * r->n; q++)
+        libs += edge[q] && b[q] == 0;
     return libs;
 }
 
@@ -564,22 +605,12 @@ static int ref_score(const ref_go *r) /* black minus white, points */
             continue;
         }
         /* an empty point counts for the colours its region reaches */
-        char seen[R_MAX] = {0};
-        int stack[R_MAX], sp = 0, reach = 0;
-        stack[sp++] = p;
-        seen[p] = 1;
-        while (sp) {
-            int q = stack[--sp];
-            int nb[4], k = ref_nbrs(r, q, nb);
-            for (int i = 0; i < k; i++) {
-                if (r->b[nb[i]])
-                    reach |= r->b[nb[i]];
-                else if (!seen[nb[i]]) {
-                    seen[nb[i]] = 1;
-                    stack[sp++] = nb[i];
-                }
-            }
-        }
+        char edge[R_MAX];
+        int reach = 0;
+        ref_region(r, r->b, p, NULL, edge);
+        for (int q = 0; q < r->n * r->n; q++)
+            if (edge[q])
+                reach |= r->b[q];
         score += reach == 1 ? 1 : reach == 2 ? -1 : 0;
     }
     return score;

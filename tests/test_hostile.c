@@ -196,10 +196,13 @@ static gts_game h_vtable(hostile *h, uint32_t max_moves)
     return v;
 }
 
-static void h_reset(hostile *h)
+/* A hostile game that is not hostile yet: no fault, clones unlimited. */
+static hostile h_new(void)
 {
-    memset(h, 0, sizeof *h);
-    h->clone_budget = -1;
+    hostile h;
+    memset(&h, 0, sizeof h);
+    h.clone_budget = -1;
+    return h;
 }
 
 /* ---- the reference: fx_negamax over the same callbacks ---------------------- */
@@ -219,35 +222,47 @@ static int root_values(const gts_game *v, void *s, int depth, gts_move *moves, g
 
 /* ---- configurations: every algorithm, parallel ones at 1 and 4 threads ---- */
 
-typedef struct config {
-    gts_algorithm alg;
-    int threads;
-} config;
+typedef fx_run config;
 
 static int configs(config *out, int cap)
 {
-    gts_algorithm algs[64];
-    int na = gts_algorithm_list(algs, 64);
-    cr_assert(na > 0 && na <= 64);
-    int n = 0;
-    for (int i = 0; i < na; i++) {
-        cr_assert(n + 2 <= cap);
-        out[n++] = (config){algs[i], 1};
-        if (gts_algorithm_is_parallel(algs[i]))
-            out[n++] = (config){algs[i], 4};
-    }
-    return n;
+    static const int threads[] = {1, 4};
+    return fx_runs(out, cap, NULL, threads, 2);
 }
 
 /* Exact value of the (small) tree, independent of the engine. */
 static gts_score tree_value(int seed, int branching, int depth)
 {
-    hostile h;
-    h_reset(&h);
+    hostile h = h_new();
     tgame g;
     tgame_init(&g, (uint64_t)seed, branching, depth);
     gts_game v = h_vtable(&h, (uint32_t)branching);
     return fx_negamax(&v, &g, depth, 0);
+}
+
+/* One search of a tgame behind a hostile game: set up, adjust the vtable
+ * if need be, search, check. */
+typedef struct hround {
+    tgame g, before;
+    gts_game v;
+    gts_result r;
+    int rc, depth;
+} hround;
+
+/* The tgame (@seed, @branching, @depth) behind @h, whose generate() may
+ * list @max_moves moves; searched to @depth. */
+static void hround_tree(hround *x, hostile *h, int seed, int branching, int depth,
+                        uint32_t max_moves)
+{
+    tgame_init(&x->g, (uint64_t)seed, branching, depth);
+    x->before = x->g;
+    x->v = h_vtable(h, max_moves);
+    x->depth = depth;
+}
+
+static bool hround_restored(const hround *x)
+{
+    return memcmp(&x->g, &x->before, sizeof x->g) == 0;
 }
 
 /* A normal search on @e right after a hostile one: exact, legal best move,
@@ -255,15 +270,12 @@ static gts_score tree_value(int seed, int branching, int depth)
 static void check_usable(gts_engine *e, config cf, int seed, int branching, int depth,
                          const char *what)
 {
-    hostile h;
-    h_reset(&h);
-    tgame g, before;
-    tgame_init(&g, (uint64_t)seed, branching, depth);
-    before = g;
-    gts_game v = h_vtable(&h, (uint32_t)branching);
+    hostile h = h_new();
+    hround x;
+    hround_tree(&x, &h, seed, branching, depth, (uint32_t)branching);
     gts_limits l = {.struct_size = sizeof l, .depth = depth};
     gts_result r = {.struct_size = sizeof r};
-    int rc = gts_search(e, cf.alg, &v, &g, &l, &r);
+    int rc = gts_search(e, cf.alg, &x.v, &x.g, &l, &r);
     const char *name = gts_algorithm_name(cf.alg);
     cr_assert_eq(rc, GTS_OK, "%s %s/%d: the next search fails: %s", what, name, cf.threads,
                  gts_status_name(rc));
@@ -272,8 +284,7 @@ static void check_usable(gts_engine *e, config cf, int seed, int branching, int 
     cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
     cr_assert(r.best_move < (gts_move)branching, "%s %s/%d: next search's move %llu", what, name,
               cf.threads, (unsigned long long)r.best_move);
-    cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s %s/%d: state changed", what, name,
-              cf.threads);
+    cr_assert(hround_restored(&x), "%s %s/%d: state changed", what, name, cf.threads);
 }
 
 /* One hostile search on @e. @h is set up by the caller; @vt's user is @h. */
@@ -309,25 +320,15 @@ static void expect_fault_or_exact(config cf, const hostile *h, int rc, const gts
 
 static const int SEED = 11, B = 3, D = 3;
 
-/* One search of the tgame (SEED, B, D) behind a hostile game: prepare,
- * adjust the vtable if need be, search, check. */
-typedef struct hround {
-    tgame g, before;
-    gts_game v;
-    gts_result r;
-    int rc;
-} hround;
-
+/* The tgame (SEED, B, D) behind @h. */
 static void hround_prepare(hround *x, hostile *h)
 {
-    tgame_init(&x->g, SEED, B, D);
-    x->before = x->g;
-    x->v = h_vtable(h, B);
+    hround_tree(x, h, SEED, B, D, B);
 }
 
 static void hround_search(hround *x, gts_engine *e, config cf)
 {
-    x->rc = hostile_search(e, cf, &x->v, &x->g, D, &x->r);
+    x->rc = hostile_search(e, cf, &x->v, &x->g, x->depth, &x->r);
 }
 
 /* The round ended in the fault (@want, @code) or with the exact value,
@@ -340,122 +341,122 @@ static void hround_expect(const hround *x, config cf, const hostile *h, gts_stat
     cr_assert_eq(h->clones, h->frees, "%s: every clone freed", what);
 }
 
-Test(hostile, generate_negative)
+/* Every configuration on an engine of its own: @rounds runs its hostile
+ * searches (@exact: the value of the tgame (SEED, B, D)), then the engine
+ * must still search exactly (check_usable, @after). */
+typedef void (*sweep_rounds)(gts_engine *e, config cf, gts_score exact, void *ctx);
+
+/* A test that is one sweep. */
+#define SWEEP_TEST(name, rounds, after)                                                     \
+    Test(hostile, name)                                                                     \
+    {                                                                                       \
+        sweep(rounds, NULL, after);                                                         \
+    }
+
+static void sweep(sweep_rounds rounds, void *ctx, const char *after)
 {
     config cf[64];
     int nc = configs(cf, 64);
     gts_score exact = tree_value(SEED, B, D);
     for (int i = 0; i < nc; i++) {
         gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (uint64_t at = 1; at <= 12; at++) {
-            hostile h;
-            h_reset(&h);
-            h.gen = GEN_NEGATIVE;
-            h.gen_fail_at = at;
-            hround x;
-            hround_prepare(&x, &h);
-            hround_search(&x, e, cf[i]);
-            char what[64];
-            snprintf(what, sizeof what, "generate < 0 at %llu", (unsigned long long)at);
-            hround_expect(&x, cf[i], &h, GTS_ECALLBACK, GEN_FAIL, exact, what);
-        }
-        check_usable(e, cf[i], SEED, B, D, "after generate < 0");
+        rounds(e, cf[i], exact, ctx);
+        check_usable(e, cf[i], SEED, B, D, after);
         gts_engine_free(e);
     }
 }
 
-Test(hostile, generate_zero_at_the_root)
+static void generate_negative_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        hostile h;
-        h_reset(&h);
-        h.gen = GEN_ZERO_ROOT;
-        tgame g, before;
-        tgame_init(&g, SEED, B, D);
-        before = g;
-        gts_game v = h_vtable(&h, B);
-        gts_result r;
-        int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-        const char *name = gts_algorithm_name(cf[i].alg);
-        cr_assert_eq(rc, GTS_OK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        cr_assert_eq(r.flags & GTS_RESULT_HAS_MOVE, 0, "%s: no move at a finished game", name);
-        cr_assert_eq(r.best_move, GTS_MOVE_NONE, "%s: GTS_MOVE_NONE", name);
-        cr_assert_eq(r.score, tgame_evaluate(&g, NULL), "%s: the root's static value", name);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
-        /* A finished root whose evaluation is out of range, or invalid. */
-        h.eval_bad_from = 1;
-        h.bad_score = GTS_SCORE_WIN + 1;
-        rc = hostile_search(e, cf[i], &v, &g, D, &r);
-        cr_assert_eq(rc, GTS_ESCORE, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        cr_assert_eq(r.callback_status, GTS_SCORE_WIN + 1);
-        h.evals = 0;
-        h.bad_score = GTS_SCORE_INVALID;
-        rc = hostile_search(e, cf[i], &v, &g, D, &r);
-        cr_assert_eq(rc, GTS_ECALLBACK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        cr_assert_eq(r.callback_status, -1);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
-        check_usable(e, cf[i], SEED, B, D, "after a finished root");
-        gts_engine_free(e);
+    (void)ctx;
+    for (uint64_t at = 1; at <= 12; at++) {
+        hostile h = h_new();
+        h.gen = GEN_NEGATIVE;
+        h.gen_fail_at = at;
+        hround x;
+        hround_prepare(&x, &h);
+        hround_search(&x, e, cf);
+        char what[64];
+        snprintf(what, sizeof what, "generate < 0 at %llu", (unsigned long long)at);
+        hround_expect(&x, cf, &h, GTS_ECALLBACK, GEN_FAIL, exact, what);
     }
 }
 
-Test(hostile, generate_exactly_max_moves)
+SWEEP_TEST(generate_negative, generate_negative_rounds, "after generate < 0")
+
+static void zero_at_the_root_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, 5, 4);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        hostile h;
-        h_reset(&h);
-        tgame g, before;
-        tgame_init(&g, SEED, 5, 4);
-        before = g;
-        gts_game v = h_vtable(&h, 5); /* generate always fills the capacity */
-        gts_result r;
-        int rc = hostile_search(e, cf[i], &v, &g, 4, &r);
-        expect_fault_or_exact(cf[i], &h, rc, &r, GTS_OK, 0, exact, "max_moves moves");
-        cr_assert(r.best_move < 5);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0);
-        gts_engine_free(e);
-    }
+    (void)exact;
+    (void)ctx;
+    hostile h = h_new();
+    h.gen = GEN_ZERO_ROOT;
+    hround x;
+    hround_prepare(&x, &h);
+    hround_search(&x, e, cf);
+    const char *name = gts_algorithm_name(cf.alg);
+    cr_assert_eq(x.rc, GTS_OK, "%s/%d: %s", name, cf.threads, gts_status_name(x.rc));
+    cr_assert_eq(x.r.flags & GTS_RESULT_HAS_MOVE, 0, "%s: no move at a finished game", name);
+    cr_assert_eq(x.r.best_move, GTS_MOVE_NONE, "%s: GTS_MOVE_NONE", name);
+    cr_assert_eq(x.r.score, tgame_evaluate(&x.g, NULL), "%s: the root's static value", name);
+    cr_assert(hround_restored(&x), "%s: state", name);
+    /* A finished root whose evaluation is out of range, or invalid. */
+    h.eval_bad_from = 1;
+    h.bad_score = GTS_SCORE_WIN + 1;
+    hround_search(&x, e, cf);
+    cr_assert_eq(x.rc, GTS_ESCORE, "%s/%d: %s", name, cf.threads, gts_status_name(x.rc));
+    cr_assert_eq(x.r.callback_status, GTS_SCORE_WIN + 1);
+    h.evals = 0;
+    h.bad_score = GTS_SCORE_INVALID;
+    hround_search(&x, e, cf);
+    cr_assert_eq(x.rc, GTS_ECALLBACK, "%s/%d: %s", name, cf.threads, gts_status_name(x.rc));
+    cr_assert_eq(x.r.callback_status, -1);
+    cr_assert(hround_restored(&x), "%s: state", name);
 }
 
-Test(hostile, generate_more_than_capacity)
+SWEEP_TEST(generate_zero_at_the_root, zero_at_the_root_rounds, "after a finished root")
+
+static void exactly_max_moves_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
+{
+    (void)exact;
+    (void)ctx;
+    hostile h = h_new();
+    hround x;
+    hround_tree(&x, &h, SEED, 5, 4, 5); /* generate always fills the capacity */
+    hround_search(&x, e, cf);
+    expect_fault_or_exact(cf, &h, x.rc, &x.r, GTS_OK, 0, tree_value(SEED, 5, 4),
+                          "max_moves moves");
+    cr_assert(x.r.best_move < 5);
+    cr_assert(hround_restored(&x));
+    /* Another tree under the same keys as check_usable's: clear the table. */
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
+}
+
+SWEEP_TEST(generate_exactly_max_moves, exactly_max_moves_rounds, "after max_moves moves")
+
+static void more_than_capacity_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
     static const int too_many[] = {B + 1, B + 100, INT_MAX};
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, B, D);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (int k = 0; k < 3; k++)
-            for (uint64_t at = 1; at <= 8; at++) {
-                hostile h;
-                h_reset(&h);
-                h.gen = GEN_TOO_MANY;
-                h.gen_fail_at = at;
-                h.too_many = too_many[k];
-                hround x;
-                hround_prepare(&x, &h);
-                hround_search(&x, e, cf[i]);
-                hround_expect(&x, cf[i], &h, GTS_EMOVES, too_many[k], exact,
-                              "generate > capacity");
-            }
-        check_usable(e, cf[i], SEED, B, D, "after generate > capacity");
-        gts_engine_free(e);
-    }
+    (void)ctx;
+    for (int k = 0; k < 3; k++)
+        for (uint64_t at = 1; at <= 8; at++) {
+            hostile h = h_new();
+            h.gen = GEN_TOO_MANY;
+            h.gen_fail_at = at;
+            h.too_many = too_many[k];
+            hround x;
+            hround_prepare(&x, &h);
+            hround_search(&x, e, cf);
+            hround_expect(&x, cf, &h, GTS_EMOVES, too_many[k], exact, "generate > capacity");
+        }
 }
+
+SWEEP_TEST(generate_more_than_capacity, more_than_capacity_rounds, "after generate > capacity")
 
 Test(hostile, generate_duplicate_moves)
 {
     config cf[64];
     int nc = configs(cf, 64);
-    hostile h;
-    h_reset(&h);
+    hostile h = h_new();
     h.gen = GEN_DUPLICATES;
     tgame g, before;
     tgame_init(&g, SEED, B, D); /* the same positions as check_usable's, other moves */
@@ -482,32 +483,25 @@ Test(hostile, generate_duplicate_moves)
     }
 }
 
-Test(hostile, generate_moves_that_apply_rejects)
+static void apply_rejects_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        hostile h;
-        h_reset(&h);
-        h.gen = GEN_ILLEGAL;
-        tgame g, before;
-        tgame_init(&g, SEED, B, D);
-        before = g;
-        gts_game v = h_vtable(&h, B + 1);
-        gts_result r;
-        int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-        const char *name = gts_algorithm_name(cf[i].alg);
-        /* Every algorithm searches every root move at depth 1. */
-        cr_assert(h.fired, "%s/%d: the rejected move was tried", name, cf[i].threads);
-        cr_assert_eq(rc, GTS_ECALLBACK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        cr_assert_eq(r.callback_status, ILLEGAL_FAIL);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
-        cr_assert_eq(h.clones, h.frees);
-        check_usable(e, cf[i], SEED, B, D, "after an illegal move");
-        gts_engine_free(e);
-    }
+    (void)exact;
+    (void)ctx;
+    hostile h = h_new();
+    h.gen = GEN_ILLEGAL;
+    hround x;
+    hround_tree(&x, &h, SEED, B, D, B + 1);
+    hround_search(&x, e, cf);
+    const char *name = gts_algorithm_name(cf.alg);
+    /* Every algorithm searches every root move at depth 1. */
+    cr_assert(h.fired, "%s/%d: the rejected move was tried", name, cf.threads);
+    cr_assert_eq(x.rc, GTS_ECALLBACK, "%s/%d: %s", name, cf.threads, gts_status_name(x.rc));
+    cr_assert_eq(x.r.callback_status, ILLEGAL_FAIL);
+    cr_assert(hround_restored(&x), "%s: state", name);
+    cr_assert_eq(h.clones, h.frees);
 }
+
+SWEEP_TEST(generate_moves_that_apply_rejects, apply_rejects_rounds, "after an illegal move")
 
 /* ---- apply and undo failing on the k-th call ------------------------------------ */
 
@@ -529,7 +523,7 @@ static kth_tree kth_tree_for(config cf, int pass)
 
 static void kth_setup(hostile *h, tgame *g, gts_game *v, kth_tree t)
 {
-    h_reset(h);
+    *h = h_new();
     h->spin = t.spin;
     tgame_init(g, SEED, t.branching, t.depth);
     *v = h_vtable(h, (uint32_t)t.branching);
@@ -626,8 +620,7 @@ Test(hostile, undo_fails_on_every_kth_call_without_undoing) { kth_call_fails(tru
 Test(hostile, apply_failing_on_the_way_back_from_a_task)
 {
     gts_engine *e = fx_engine_with(1, 0);
-    hostile h;
-    h_reset(&h);
+    hostile h = h_new();
     tgame g, before;
     tgame_init(&g, SEED, B, D);
     before = g;
@@ -664,7 +657,7 @@ Test(hostile, apply_failing_on_the_way_back_from_a_task)
 
 /* ---- evaluate out of range ------------------------------------------------------- */
 
-Test(hostile, evaluate_outside_the_score_range)
+static void evaluate_outside_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
     static const struct {
         gts_score score;
@@ -679,29 +672,23 @@ Test(hostile, evaluate_outside_the_score_range)
         {-(GTS_SCORE_WIN + 1), GTS_ESCORE, -(GTS_SCORE_WIN + 1)},
     };
     static const uint64_t from[] = {1, 2, 3, 5, 9, 17, 30};
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, B, D);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
-            for (size_t f = 0; f < sizeof from / sizeof from[0]; f++) {
-                hostile h;
-                h_reset(&h);
-                h.eval_bad_from = from[f];
-                h.bad_score = bad[b].score;
-                hround x;
-                hround_prepare(&x, &h);
-                hround_search(&x, e, cf[i]);
-                char what[64];
-                snprintf(what, sizeof what, "evaluate %d from call %llu", bad[b].score,
-                         (unsigned long long)from[f]);
-                hround_expect(&x, cf[i], &h, bad[b].status, bad[b].code, exact, what);
-            }
-        check_usable(e, cf[i], SEED, B, D, "after bad scores");
-        gts_engine_free(e);
-    }
+    (void)ctx;
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
+        for (size_t f = 0; f < sizeof from / sizeof from[0]; f++) {
+            hostile h = h_new();
+            h.eval_bad_from = from[f];
+            h.bad_score = bad[b].score;
+            hround x;
+            hround_prepare(&x, &h);
+            hround_search(&x, e, cf);
+            char what[64];
+            snprintf(what, sizeof what, "evaluate %d from call %llu", bad[b].score,
+                     (unsigned long long)from[f]);
+            hround_expect(&x, cf, &h, bad[b].status, bad[b].code, exact, what);
+        }
 }
+
+SWEEP_TEST(evaluate_outside_the_score_range, evaluate_outside_rounds, "after bad scores")
 
 /* ---- playout_move (MCTS's policy) ------------------------------------------------------ */
 
@@ -727,35 +714,28 @@ static int h_policy(void *s, uint64_t random, gts_move *m, void *user)
 /* Only MCTS calls the policy: it fails with GTS_ECALLBACK (the callback's
  * code, or its 1 for a move outside generate()'s list) and restores the
  * state; every other algorithm ignores it and stays exact. */
-Test(hostile, playout_move_fails_or_returns_an_illegal_move)
+static void bad_policy_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
     static const uint64_t at[] = {1, 2, 5, 17};
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, B, D);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (int illegal = 0; illegal <= 1; illegal++)
-            for (size_t f = 0; f < sizeof at / sizeof at[0]; f++) {
-                hostile h;
-                h_reset(&h);
-                *(illegal ? &h.policy_illegal_at : &h.policy_fail_at) = at[f];
-                hround x;
-                hround_prepare(&x, &h);
-                x.v.playout_move = h_policy;
-                hround_search(&x, e, cf[i]);
-                char what[64];
-                snprintf(what, sizeof what, "playout_move %s at call %llu",
-                         illegal ? "illegal" : "failing", (unsigned long long)at[f]);
-                hround_expect(&x, cf[i], &h, GTS_ECALLBACK, illegal ? 1 : POLICY_FAIL, exact,
-                              what);
-                if (cf[i].alg == GTS_ALG_MCTS && at[f] <= 2) /* small trees prove fast */
-                    cr_assert(h.fired, "%s: MCTS called the policy", what);
-            }
-        check_usable(e, cf[i], SEED, B, D, "after a bad policy");
-        gts_engine_free(e);
-    }
+    (void)ctx;
+    for (int illegal = 0; illegal <= 1; illegal++)
+        for (size_t f = 0; f < sizeof at / sizeof at[0]; f++) {
+            hostile h = h_new();
+            *(illegal ? &h.policy_illegal_at : &h.policy_fail_at) = at[f];
+            hround x;
+            hround_prepare(&x, &h);
+            x.v.playout_move = h_policy;
+            hround_search(&x, e, cf);
+            char what[64];
+            snprintf(what, sizeof what, "playout_move %s at call %llu",
+                     illegal ? "illegal" : "failing", (unsigned long long)at[f]);
+            hround_expect(&x, cf, &h, GTS_ECALLBACK, illegal ? 1 : POLICY_FAIL, exact, what);
+            if (cf.alg == GTS_ALG_MCTS && at[f] <= 2) /* small trees prove fast */
+                cr_assert(h.fired, "%s: MCTS called the policy", what);
+        }
 }
+
+SWEEP_TEST(playout_move_fails_or_returns_an_illegal_move, bad_policy_rounds, "after a bad policy")
 
 /* The same policy, trusted (GTS_TRAIT_TRUSTED_PLAYOUT), over an apply()
  * that rejects what generate() does not list: MCTS plays the policy's
@@ -764,91 +744,88 @@ Test(hostile, playout_move_fails_or_returns_an_illegal_move)
  * inside trusted playouts, ends it as without the trait. Every apply that
  * succeeded is undone once, the state is restored, the engine stays
  * usable; other algorithms ignore the trait and stay exact. */
-Test(hostile, trusted_playout_move_lies_or_fails)
+static void trusted_policy_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
     static const uint64_t at[] = {1, 2, 5, 17};
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, B, D);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (int kind = 0; kind < 3; kind++)
-            for (size_t f = 0; f < sizeof at / sizeof at[0] + (kind == 2 ? 26 : 0); f++) {
-                hostile h;
-                h_reset(&h);
-                h.strict = true;
-                uint64_t k = f < sizeof at / sizeof at[0] ? at[f] : 3 * f;
-                if (kind == 0)
-                    h.policy_illegal_at = k;
-                else if (kind == 1)
-                    h.policy_fail_at = k;
-                else
-                    h.apply_fail_at = k;
-                hround x;
-                hround_prepare(&x, &h);
-                x.v.playout_move = h_policy;
-                x.v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
-                hround_search(&x, e, cf[i]);
-                char what[80];
-                snprintf(what, sizeof what, "trusted: %s at call %llu",
-                         kind == 0 ? "illegal policy move" : kind == 1 ? "failing policy"
-                                                                      : "failing apply",
-                         (unsigned long long)k);
-                hround_expect(&x, cf[i], &h, GTS_ECALLBACK,
-                              kind == 0 ? ILLEGAL_FAIL : kind == 1 ? POLICY_FAIL : APPLY_FAIL,
-                              exact, what);
-                uint64_t failed = x.rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
-                cr_assert_eq(h.undos, h.applies - failed, "%s %s/%d: %llu undos, %llu applies",
-                             what, gts_algorithm_name(cf[i].alg), cf[i].threads,
-                             (unsigned long long)h.undos, (unsigned long long)h.applies);
-                if (cf[i].alg == GTS_ALG_MCTS && kind < 2 && k <= 2)
-                    cr_assert(h.fired, "%s: MCTS called the policy", what);
-            }
-        check_usable(e, cf[i], SEED, B, D, "after a bad trusted policy");
-        gts_engine_free(e);
-    }
+    (void)ctx;
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t f = 0; f < sizeof at / sizeof at[0] + (kind == 2 ? 26 : 0); f++) {
+            hostile h = h_new();
+            h.strict = true;
+            uint64_t k = f < sizeof at / sizeof at[0] ? at[f] : 3 * f;
+            if (kind == 0)
+                h.policy_illegal_at = k;
+            else if (kind == 1)
+                h.policy_fail_at = k;
+            else
+                h.apply_fail_at = k;
+            hround x;
+            hround_prepare(&x, &h);
+            x.v.playout_move = h_policy;
+            x.v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
+            hround_search(&x, e, cf);
+            char what[80];
+            snprintf(what, sizeof what, "trusted: %s at call %llu",
+                     kind == 0 ? "illegal policy move" : kind == 1 ? "failing policy"
+                                                                  : "failing apply",
+                     (unsigned long long)k);
+            hround_expect(&x, cf, &h, GTS_ECALLBACK,
+                          kind == 0 ? ILLEGAL_FAIL : kind == 1 ? POLICY_FAIL : APPLY_FAIL, exact,
+                          what);
+            uint64_t failed = x.rc == GTS_ECALLBACK && kind != 1 ? 1 : 0;
+            cr_assert_eq(h.undos, h.applies - failed, "%s %s/%d: %llu undos, %llu applies", what,
+                         gts_algorithm_name(cf.alg), cf.threads, (unsigned long long)h.undos,
+                         (unsigned long long)h.applies);
+            if (cf.alg == GTS_ALG_MCTS && kind < 2 && k <= 2)
+                cr_assert(h.fired, "%s: MCTS called the policy", what);
+        }
 }
+
+SWEEP_TEST(trusted_playout_move_lies_or_fails, trusted_policy_rounds, "after a bad trusted policy")
 
 /* ---- broken hashes ------------------------------------------------------------------ */
 
+typedef struct broken_hash_run {
+    enum hash_mode mode;
+    const char *what;
+    int helped; /* searches with helpers at work */
+} broken_hash_run;
+
+static void broken_hash_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
+{
+    broken_hash_run *run = ctx;
+    const char *what = run->what, *name = gts_algorithm_name(cf.alg);
+    (void)exact;
+    for (int seed = 1; seed <= 8; seed++) {
+        hostile h = h_new();
+        h.hash = run->mode;
+        h.spin = cf.threads > 1 ? 2000 : 0; /* let the helpers join */
+        hround x;
+        hround_tree(&x, &h, seed, 4, 5, 4);
+        x.g.win_leaves = seed % 2 == 0; /* decided scores through the table too */
+        x.before = x.g;
+        uint64_t per[4] = {0};
+        gts_limits l = {.struct_size = sizeof l, .depth = 5};
+        gts_result r = {.struct_size = sizeof r, .thread_nodes = per,
+                        .thread_nodes_capacity = 4};
+        int rc = gts_search(e, cf.alg, &x.v, &x.g, &l, &r);
+        run->helped += per[1] + per[2] + per[3] > 0;
+        cr_assert_eq(rc, GTS_OK, "%s %s/%d: %s", what, name, cf.threads, gts_status_name(rc));
+        cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", what, name);
+        cr_assert(r.best_move < 4, "%s %s/%d: best move %llu is not a root move", what, name,
+                  cf.threads, (unsigned long long)r.best_move);
+        cr_assert(r.score >= -GTS_SCORE_INF && r.score <= GTS_SCORE_INF, "%s %s: score %d",
+                  what, name, r.score);
+        cr_assert(hround_restored(&x), "%s %s: state", what, name);
+        cr_assert_eq(h.clones, h.frees);
+    }
+}
+
 static void broken_hash(enum hash_mode mode, const char *what)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    int helped = 0;
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        for (int seed = 1; seed <= 8; seed++) {
-            hostile h;
-            h_reset(&h);
-            h.hash = mode;
-            h.spin = cf[i].threads > 1 ? 2000 : 0; /* let the helpers join */
-            tgame g, before;
-            tgame_init(&g, (uint64_t)seed, 4, 5);
-            g.win_leaves = seed % 2 == 0; /* decided scores through the table too */
-            before = g;
-            gts_game v = h_vtable(&h, 4);
-            uint64_t per[4] = {0};
-            gts_limits l = {.struct_size = sizeof l, .depth = 5};
-            gts_result r = {.struct_size = sizeof r, .thread_nodes = per,
-                            .thread_nodes_capacity = 4};
-            int rc = gts_search(e, cf[i].alg, &v, &g, &l, &r);
-            helped += per[1] + per[2] + per[3] > 0;
-            const char *name = gts_algorithm_name(cf[i].alg);
-            cr_assert_eq(rc, GTS_OK, "%s %s/%d: %s", what, name, cf[i].threads,
-                         gts_status_name(rc));
-            cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", what, name);
-            cr_assert(r.best_move < 4, "%s %s/%d: best move %llu is not a root move", what, name,
-                      cf[i].threads, (unsigned long long)r.best_move);
-            cr_assert(r.score >= -GTS_SCORE_INF && r.score <= GTS_SCORE_INF,
-                      "%s %s: score %d", what, name, r.score);
-            cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s %s: state", what, name);
-            cr_assert_eq(h.clones, h.frees);
-        }
-        check_usable(e, cf[i], SEED, B, D, what);
-        gts_engine_free(e);
-    }
-    printf("# %s: %d searches with helpers at work\n", what, helped);
+    broken_hash_run run = {mode, what, 0};
+    sweep(broken_hash_rounds, &run, what);
+    printf("# %s: %d searches with helpers at work\n", what, run.helped);
 }
 
 Test(hostile, hash_constant) { broken_hash(HASH_CONSTANT, "constant hash"); }
@@ -856,45 +833,35 @@ Test(hostile, hash_two_bits) { broken_hash(HASH_2BITS, "2-bit hash"); }
 
 /* ---- clone ---------------------------------------------------------------------- */
 
-Test(hostile, clone_fails)
+static void clone_fails_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    gts_score exact = tree_value(SEED, B, D);
-    for (int i = 0; i < nc; i++) {
-        if (!gts_algorithm_is_parallel(cf[i].alg))
-            continue;
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        /* 4 threads need 3 clones: budgets 0..2 fail, 3 and more succeed. */
-        for (int64_t budget = 0; budget <= 4; budget++) {
-            hostile h;
-            h_reset(&h);
-            h.clone_budget = budget;
-            tgame g, before;
-            tgame_init(&g, SEED, B, D);
-            before = g;
-            gts_game v = h_vtable(&h, B);
-            gts_result r;
-            int rc = hostile_search(e, cf[i], &v, &g, D, &r);
-            const char *name = gts_algorithm_name(cf[i].alg);
-            if (cf[i].threads == 1)
-                cr_assert_eq(h.clones, 0, "%s: one thread clones nothing", name);
-            cr_assert_eq(h.fired, cf[i].threads > 1 && budget < cf[i].threads - 1);
-            expect_fault_or_exact(cf[i], &h, rc, &r, GTS_ECALLBACK, -1, exact, "clone NULL");
-            if (h.fired) {
-                cr_assert_eq(r.flags & GTS_RESULT_HAS_MOVE, 0, "%s: no search, no move", name);
-                cr_assert_eq(r.best_move, GTS_MOVE_NONE);
-                cr_assert_eq(h.applies, 0, "%s: nothing searched", name);
-            }
-            cr_assert_eq(h.clones - (h.fired ? 1 : 0), h.frees,
-                         "%s budget %lld: every clone made is freed once", name,
-                         (long long)budget);
-            cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
+    (void)ctx;
+    if (!gts_algorithm_is_parallel(cf.alg))
+        return;
+    const char *name = gts_algorithm_name(cf.alg);
+    /* 4 threads need 3 clones: budgets 0..2 fail, 3 and more succeed. */
+    for (int64_t budget = 0; budget <= 4; budget++) {
+        hostile h = h_new();
+        h.clone_budget = budget;
+        hround x;
+        hround_prepare(&x, &h);
+        hround_search(&x, e, cf);
+        if (cf.threads == 1)
+            cr_assert_eq(h.clones, 0, "%s: one thread clones nothing", name);
+        cr_assert_eq(h.fired, cf.threads > 1 && budget < cf.threads - 1);
+        expect_fault_or_exact(cf, &h, x.rc, &x.r, GTS_ECALLBACK, -1, exact, "clone NULL");
+        if (h.fired) {
+            cr_assert_eq(x.r.flags & GTS_RESULT_HAS_MOVE, 0, "%s: no search, no move", name);
+            cr_assert_eq(x.r.best_move, GTS_MOVE_NONE);
+            cr_assert_eq(h.applies, 0, "%s: nothing searched", name);
         }
-        check_usable(e, cf[i], SEED, B, D, "after clone failures");
-        gts_engine_free(e);
+        cr_assert_eq(h.clones - (h.fired ? 1 : 0), h.frees,
+                     "%s budget %lld: every clone made is freed once", name, (long long)budget);
+        cr_assert(hround_restored(&x), "%s: state", name);
     }
 }
+
+SWEEP_TEST(clone_fails, clone_fails_rounds, "after clone failures")
 
 /* ---- extend beyond any depth ------------------------------------------------ */
 
@@ -910,37 +877,30 @@ static int extend_huge(void *state, gts_move m, void *user)
  * depth overflow): on a tree whose leaves are all at ply 5, a depth-2
  * search extended everywhere sees the whole tree, so every exact algorithm
  * returns the full tree's value. */
-Test(hostile, extend_returning_int_max)
+static void huge_extension_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        const char *name = gts_algorithm_name(cf[i].alg);
-        hostile h;
-        h_reset(&h);
-        tgame g, before;
-        tgame_init(&g, SEED, B, 5);
-        before = g;
-        gts_game v = h_vtable(&h, B);
-        v.extend = extend_huge;
-        gts_limits l = {.struct_size = sizeof l, .depth = 2};
-        gts_result r = {.struct_size = sizeof r};
-        int rc = gts_search(e, cf[i].alg, &v, &g, &l, &r);
-        cr_assert_eq(rc, GTS_OK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        if (gts_algorithm_is_exact(cf[i].alg))
-            cr_assert_eq(r.score, tree_value(SEED, B, 5), "%s/%d: score %d", name,
-                         cf[i].threads, r.score);
-        cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
-        cr_assert(r.best_move < (gts_move)B, "%s: a legal move", name);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
-        /* The table now holds whole-tree values of these keys, which a
-         * shallower fixed-depth search would use (doc/architecture.md). */
-        cr_assert_eq(gts_engine_clear(e), GTS_OK);
-        check_usable(e, cf[i], SEED, B, D, "after huge extensions");
-        gts_engine_free(e);
-    }
+    (void)exact;
+    (void)ctx;
+    const char *name = gts_algorithm_name(cf.alg);
+    hostile h = h_new();
+    hround x;
+    hround_tree(&x, &h, SEED, B, 5, B);
+    x.v.extend = extend_huge;
+    x.depth = 2;
+    hround_search(&x, e, cf);
+    cr_assert_eq(x.rc, GTS_OK, "%s/%d: %s", name, cf.threads, gts_status_name(x.rc));
+    if (gts_algorithm_is_exact(cf.alg))
+        cr_assert_eq(x.r.score, tree_value(SEED, B, 5), "%s/%d: score %d", name, cf.threads,
+                     x.r.score);
+    cr_assert(x.r.flags & GTS_RESULT_HAS_MOVE);
+    cr_assert(x.r.best_move < (gts_move)B, "%s: a legal move", name);
+    cr_assert(hround_restored(&x), "%s: state", name);
+    /* The table now holds whole-tree values of these keys, which a
+     * shallower fixed-depth search would use (doc/architecture.md). */
+    cr_assert_eq(gts_engine_clear(e), GTS_OK);
 }
+
+SWEEP_TEST(extend_returning_int_max, huge_extension_rounds, "after huge extensions")
 
 /* ---- limits under load ---------------------------------------------------------- */
 
@@ -1138,36 +1098,29 @@ Test(hostile, endless_chain_to_the_maximum_ply_with_a_node_limit)
     }
 }
 
-Test(hostile, node_limit_one)
+static void node_limit_one_rounds(gts_engine *e, config cf, gts_score exact, void *ctx)
 {
-    config cf[64];
-    int nc = configs(cf, 64);
-    for (int i = 0; i < nc; i++) {
-        gts_engine *e = fx_engine_with(cf[i].threads, 1);
-        const char *name = gts_algorithm_name(cf[i].alg);
-        hostile h;
-        h_reset(&h);
-        tgame g, before;
-        tgame_init(&g, SEED, 4, 6);
-        before = g;
-        gts_game v = h_vtable(&h, 4);
-        gts_limits l = {.struct_size = sizeof l, .depth = 6, .nodes = 1};
-        gts_result r = {.struct_size = sizeof r};
-        int rc = gts_search(e, cf[i].alg, &v, &g, &l, &r);
-        cr_assert_eq(rc, GTS_OK, "%s/%d: %s", name, cf[i].threads, gts_status_name(rc));
-        cr_assert(r.flags & GTS_RESULT_NODE_LIMIT, "%s/%d: flags %#x", name, cf[i].threads,
-                  r.flags);
-        cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "%s: the fallback move", name);
-        cr_assert(r.best_move < 4, "%s: a legal move", name);
-        cr_assert(r.depth < 6, "%s: no full-depth iteration under one node", name);
-        if (r.depth == 0) { /* doc/api.md: no iteration completed */
-            cr_assert_eq(r.best_move, 0, "%s: the first legal move", name);
-            cr_assert_eq(r.score, tgame_evaluate(&g, NULL), "%s: the root's static value", name);
-        }
-        cr_assert(r.score >= -GTS_SCORE_INF && r.score <= GTS_SCORE_INF);
-        cr_assert(memcmp(&g, &before, sizeof g) == 0, "%s: state", name);
-        cr_assert_eq(h.clones, h.frees);
-        check_usable(e, cf[i], SEED, B, D, "after a node limit of 1");
-        gts_engine_free(e);
+    (void)exact;
+    (void)ctx;
+    const char *name = gts_algorithm_name(cf.alg);
+    hostile h = h_new();
+    hround x;
+    hround_tree(&x, &h, SEED, 4, 6, 4);
+    gts_limits l = {.struct_size = sizeof l, .depth = 6, .nodes = 1};
+    gts_result r = {.struct_size = sizeof r};
+    int rc = gts_search(e, cf.alg, &x.v, &x.g, &l, &r);
+    cr_assert_eq(rc, GTS_OK, "%s/%d: %s", name, cf.threads, gts_status_name(rc));
+    cr_assert(r.flags & GTS_RESULT_NODE_LIMIT, "%s/%d: flags %#x", name, cf.threads, r.flags);
+    cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "%s: the fallback move", name);
+    cr_assert(r.best_move < 4, "%s: a legal move", name);
+    cr_assert(r.depth < 6, "%s: no full-depth iteration under one node", name);
+    if (r.depth == 0) { /* doc/api.md: no iteration completed */
+        cr_assert_eq(r.best_move, 0, "%s: the first legal move", name);
+        cr_assert_eq(r.score, tgame_evaluate(&x.g, NULL), "%s: the root's static value", name);
     }
+    cr_assert(r.score >= -GTS_SCORE_INF && r.score <= GTS_SCORE_INF);
+    cr_assert(hround_restored(&x), "%s: state", name);
+    cr_assert_eq(h.clones, h.frees);
 }
+
+SWEEP_TEST(node_limit_one, node_limit_one_rounds, "after a node limit of 1")

@@ -160,6 +160,27 @@ class TestMatch(unittest.TestCase):
         self.assertGreaterEqual(rows["perfect"]["first_wins"], winning)
         self.assertEqual(rows["perfect"]["wins"] + rows["perfect"]["losses"], 24, "no draws")
 
+    def test_colours_follow_the_moves_of_the_opening(self):
+        # all:2 openings ("moves 1.2 2.1"): two moves, so the player who moves
+        # first from the start moves first after them too. Nim's last mover
+        # wins: the winner's colour is the parity of the game's whole length.
+        import csv
+        import io
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "games.csv")
+            rc, out, err = run(["match", path(NIM), "--a", "alg=pvs,depth=20", "--b",
+                                "alg=alphabeta,depth=1", "--openings", "all:2", "--quiet",
+                                "--format", "csv", "--record", rec])
+            self.assertEqual(rc, 0, err)
+            with open(rec) as f:
+                games = list(csv.DictReader(f))
+        self.assertGreater(len(games), 0)
+        for g in games:
+            self.assertEqual(len(g["opening"].split()), 3, g)    # "moves" and two moves
+            total = 2 + int(g["plies"])
+            self.assertEqual(g["winner_colour"], "first" if total % 2 == 1 else "second", g)
+
     def test_openings_without_a_separator_are_refused(self):
         rc, out, err = run(["match", path(NIM_TRUNCATED), "--a", "alg=pvs,depth=2", "--b",
                             "alg=pvs,depth=1"])

@@ -43,19 +43,11 @@ Test(search, tictactoe_is_a_draw_for_every_algorithm)
 
 Test(search, tictactoe_finds_the_win_and_prefers_the_fastest)
 {
-    /* X: 1 2, O: 4 5 (cells 0,1 and 3,4), X to move: 3 wins at once. */
-    const gts_game *g = gts_game_tictactoe();
-    void *s;
-    cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NEXACT; a++) {
         gts_engine *e = fx_engine();
-        gts_result r = fx_search(e, EXACT[a], g, s, 5, 0);
-        cr_expect_eq(r.score, GTS_SCORE_WIN - 1, "%s: win in one ply, got %d",
-                     gts_algorithm_name(EXACT[a]), r.score);
-        cr_expect_eq(r.best_move, 2u, "the winning cell");
+        fx_expect_fastest_win(e, EXACT[a]);
         gts_engine_free(e);
     }
-    gts_games_free(g, s);
 }
 
 Test(search, pv_is_a_legal_line)
@@ -225,19 +217,16 @@ Test(search, progress_callback_after_each_iteration_and_can_stop)
 Test(search, callback_failure_restores_state)
 {
     const char *what[] = {"apply", "generate", "evaluate", "bad score", "too many moves"};
+    const fx_fault kind[] = {FX_FAIL_APPLY, FX_FAIL_GENERATE, FX_FAIL_EVALUATE, FX_BAD_SCORE,
+                             FX_TOO_MANY};
     const int expect[] = {GTS_ECALLBACK, GTS_ECALLBACK, GTS_ECALLBACK, GTS_ESCORE, GTS_EMOVES};
     for (int f = 0; f < 5; f++)
         for (size_t a = 0; a < NEXACT; a++) {
             tgame g, copy;
-            tgame_faults faults = {0};
+            tgame_faults faults;
+            fx_set_fault(&faults, kind[f], 200 + 37 * (uint64_t)f);
             tgame_init(&g, 16, 3, 6);
             g.f = &faults;
-            uint64_t at = 200 + 37 * (uint64_t)f;
-            if (f == 0) faults.fail_apply_at = at;
-            if (f == 1) faults.fail_generate_at = at;
-            if (f == 2) faults.fail_evaluate_at = at;
-            if (f == 3) faults.bad_score_at = at;
-            if (f == 4) faults.too_many_at = at;
             copy = g;
             gts_game v = tgame_vtable(&g, true);
             gts_engine *e = fx_engine();

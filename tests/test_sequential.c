@@ -196,19 +196,11 @@ Test(sequential, tictactoe_is_a_draw)
 
 Test(sequential, tictactoe_finds_the_fastest_win)
 {
-    /* X: cells 0,1; O: cells 3,4; X to move wins at once on cell 2. */
-    const gts_game *g = gts_game_tictactoe();
-    void *s;
-    cr_assert_eq(gts_tictactoe_new("1425", &s), GTS_OK);
     for (size_t a = 0; a < NSEQ; a++) {
         gts_engine *e = new_engine(true, true);
-        gts_result r = fx_search(e, SEQ[a], g, s, 5, 0);
-        cr_expect_eq(r.score, gts_score_win_in(1), "%s: win in one, got %d",
-                     gts_algorithm_name(SEQ[a]), r.score);
-        cr_expect_eq(r.best_move, 2u, "%s: the winning cell", gts_algorithm_name(SEQ[a]));
+        fx_expect_fastest_win(e, SEQ[a]);
         gts_engine_free(e);
     }
-    gts_games_free(g, s);
 }
 
 /* Quiescence, extensions and decided (mate-like) scores. */
@@ -332,14 +324,12 @@ Test(sequential, limits_and_failures_restore_the_state)
         gts_engine_free(e);
 
         /* A failing callback: a clear status and the state restored. */
+        static const fx_fault kind[] = {FX_FAIL_APPLY, FX_FAIL_GENERATE, FX_BAD_SCORE};
         for (int f = 0; f < 3; f++) {
-            tgame_faults faults = {0};
+            tgame_faults faults;
+            fx_set_fault(&faults, kind[f], 300 + 41 * (uint64_t)f);
             tgame_init(&g, 16, 3, 6);
             g.f = &faults;
-            uint64_t at = 300 + 41 * (uint64_t)f;
-            if (f == 0) faults.fail_apply_at = at;
-            if (f == 1) faults.fail_generate_at = at;
-            if (f == 2) faults.bad_score_at = at;
             copy = g;
             v = tgame_vtable(&g, true);
             e = new_engine(true, true);

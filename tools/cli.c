@@ -207,42 +207,6 @@ const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void *
     return p->game;
 }
 
-void cli_format_move(const gts_game *g, void *state, gts_move move, char *buf, size_t size)
-{
-    if (move == GTS_MOVE_NONE) {
-        snprintf(buf, size, "none");
-        return;
-    }
-    if (g->format_move && g->format_move(state, move, buf, size, g->user) >= 0)
-        return;
-    snprintf(buf, size, "%" PRIu64, move);
-}
-
-void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t len, char *buf,
-                   size_t size)
-{
-    size_t used = 0;
-    uint32_t applied = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < len; i++) {
-        char mv[64];
-        cli_format_move(g, state, pv[i], mv, sizeof mv);
-        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
-        if (w < 0 || (size_t)w >= size - used)
-            break;
-        used += (size_t)w;
-        if (i + 1 < len) {
-            if (g->apply(state, pv[i], g->user) != 0)
-                break;
-            applied++;
-        }
-    }
-    while (applied > 0) {
-        applied--;
-        g->undo(state, pv[applied], g->user);
-    }
-}
-
 /* ---- engine -------------------------------------------------------------------- */
 
 bool cli_engine_set(const char *command, gts_engine *e, gts_option opt, int64_t value,

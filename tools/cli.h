@@ -95,13 +95,25 @@ typedef struct cli_opt {
 #define CLI_CALL(n, d, fn) { .name = (n), .kind = CLI_OPT_CALL, .dest = (d), .call = (fn) }
 #define CLI_NOPTS(t) (sizeof(t) / sizeof((t)[0]))
 
-/* Returned by cli_parse_options() for -h / --help: print the usage, exit 0. */
+/* Returned by cli_parse_options() for -h / --help, after it printed the
+ * usage: the command ends with exit status 0 (cli_done()). */
 enum { CLI_HELP = -1 };
 /* Read the options of @p argv (argv[0] the command) by the @p n rows of
- * @p opts. CLI_OK with optind at the first operand; CLI_HELP; or CLI_USAGE
- * after printing a usage error of @p command. */
-int cli_parse_options(const char *command, int argc, char **argv, const cli_opt *opts,
-                      size_t n);
+ * @p opts. CLI_OK with optind at the first operand; CLI_HELP after printing
+ * @p usage, then a blank line and @p more (text shared with other commands)
+ * unless NULL, on stdout; or CLI_USAGE after printing a usage error of @p command. */
+int cli_parse_options(const char *command, const char *usage, const char *more, int argc,
+                      char **argv, const cli_opt *opts, size_t n);
+/* The exit status of a command that stops at a status @p rc other than
+ * CLI_OK of cli_parse_options(): CLI_HELP is a success. */
+static inline int cli_done(int rc)
+{
+    return rc == CLI_HELP ? CLI_OK : rc;
+}
+/* CLI_OK when argv has no operand left from @p at; otherwise print the
+ * usage error "unexpected argument 'X'" (escaped) followed by @p note (or
+ * nothing if NULL) and return CLI_USAGE. */
+int cli_no_more_operands(const char *command, int argc, char **argv, int at, const char *note);
 /* getopt_long() returned '?' or ':' for argv: report it; returns CLI_USAGE. */
 int cli_bad_option(const char *command, int c, char **argv);
 
@@ -149,6 +161,13 @@ typedef struct cli_game_opts {
 } cli_game_opts;
 
 void cli_game_opts_init(cli_game_opts *o);
+/* The command line of a command GAME [POSITION] [OPTIONS]: the options by
+ * cli_parse_options() (its help followed by cli_game_options_help), then
+ * the operands into @p o and nothing after them. CLI_OK, CLI_HELP, or
+ * CLI_USAGE after a usage error ("missing GAME (@p games)", "unexpected
+ * argument 'X'", a bad option). */
+int cli_parse_game_command(const char *command, const char *usage, const char *games, int argc,
+                           char **argv, const cli_opt *opts, size_t n, cli_game_opts *o);
 /* The rows of the options shared by commands that take a game: a random
  * tree's parameters (the ranges of gts_randtree_params, gts_games.h). */
 #define CLI_GAME_OPTIONS(o) CLI_U64("seed", &(o)->tree.seed), CLI_TREE_OPTIONS(o)
@@ -181,11 +200,6 @@ char *cli_escaped(const char *s);
 /* Names of the built-in games, for messages. */
 extern const char cli_game_names[];
 
-/* Format @p move with the game's format_move (falls back to the number). */
-void cli_format_move(const gts_game *g, void *state, gts_move move, char *buf, size_t size);
-/* Format a principal variation, playing it on @p state and taking it back. */
-void cli_format_pv(const gts_game *g, void *state, const gts_move *pv, uint32_t len, char *buf,
-                   size_t size);
 
 /* ---- engine ---------------------------------------------------------------- */
 

@@ -249,17 +249,13 @@ int cmd_bench(int argc, char **argv)
         CLI_FORMAT("format", &fmt),
         CLI_FLAG("quick", &quick),
     };
-    int rc = cli_parse_options("bench", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(BENCH_USAGE, stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("bench", BENCH_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     if (engine >= 0)
         engines = 1u << engine;
     if (optind < argc)
-        return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+        return cli_no_more_operands("bench", argc, argv, optind, NULL);
 
     /* Workloads. */
     enum { NC4 = sizeof BENCH_C4_POSITIONS / sizeof BENCH_C4_POSITIONS[0] };
@@ -407,16 +403,20 @@ static const char SPEEDUP_USAGE[] =
     "  --repeat R       runs per measurement (default 3)\n"
     "  --median         report the median of the runs instead of the best\n"
     "  --tt-mb M        transposition table in MiB (default 16)\n"
-    "  --virtual        virtual processors (GTS_OPT_VIRTUAL): the threads take\n"
+    "  --virtual        virtual processors (GTS_OPT_VIRTUAL*): the threads take\n"
     "                   turns, one node each, and time is counted in rounds of\n"
     "                   turns (ticks; a serial search: its nodes), so thread\n"
     "                   counts far beyond the machine's cores are measured by\n"
     "                   design; deterministic, so one run per measurement; the\n"
     "                   column idle is the share of idle turns\n"
-    "  --split-ply P    share work only in the top P plies (GTS_OPT_SPLIT_PLY;\n"
+    "  --split-ply P    share work only in the top P plies (GTS_OPT_SPLIT_PLY*;\n"
     "                   default 0: no limit)\n"
     "  --format F       text (default), csv or json\n"
-    "  -h, --help       this help\n";
+    "  -h, --help       this help\n"
+    "\n"
+    "* An experimental engine option (behind GTS_EXPERIMENTAL_API; README,\n"
+    "  \"Versioning and ABI\"): a tuning knob that may change or go in any minor\n"
+    "  release.\n";
 
 /* Default workloads: about 0.3 s for serial PVS on an idle core. From the
  * empty board every unfinished Connect-4 node evaluates to 0 and alpha-beta
@@ -551,19 +551,15 @@ int cmd_speedup(int argc, char **argv)
         CLI_ENGINE("split-ply", &split_ply, GTS_OPT_SPLIT_PLY),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("speedup", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(SPEEDUP_USAGE, stdout);
-        fprintf(stdout, "\n%s", cli_game_options_help);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("speedup", SPEEDUP_USAGE, cli_game_options_help, argc, argv,
+                               opts, CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     bool tree_depth_set = go.tree.depth != 0;
     if (!tree_depth_set)
         go.tree.depth = 8;
     if (optind < argc)
-        return cli_usage_error("speedup", "unexpected argument '%s'", argv[optind]);
+        return cli_no_more_operands("speedup", argc, argv, optind, NULL);
     if (!gts_games_find(go.name))
         return cli_usage_error("speedup", "--game: unknown game '%s' (known: %s)", go.name,
                                cli_game_names);
@@ -630,7 +626,7 @@ int cmd_speedup(int argc, char **argv)
             if (a == GTS_ALG_MCTS)
                 cli_table_note(t, "mcts reaches the depth only by proving the root to it, "
                                   "which can take hours on these trees; its parallel speed "
-                                  "is playouts per second (doc/results.md, MCTS)");
+                                  "is playouts per second (doc/results/bestfirst.md, \"MCTS\")");
             if (!gts_algorithm_is_parallel(a))
                 cli_table_note(t, "%s is serial: its thread count has no effect", names[i]);
             algs[na++] = a;

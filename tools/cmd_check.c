@@ -52,28 +52,14 @@ int cmd_check(int argc, char **argv)
         seed,
         CLI_TREE_OPTIONS(&go),
     };
-    int rc = cli_parse_options("check", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(CHECK_USAGE, stdout);
-        fputs(cli_game_options_help, stdout);
-        return CLI_OK;
-    }
+    char games[256];
+    snprintf(games, sizeof games, "%s, or a game library's path", cli_game_names);
+    int rc = cli_parse_game_command("check", CHECK_USAGE, games, argc, argv, opts,
+                                    CLI_NOPTS(opts), &go);
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     if (seed_given)
         co.seed = go.tree.seed;
-    if (optind >= argc)
-        return cli_usage_error("check", "missing GAME (%s, or a game library's path)",
-                               cli_game_names);
-    go.name = argv[optind++];
-    if (optind < argc)
-        go.position = argv[optind++];
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("check", "unexpected argument '%s'", esc);
-        free(esc);
-        return CLI_USAGE;
-    }
 
     void *state;
     const gts_game *g = cli_game_new(&go, "check", &state);
@@ -106,7 +92,8 @@ int cmd_check(int argc, char **argv)
         void *fresh;
         const gts_game *g2 = cli_game_new(&go, "check", &fresh);
         if (g2) {
-            cli_format_pv(g2, fresh, rep.path, rep.path_length, path, sizeof path);
+            gts_games_format_moves(g2, fresh, rep.path, rep.path_length, true, path,
+                                   sizeof path);
             gts_games_free(g2, fresh);
         }
     }

@@ -2,7 +2,7 @@
  * cmd_match.c - `gts match`: two engine set-ups play a game of
  * libgts-games from a list of openings, each opening twice with the colours
  * swapped, and the tool counts wins, losses and draws per set-up and per
- * colour (doc/cli.md, "match"; the experiments of doc/results.md).
+ * colour (doc/cli.md, "match"; the experiments of doc/results/bestfirst.md).
  *
  * A set-up is an algorithm, a budget per move (depth, nodes = move
  * applications, time) and engine options, written "alg=mma,nodes=2000".
@@ -56,7 +56,9 @@ static const char MATCH_USAGE[] =
     "  nodes=N        move applications per move (gts_limits.nodes), >= 1\n"
     "  time_ms=T      wall-clock milliseconds per move, >= 1\n"
     "  OPTION=V       any engine option by its library name (tt_mb, threads,\n"
-    "                 mma_p, mcts_playouts, mcts_exploration, ...; see doc/cli.md)\n"
+    "                 mma_p, mcts_playouts, mcts_exploration, ...; see doc/cli.md);\n"
+    "                 the experimental ones (split_ply, virtual, tt_near_depth, ...:\n"
+    "                 GTS_EXPERIMENTAL_API) may change in any minor release\n"
     "  name=LABEL     the set-up's label in the output (default A, B)\n"
     "At least one budget is required: depth, nodes, time_ms (or mcts_playouts).\n"
     "\n"
@@ -281,6 +283,7 @@ static void openings_free(openings *o)
 typedef struct match_game {
     const char *name;       /* as given */
     const char *pos_name;   /* the positions' game for cli_position_new */
+    bool library;           /* a game library's (pos_name its path) */
     const gts_game *g;      /* the rules: moves, the end and the result */
     const gts_game *search; /* what the set-ups search: g, or chess's engine vtable */
     cli_game_opts go;       /* randtree parameters (the defaults) */
@@ -314,7 +317,7 @@ static void *opening_state(const match_game *m, const char *text, char *why, siz
 static void text_append(const match_game *m, void *state, gts_move move, char *buf, size_t size)
 {
     char mv[64];
-    cli_format_move(m->g, state, move, mv, sizeof mv);
+    gts_games_format_move(m->g, state, move, mv, sizeof mv);
     size_t used = strlen(buf);
     snprintf(buf + used, size - used, "%s%s", used ? m->sep : m->lead, mv);
 }
@@ -493,47 +496,34 @@ typedef struct game_record {
     uint64_t nodes[2], us[2];
 } game_record;
 
-/* The colour to move after the opening @p text of @p state (0 the player
- * who moves first from the start: chess White, Go Black) and, in chess,
- * the plies its state already holds (the moves after "moves"). */
-static int opening_side(const match_game *m, void *state, const char *text, int *held)
+/* The colour to move after the opening @p text (0 the player who moves
+ * first from the start: chess White, Go Black) and the plies the text
+ * played (in chess, the plies its state already holds). A built-in game
+ * says it (gts_games_position_turn); a game library's text is taken as the
+ * moves it lists after its moves_prefix, colours alternating from the
+ * player who moves first. */
+static int opening_side(const match_game *m, const char *text, int *held)
 {
+    int side = 0;
     *held = 0;
-    if (strcmp(m->pos_name, "go") == 0)
-        return gts_go_to_move(state);
-    if (strcmp(m->pos_name, "chess") == 0) {
-        /* From the text gts_chess_new() accepted: the FEN's side field
-         * ("startpos": White), then one colour change per move. */
-        int side = 0, field = 0, after = -1;
-        for (const char *p = text; *p;) {
-            size_t n = strcspn(p, " \t\r\n");
-            if (n == 0) {
-                p++;
-                continue;
-            }
-            if (after >= 0)
-                after++;
-            else if (n == 5 && memcmp(p, "moves", 5) == 0)
-                after = 0;
-            else if (field == 1 && n == 1 && *p == 'b')
-                side = 1;
-            field++;
-            p += n;
-        }
-        *held = after > 0 ? after : 0;
-        return side ^ (*held & 1);
+    if (!m->library) {
+        if (gts_games_position_turn(m->pos_name, &m->go.tree, text, &side, held) != GTS_OK)
+            *held = 0; /* not reached: the opening's state was built */
+        return side;
     }
-    /* The moves of the text (an Othello pass counts when written: "ps"). */
-    int plies = 0;
-    size_t len = strlen(text);
-    if (strcmp(m->pos_name, "randtree") == 0)
-        for (size_t i = 0; i <= len; i++)
-            plies += i == len ? (len > 0) : text[i] == ',';
-    else if (strcmp(m->pos_name, "othello") == 0)
-        plies = (int)(len / 2);
-    else
-        plies = (int)len;
-    return plies % 2;
+    const char *p = *m->lead ? strstr(text, m->lead) : text;
+    if (!p || !m->sep)
+        return 0;
+    p += strlen(m->lead);
+    size_t sep = strlen(m->sep);
+    while (*p) { /* "" between moves: one character a move */
+        const char *next = sep ? strstr(p, m->sep) : p + 1;
+        if (!next)
+            next = p + strlen(p);
+        *held += next > p;
+        p = sep && *next ? next + sep : next;
+    }
+    return *held & 1;
 }
 
 /* Play opening @p k with set-up @p first to move after it. Returns the exit
@@ -551,7 +541,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         return CLI_FAIL;
     }
     /* first_side: the colour of the set-up to move after the opening */
-    int held, first_side = opening_side(m, state, op->text, &held);
+    int held, first_side = opening_side(m, op->text, &held);
     int max_plies = MATCH_MAX_PLIES;
     if (strcmp(m->pos_name, "chess") == 0 && CHESS_GAME_PLIES - held < max_plies)
         max_plies = held < CHESS_GAME_PLIES ? CHESS_GAME_PLIES - held : 0;
@@ -633,7 +623,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         s->total_us += r.time_us;
         mv[0] = r.best_move;
         char text[64];
-        cli_format_move(g, state, mv[0], text, sizeof text);
+        gts_games_format_move(g, state, mv[0], text, sizeof text);
         size_t tl = strlen(text);
         if (used + tl + 2 > cap) {
             cap = 2 * cap + tl;
@@ -880,12 +870,10 @@ int cmd_match(int argc, char **argv)
         CLI_FLAG("quiet", &quiet),
         CLI_INT("progress-interval", &progress_s, 0, MATCH_MAX_PROGRESS_S),
     };
-    int prc = cli_parse_options("match", argc, argv, opts, CLI_NOPTS(opts));
+    int prc = cli_parse_options("match", MATCH_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (prc != CLI_OK) {
         free(extra);
-        if (prc == CLI_HELP)
-            fputs(MATCH_USAGE, stdout);
-        return prc == CLI_HELP ? CLI_OK : prc;
+        return cli_done(prc);
     }
     int rc = CLI_OK;
     if (optind >= argc) {
@@ -896,10 +884,7 @@ int cmd_match(int argc, char **argv)
     memset(&m, 0, sizeof m);
     cli_game_opts_init(&m.go);
     m.name = argv[optind++];
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("match", "unexpected argument '%s'", esc);
-        free(esc);
+    if (cli_no_more_operands("match", argc, argv, optind, NULL) != CLI_OK) {
         free(extra);
         return CLI_USAGE;
     }
@@ -907,6 +892,7 @@ int cmd_match(int argc, char **argv)
     /* A game library's descriptor, or a built-in game's (libgts-games):
      * the rules, and how a position text lists moves for the openings. */
     bool library = cli_is_game_library(m.name);
+    m.library = library;
     const gts_plugin *plugin = library ? cli_plugin_load(m.name, "match")
                                        : gts_games_plugin(m.name);
     if (!plugin) {

@@ -28,11 +28,6 @@ static int default_depth(const cli_game_opts *g)
     return (int)g->tree.depth;
 }
 
-static void print_usage_common(FILE *f)
-{
-    fprintf(f, "\n%s", cli_game_options_help);
-}
-
 /* ---- search ------------------------------------------------------------------ */
 
 static const char SEARCH_USAGE[] =
@@ -102,8 +97,9 @@ static int on_iteration(const gts_result *r, void *user)
     if (p->quiet)
         return 0;
     char pv[4096];
-    cli_format_pv(p->g, p->state, r->pv, (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, pv,
-                  sizeof pv);
+    gts_games_format_moves(p->g, p->state, r->pv,
+                           (r->flags & GTS_RESULT_HAS_MOVE) ? r->pv_length : 0, true, pv,
+                           sizeof pv);
     fprintf(stderr, "info depth %d score %d nodes %" PRIu64 " time_us %" PRIu64 " nps %.0f pv %s\n",
             r->depth, r->score, r->nodes, r->time_us, nodes_per_second(r->nodes, r->time_us),
             pv[0] ? pv : "none");
@@ -207,7 +203,7 @@ static uint32_t pv_moves(const gts_game *g, void *state, const gts_result *r, ch
     if (n > cap)
         n = cap;
     for (i = 0; i < n; i++) {
-        cli_format_move(g, state, r->pv[i], mv[i], sizeof mv[i]);
+        gts_games_format_move(g, state, r->pv[i], mv[i], sizeof mv[i]);
         if (i + 1 < n) {
             if (g->apply(state, r->pv[i], g->user) != 0) {
                 i++;
@@ -231,7 +227,7 @@ static void print_result(cli_format fmt, const cli_game_opts *go, gts_algorithm 
     char best[64], score[64];
     bool has_move = (r->flags & GTS_RESULT_HAS_MOVE) != 0;
     if (has_move)
-        cli_format_move(g, state, r->best_move, best, sizeof best);
+        gts_games_format_move(g, state, r->best_move, best, sizeof best);
     const char *bound = (r->flags & GTS_RESULT_LOWER_BOUND)   ? "lower"
                         : (r->flags & GTS_RESULT_UPPER_BOUND) ? "upper"
                                                               : "exact";
@@ -321,25 +317,10 @@ int cmd_search(int argc, char **argv)
         CLI_FLAG("quiet", &quiet),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("search", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(SEARCH_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_game_command("search", SEARCH_USAGE, SEARCH_GAME_NAMES, argc, argv, opts,
+                                    CLI_NOPTS(opts), &go);
     if (rc != CLI_OK)
-        return rc;
-    if (optind >= argc)
-        return cli_usage_error("search", "missing GAME (%s)", SEARCH_GAME_NAMES);
-    go.name = argv[optind++];
-    if (optind < argc)
-        go.position = argv[optind++];
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("search", "unexpected argument '%s'", esc);
-        free(esc);
-        return CLI_USAGE;
-    }
+        return cli_done(rc);
     gts_algorithm alg;
     if (!cli_algorithm("search", alg_name, &alg))
         return CLI_USAGE;
@@ -444,14 +425,10 @@ int cmd_perft(int argc, char **argv)
         tree_depth,
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("perft", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(PERFT_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("perft", PERFT_USAGE, cli_game_options_help, argc, argv, opts,
+                               CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
+        return cli_done(rc);
     if (argc - optind < 2)
         return cli_usage_error("perft", "expected GAME DEPTH [POSITION]");
     go.name = argv[optind];
@@ -468,12 +445,8 @@ int cmd_perft(int argc, char **argv)
     }
     if (argc - optind > 2)
         go.position = argv[optind + 2];
-    if (argc - optind > 3) {
-        char *esc = cli_escaped(argv[optind + 3]);
-        cli_usage_error("perft", "unexpected argument '%s'", esc);
-        free(esc);
+    if (cli_no_more_operands("perft", argc, argv, optind + 3, NULL) != CLI_OK)
         return CLI_USAGE;
-    }
 
     void *state;
     const gts_game *g = cli_game_new(&go, "perft", &state);
@@ -490,7 +463,7 @@ int cmd_perft(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 uint64_t cnt = 0;
                 char mv[64];
-                cli_format_move(g, state, moves[i], mv, sizeof mv);
+                gts_games_format_move(g, state, moves[i], mv, sizeof mv);
                 if (g->apply(state, moves[i], g->user) != 0) {
                     fprintf(stderr, "%s perft: move %s could not be played\n", cli_prog, mv);
                     status = CLI_FAIL;
@@ -566,21 +539,10 @@ int cmd_nodes(int argc, char **argv)
         CLI_FORMAT("format", &fmt),
         CLI_GAME_OPTIONS(&go),
     };
-    int rc = cli_parse_options("nodes", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(NODES_USAGE, stdout);
-        print_usage_common(stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_game_command("nodes", NODES_USAGE, cli_game_names, argc, argv, opts,
+                                    CLI_NOPTS(opts), &go);
     if (rc != CLI_OK)
-        return rc;
-    if (optind >= argc)
-        return cli_usage_error("nodes", "missing GAME (%s)", cli_game_names);
-    go.name = argv[optind++];
-    if (optind < argc)
-        go.position = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error("nodes", "unexpected argument '%s'", argv[optind]);
+        return cli_done(rc);
     int depths[GTS_MAX_DEPTH];
     int nd = cli_parse_int_list(depths_arg, 1, GTS_MAX_DEPTH, depths, GTS_MAX_DEPTH);
     if (nd <= 0)
@@ -637,8 +599,9 @@ int cmd_nodes(int argc, char **argv)
                 break;
             }
             char mv[64];
-            cli_format_move(g, state, (r.flags & GTS_RESULT_HAS_MOVE) ? r.best_move : GTS_MOVE_NONE,
-                            mv, sizeof mv);
+            gts_games_format_move(g, state,
+                                  (r.flags & GTS_RESULT_HAS_MOVE) ? r.best_move : GTS_MOVE_NONE,
+                                  mv, sizeof mv);
             cli_table_str(t, go.name);
             cli_table_str(t, gts_algorithm_name(algs[a]));
             cli_table_int(t, depths[k]);

@@ -55,25 +55,30 @@ static const char SOLVE_USAGE[] =
     "  --no-iterative   search the full depth at once (the default: about twice\n"
     "                   as fast here), after the prelude of --deepen\n"
     "  --deepen N       without --iterative, first deepen iteratively while fewer\n"
-    "                   than N nodes were searched (default 32768; 0: no prelude):\n"
-    "                   a win or loss found then is already exact, which solves\n"
-    "                   easy positions in a few nodes\n"
-    "  --root DRIVER    how the root value is found: window (default: one search\n"
-    "                   of the reachable score range), bisect (null-window\n"
-    "                   searches halving that range, as dedicated solvers do) or\n"
-    "                   mtdf (null windows stepping from the last score)\n"
+    "                   than N nodes were searched (GTS_OPT_DEEPEN_NODES*; default\n"
+    "                   32768; 0: no prelude): a win or loss found then is already\n"
+    "                   exact, which solves easy positions in a few nodes\n"
+    "  --root DRIVER    how the root value is found (GTS_OPT_ROOT_DRIVER*): window\n"
+    "                   (default: one search of the reachable score range), bisect\n"
+    "                   (null-window searches halving that range, as dedicated\n"
+    "                   solvers do) or mtdf (null windows stepping from the last\n"
+    "                   score)\n"
     "  --no-bounds      hide the game's score-range callback from the search (to\n"
     "                   measure what it brings)\n"
     "  --no-prefetch    do not play the children ahead to prefetch their table\n"
-    "                   entries (GTS_OPT_TT_PREFETCH, on by default here)\n"
+    "                   entries (GTS_OPT_TT_PREFETCH*, on by default here)\n"
     "  --tt-near D      nodes with at most D plies to go use a small, cache-resident\n"
-    "                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10, and 12\n"
+    "                   part of the table (GTS_OPT_TT_NEAR_DEPTH*; default 10, and 12\n"
     "                   for a parallel algorithm on more than one thread; 0: one\n"
     "                   table for all nodes)\n"
-    "  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)\n"
+    "  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB*; default 1024)\n"
     "  --split-ply P    parallel algorithms share work only in the top P plies\n"
-    "                   (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)\n"
+    "                   (GTS_OPT_SPLIT_PLY*; default 12; 0: no limit)\n"
     "  -h, --help       this help\n"
+    "\n"
+    "* An experimental engine option (behind GTS_EXPERIMENTAL_API; README,\n"
+    "  \"Versioning and ABI\"): a tuning knob that may change or go in any minor\n"
+    "  release.\n"
     "\n"
     "A malformed line (bad character, full column, a position where the game is\n"
     "already over, an empty or too long line) is reported on stderr with its line\n"
@@ -210,13 +215,9 @@ int cmd_solve(int argc, char **argv)
         CLI_ENGINE("tt-near", &o.tt_near, GTS_OPT_TT_NEAR_DEPTH),
         CLI_ENGINE("tt-near-kb", &o.tt_near_kb, GTS_OPT_TT_NEAR_KB),
     };
-    int prc = cli_parse_options("solve", argc, argv, opts, CLI_NOPTS(opts));
-    if (prc == CLI_HELP) {
-        fputs(SOLVE_USAGE, stdout);
-        return CLI_OK;
-    }
+    int prc = cli_parse_options("solve", SOLVE_USAGE, NULL, argc, argv, opts, CLI_NOPTS(opts));
     if (prc != CLI_OK)
-        return prc;
+        return cli_done(prc);
     if (optind >= argc)
         return cli_usage_error("solve", "missing GAME (only connect4 can be solved)");
     if (strcmp(argv[optind], "connect4") != 0) {
@@ -225,12 +226,9 @@ int cmd_solve(int argc, char **argv)
         free(esc);
         return CLI_USAGE;
     }
-    if (optind + 1 < argc) {
-        char *esc = cli_escaped(argv[optind + 1]);
-        cli_usage_error("solve", "unexpected argument '%s' (positions are read from stdin)", esc);
-        free(esc);
+    if (cli_no_more_operands("solve", argc, argv, optind + 1,
+                             " (positions are read from stdin)") != CLI_OK)
         return CLI_USAGE;
-    }
     if (!cli_algorithm("solve", alg_name, &o.alg))
         return CLI_USAGE;
     if (!gts_algorithm_is_exact(o.alg))

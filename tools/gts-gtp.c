@@ -1720,7 +1720,9 @@ static void usage(FILE *f, const char *prog)
             "                   (the adapter's patterns=1; default off: slower, no gain\n"
             "                   measured against GNU Go)\n"
             "  --option NAME=V  any engine option by name (gts_option_from_name), e.g.\n"
-            "                   --option tree_mb=512 (default tree_mb=256); repeatable\n"
+            "                   --option tree_mb=512 (default tree_mb=256); repeatable;\n"
+            "                   the experimental ones (GTS_EXPERIMENTAL_API: split_ply,\n"
+            "                   virtual, ...) may change in any minor release\n"
             "  --verbose        search figures on stderr\n"
             "  --help           this text\n",
             prog, gts_version_string());

@@ -67,19 +67,12 @@ int cmd_algorithms(int argc, char **argv)
 {
     cli_format fmt = CLI_FMT_TEXT;
     const cli_opt opts[] = { CLI_FORMAT("format", &fmt) };
-    int rc = cli_parse_options("algorithms", argc, argv, opts, CLI_NOPTS(opts));
-    if (rc == CLI_HELP) {
-        fputs(ALGORITHMS_USAGE, stdout);
-        return CLI_OK;
-    }
+    int rc = cli_parse_options("algorithms", ALGORITHMS_USAGE, NULL, argc, argv, opts,
+                               CLI_NOPTS(opts));
     if (rc != CLI_OK)
-        return rc;
-    if (optind < argc) {
-        char *esc = cli_escaped(argv[optind]);
-        cli_usage_error("algorithms", "unexpected argument '%s'", esc);
-        free(esc);
+        return cli_done(rc);
+    if (cli_no_more_operands("algorithms", argc, argv, optind, NULL) != CLI_OK)
         return CLI_USAGE;
-    }
 
     gts_algorithm algs[64];
     int n = cli_algorithms(algs, 64);

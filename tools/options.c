@@ -228,8 +228,8 @@ static bool take(const char *command, const cli_opt *o, const char *arg)
     return false;
 }
 
-int cli_parse_options(const char *command, int argc, char **argv, const cli_opt *opts,
-                      size_t n)
+int cli_parse_options(const char *command, const char *usage, const char *more, int argc,
+                      char **argv, const cli_opt *opts, size_t n)
 {
     struct option longs[CLI_MAX_OPTIONS + 2];
     if (n > CLI_MAX_OPTIONS) {
@@ -247,8 +247,12 @@ int cli_parse_options(const char *command, int argc, char **argv, const cli_opt 
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        if (c == 'h')
+        if (c == 'h') {
+            fputs(usage, stdout);
+            if (more)
+                printf("\n%s", more);
             return CLI_HELP;
+        }
         if (c < CLI_OPT_VALUE_BASE || c >= CLI_OPT_VALUE_BASE + (int)n)
             return cli_bad_option(command, c, argv);
         const cli_opt *o = &opts[c - CLI_OPT_VALUE_BASE];
@@ -258,6 +262,16 @@ int cli_parse_options(const char *command, int argc, char **argv, const cli_opt 
             *o->seen = true;
     }
     return CLI_OK;
+}
+
+int cli_no_more_operands(const char *command, int argc, char **argv, int at, const char *note)
+{
+    if (at >= argc)
+        return CLI_OK;
+    char *esc = cli_escaped(argv[at]);
+    cli_usage_error(command, "unexpected argument '%s'%s", esc, note ? note : "");
+    free(esc);
+    return CLI_USAGE;
 }
 
 int cli_bad_option(const char *command, int c, char **argv)
@@ -299,4 +313,18 @@ void cli_game_opts_init(cli_game_opts *o)
     o->tree.depth = 8;
     o->tree.min_value = -1000;
     o->tree.max_value = 1000;
+}
+
+int cli_parse_game_command(const char *command, const char *usage, const char *games, int argc,
+                           char **argv, const cli_opt *opts, size_t n, cli_game_opts *o)
+{
+    int rc = cli_parse_options(command, usage, cli_game_options_help, argc, argv, opts, n);
+    if (rc != CLI_OK)
+        return rc;
+    if (optind >= argc)
+        return cli_usage_error(command, "missing GAME (%s)", games);
+    o->name = argv[optind++];
+    if (optind < argc)
+        o->position = argv[optind++];
+    return cli_no_more_operands(command, argc, argv, optind, NULL);
 }

@@ -38,6 +38,7 @@
  * Concurrency: no shared mutable state; callbacks only touch their state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 #include "connect4_internal.h"
 
 #include <stdlib.h>
@@ -470,18 +471,7 @@ static uint64_t c4_hash_after(void *state, gts_move move, void *user)
 static void *c4_clone(void *state, void *user)
 {
     (void)user;
-    if (!state)
-        return NULL;
-    c4_state *copy = malloc(sizeof *copy);
-    if (copy)
-        memcpy(copy, state, sizeof *copy);
-    return copy;
-}
-
-static void c4_free(void *state, void *user)
-{
-    (void)user;
-    free(state);
+    return gts__games_clone_flat(state, sizeof(c4_state));
 }
 
 static int32_t c4_move_score(void *state, gts_move move, void *user)
@@ -519,50 +509,25 @@ static int c4_parse_move(void *state, const char *text, gts_move *move, void *us
     return 0;
 }
 
+/* The callbacks both vtables share: the solver's differs only in its move
+ * generation (exact pruning, solver-ordered keys). */
+#define C4_VTABLE(gen, gen_keyed)                                                           \
+    .struct_size = sizeof(gts_game), .max_moves = C4_WIDTH, .generate = (gen),              \
+    .apply = c4_apply, .undo = c4_undo, .evaluate = c4_evaluate, .hash = c4_hash,           \
+    .clone = c4_clone, .free = gts__games_free_flat,                                        \
+    .move_score = c4_move_score,                                                            \
+    .format_move = c4_format_move, .parse_move = c4_parse_move, .bounds = c4_bounds,        \
+    .generate_keyed = (gen_keyed), .hash_after = c4_hash_after,                             \
+    /* RAVE: a move is the same column anywhere; a win scores by the stones                 \
+     * on the board and unfinished positions are 0: distance scores. */                     \
+    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_DISTANCE_SCORES
+
 static const gts_game C4_GAME = {
-    .struct_size = sizeof(gts_game),
-    .max_moves = C4_WIDTH,
-    .generate = c4_generate,
-    .apply = c4_apply,
-    .undo = c4_undo,
-    .evaluate = c4_evaluate,
-    .hash = c4_hash,
-    .clone = c4_clone,
-    .free = c4_free,
-    .generate_noisy = NULL,
-    .move_score = c4_move_score,
-    .extend = NULL,
-    .format_move = c4_format_move,
-    .parse_move = c4_parse_move,
-    .user = NULL,
-    .bounds = c4_bounds,
-    .generate_keyed = c4_generate_keyed,
-    .hash_after = c4_hash_after,
-    /* RAVE: a move is the same column anywhere; a win scores by the stones
-     * on the board and unfinished positions are 0: distance scores. */
-    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_DISTANCE_SCORES,
+    C4_VTABLE(c4_generate, c4_generate_keyed),
 };
 
 static const gts_game C4_SOLVER_GAME = {
-    .struct_size = sizeof(gts_game),
-    .max_moves = C4_WIDTH,
-    .generate = c4_generate_solver,
-    .apply = c4_apply,
-    .undo = c4_undo,
-    .evaluate = c4_evaluate,
-    .hash = c4_hash,
-    .clone = c4_clone,
-    .free = c4_free,
-    .generate_noisy = NULL,
-    .move_score = c4_move_score,
-    .extend = NULL,
-    .format_move = c4_format_move,
-    .parse_move = c4_parse_move,
-    .user = NULL,
-    .bounds = c4_bounds,
-    .generate_keyed = c4_generate_solver_keyed,
-    .hash_after = c4_hash_after,
-    .traits = GTS_TRAIT_MOVE_IDENTITY | GTS_TRAIT_DISTANCE_SCORES,
+    C4_VTABLE(c4_generate_solver, c4_generate_solver_keyed),
 };
 
 const gts_game *gts_game_connect4(void)

@@ -1,7 +1,8 @@
 /*
  * games.c - the common part of libgts-games: freeing states, finding a game
- * by name, perft (counting leaf paths) over any gts_game, and the escaping
- * of position text in refusal messages (position.c, go.c).
+ * by name, perft (counting leaf paths) and the text of moves over any
+ * gts_game, and the escaping of position text in refusal messages
+ * (position.c, go.c).
  *
  * perft walks the tree with generate/apply/undo only, using one moves buffer
  * of max_moves entries per ply. A node without moves before the target
@@ -15,6 +16,7 @@
 
 #include <stdio.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +117,61 @@ char *gts__games_escape(const char *s, size_t len)
     }
     out[n] = '\0';
     return out;
+}
+
+void gts_games_format_move(const gts_game *game, void *state, gts_move move, char *buf,
+                           size_t size)
+{
+    if (!buf || size == 0)
+        return;
+    if (!game || move == GTS_MOVE_NONE)
+        snprintf(buf, size, "%s", move == GTS_MOVE_NONE ? "none" : "");
+    else if (!game->format_move || game->format_move(state, move, buf, size, game->user) < 0)
+        snprintf(buf, size, "%llu", (unsigned long long)move);
+}
+
+int gts_games_format_moves(const gts_game *game, void *state, const gts_move *moves, size_t n,
+                           bool line, char *buf, size_t size)
+{
+    if (!game || !buf || size == 0 || (n > 0 && !moves))
+        return GTS_EINVAL;
+    size_t used = 0, applied = 0, written = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char mv[64];
+        gts_games_format_move(game, state, moves[i], mv, sizeof mv);
+        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
+        if (w < 0 || (size_t)w >= size - used) {
+            buf[used] = '\0'; /* no piece of a move */
+            break;
+        }
+        used += (size_t)w;
+        written++;
+        if (line && i + 1 < n) {
+            if (game->apply(state, moves[i], game->user) != 0)
+                break;
+            applied++;
+        }
+    }
+    while (applied > 0) {
+        applied--;
+        game->undo(state, moves[applied], game->user);
+    }
+    return (int)(written < (size_t)INT_MAX ? written : (size_t)INT_MAX);
+}
+
+void *gts__games_clone_flat(const void *state, size_t size)
+{
+    if (!state)
+        return NULL;
+    void *copy = malloc(size);
+    if (copy)
+        memcpy(copy, state, size);
+    return copy;
+}
+
+void gts__games_free_flat(void *state, void *user)
+{
+    (void)user;
+    free(state);
 }

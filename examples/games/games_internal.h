@@ -24,4 +24,20 @@ void gts__games_say(char *why, size_t size, const char *fmt, ...)
  * in @p why: which token or move is wrong and why (go.c). */
 gts_status gts__go_position_new(const char *text, void **state, char *why, size_t size);
 
+/* The clone() and free() of a game whose state is one flat block (no
+ * pointer inside): a malloc'd copy of @p size bytes (NULL for a NULL
+ * @p state or out of memory), and free(). */
+void *gts__games_clone_flat(const void *state, size_t size);
+void gts__games_free_flat(void *state, void *user);
+
+/* Whose turn it is in a state of the game's constructor, as each game
+ * keeps it (gts_games_position_turn): 0 the player who moves first from
+ * the start, 1 the other; *plies the moves played on the state since its
+ * start position, passes included. Connect-4 answers through
+ * gts__connect4_bits (connect4_internal.h). */
+int gts__tictactoe_turn(const void *state, int *plies);
+int gts__othello_turn(const void *state, int *plies);
+int gts__randtree_turn(const void *state, int *plies);
+int gts__go_turn(const void *state, int *plies);
+
 #endif

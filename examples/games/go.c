@@ -1259,6 +1259,13 @@ int gts_go_to_move(const void *state)
     return go_cur(s)->to_move == GO_BLACK ? 0 : 1;
 }
 
+int gts__go_turn(const void *state, int *plies)
+{
+    const go_state *s = state;
+    *plies = (int)s->ply; /* passes and set-up skips included */
+    return gts_go_to_move(state);
+}
+
 /* ---- position texts: why one was refused (gts_games_position_new) --------------
  *
  * When gts_go_new() refuses a text, the steps below explain why, in its

@@ -210,6 +210,36 @@ GTS_GAMES_API const gts_game *gts_games_find(const char *name);
  */
 GTS_GAMES_API int gts_games_perft(const gts_game *game, void *state, int depth, uint64_t *count);
 
+/**
+ * @brief The text of @p move for a message or a listing: the game's
+ *        format_move(), or the move's number when the game has none or it
+ *        fails; "none" for #GTS_MOVE_NONE.
+ * Works on any game (not only the built-in ones). Nothing is written when
+ * @p buf is NULL or @p size 0; the text is cut to @p size bytes.
+ * Thread-safe (on distinct states).
+ * @since 0.3
+ */
+GTS_GAMES_API void gts_games_format_move(const gts_game *game, void *state, gts_move move,
+                                         char *buf, size_t size);
+
+/**
+ * @brief The texts of @p n moves, separated by blanks, each by
+ *        gts_games_format_move().
+ * With @p line, the moves are a line of play (a principal variation): each
+ * move but the last is applied to @p state before the next is written, and
+ * all of them are undone before return, so @p state ends as it began; a
+ * move that cannot be applied ends the text after it. Without, every move
+ * is written in @p state (a list of alternatives). A text longer than
+ * @p size bytes is cut after the last move that fits whole.
+ * @return the number of moves written, or #GTS_EINVAL for a NULL @p game
+ *         or @p buf, @p size 0, or NULL @p moves with @p n > 0.
+ * Thread-safe (on distinct states).
+ * @since 0.3
+ */
+GTS_GAMES_API int gts_games_format_moves(const gts_game *game, void *state,
+                                         const gts_move *moves, size_t n, bool line, char *buf,
+                                         size_t size);
+
 /* ---- position texts, and why one was refused (since 0.2) ------------------ */
 
 /**
@@ -251,6 +281,36 @@ GTS_GAMES_API gts_status gts_games_position_new(const char *name,
                                                 const gts_randtree_params *tree,
                                                 const char *text, void **state, char *why,
                                                 size_t size);
+
+/**
+ * @brief Whose turn it is after the position text @p text of the built-in
+ *        game @p name, and how many plies the text played.
+ * The game reads the text as gts_games_position_new() does and answers
+ * from the state it builds (chess from the text: the FEN's side field and
+ * the moves after "moves"), so that a program that sets up games from
+ * texts (`gts match` alternating colours over openings) knows no game's
+ * notation.
+ * @param name  a name of gts_games_find().
+ * @param tree  for "randtree", as in gts_games_position_new().
+ * @param text  the position (NULL is "").
+ * @param[out] side 0 when the player who moves first from the game's start
+ *              is to move (tic-tac-toe X, Connect-4's first player, Othello
+ *              and Go Black, chess White, a random tree's root side), 1
+ *              when the other is.
+ * @param[out] plies if not NULL, the moves the text played from its start:
+ *              every move of a move list, passes included (an Othello pass
+ *              also when the text leaves it implied, a Go pass); a random
+ *              tree's depth below the root; for chess the moves after
+ *              "moves" (a FEN is a start).
+ * @return #GTS_OK; #GTS_EINVAL for a NULL @p side; else the status of
+ *         gts_games_position_new() for a text it refuses (call it for the
+ *         reason).
+ * Thread-safe.
+ * @since 0.3
+ */
+GTS_GAMES_API gts_status gts_games_position_turn(const char *name,
+                                                 const gts_randtree_params *tree,
+                                                 const char *text, int *side, int *plies);
 
 /**
  * @brief The built-in game @p name described as a game library

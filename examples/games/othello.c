@@ -27,6 +27,7 @@
  * touches its own state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -310,18 +311,7 @@ static uint64_t oth_hash(void *state, void *user)
 static void *oth_clone(void *state, void *user)
 {
     (void)user;
-    if (!state)
-        return NULL;
-    oth_state *copy = malloc(sizeof *copy);
-    if (copy)
-        memcpy(copy, state, sizeof *copy);
-    return copy;
-}
-
-static void oth_free(void *state, void *user)
-{
-    (void)user;
-    free(state);
+    return gts__games_clone_flat(state, sizeof(oth_state));
 }
 
 static bool oth_legal(const oth_state *s, gts_move move)
@@ -401,7 +391,7 @@ static const gts_game OTH_GAME = {
     .evaluate = oth_evaluate,
     .hash = oth_hash,
     .clone = oth_clone,
-    .free = oth_free,
+    .free = gts__games_free_flat,
     .generate_noisy = NULL,
     .move_score = oth_move_score,
     .extend = NULL,
@@ -447,4 +437,11 @@ gts_status gts_othello_new(const char *position, void **state)
 bad:
     free(s);
     return GTS_EPARSE;
+}
+
+int gts__othello_turn(const void *state, int *plies)
+{
+    const oth_state *s = state;
+    *plies = (int)s->ply; /* a pass is a move of the history, implied or written */
+    return s->side == OTH_BLACK ? 0 : 1;
 }

@@ -23,6 +23,7 @@
  * filled once (pthread_once); every function is thread-safe.
  */
 #include "gts_games.h"
+#include "connect4_internal.h"
 #include "games_internal.h"
 
 #include <pthread.h>
@@ -98,30 +99,6 @@ static bool next_token(enum pos_kind kind, const char *text, size_t len, size_t 
     *start = i;
     *pos = i + *n + (kind == POS_RANDTREE ? 1 : 0);
     return true;
-}
-
-/* A move's text for a message: the game's format_move(), else the number. */
-static void format_move(const gts_game *g, void *state, gts_move m, char *buf, size_t size)
-{
-    if (m == GTS_MOVE_NONE)
-        snprintf(buf, size, "none");
-    else if (!g->format_move || g->format_move(state, m, buf, size, g->user) < 0)
-        snprintf(buf, size, "%llu", (unsigned long long)m);
-}
-
-static void format_moves(const gts_game *g, void *state, const gts_move *moves, int n, char *buf,
-                         size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        char mv[64];
-        format_move(g, state, moves[i], mv, sizeof mv);
-        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", mv);
-        if (w < 0 || (size_t)w >= size - used)
-            break;
-        used += (size_t)w;
-    }
 }
 
 /* Pass 1: the syntax of every move. */
@@ -236,7 +213,7 @@ static void explain_illegal(enum pos_kind kind, const gts_game *g, void *state, 
         gts__games_say(why, size, "move %d: column %s is full", k, tok);
         break;
     case POS_OTHELLO:
-        format_moves(g, state, moves, n, list, sizeof list);
+        gts_games_format_moves(g, state, moves, (size_t)n, false, list, sizeof list);
         if ((tok[0] | 0x20) == 'p')
             gts__games_say(why, size,
                            "move %d: %s (pass) is not legal here: the side to move has moves (%s)",
@@ -414,6 +391,67 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
     gts_games_free(g, walked);
     gts__games_say(why, size, "position refused by the adapter");
     return GTS_EPARSE;
+}
+
+/* ---- whose turn a position text leaves --------------------------------------- */
+
+/* Chess: the side field of the FEN ("startpos": White), then one change of
+ * colour per move after "moves"; the plies are those moves. Read from the
+ * text gts_chess_new() accepted: the chess adapter has no call that asks
+ * its state. */
+static int chess_turn(const char *text, int *plies)
+{
+    int side = 0, field = 0, after = -1;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " \t\r\n");
+        if (n == 0) {
+            p++;
+            continue;
+        }
+        if (after >= 0)
+            after++;
+        else if (n == 5 && memcmp(p, "moves", 5) == 0)
+            after = 0;
+        else if (field == 1 && n == 1 && *p == 'b')
+            side = 1;
+        field++;
+        p += n;
+    }
+    *plies = after > 0 ? after : 0;
+    return side ^ (*plies & 1);
+}
+
+gts_status gts_games_position_turn(const char *name, const gts_randtree_params *tree,
+                                   const char *text, int *side, int *plies)
+{
+    if (!side)
+        return GTS_EINVAL;
+    void *state;
+    gts_status rc = gts_games_position_new(name, tree, text, &state, NULL, 0);
+    if (rc != GTS_OK)
+        return rc;
+    int n = 0;
+    if (strcmp(name, "chess") == 0) {
+        *side = chess_turn(text ? text : "", &n);
+    } else if (strcmp(name, "go") == 0) {
+        *side = gts__go_turn(state, &n);
+    } else if (strcmp(name, "tictactoe") == 0) {
+        *side = gts__tictactoe_turn(state, &n);
+    } else if (strcmp(name, "othello") == 0) {
+        *side = gts__othello_turn(state, &n);
+    } else if (strcmp(name, "randtree") == 0) {
+        *side = gts__randtree_turn(state, &n);
+    } else { /* connect4, connect4h: Connect-4's states */
+        uint64_t position, mask;
+        uint32_t moves;
+        gts__connect4_bits(state, &position, &mask, &moves);
+        n = (int)moves;
+        *side = (int)(moves & 1);
+    }
+    gts_games_free(gts_games_find(name), state);
+    if (plies)
+        *plies = n;
+    return GTS_OK;
 }
 
 /* ---- the built-in games as game libraries ---------------------------------- */

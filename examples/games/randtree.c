@@ -39,6 +39,7 @@
  * Concurrency: no global state; callbacks only touch their own state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -278,18 +279,7 @@ static uint64_t rt_hash(void *state, void *user)
 static void *rt_clone(void *state, void *user)
 {
     (void)user;
-    if (!state)
-        return NULL;
-    rt_state *copy = malloc(sizeof *copy);
-    if (copy)
-        memcpy(copy, state, sizeof *copy);
-    return copy;
-}
-
-static void rt_free(void *state, void *user)
-{
-    (void)user;
-    free(state);
+    return gts__games_clone_flat(state, sizeof(rt_state));
 }
 
 static int rt_format_move(void *state, gts_move move, char *buf, size_t size, void *user)
@@ -338,7 +328,7 @@ static const gts_game RT_GAME = {
     .evaluate = rt_evaluate,
     .hash = rt_hash,
     .clone = rt_clone,
-    .free = rt_free,
+    .free = gts__games_free_flat,
     .generate_noisy = NULL,
     .move_score = NULL,
     .extend = NULL,
@@ -399,4 +389,11 @@ gts_status gts_randtree_new(const gts_randtree_params *params, void **state)
     s->key[0] = rt_mix2(p->seed, RT_SALT_ROOT);
     *state = s;
     return GTS_OK;
+}
+
+int gts__randtree_turn(const void *state, int *plies)
+{
+    const rt_state *s = state;
+    *plies = (int)s->level; /* the root's side moves at even levels */
+    return (int)(s->level & 1);
 }

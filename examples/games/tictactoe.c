@@ -19,6 +19,7 @@
  * it is given, so distinct states may be used from distinct threads.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -235,18 +236,7 @@ static uint64_t ttt_hash(void *state, void *user)
 static void *ttt_clone(void *state, void *user)
 {
     (void)user;
-    if (!state)
-        return NULL;
-    ttt_state *copy = malloc(sizeof *copy);
-    if (copy)
-        memcpy(copy, state, sizeof *copy);
-    return copy;
-}
-
-static void ttt_free(void *state, void *user)
-{
-    (void)user;
-    free(state);
+    return gts__games_clone_flat(state, sizeof(ttt_state));
 }
 
 static int32_t ttt_move_score(void *state, gts_move move, void *user)
@@ -298,7 +288,7 @@ static const gts_game TTT_GAME = {
     .evaluate = ttt_evaluate,
     .hash = ttt_hash,
     .clone = ttt_clone,
-    .free = ttt_free,
+    .free = gts__games_free_flat,
     .generate_noisy = NULL,
     .move_score = ttt_move_score,
     .extend = NULL,
@@ -330,4 +320,11 @@ gts_status gts_tictactoe_new(const char *position, void **state)
     }
     *state = s;
     return GTS_OK;
+}
+
+int gts__tictactoe_turn(const void *state, int *plies)
+{
+    const ttt_state *s = state;
+    *plies = s->count;
+    return ttt_side_to_move(s) == TTT_X ? 0 : 1;
 }

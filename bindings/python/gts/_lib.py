@@ -636,6 +636,8 @@ def _declare_games(g: ctypes.CDLL) -> None:
         "gts_games_perft": (c_int, [GP, c_void_p, c_int, POINTER(c_uint64)]),
         "gts_games_position_new": (c_int, [c_char_p, POINTER(RandTreeParamsStruct), c_char_p,
                                            POINTER(c_void_p), c_char_p, ctypes.c_size_t]),
+        "gts_games_position_turn": (c_int, [c_char_p, POINTER(RandTreeParamsStruct), c_char_p,
+                                            POINTER(c_int), POINTER(c_int)]),
     }
     for name, (restype, argtypes) in protos.items():
         fn = getattr(g, name, None)

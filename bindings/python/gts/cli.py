@@ -153,25 +153,30 @@ Options:
   --no-iterative   search the full depth at once (the default: about twice
                    as fast here), after the prelude of --deepen
   --deepen N       without --iterative, first deepen iteratively while fewer
-                   than N nodes were searched (default 32768; 0: no prelude):
-                   a win or loss found then is already exact, which solves
-                   easy positions in a few nodes
-  --root DRIVER    how the root value is found: window (default: one search
-                   of the reachable score range), bisect (null-window
-                   searches halving that range, as dedicated solvers do) or
-                   mtdf (null windows stepping from the last score)
+                   than N nodes were searched (GTS_OPT_DEEPEN_NODES*; default
+                   32768; 0: no prelude): a win or loss found then is already
+                   exact, which solves easy positions in a few nodes
+  --root DRIVER    how the root value is found (GTS_OPT_ROOT_DRIVER*): window
+                   (default: one search of the reachable score range), bisect
+                   (null-window searches halving that range, as dedicated
+                   solvers do) or mtdf (null windows stepping from the last
+                   score)
   --no-bounds      hide the game's score-range callback from the search (to
                    measure what it brings)
   --no-prefetch    do not play the children ahead to prefetch their table
-                   entries (GTS_OPT_TT_PREFETCH, on by default here)
+                   entries (GTS_OPT_TT_PREFETCH*, on by default here)
   --tt-near D      nodes with at most D plies to go use a small, cache-resident
-                   part of the table (GTS_OPT_TT_NEAR_DEPTH; default 10, and 12
+                   part of the table (GTS_OPT_TT_NEAR_DEPTH*; default 10, and 12
                    for a parallel algorithm on more than one thread; 0: one
                    table for all nodes)
-  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB; default 1024)
+  --tt-near-kb K   size of that part in KiB (GTS_OPT_TT_NEAR_KB*; default 1024)
   --split-ply P    parallel algorithms share work only in the top P plies
-                   (GTS_OPT_SPLIT_PLY; default 12; 0: no limit)
+                   (GTS_OPT_SPLIT_PLY*; default 12; 0: no limit)
   -h, --help       this help
+
+* An experimental engine option (behind GTS_EXPERIMENTAL_API; README,
+  "Versioning and ABI"): a tuning knob that may change or go in any minor
+  release.
 
 A malformed line (bad character, full column, a position where the game is
 already over, an empty or too long line) is reported on stderr with its line
@@ -562,7 +567,7 @@ def _game_new(command: str, name: str, tree: Dict[str, Any], position: str,
 
 
 def _format_move(g: games.BuiltinGame, move: Optional[int]) -> str:
-    """cli_format_move: "none" for no move, the number if the game cannot."""
+    """gts_games_format_move: "none" for no move, the number if the game cannot."""
     if move is None:
         return "none"
     try:

@@ -21,14 +21,14 @@ libgts-games, or the build tree: see :mod:`gts._lib`).
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, List, Optional, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 
 from . import _lib
 from .errors import error, make_error
 from .game import check_int
 
 __all__ = ["BuiltinGame", "TicTacToe", "Connect4", "Othello", "Chess", "Go", "RandomTree", "new",
-           "names", "GAMES", "position_new"]
+           "names", "GAMES", "position_new", "position_turn"]
 
 
 _MOVE_MAX = 2 ** 64 - 1
@@ -636,25 +636,7 @@ def position_new(name: str, text: Any = "", tree: Optional[Dict[str, Any]] = Non
     A refused text raises the status's error (``gts.ParseError`` for a text
     that is not a position of the game) whose ``why`` attribute is the
     game's reason, also its message: "move 3: column 1 is full"."""
-    if not isinstance(name, str) or not _g().gts_games_find(name.encode()):
-        raise error("EINVAL", f"unknown game {name!r}; known: {', '.join(GAMES)}")
-    data = text if isinstance(text, bytes) else _text(text, f"{name} position")
-    if b"\0" in data:
-        raise error("EPARSE", f"{name} position {text!r} contains a NUL character")
-    params = None
-    if name == "randtree":
-        given = {"seed": 1, "branching": 8, "depth": 8, "min_value": -1000, "max_value": 1000}
-        given.update(tree or {})
-        params = _lib.new_struct(_lib.RandTreeParamsStruct)
-        for k, v in given.items():
-            if k not in RandomTree.PARAMS:
-                raise error("EINVAL", f"randtree parameter {k!r}; known: "
-                                      + ", ".join(RandomTree.PARAMS))
-            lo, hi = RandomTree.RANGES.get(k, (0, 1))
-            if type(v) is bool or not isinstance(v, int) or not lo <= v <= hi:
-                if not (k == "transpositions" and type(v) is bool):
-                    raise error("EINVAL", f"randtree {k}={v!r}, allowed {lo}..{hi}")
-            setattr(params, k, v)
+    data, params = _position_args(name, text, tree)
     out = ctypes.c_void_p()
     why = ctypes.create_string_buffer(_WHY_SIZE)
     rc = _g().gts_games_position_new(name.encode(), ctypes.byref(params) if params else None,
@@ -680,3 +662,45 @@ def position_new(name: str, text: Any = "", tree: Optional[Dict[str, Any]] = Non
         g.params = {k: getattr(params, k) for k in RandomTree.PARAMS}
         g._start = ""
     return g
+
+
+def position_turn(name: str, text: Any = "", tree: Optional[Dict[str, Any]] = None
+                  ) -> Tuple[int, int]:
+    """Whose turn it is after position ``text`` of the built-in game ``name``,
+    and how many plies the text played (gts_games_position_turn): ``(side,
+    plies)``, side 0 when the player who moves first from the start is to
+    move (chess White, Go and Othello Black), 1 for the other. ``text`` and
+    ``tree`` as for :func:`position_new`, whose errors a refused text raises
+    (call it for the reason). Since 0.3."""
+    data, params = _position_args(name, text, tree)
+    side, plies = ctypes.c_int(), ctypes.c_int()
+    rc = _g().gts_games_position_turn(name.encode(), ctypes.byref(params) if params else None,
+                                      data, ctypes.byref(side), ctypes.byref(plies))
+    if rc < 0:
+        raise make_error(rc, f"{name} position {text!r}")
+    return side.value, plies.value
+
+
+def _position_args(name: Any, text: Any, tree: Optional[Dict[str, Any]]) -> Tuple[bytes, Any]:
+    """The name checked, the text as bytes and a random tree's parameters
+    (None for the other games) of position_new and position_turn."""
+    if not isinstance(name, str) or not _g().gts_games_find(name.encode()):
+        raise error("EINVAL", f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    data = text if isinstance(text, bytes) else _text(text, f"{name} position")
+    if b"\0" in data:
+        raise error("EPARSE", f"{name} position {text!r} contains a NUL character")
+    params = None
+    if name == "randtree":
+        given = {"seed": 1, "branching": 8, "depth": 8, "min_value": -1000, "max_value": 1000}
+        given.update(tree or {})
+        params = _lib.new_struct(_lib.RandTreeParamsStruct)
+        for k, v in given.items():
+            if k not in RandomTree.PARAMS:
+                raise error("EINVAL", f"randtree parameter {k!r}; known: "
+                                      + ", ".join(RandomTree.PARAMS))
+            lo, hi = RandomTree.RANGES.get(k, (0, 1))
+            if type(v) is bool or not isinstance(v, int) or not lo <= v <= hi:
+                if not (k == "transpositions" and type(v) is bool):
+                    raise error("EINVAL", f"randtree {k}={v!r}, allowed {lo}..{hi}")
+            setattr(params, k, v)
+    return data, params

@@ -71,6 +71,20 @@ class TestConstruction(unittest.TestCase):
         with self.assertRaises(gts.InvalidArgument):
             games.position_new("randtree", "", {"branching": 0})
 
+    def test_position_turn(self):
+        """games.position_turn: the side to move and the plies a text played."""
+        self.assertEqual(games.position_turn("connect4", "4453"), (0, 4))
+        self.assertEqual(games.position_turn("chess", "startpos moves e2e4"), (1, 1))
+        self.assertEqual(games.position_turn("go", "5 moves=C3,pass"), (0, 2))
+        # an Othello pass left implied still counts
+        self.assertEqual(games.position_turn("othello", "d3c3b3b2f5a3a1c1e3"), (0, 10))
+        self.assertEqual(games.position_turn("randtree", "1,1", {"branching": 2, "depth": 4}),
+                         (0, 2))
+        with self.assertRaises(gts.ParseError):
+            games.position_turn("connect4", "1111111")
+        with self.assertRaises(gts.InvalidArgument):
+            games.position_turn("checkers", "")
+
     def test_close_and_context_manager(self):
         g = games.Connect4("44")
         self.assertFalse(g.closed)
