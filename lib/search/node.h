@@ -482,20 +482,21 @@ static inline gts_score gts__horizon_lean(gts__ctx *c, int ply)
 /*
  * GTS_TRAIT_REPETITION_DRAW (c->rep): the node at @ply with key @key
  * repeats an earlier position of the line since the last pass (plies
- * c->rep_floor..ply-2, same side to move: every second ply) or, on a line
- * without a pass, one of the game's history (gts_limits::history, the
- * entries an even number of plies before this node).
+ * c->rep_floor..ply-1) or, on a line without a pass, one of the game's
+ * history (gts_limits::history). Every entry is compared, not only those
+ * an even number of plies away: the key includes the side to move, and a
+ * game may have passes of its own in the history, or moves that keep the
+ * turn.
  */
 static inline bool gts__repeated(const gts__ctx *c, int ply, uint64_t key)
 {
-    for (int p = ply - 2; p >= c->rep_floor; p -= 2)
+    for (int p = ply - 1; p >= c->rep_floor; p--)
         if (c->path_key[p] == key)
             return true;
     if (c->rep_floor > 0)
         return false;
-    /* history[hist_len - j] is j plies before the root: ply + j even */
-    for (uint32_t j = (ply & 1) ? 1 : 2; j <= c->hist_len; j += 2)
-        if (c->hist[c->hist_len - j] == key)
+    for (uint32_t j = c->hist_len; j > 0; j--) /* the newest first */
+        if (c->hist[j - 1] == key)
             return true;
     return false;
 }
