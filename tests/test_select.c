@@ -572,3 +572,35 @@ Test(select, a_winning_side_does_not_walk_into_a_repetition)
         gts_engine_free(e);
     }
 }
+
+Test(select, a_value_a_repetition_decided_is_not_stored)
+{
+    /* The history makes every grandchild of the root a draw. A child's value
+     * then depends on that history: it must not reach the table, or the
+     * next search of the same root without the history reads it back. */
+    for (int start = 0; start < RING * RING; start += 4) {
+        ring r = {{start / RING, start % RING}, 0, false};
+        uint64_t hist[9];
+        int n = 0;
+        for (gts_move a = 0; a < 2; a++)
+            for (gts_move b = 0; b < 3; b++) {
+                ring_apply(&r, a, NULL);
+                ring_apply(&r, b, NULL);
+                hist[n++] = ring_hash(&r, NULL);
+                ring_undo(&r, b, NULL);
+                ring_undo(&r, a, NULL);
+            }
+        gts_engine *e = fx_engine(), *fresh = fx_engine();
+        for (int depth = 3; depth <= 5; depth++) {
+            ring_search(e, GTS_ALG_PVS, &r, hist, (uint32_t)n, depth);
+            gts_result again = ring_search(e, GTS_ALG_PVS, &r, NULL, 0, depth);
+            gts_result want = ring_search(fresh, GTS_ALG_PVS, &r, NULL, 0, depth);
+            cr_expect_eq(again.score, want.score, "start %d depth %d: %d after the history, %d",
+                         start, depth, again.score, want.score);
+            gts_engine_clear(e);
+            gts_engine_clear(fresh);
+        }
+        gts_engine_free(e);
+        gts_engine_free(fresh);
+    }
+}

@@ -219,8 +219,8 @@ gts__frontier_lean(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort
 }
 
 static inline __attribute__((always_inline)) gts_score
-gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
-                 gts_score alpha, gts_score beta, bool lean)
+gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+               gts_score alpha, gts_score beta, bool lean)
 {
     /* A PV node: searched with an open window (before the table narrows it). */
     const bool pv = beta - alpha > 1;
@@ -230,10 +230,8 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     gts_score cut;
     if (gts__node_head(c, depth, ply, &alpha, &beta, lean, &in, &cut))
         return cut;
-    /* Selective search (never lean): a node whose value depends on a
-     * repetition draw below it is not stored (its line decided it). */
+    /* Selective search (never lean). */
     const bool sel = !lean && c->selective;
-    const uint64_t rep_hits = sel ? c->rep_hits : 0;
     const bool prune = sel && ply > 0 && !pv && !c->ext_in[ply];
     gts_score eval = 0;
 
@@ -394,10 +392,28 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     }
 
 store:
-    /* Step 7. Store (not a value a repetition draw below decided) */
-    if (!sel || c->rep_hits == rep_hits)
+    /* Step 7. Store, unless a repetition of a position above this node
+     * decided the value: the line decided it, not the position. */
+    if (!sel || c->rep_low >= ply)
         gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
+}
+
+/* The node (gts__node_body). With repetition draws, c->rep_low is this
+ * node's own while it runs, and the lower of its own and the caller's
+ * afterwards. */
+static inline __attribute__((always_inline)) gts_score
+gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+                 gts_score alpha, gts_score beta, bool lean)
+{
+    if (lean || !c->rep)
+        return gts__node_body(c, h, arg, depth, ply, alpha, beta, lean);
+    int low = c->rep_low;
+    c->rep_low = GTS__REP_NONE;
+    gts_score v = gts__node_body(c, h, arg, depth, ply, alpha, beta, false);
+    if (low < c->rep_low)
+        c->rep_low = low;
+    return v;
 }
 
 
