@@ -20,7 +20,11 @@
  *              true puts it off to a second pass over the deferred moves
  *              (ABDADA: another thread is searching that child); otherwise
  *              it may leave a token for
- *   leave      called after the child's search (ABDADA's busy counter).
+ *   leave      called after the child's search (ABDADA's busy counter);
+ *   select     true in an instance that may run the selective search
+ *              (GTS_OPT_NULL_MOVE..., repetition draws) when the context
+ *              has it on (c->selective); false compiles it all away, so
+ *              the exact node pays nothing for it.
  * @lean (a constant at each instantiation) leaves out, at compile time,
  * what a plain serial search never uses (gts__lean_ok): the split points'
  * abort chain, the virtual clock, extensions, quiescence and n-best
@@ -49,6 +53,7 @@ typedef struct gts__node_hooks {
                       uint64_t key);
     bool (*defer)(gts__ctx *c, const void *arg, int pass, int searched, void **token);
     void (*leave)(const void *arg, void *token);
+    bool select;
 } gts__node_hooks;
 
 /* A context on which a node may be instantiated lean (gts__node_search):
@@ -230,8 +235,8 @@ gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth
     gts_score cut;
     if (gts__node_head(c, depth, ply, &alpha, &beta, lean, &in, &cut))
         return cut;
-    /* Selective search (never lean). */
-    const bool sel = !lean && c->selective;
+    /* Selective search (never lean; only in an instance that has it). */
+    const bool sel = !lean && h->select && c->selective;
     const bool prune = sel && ply > 0 && !pv && !c->ext_in[ply];
     gts_score eval = 0;
 
@@ -366,7 +371,7 @@ gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth
             }
             if (!full) {
                 /* the reduced search failed low: taken as the value */
-            } else if (d <= 0 && (lean || (!c->use_qs && !c->rep))) {
+            } else if (d <= 0 && (lean || (!c->use_qs && !sel))) {
                 /* A horizon child, what most children are: its node
                  * (step 1 of this function at ply + 1) in place, without
                  * the call. Its value does not depend on the window, so
@@ -406,7 +411,7 @@ static inline __attribute__((always_inline)) gts_score
 gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
                  gts_score alpha, gts_score beta, bool lean)
 {
-    if (lean || !c->rep)
+    if (lean || !h->select || !c->rep)
         return gts__node_body(c, h, arg, depth, ply, alpha, beta, lean);
     int low = c->rep_low;
     c->rep_low = GTS__REP_NONE;
