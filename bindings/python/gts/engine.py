@@ -526,8 +526,10 @@ class Engine:
     """A search engine: ``Engine(tt_mb=64, threads=2, aspiration=50, ...)``.
 
     Options (lowercase names of ``gts_option``): tt_mb, aspiration,
-    killers, history, quiescence, iterative, nbest, nbest_depth, threads
-    (and the others of gts.OPTION_NAMES; those of
+    killers, history, quiescence, iterative, nbest, nbest_depth, threads,
+    the selective search of the alpha-beta family null_move, lmr, futility,
+    razor, lmp, contempt (since 0.3, off at 0) (and the others of
+    gts.OPTION_NAMES; those of
     gts.EXPERIMENTAL_OPTION_NAMES, split_ply and the like, may change in any
     minor release). Booleans are accepted for the 0/1 switches. Use as a context manager or
     call :meth:`close`. Not thread-safe, except :meth:`stop`. Searches
