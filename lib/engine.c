@@ -49,7 +49,9 @@ const char *gts_status_name(int status)
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(GTS_GAME_SIZE_V0_1 == 136 - 16, "gts_game 0.1 layout moved");
 _Static_assert(GTS_GAME_SIZE_V0_2 == 160, "gts_game 0.2 layout moved");
+_Static_assert(GTS_GAME_SIZE_V0_3 == 176, "gts_game 0.3 layout moved");
 _Static_assert(GTS_LIMITS_SIZE_V0_1 == 64, "gts_limits 0.1 layout moved");
+_Static_assert(GTS_LIMITS_SIZE_V0_3 == 76, "gts_limits 0.3 layout moved");
 _Static_assert(GTS_ALLOCATOR_SIZE_V0_1 == 32, "gts_allocator 0.1 layout moved");
 #endif
 
@@ -105,6 +107,12 @@ static const core_option OPTIONS[] = {
     OPT(GTS_OPT_ROOT_DRIVER, GTS_ROOT_WINDOW, GTS_ROOT_MTDF, GTS_ROOT_WINDOW, root_driver),
     OPT(GTS_OPT_NBEST, 0, 65535, 0, nbest),
     OPT(GTS_OPT_NBEST_DEPTH, 0, GTS_MAX_DEPTH, 0, nbest_depth),
+    OPT(GTS_OPT_NULL_MOVE, 0, 8, 0, null_move),
+    OPT(GTS_OPT_LMR, 0, 400, 0, lmr),
+    OPT(GTS_OPT_FUTILITY, 0, GTS_SCORE_WIN, 0, futility),
+    OPT(GTS_OPT_RAZOR, 0, GTS_SCORE_WIN, 0, razor),
+    OPT(GTS_OPT_LMP, 0, 1000, 0, lmp),
+    OPT(GTS_OPT_CONTEMPT, -GTS_SCORE_DECIDED + 1, GTS_SCORE_DECIDED - 1, 0, contempt),
     OPT(GTS_OPT_THREADS, 1, 256, 1, threads),
     OPTN(GTS_OPT_VIRTUAL, "virtual", 0, 1, 0, virtual_procs),
     OPT(GTS_OPT_SPLIT_PLY, 0, GTS_MAX_PLY, 0, split_ply),

@@ -133,6 +133,12 @@ struct gts_engine {
     int64_t root_driver;     /* gts_root_driver */
     int64_t nbest;
     int64_t nbest_depth;
+    int64_t null_move;       /* 220s: selective search (GTS_OPT_NULL_MOVE...) */
+    int64_t lmr;
+    int64_t futility;
+    int64_t razor;
+    int64_t lmp;
+    int64_t contempt;
     int64_t threads;
     int64_t virtual_procs;   /* GTS_OPT_VIRTUAL */
     int64_t split_ply;       /* GTS_OPT_SPLIT_PLY */

@@ -73,7 +73,8 @@ static inline const gts__struct_desc *gts__desc_game(void)
         GTS__FIELD(gts_game, format_move), GTS__FIELD(gts_game, parse_move),
         GTS__FIELD(gts_game, user),        GTS__FIELD(gts_game, bounds),
         GTS__FIELD(gts_game, playout_move), GTS__FIELD(gts_game, traits),
-        GTS__FIELD(gts_game, hash_after),
+        GTS__FIELD(gts_game, hash_after),  GTS__FIELD(gts_game, null_apply),
+        GTS__FIELD(gts_game, null_undo),
     };
     static const gts__struct_desc d = GTS__STRUCT_DESC(gts_game, GTS_GAME_SIZE_V0_1, f);
     return &d;
@@ -87,6 +88,7 @@ static inline const gts__struct_desc *gts__desc_limits(void)
         GTS__FIELD(gts_limits, guess),       GTS__FIELD(gts_limits, has_guess),
         GTS__FIELD(gts_limits, nodes),       GTS__FIELD(gts_limits, time_ms),
         GTS__FIELD(gts_limits, on_iteration), GTS__FIELD(gts_limits, on_iteration_user),
+        GTS__FIELD(gts_limits, history),     GTS__FIELD(gts_limits, history_len),
     };
     static const gts__struct_desc d = GTS__STRUCT_DESC(gts_limits, GTS_LIMITS_SIZE_V0_1, f);
     return &d;

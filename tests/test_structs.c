@@ -476,13 +476,14 @@ Test(structs, every_size_ends_at_a_field_boundary)
         F(gts_game, clone), F(gts_game, free), F(gts_game, generate_noisy),
         F(gts_game, move_score), F(gts_game, extend), F(gts_game, format_move),
         F(gts_game, parse_move), F(gts_game, user), F(gts_game, bounds),
-        F(gts_game, playout_move), F(gts_game, traits), F(gts_game, hash_after)};
+        F(gts_game, playout_move), F(gts_game, traits), F(gts_game, hash_after),
+        F(gts_game, null_apply), F(gts_game, null_undo)};
     check_layout(gts__desc_game(), sizeof(gts_game), sizeof game / sizeof *game, game);
     static const size_t limits[][2] = {
         F(gts_limits, struct_size), F(gts_limits, depth), F(gts_limits, alpha),
         F(gts_limits, beta), F(gts_limits, guess), F(gts_limits, has_guess),
         F(gts_limits, nodes), F(gts_limits, time_ms), F(gts_limits, on_iteration),
-        F(gts_limits, on_iteration_user)};
+        F(gts_limits, on_iteration_user), F(gts_limits, history), F(gts_limits, history_len)};
     check_layout(gts__desc_limits(), sizeof(gts_limits), sizeof limits / sizeof *limits, limits);
     static const size_t result[][2] = {
         F(gts_result, struct_size), F(gts_result, best_move), F(gts_result, score),

@@ -27,8 +27,9 @@ typedef struct gts_engine gts_engine;
 /**
  * @brief Run-time options, set with gts_engine_set().
  *
- * Numbered by group with gaps (100s transposition table, 200s search, 300s
- * threads, 400s the best-first algorithms); values never change.
+ * Numbered by group with gaps (100s transposition table, 200s search, 220s
+ * selective search, 300s threads, 400s the best-first algorithms); values
+ * never change.
  * gts_option_bounds() tells the range and default of each, gts_option_name()
  * its name.
  *
@@ -82,6 +83,82 @@ typedef enum gts_option {
      * @since 0.1
      */
     GTS_OPT_NBEST_DEPTH = 211,
+
+    /*
+     * 220s: selective search of the alpha-beta family's node. Each is off
+     * (0) by default and may be combined with the others; on, the result
+     * is a heuristic value, not the minimax value. Honoured by gts_alphabeta(),
+     * gts_pvs(), gts_probcut(), gts_abdada() and gts_lazysmp() at every node,
+     * and by YBWC, Jamboree, PVSplit, DTS and root splitting in the serial
+     * searches below their split points; ignored by minimax, MTD(f), NegaC*,
+     * the SSS* family, ER (serial and parallel) and the best-first algorithms
+     * (MCTS, B*, MMA). doc/architecture.md, "Selective search", states the
+     * conditions of each technique. None applies at the root.
+     */
+    /**
+     * @brief Null-move pruning (needs gts_game::null_apply and
+     * gts_game::null_undo): the base reduction R in plies (1..8), 0 = off.
+     * At a node with at least 2 plies to go that is not a PV node (its window
+     * is a null window), not reached by an extended move and not directly
+     * after a pass, whose evaluate() is at least beta: the side to move passes
+     * and the opponent's reply is searched to depth - 1 - R', R' = R +
+     * depth / 6 (adaptive), with a null window at beta; a fail high cuts
+     * the node, verified at depth 6 and more by a search of the node itself
+     * to depth - R' without null moves. Default 0. Typical: 3.
+     * @since 0.3
+     */
+    GTS_OPT_NULL_MOVE = 220,
+    /**
+     * @brief Late-move reductions: the strength in percent (1..400) of the
+     * reduction r(d, k) = 0.75 + ln(d) ln(k) / 2.25 of the k-th move at
+     * depth d (100 = that table), 0 = off. Quiet late moves (from the third at
+     * a PV node, the second elsewhere) at depth 3 and more are searched
+     * reduced with a null window, one ply less reduced at PV nodes and for a
+     * move with a good history score, one more for a bad one; one that fails
+     * high is searched again at full depth. Never reduced: the table move,
+     * killers, moves generate_noisy() lists, moves extend() extends, and every
+     * move of a node reached by an extended move. Default 0. Typical: 100.
+     * @since 0.3
+     */
+    GTS_OPT_LMR = 221,
+    /**
+     * @brief Futility pruning: the margin m per ply in score units
+     * (1..#GTS_SCORE_WIN), 0 = off. At a node with 1 to 3 plies to go,
+     * not a PV node nor reached by an extended move, whose evaluate() + m x depth
+     * is at most alpha, quiet moves after the first searched are skipped
+     * (never the table move, a killer, a noisy or an extended move). Default
+     * 0. Typical for centipawns: 100.
+     * @since 0.3
+     */
+    GTS_OPT_FUTILITY = 222,
+    /**
+     * @brief Razoring: the margin m per ply in score units
+     * (1..#GTS_SCORE_WIN), 0 = off. At a node with 1 or 2 plies to go, not a
+     * PV node nor reached by an extended move, whose evaluate() + m x depth
+     * is at most alpha, the node's quiescence value (evaluate() without
+     * quiescence) is taken instead of its search when it does not exceed
+     * alpha. Default 0. Typical for centipawns: 300.
+     * @since 0.3
+     */
+    GTS_OPT_RAZOR = 223,
+    /**
+     * @brief Late-move pruning: the move-count base b (1..1000), 0 = off.
+     * At a node with 1 to 8 plies to go, not a PV node nor reached by an
+     * extended move, quiet moves after the first b + depth x depth moves
+     * are skipped (never the table move, a killer, a noisy or an extended
+     * move). Default 0. Typical: 3.
+     * @since 0.3
+     */
+    GTS_OPT_LMP = 224,
+    /**
+     * @brief Contempt c (-#GTS_SCORE_DECIDED + 1 .. #GTS_SCORE_DECIDED - 1),
+     * for games that declare #GTS_TRAIT_REPETITION_DRAW: a repetition draw is
+     * worth -c to the side to move at the root (and +c to the opponent), so
+     * c > 0 avoids draws, c < 0 seeks them. 0 (the default): a draw is worth
+     * 0 to both.
+     * @since 0.3
+     */
+    GTS_OPT_CONTEMPT = 225,
 
     /** @brief Worker threads of parallel algorithms (1..256). Default 1. @since 0.1 */
     GTS_OPT_THREADS = 300,

@@ -333,6 +333,45 @@ typedef struct gts_game {
      * @since 0.2
      */
     uint64_t (*hash_after)(void *state, gts_move move, void *user);
+
+    /**
+     * @brief Optional. Pass: make a null move on @p state (the side to move
+     *        gives up its turn), for null-move pruning (#GTS_OPT_NULL_MOVE).
+     *
+     * Only called when #GTS_OPT_NULL_MOVE is on, at a node of the
+     * alpha-beta family below the root that is not a principal-variation
+     * node and whose parent did not pass. Return 0 where a pass must not be
+     * tried, with @p state unchanged: when the side to move is in check,
+     * in zugzwang-prone positions (chess: only king and pawns left) and
+     * always in a game without passes; the search then searches the node
+     * normally. Return 1 after passing: @p state then has the other side to
+     * move, its hash() differs from the one before (side to move included)
+     * and generate(), evaluate() and the other callbacks work on it as on
+     * any position; the search takes it back with null_undo().
+     *
+     * Required together with null_undo() (one without the other: no null
+     * move is ever tried). Called concurrently on distinct states by
+     * parallel algorithms.
+     *
+     * @param state the position, changed in place when 1 is returned.
+     * @param user  gts_game::user.
+     * @return 1 when the pass was made, 0 when it was refused (nothing
+     *         changed), or a negative value on failure (nothing changed; the
+     *         search returns #GTS_ECALLBACK).
+     * @since 0.3
+     */
+    int (*null_apply)(void *state, void *user);
+
+    /**
+     * @brief Optional. Take back the pass null_apply() made on @p state
+     *        (it returned 1; nothing else was applied since that is not
+     *        undone).
+     * @param state the position, changed in place.
+     * @param user  gts_game::user.
+     * @return 0, or a negative value on failure (#GTS_ECALLBACK).
+     * @since 0.3
+     */
+    int (*null_undo)(void *state, void *user);
 } gts_game;
 
 /**
@@ -390,7 +429,27 @@ typedef enum gts_game_trait {
      * a crash; a vtable copied from one that has it, with another
      * evaluate(), must drop it. @since 0.2
      */
-    GTS_TRAIT_DISTANCE_SCORES = 1u << 2
+    GTS_TRAIT_DISTANCE_SCORES = 1u << 2,
+    /**
+     * @brief A position that repeats an earlier one is a draw (chess's
+     * repetition rule, taken at the first repetition as engines do): a
+     * node below the root whose hash() equals the hash() of a position
+     * earlier on the searched line (since the last null move) or of one of
+     * gts_limits::history is scored as a draw (hash() includes the side
+     * to move, so equal keys are the same side's turn), worth
+     * -#GTS_OPT_CONTEMPT to the root's side, without being searched.
+     * Needs gts_game::hash (ignored without it). Honoured by the nodes of
+     * the alpha-beta family (doc/architecture.md, "Selective search");
+     * MTD(f), the SSS* family, ER, the best-first algorithms and minimax
+     * ignore it. Results then depend on the path (a draw reached by one
+     * line is not one by another): a value that a repetition draw decided
+     * is not stored in the transposition table, but a stored value can
+     * still be read on a line where it would have been a repetition
+     * (graph-history interaction): a selective search's value, not an
+     * exact one. Other rules that depend on history (chess's 50-move
+     * counter) stay the game's business. @since 0.3
+     */
+    GTS_TRAIT_REPETITION_DRAW = 1u << 3
 } gts_game_trait;
 
 /**
@@ -405,6 +464,9 @@ typedef enum gts_game_trait {
 /** @brief struct_size of the 0.2 layout of gts_game (through
  *         gts_game::hash_after). @since 0.2 */
 #define GTS_GAME_SIZE_V0_2 (offsetof(gts_game, hash_after) + sizeof(void (*)(void)))
+/** @brief struct_size of the 0.3 layout of gts_game (through
+ *         gts_game::null_undo). @since 0.3 */
+#define GTS_GAME_SIZE_V0_3 (offsetof(gts_game, null_undo) + sizeof(void (*)(void)))
 
 #ifdef __cplusplus
 }

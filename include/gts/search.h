@@ -239,11 +239,24 @@ typedef struct gts_limits {
     /** @brief Passed back as the last argument of on_iteration.
         @since 0.1 */
     void *on_iteration_user;
+    /**
+     * @brief Optional: the hash() keys of the game's positions before the
+     * root, oldest first (the last one is the position just before the
+     * root), or NULL. Read only when the game declares
+     * #GTS_TRAIT_REPETITION_DRAW: a position of the search that repeats
+     * one of them is a draw. Read during the call only. @since 0.3
+     */
+    const uint64_t *history;
+    /** @brief Entries of history (0 when history is NULL). @since 0.3 */
+    uint32_t history_len;
 } gts_limits;
 
 /** @brief struct_size of the 0.1 layout of gts_limits (through
  *         gts_limits::on_iteration_user): the smallest size accepted. @since 0.1 */
 #define GTS_LIMITS_SIZE_V0_1 (offsetof(gts_limits, on_iteration_user) + sizeof(void *))
+/** @brief struct_size of the 0.3 layout of gts_limits (through
+ *         gts_limits::history_len). @since 0.3 */
+#define GTS_LIMITS_SIZE_V0_3 (offsetof(gts_limits, history_len) + sizeof(uint32_t))
 
 /**
  * @brief Bits of gts_result::flags.
@@ -369,8 +382,9 @@ typedef struct gts_result {
  * @return #GTS_OK when a result was produced, also after a stop or a limit
  *         (see gts_result::flags);
  *         #GTS_EINVAL for a NULL @p engine, @p game, @p state or @p result,
- *         a game without generate, apply, undo or evaluate, or a window
- *         with alpha >= beta;
+ *         a game without generate, apply, undo or evaluate, a window
+ *         with alpha >= beta, or a gts_limits::history of NULL with a
+ *         gts_limits::history_len above 0 (since 0.3);
  *         #GTS_ESTRUCT for a struct_size of @p result, @p game or @p limits
  *         below its 0.1 layout, or above this version's with a nonzero
  *         unknown tail (see ::gts_struct_id);

@@ -68,6 +68,10 @@ static gts_status read_limits(const gts_limits *in, gts_limits *out, const char 
         *why = "gts_limits: guess must lie in [-GTS_SCORE_INF, GTS_SCORE_INF]";
         return GTS_ERANGE;
     }
+    if (!out->history && out->history_len > 0) {
+        *why = "gts_limits: history is NULL but history_len is not 0";
+        return GTS_EINVAL;
+    }
     return GTS_OK;
 }
 
@@ -414,6 +418,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
             }
         }
         gts__ctx_begin(engine->ctx[i], engine, game, s);
+        if (algo->selective)
+            gts__ctx_select(engine->ctx[i], engine, &lim);
         gts__ctx_parts(engine->ctx[i], i, threads);
     }
 

@@ -17,7 +17,7 @@
 
 int main(void)
 {
-    gts_limits l = {sizeof l, 3, 0, 0, 0, false, 0, 0, 0, 0};
+    gts_limits l = {sizeof l, 3, 0, 0, 0, false, 0, 0, 0, 0, 0, 0};
     gts_result r;
 #ifdef GTS_EXPERIMENTAL_API
     gts_option knobs[] = {GTS_OPT_TT_PREFETCH, GTS_OPT_TT_NEAR_DEPTH, GTS_OPT_TT_NEAR_KB,

@@ -8,7 +8,7 @@ them as they are for the libgts this binding ships with.
 exports at run time; when the library gains an algorithm or a status, it
 fails and prints the declarations to add here.
 """
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import games as games
 from .engine import OPTION_NAMES as OPTION_NAMES
@@ -113,7 +113,7 @@ def minimax(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_minimax (exact)."""
 
@@ -121,7 +121,7 @@ def alphabeta(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_alphabeta (exact)."""
 
@@ -129,7 +129,7 @@ def pvs(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_pvs (exact)."""
 
@@ -137,7 +137,7 @@ def mtdf(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mtdf (exact)."""
 
@@ -145,7 +145,7 @@ def negacstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_negacstar (exact)."""
 
@@ -153,7 +153,7 @@ def sssstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_sssstar (exact)."""
 
@@ -161,7 +161,7 @@ def dualstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_dualstar (exact)."""
 
@@ -169,7 +169,7 @@ def er(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_er (exact)."""
 
@@ -177,7 +177,7 @@ def probcut(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_probcut (selective)."""
 
@@ -185,7 +185,7 @@ def sssstar_stockman(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_sssstar_stockman (exact)."""
 
@@ -193,7 +193,7 @@ def er_parallel(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_er_parallel (exact; parallel: threads=N, needs clone())."""
 
@@ -201,7 +201,7 @@ def jamboree(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_jamboree (exact; parallel: threads=N, needs clone())."""
 
@@ -209,7 +209,7 @@ def dts(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_dts (exact; parallel: threads=N, needs clone())."""
 
@@ -217,7 +217,7 @@ def ybwc(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_ybwc (exact; parallel: threads=N, needs clone())."""
 
@@ -225,7 +225,7 @@ def pvsplit(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_pvsplit (exact; parallel: threads=N, needs clone())."""
 
@@ -233,7 +233,7 @@ def abdada(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_abdada (exact; parallel: threads=N, needs clone())."""
 
@@ -241,7 +241,7 @@ def lazysmp(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_lazysmp (exact; parallel: threads=N, needs clone())."""
 
@@ -249,7 +249,7 @@ def rootsplit(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_rootsplit (exact; parallel: threads=N, needs clone())."""
 
@@ -257,7 +257,7 @@ def mcts(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mcts (selective; parallel: threads=N, needs clone())."""
 
@@ -265,7 +265,7 @@ def bstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_bstar (selective)."""
 
@@ -273,6 +273,6 @@ def mma(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mma (selective)."""

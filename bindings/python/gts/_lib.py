@@ -83,6 +83,7 @@ RESULT_MEMORY_LIMIT = 1 << 6
 
 #: gts_game_trait bits (game.h) the binding can declare.
 TRAIT_DISTANCE_SCORES = 1 << 2
+TRAIT_REPETITION_DRAW = 1 << 3  # since 0.3
 
 #: Flag bits of gts_result.flags reported by name in Result.flags.
 RESULT_FLAG_NAMES = (
@@ -109,6 +110,12 @@ OPTIONS = {
     "deepen_nodes": 206,
     "nbest": 210,
     "nbest_depth": 211,
+    "null_move": 220,
+    "lmr": 221,
+    "futility": 222,
+    "razor": 223,
+    "lmp": 224,
+    "contempt": 225,
     "threads": 300,
     "split_ply": 302,
 }
@@ -143,6 +150,7 @@ BOUNDS_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_int32), POINTER(c_int32), c_voi
 GENERATE_KEYED_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_uint32, c_void_p)
 PLAYOUT_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_uint64), c_void_p)
 HASH_AFTER_FN = CFUNCTYPE(c_uint64, c_void_p, c_uint64, c_void_p)
+NULL_MOVE_FN = CFUNCTYPE(c_int, c_void_p, c_void_p)
 
 
 class GameStruct(Structure):
@@ -169,6 +177,8 @@ class GameStruct(Structure):
         ("playout_move", PLAYOUT_MOVE_FN),  # not offered to Python games yet
         ("traits", c_uint32),
         ("hash_after", HASH_AFTER_FN),  # not offered to Python games
+        ("null_apply", NULL_MOVE_FN),  # since 0.3; not offered to Python games
+        ("null_undo", NULL_MOVE_FN),
     ]
 
 
@@ -216,6 +226,8 @@ class LimitsStruct(Structure):
         ("time_ms", c_uint64),
         ("on_iteration", PROGRESS_FN),
         ("on_iteration_user", c_void_p),
+        ("history", POINTER(c_uint64)),  # since 0.3
+        ("history_len", c_uint32),
     ]
 
 
