@@ -72,7 +72,8 @@ static inline const gts__struct_desc *gts__desc_game(void)
         GTS__FIELD(gts_game, move_score),  GTS__FIELD(gts_game, extend),
         GTS__FIELD(gts_game, format_move), GTS__FIELD(gts_game, parse_move),
         GTS__FIELD(gts_game, user),        GTS__FIELD(gts_game, bounds),
-        GTS__FIELD(gts_game, playout_move), GTS__FIELD(gts_game, traits),
+        GTS__FIELD(gts_game, generate_keyed), GTS__FIELD(gts_game, playout_move),
+        GTS__FIELD(gts_game, traits),
         GTS__FIELD(gts_game, hash_after),  GTS__FIELD(gts_game, null_apply),
         GTS__FIELD(gts_game, null_undo),
     };
