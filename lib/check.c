@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "alloc_internal.h"
+#include "rng_internal.h"
 #include "struct_internal.h"
 
 #define GUARD 8                           /* sentinel moves past the capacity */
@@ -209,14 +210,6 @@ static bool undo_move(chk *k, void *state, gts_move m)
         return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "undo(%#llx) failed (%d)",
                          (unsigned long long)m, rc);
     return true;
-}
-
-static uint64_t rng_next(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
 }
 
 /* ---- one position ----------------------------------------------------------- */
@@ -569,7 +562,7 @@ static bool check_playout_move(chk *k, int lvl, const obs *o)
     const gts_move *moves = k->buf[lvl];
     for (int t = 0; t < DRAWS; t++) {
         gts_move m = GTS_MOVE_NONE;
-        int rc = k->g->playout_move(k->s, rng_next(&k->rng), &m, k->user);
+        int rc = k->g->playout_move(k->s, gts__rng_next(&k->rng), &m, k->user);
         if (rc < 0)
             return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "playout_move() failed (%d)", rc);
         obs now;
@@ -598,7 +591,7 @@ static bool check_trusted_playout(chk *k, int lvl)
         if (n < 0)
             return false;
         gts_move m = GTS_MOVE_NONE;
-        int rc = k->g->playout_move(k->s, rng_next(&k->rng), &m, k->user);
+        int rc = k->g->playout_move(k->s, gts__rng_next(&k->rng), &m, k->user);
         if (rc < 0)
             return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "playout_move() failed (%d)", rc);
         if (rc == 0)
@@ -751,7 +744,7 @@ static void walk(chk *k)
             break;
         /* check_position left this position's moves in buf[len]; the
          * transposition check may have used buf[len + 1] only. */
-        gts_move m = k->buf[len][rng_next(&k->rng) % (uint64_t)o.n];
+        gts_move m = k->buf[len][gts__rng_next(&k->rng) % (uint64_t)o.n];
         if (!apply_move(k, k->s, m))
             break;
         k->path[k->plen++] = m;
@@ -772,7 +765,7 @@ static void compare_at(chk *k, uint32_t plies)
         int n = gen(k, k->s, 0, false);
         if (n <= 0)
             break;
-        gts_move m = k->buf[0][rng_next(&k->rng) % (uint64_t)n];
+        gts_move m = k->buf[0][gts__rng_next(&k->rng) % (uint64_t)n];
         if (!apply_move(k, k->s, m))
             break;
         k->path[k->plen++] = m;

@@ -206,6 +206,18 @@ void *gts__engine_state_get(gts_engine *e, const gts__state_ops *ops)
     return NULL;
 }
 
+gts_status gts__engine_state_set(gts_engine *e, const gts__state_ops *ops, const void *value,
+                                 size_t size, bool create)
+{
+    if (!gts__engine_claim(e))
+        return GTS_EBUSY;
+    void *kept = create ? gts__engine_state_get(e, ops) : gts__engine_state(e, ops);
+    if (kept)
+        memcpy(kept, value, size);
+    gts__engine_release(e);
+    return kept || !create ? GTS_OK : GTS_ENOMEM;
+}
+
 /* ---- lifecycle --------------------------------------------------------- */
 
 gts_status gts_engine_new(gts_engine **out)

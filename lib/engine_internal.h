@@ -204,6 +204,12 @@ static inline void *gts__engine_state(const gts_engine *e, const gts__state_ops 
 /* The state kept for @ops on @e, created (ops->create) when there is none
  * yet; NULL when out of memory or out of slots. The engine is held. */
 void *gts__engine_state_get(gts_engine *e, const gts__state_ops *ops);
+/* A setter's end: hold @e, copy @size bytes of @value into the state kept
+ * for @ops, created first if @create (else only when there is one: going
+ * back to a default needs no memory), release. GTS_EBUSY while a search
+ * runs; GTS_ENOMEM when @create and it cannot be made. */
+gts_status gts__engine_state_set(gts_engine *e, const gts__state_ops *ops, const void *value,
+                                 size_t size, bool create);
 
 /* The core's options (engine.c's table): the row of @id, NULL when @id is
  * not a core option; the @i-th row, NULL past the last; a core option's

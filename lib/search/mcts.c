@@ -82,6 +82,7 @@
 #include "search/algos.h"
 #include "search/bestfirst.h"
 #include "search/mcts_eval.h"
+#include "rng_internal.h"
 #include "struct_internal.h"
 
 #include <math.h>
@@ -240,19 +241,11 @@ static inline uint32_t mc_state(const mc_node *n)
     return gts__atomic_load_acquire_32(&n->state);
 }
 
-/* ---- random numbers (splitmix64: one stream per worker) -------------------- */
-
-static inline uint64_t mc_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+/* ---- random numbers (rng_internal.h: one stream per worker) ---------------- */
 
 static inline uint32_t mc_below(mc_worker *w, uint32_t n)
 {
-    w->rng += UINT64_C(0x9e3779b97f4a7c15);
-    return (uint32_t)(((mc_mix(w->rng) >> 32) * (uint64_t)n) >> 32);
+    return (uint32_t)(((gts__rng_next(&w->rng) >> 32) * (uint64_t)n) >> 32);
 }
 
 /* ---- rewards and scores ------------------------------------------------------ */
@@ -523,14 +516,8 @@ static int mc_generate(mc_worker *w, bool keyed)
     int n = keyed && g->generate_keyed
                 ? g->generate_keyed(c->state, w->buf, w->keys, cap, c->user)
                 : g->generate(c->state, w->buf, cap, c->user);
-    if (n < 0) {
-        gts__fail(c, GTS_ECALLBACK, n);
+    if (gts__moves_got(c, n, cap) < 0)
         return -1;
-    }
-    if ((uint32_t)n > cap) {
-        gts__fail(c, GTS_EMOVES, n);
-        return -1;
-    }
     if (keyed && !g->generate_keyed)
         for (int i = 0; i < n; i++)
             w->keys[i] = g->move_score(c->state, w->buf[i], c->user);
@@ -740,8 +727,7 @@ static mc_node *mc_select(mc_worker *w, mc_node *p, bool *stale)
 static int mc_policy_move(mc_worker *w, gts_move *mv)
 {
     gts__ctx *c = w->c;
-    w->rng += UINT64_C(0x9e3779b97f4a7c15);
-    int rc = c->game->playout_move(c->state, mc_mix(w->rng), mv, c->user);
+    int rc = c->game->playout_move(c->state, gts__rng_next(&w->rng), mv, c->user);
     if (rc < 0) {
         gts__fail(c, GTS_ECALLBACK, rc);
         return -1;
@@ -1021,7 +1007,7 @@ static inline void mc_add_lossy_64(uint64_t *p, uint64_t v)
 /* First slot of @mv in a worker's AMAF table (Fibonacci hashing). */
 static inline uint32_t mc_seen_slot(gts_move mv)
 {
-    return (uint32_t)((mv * UINT64_C(0x9e3779b97f4a7c15)) >> 55) & (MC_SEEN - 1);
+    return (uint32_t)((mv * GTS__GOLDEN) >> 55) & (MC_SEEN - 1);
 }
 
 /* The move of index @j of the simulation: the path's moves, then the
@@ -1482,7 +1468,7 @@ static int mc_draw(const mc_search *m, int best)
     uint64_t total = 0;
     for (uint32_t i = 0; i < m->nroot; i++)
         total += m->merged[i].visits;
-    uint64_t seed = mc_mix((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED) ^ mc_mix(total));
+    uint64_t seed = gts__mix64((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED) ^ gts__mix64(total));
     int k = gts__ev_draw(&m->merged[0].visits, sizeof m->merged[0], m->nroot, m->temperature,
                          seed);
     return k >= 0 ? k : best;
@@ -1554,8 +1540,8 @@ static bool mc_setup_worker(mc_search *m, int i)
     uint32_t cap = m->game->max_moves;
     w->m = m;
     w->c = m->run->ctx[i];
-    w->rng = mc_mix((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED)
-                    + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1));
+    w->rng = gts__mix64((uint64_t)mc_opt(m->run->engine, GTS_OPT_MCTS_SEED)
+                    + GTS__GOLDEN * (uint64_t)(i + 1));
     w->line_cap = m->playout_depth > 0 ? m->playout_depth : 1;
     w->buf = gts__malloc(a, (size_t)cap * sizeof *w->buf);
     w->line = gts__malloc(a, (size_t)w->line_cap * sizeof *w->line);

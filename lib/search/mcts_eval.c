@@ -14,6 +14,7 @@
  * the library's arrays are what evaluate() sees, valid during the call.
  */
 #include "search/mcts_eval.h"
+#include "rng_internal.h"
 #include "struct_internal.h"
 
 #include <math.h>
@@ -58,15 +59,8 @@ gts_status gts_engine_set_evaluator(gts_engine *engine, const gts_evaluator *eva
         if (!ev.evaluate)
             return GTS_EINVAL;
     }
-    if (!gts__engine_claim(engine))
-        return GTS_EBUSY;
     /* Removing needs no memory: an engine without the slot has none. */
-    gts_evaluator *kept = evaluator ? gts__engine_state_get(engine, &ev_state)
-                                    : gts__engine_state(engine, &ev_state);
-    if (kept)
-        *kept = ev;
-    gts__engine_release(engine);
-    return kept || !evaluator ? GTS_OK : GTS_ENOMEM;
+    return gts__engine_state_set(engine, &ev_state, &ev, sizeof ev, evaluator != NULL);
 }
 
 /* ---- the batch ------------------------------------------------------------------ */
@@ -179,20 +173,12 @@ bool gts__ev_run(gts__ev_batch *eb, const gts_evaluator *ev, gts__ctx *c)
     return true;
 }
 
-/* ---- random draws (splitmix64 on the caller's stream) --------------------------- */
-
-static uint64_t ev_next(uint64_t *rng)
-{
-    uint64_t z = (*rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+/* ---- random draws (rng_internal.h, on the caller's stream) ---------------------- */
 
 /* Uniform in (0, 1). */
 static double ev_uniform(uint64_t *rng)
 {
-    return ((double)(ev_next(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    return ((double)(gts__rng_next(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
 /* Standard normal (Box-Muller, one of the pair). */

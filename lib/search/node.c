@@ -55,15 +55,9 @@ bool gts__mark_noisy(gts__ctx *c, int ply, int n)
     }
     gts_move *noisy = c->moves[ply + 1];
     uint32_t cap = c->game->max_moves;
-    int m = c->game->generate_noisy(c->state, noisy, cap, c->user);
-    if (m < 0) {
-        gts__fail(c, GTS_ECALLBACK, m);
+    int m = gts__moves_got(c, c->game->generate_noisy(c->state, noisy, cap, c->user), cap);
+    if (m < 0)
         return false;
-    }
-    if ((uint32_t)m > cap) {
-        gts__fail(c, GTS_EMOVES, m);
-        return false;
-    }
     const gts_move *moves = c->moves[ply];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++)

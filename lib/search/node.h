@@ -139,6 +139,21 @@ static inline gts_score gts__evaluate(gts__ctx *c, int ply)
     return gts__evaluated(c, c->game->evaluate(c->state, c->user), ply);
 }
 
+/* A generator's return @n for a buffer of @cap moves: @n, or -1 after
+ * recording the failure (below 0: GTS_ECALLBACK; above @cap: GTS_EMOVES). */
+static inline int gts__moves_got(gts__ctx *c, int n, uint32_t cap)
+{
+    if (n < 0) {
+        gts__fail(c, GTS_ECALLBACK, n);
+        return -1;
+    }
+    if ((uint32_t)n > cap) {
+        gts__fail(c, GTS_EMOVES, n);
+        return -1;
+    }
+    return n;
+}
+
 /* Moves of the node at @ply into the context's buffer; -1 after a failure. */
 static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
 {
@@ -156,15 +171,7 @@ static inline int gts__generate(gts__ctx *c, int ply, bool noisy)
           : keyed ? c->game->generate_keyed(c->state, moves,
                                             c->keys[ply], cap, c->user)
                   : c->game->generate(c->state, moves, cap, c->user);
-    if (n < 0) {
-        gts__fail(c, GTS_ECALLBACK, n);
-        return -1;
-    }
-    if ((uint32_t)n > cap) {
-        gts__fail(c, GTS_EMOVES, n);
-        return -1;
-    }
-    return n;
+    return gts__moves_got(c, n, cap);
 }
 
 /* Extension of @m (0 when the game has none); -1 after a failure. More

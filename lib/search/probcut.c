@@ -32,6 +32,7 @@
  */
 #include "search/algos.h"
 #include "search/node_search.h"
+#include "rng_internal.h"
 #include "struct_internal.h"
 
 #include <math.h>
@@ -133,16 +134,9 @@ gts_status gts_engine_set_probcut(gts_engine *engine, const gts_probcut_params *
         if (rc != GTS_OK)
             return rc;
     }
-    if (!gts__engine_claim(engine))
-        return GTS_EBUSY;
     /* Back to the defaults needs no memory: an engine without kept
      * parameters has the defaults (engine_params). */
-    gts_probcut_params *kept = params ? gts__engine_state_get(engine, &gts__probcut_state)
-                                      : gts__engine_state(engine, &gts__probcut_state);
-    if (kept)
-        *kept = p;
-    gts__engine_release(engine);
-    return kept || !params ? GTS_OK : GTS_ENOMEM;
+    return gts__engine_state_set(engine, &gts__probcut_state, &p, sizeof p, params != NULL);
 }
 
 /* The engine's parameters; an engine that was never given any has the
@@ -315,14 +309,6 @@ static void fit_add(fit_acc *f, double x, double y)
     f->cxy += dx * (y - f->my);
 }
 
-static uint64_t pc_rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 typedef struct calib {
     gts_engine *engine;
     const gts_game *game;
@@ -391,7 +377,7 @@ static gts_status calib_walk(calib *k, void *root, uint64_t *rng, uint32_t len, 
             finished = true;
             break;
         }
-        gts_move m = k->buf[pc_rng_next(rng) % (uint64_t)n];
+        gts_move m = k->buf[gts__rng_next(rng) % (uint64_t)n];
         if (g->apply(root, m, g->user) < 0) {
             rc = GTS_ECALLBACK;
             break;
@@ -476,7 +462,7 @@ gts_status gts_probcut_calibrate(gts_engine *engine, const gts_game *caller_game
         uint64_t rng = seed;
         uint64_t walks = (uint64_t)samples * WALKS_PER_SAMPLE;
         for (uint64_t w = 0; w < walks && k.acc.n < samples && rc == GTS_OK; w++) {
-            uint32_t len = (uint32_t)(pc_rng_next(&rng) % ((uint64_t)max_walk + 1));
+            uint32_t len = (uint32_t)(gts__rng_next(&rng) % ((uint64_t)max_walk + 1));
             rc = calib_walk(&k, root, &rng, len, path);
         }
     }
