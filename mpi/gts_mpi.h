@@ -76,6 +76,18 @@ typedef struct gts_mpi_options {
      * this field). Only rank 0's is used. @since 0.2
      */
     int32_t work_ahead;
+    /**
+     * @brief Deeper master trees where the work is. With more than two
+     * ranks, at the start of each iteration the master makes interior
+     * nodes of the leaves whose last search cost more than the slaves'
+     * fair share (all leaves' nodes / (ranks - 1)), up to 4 an iteration,
+     * so that the principal variation's subtree is searched by several
+     * ranks. 0 (the default) = when the ranks are many: 2 x (ranks - 1)
+     * above the leaves of the uniform master_plies tree; 1 = always; -1 =
+     * never (the behaviour before this field). Exact either way. Only
+     * rank 0's is used. @since 0.3
+     */
+    int32_t split;
 } gts_mpi_options;
 
 /**
@@ -138,6 +150,16 @@ typedef struct gts_mpi_stats {
         spent searching, summed; busy_time / ((ranks - 1) x virtual_time) is
         their busy fraction. @since 0.2 */
     uint64_t busy_time;
+    /** @brief Nodes of the completed searches ahead of the master's
+        iteration (gts_mpi_options::work_ahead); included in nodes, the
+        rest of which are the master's tree and its requests. @since 0.3 */
+    uint64_t ahead_nodes;
+    /** @brief Leaves the master made interior nodes
+        (gts_mpi_options::split). @since 0.3 */
+    uint64_t splits;
+    /** @brief Ply of the deepest leaf of the master's tree (master_plies
+        unless leaves were split). @since 0.3 */
+    int32_t master_max_ply;
 } gts_mpi_stats;
 
 /**
