@@ -46,6 +46,16 @@
  * untouched: a pass uses only bounds of the depth it needs, whoever
  * computed them and whenever.
  *
+ * Splitting and preemption (issue 33, more than two ranks). At the start
+ * of an iteration the master may make interior nodes of leaves whose
+ * last search cost more than the slaves' fair share (master_split), so the
+ * principal variation's subtree is searched by several ranks; the passes
+ * are alpha-beta over whatever tree the master holds, so exactness is as
+ * above. A request that finds no idle slave cancels a search ahead
+ * (master_dispatch): speculation gives way to what the iteration waits
+ * for. With one slave neither happens, so np 2 stays a function of its
+ * arguments (mpi_vreal_np2).
+ *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
  * undoes it. Results of work that is no longer needed (an iteration that
@@ -1572,14 +1582,13 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             res->flags |= GTS_RESULT_HAS_MOVE;
         }
     }
-    /* Splitting (master_split): always (split 1), or when the ranks are
-     * many for the uniform tree's leaves (0: more than one slave for two
-     * leaves; with fewer it lost at 16 ranks and gained at 32 and 64,
-     * doc/results/distributed.md). */
+    /* Splitting (master_split): always (split 1), or when the slaves
+     * outnumber the uniform tree's leaves (0; with fewer slaves it lost
+     * as often as it gained, doc/results/distributed.md). */
     int32_t leaves0 = 0;
     for (int32_t i = 0; i < m.nnodes; i++)
         leaves0 += m.nodes[i].count == 0 && !m.nodes[i].terminal;
-    m.split = R->size > 2 && (opt->split > 0 || (opt->split == 0 && 2 * (R->size - 1) > leaves0));
+    m.split = R->size > 2 && (opt->split > 0 || (opt->split == 0 && R->size - 1 > leaves0));
     int64_t iterative = 1;
     gts_engine_get(R->engine, GTS_OPT_ITERATIVE, &iterative);
     int64_t seq = 0;

@@ -1099,7 +1099,7 @@ static void split_one(void)
                       "split %d, connect4 '%s' at %d ranks: %s, score %d, serial %d", vsplit,
                       pos[i], n, gts_strerror(v.st), v.r.score, ref);
                 check_vstats("split", n, &v);
-                /* Automatic: 2 x 15 slaves < 49 leaves at 16 ranks, not at 64. */
+                /* Automatic: 15 slaves < 49 leaves at 16 ranks, 63 > 49 at 64. */
                 bool may = n > 2 && (vsplit == 1 || (vsplit == 0 && n == 64));
                 CHECK(may || (v.stats.splits == 0 && v.stats.master_max_ply == 2),
                       "split %d at %d ranks: %llu splits, master leaves to ply %d", vsplit, n,
