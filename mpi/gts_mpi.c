@@ -502,6 +502,7 @@ typedef struct master {
     bool uncertain;
     bool pvs;           /* later children with a null window first (one rank) */
     bool preempt;       /* requests cancel searches ahead when no slave is idle */
+    bool pin;           /* a request waits for the leaf's own rank */
     bool split;         /* master_split() deepens the tree at heavy leaves */
     uint64_t splits;    /* leaves master_split() made interior */
     int32_t max_ply;    /* the deepest leaf of the master's tree */
@@ -1261,12 +1262,16 @@ static int preempt_victim(const master *m, const slave_slot *slots, int size, co
     return victim;
 }
 
-/* Give the pass's requests to idle slaves (the leaf's last rank first). A
- * leaf searched ahead of the depth requested is cancelled first. When no
- * slave is idle, a search ahead gives way to a request (preempt_victim):
- * it is cancelled, and its slave takes the request once its reply is in
- * (the next dispatch). The searches ahead are speculative work for later
- * iterations; a request is what this iteration waits for. */
+/* Give the pass's requests to idle slaves. A leaf searched before goes to
+ * its own rank (its table knows it; a search elsewhere cost 1.4-2.1x the
+ * nodes, doc/results/distributed.md): when that rank is busy the request
+ * waits, and if the rank only searches ahead, that search is cancelled
+ * for it (m->pin, more than two ranks). A new leaf goes to any idle
+ * slave. A leaf searched ahead of the depth requested is cancelled first.
+ * When no slave is idle, a search ahead gives way to a request
+ * (preempt_victim): it is cancelled, and its slave takes the request once
+ * its reply is in (the next dispatch). The searches ahead are speculative
+ * work for later iterations; a request is what this iteration waits for. */
 static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
 {
     for (int i = 0; i < m->nreq; i++) {
@@ -1277,6 +1282,12 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
         int to = 0;
         if (n->home > 0 && !slots[n->home].seq)
             to = n->home;
+        if (!to && m->pin && n->home > 0) {
+            /* Wait for the leaf's rank; free it if it only works ahead. */
+            if (slot_ahead(m, slots, n->home))
+                cancel_leaf(R, m, slots, slots[n->home].node);
+            continue;
+        }
         for (int r = 1; r < R->size && !to; r++)
             if (!slots[r].seq)
                 to = r;
@@ -1425,8 +1436,8 @@ static const int SPLIT_MAX_PLY = 16;      /* no master leaf deeper than this */
 static const int SPLITS_PER_ITERATION = 4;
 static const int32_t SPLIT_MAX_NODES = 1 << 16; /* master tree nodes */
 
-/* Make leaf @p x an interior node: its children become leaves, searched
- * first by x's rank (its table knows them), the child of x's last PV first. */
+/* Make leaf @p x an interior node: its children become leaves, the child
+ * of x's last PV first and on x's rank (its table knows it). */
 static void expand_leaf(master *m, int32_t x)
 {
     gts_move path[GTS_MAX_PLY];
@@ -1458,8 +1469,13 @@ static void expand_leaf(master *m, int32_t x)
             n->terminal = false, n->term = 0; /* a leaf search already valued it */
         for (int i = 0; i < n->count; i++) {
             mnode *c = &m->nodes[m->kids[n->first + i]];
-            c->home = home;
-            c->searched_depth = searched > 1 ? searched - 1 : 0;
+            /* Pinned requests: only the PV child stays on x's rank, the
+             * others go where a slave is idle (else all of x's subtree
+             * would wait for one rank, which is what splitting avoids). */
+            if (!m->pin || (has_pv && c->move == pv0)) {
+                c->home = home;
+                c->searched_depth = searched > 1 ? searched - 1 : 0;
+            }
             if (has_pv && c->move == pv0)
                 n->best_kid = m->kids[n->first + i];
         }
@@ -1558,6 +1574,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
      * than the whole: neither applies (and np 2 stays a function of its
      * arguments, test mpi_vreal_np2). */
     m.preempt = R->size > 2;
+    m.pin = R->size > 2;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
