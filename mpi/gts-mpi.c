@@ -20,6 +20,12 @@
  * An inexact algorithm (or a game the hook does not recognise) is
  * searched by rank 0 alone with gts_search(), after a warning.
  *
+ * Options before the command (rank 0's): --master-plies, --work-ahead,
+ * --split (gts_mpi_options), and --virtual N, which runs every search with
+ * gts_mpi_search_virtual() at N simulated ranks in this one process (no
+ * mpirun needed) and prints its virtual time and counters to stderr, so
+ * that a user can reproduce the scaling figures of doc/mpi.md.
+ *
  * Ctrl-C. SIGINT and SIGTERM are blocked before MPI_Init, so that no
  * thread of MPI's can take them (and die of them). Rank 0 handles both as
  * `gts` handles SIGINT (tools/cli.c): the first stops the search with
@@ -193,6 +199,71 @@ static void get_tree(const mpi_command *c, gts_randtree_params *t)
     t->ordered_percent = (uint32_t)c->tree[8];
 }
 
+/* ---- options before the command (rank 0) --------------------------------------- */
+
+static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split;
+static int32_t opt_virtual; /* 0: real ranks; N: gts_mpi_search_virtual at N */
+static gts_engine **vengines; /* [opt_virtual]: [0] is the command's engine */
+
+/* The search at opt_virtual simulated ranks: engines 1..N-1 are created
+ * once (their tables live on from search to search, as real ranks' do)
+ * and take rank 0's engine options; one line of counters to stderr. */
+static gts_status virtual_search(gts_engine *engine, const gts_game *game, void *state,
+                                 const gts_limits *limits, const gts_mpi_options *o,
+                                 gts_result *result, gts_mpi_stats *stats)
+{
+    int32_t n = opt_virtual;
+    if (!vengines) {
+        vengines = calloc((size_t)n, sizeof *vengines);
+        if (!vengines)
+            cli_oom();
+        for (int32_t i = 1; i < n; i++)
+            if (gts_engine_new(&vengines[i]) != GTS_OK)
+                cli_oom();
+    }
+    vengines[0] = engine;
+    gts_option opts[OPT_SLOTS];
+    int nopt = gts_option_list(opts, OPT_SLOTS);
+    for (int32_t i = 1; i < n; i++)
+        for (int k = 0; k < nopt && k < OPT_SLOTS; k++) {
+            int64_t v;
+            if (gts_engine_get(engine, opts[k], &v) == GTS_OK)
+                gts_engine_set(vengines[i], opts[k], v);
+        }
+    /* Ctrl-C stops rank 0's engine, which stops the virtual search too. */
+    gts_status st = gts_mpi_search_virtual(n, vengines, game, state, limits, o, result, stats);
+    if (st == GTS_OK) {
+        double busy = n > 1 && stats->virtual_time
+                          ? (double)stats->busy_time / ((double)(n - 1) * stats->virtual_time)
+                          : 1.0;
+        fprintf(stderr,
+                "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu master_time %llu "
+                "busy %.3f leaves %llu passes %llu leaf_searches %llu leaf_researches %llu "
+                "cancelled %llu cancelled_nodes %llu ahead_nodes %llu splits %llu "
+                "master_max_ply %d messages %llu\n",
+                (int)n, (unsigned long long)stats->virtual_time,
+                (unsigned long long)stats->nodes, (unsigned long long)stats->master_time, busy,
+                (unsigned long long)stats->leaves, (unsigned long long)stats->passes,
+                (unsigned long long)stats->leaf_searches,
+                (unsigned long long)stats->leaf_researches,
+                (unsigned long long)stats->cancelled,
+                (unsigned long long)stats->cancelled_nodes,
+                (unsigned long long)stats->ahead_nodes, (unsigned long long)stats->splits,
+                (int)stats->master_max_ply, (unsigned long long)stats->messages);
+    }
+    return st;
+}
+
+static void virtual_free(void)
+{
+    if (!vengines)
+        return;
+    for (int32_t i = 1; i < opt_virtual; i++)
+        gts_engine_free(vengines[i]);
+    free(vengines);
+    vengines = NULL;
+}
+
 /* ---- rank 0: the hook ------------------------------------------------------------- */
 
 gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
@@ -223,6 +294,18 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
         return gts_search(engine, alg, game, state, limits, result);
     }
 
+    gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
+                          .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
+                          .virtual_latency = opt_latency, .split = opt_split };
+    gts_mpi_stats stats = { .struct_size = sizeof stats };
+    if (result && result->struct_size >= offsetof(gts_result, thread_nodes_capacity)
+                                             + sizeof result->thread_nodes_capacity) {
+        stats.rank_nodes = result->thread_nodes;
+        stats.rank_nodes_capacity = result->thread_nodes ? result->thread_nodes_capacity : 0;
+    }
+    if (opt_virtual > 0)
+        return virtual_search(engine, game, state, limits, &o, result, &stats);
+
     /* Step 1. Tell every rank what to search. */
     c.cmd = CMD_SEARCH;
     c.alg = alg;
@@ -249,13 +332,6 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     bcast_words(rec->text, (int)c.text_len, MPI_CHAR);
 
     /* Step 2. Search together; thread_nodes gets the nodes of each rank. */
-    gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg };
-    gts_mpi_stats stats = { .struct_size = sizeof stats };
-    if (result && result->struct_size >= offsetof(gts_result, thread_nodes_capacity)
-                                             + sizeof result->thread_nodes_capacity) {
-        stats.rank_nodes = result->thread_nodes;
-        stats.rank_nodes_capacity = result->thread_nodes ? result->thread_nodes_capacity : 0;
-    }
     return gts_mpi_search(MPI_COMM_WORLD, engine, game, state, limits, &o, result, &stats);
 }
 
@@ -337,7 +413,8 @@ static int serve(sigset_t *signals)
 }
 
 static const char USAGE[] =
-    "Usage: mpirun -np N gts-mpi COMMAND [ARGS]\n"
+    "Usage: mpirun -np N gts-mpi [OPTIONS] COMMAND [ARGS]\n"
+    "       gts-mpi --virtual N [OPTIONS] COMMAND [ARGS]\n"
     "\n"
     "The commands of 'gts', searched by every rank with gts_mpi_search()\n"
     "(APHID; doc/mpi.md). Rank 0 reads the input and prints the output.\n"
@@ -346,11 +423,71 @@ static const char USAGE[] =
     "  solve connect4   as 'gts solve connect4' (positions on stdin)\n"
     "  search GAME      as 'gts search'\n"
     "\n"
+    "Options (before the command):\n"
+    "  --virtual N        simulate N ranks in this process (1..1024, without\n"
+    "                     mpirun): virtual time and counters of each search\n"
+    "                     go to stderr (experimental; doc/mpi.md)\n"
+    "  --master-plies P   plies of the master's tree (1..8; default: 2)\n"
+    "  --work-ahead W     plies slaves search ahead (-1 none, 1..2; default 2)\n"
+    "  --split S          split the master's heavy leaves: 0 when ranks are many\n"
+    "                     (default), 1 always, -1 never\n"
+    "  --latency L        with --virtual: a message's time in nodes (default 0)\n"
+    "\n"
     "Run 'gts-mpi COMMAND --help' for the options of a command.\n";
+
+/* Parse the options before the command; returns the index of the command
+ * in argv, or -1 after an error message. */
+static int parse_global(int argc, char **argv, int size)
+{
+    int i = 1;
+    while (i < argc && strncmp(argv[i], "--", 2) == 0 && strcmp(argv[i], "--help") != 0) {
+        static const struct {
+            const char *name;
+            int32_t *to;
+            long lo, hi;
+        } OPTS[] = {
+            {"--virtual", &opt_virtual, 1, GTS_MPI_MAX_VIRTUAL_RANKS},
+            {"--master-plies", &opt_master_plies, 1, 8},
+            {"--work-ahead", &opt_work_ahead, -1, GTS_MPI_MAX_WORK_AHEAD},
+            {"--latency", &opt_latency, 0, GTS_MPI_MAX_VIRTUAL_LATENCY},
+            {"--split", &opt_split, -1, 1},
+        };
+        size_t k = 0;
+        while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(argv[i], OPTS[k].name) != 0)
+            k++;
+        if (k == sizeof OPTS / sizeof OPTS[0]) {
+            char *esc = cli_escaped(argv[i]);
+            fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
+                            "--master-plies, --work-ahead, --latency, --split)\n", cli_prog, esc);
+            free(esc);
+            return -1;
+        }
+        char *end = NULL;
+        long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+        if (i + 1 >= argc || !end || *end || end == argv[i + 1] || v < OPTS[k].lo
+            || v > OPTS[k].hi) {
+            fprintf(stderr, "%s: %s takes an integer in %ld..%ld\n", cli_prog, OPTS[k].name,
+                    OPTS[k].lo, OPTS[k].hi);
+            return -1;
+        }
+        *OPTS[k].to = (int32_t)v;
+        i += 2;
+    }
+    if (opt_virtual > 0 && size > 1) {
+        fprintf(stderr, "%s: --virtual runs in one process: without mpirun, or -np 1\n",
+                cli_prog);
+        return -1;
+    }
+    if (opt_latency > 0 && opt_virtual == 0) {
+        fprintf(stderr, "%s: --latency needs --virtual\n", cli_prog);
+        return -1;
+    }
+    return i;
+}
 
 int main(int argc, char **argv)
 {
-    int provided = 0, rank = 0;
+    int provided = 0, rank = 0, size = 1;
     /* Before MPI starts its threads: they inherit the mask (see the top). */
     static sigset_t signals;
     sigemptyset(&signals);
@@ -360,26 +497,32 @@ int main(int argc, char **argv)
     cli_sigint_also(SIGTERM);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     cli_prog = "gts-mpi";
     int rc;
     if (rank == 0) {
-        if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-            fputs(USAGE, argc < 2 ? stderr : stdout);
-            rc = argc < 2 ? CLI_USAGE : CLI_OK;
-        } else if (strcmp(argv[1], "solve") == 0) {
+        int c0 = parse_global(argc, argv, size);
+        if (c0 < 0) {
+            rc = CLI_USAGE;
+        } else if (c0 >= argc || strcmp(argv[c0], "--help") == 0
+                   || strcmp(argv[c0], "-h") == 0) {
+            fputs(USAGE, c0 >= argc ? stderr : stdout);
+            rc = c0 >= argc ? CLI_USAGE : CLI_OK;
+        } else if (strcmp(argv[c0], "solve") == 0) {
             cli_command = "solve";
             cli_sigint_start("solve");
-            rc = cmd_solve(argc - 1, argv + 1);
-        } else if (strcmp(argv[1], "search") == 0) {
+            rc = cmd_solve(argc - c0, argv + c0);
+        } else if (strcmp(argv[c0], "search") == 0) {
             cli_command = "search";
             cli_sigint_start("search");
-            rc = cmd_search(argc - 1, argv + 1);
+            rc = cmd_search(argc - c0, argv + c0);
         } else {
-            char *esc = cli_escaped(argv[1]);
+            char *esc = cli_escaped(argv[c0]);
             fprintf(stderr, "%s: unknown command '%s' (solve, search)\n", cli_prog, esc);
             free(esc);
             rc = CLI_USAGE;
         }
+        virtual_free();
         fflush(stdout);
         mpi_command c;
         memset(&c, 0, sizeof c);

@@ -46,6 +46,16 @@
  * untouched: a pass uses only bounds of the depth it needs, whoever
  * computed them and whenever.
  *
+ * Splitting and preemption (issue 33, more than two ranks). At the start
+ * of an iteration the master may make interior nodes of leaves whose
+ * last search cost more than the slaves' fair share (master_split), so the
+ * principal variation's subtree is searched by several ranks; the passes
+ * are alpha-beta over whatever tree the master holds, so exactness is as
+ * above. A request that finds no idle slave cancels a search ahead
+ * (master_dispatch): speculation gives way to what the iteration waits
+ * for. With one slave neither happens, so np 2 stays a function of its
+ * arguments (mpi_vreal_np2).
+ *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
  * undoes it. Results of work that is no longer needed (an iteration that
@@ -462,6 +472,9 @@ typedef struct mnode {
     int64_t inflight;  /* seq of the search in flight, 0 if none */
     int32_t inflight_depth;
     int32_t home;      /* rank that searched it last (its table knows it) */
+    uint64_t cost;     /* nodes of its deepest completed search ... */
+    int32_t cost_depth; /* ... and that search's depth */
+    bool split_tried;  /* master_split() expanded it (or tried) */
     int32_t searched_depth; /* depth of its last completed search */
     /* The last pass that reached this leaf: its depth there, the
      * iteration, the pass and the visit (its order in the pass). */
@@ -488,6 +501,11 @@ typedef struct master {
     int32_t picks_cap;
     bool uncertain;
     bool pvs;           /* later children with a null window first (one rank) */
+    bool preempt;       /* requests cancel searches ahead when no slave is idle */
+    bool pin;           /* a request waits for the leaf's own rank */
+    bool split;         /* master_split() deepens the tree at heavy leaves */
+    uint64_t splits;    /* leaves master_split() made interior */
+    int32_t max_ply;    /* the deepest leaf of the master's tree */
     int32_t iter;       /* the iteration's depth */
     uint64_t npass;     /* passes so far */
     gts_status status;
@@ -834,6 +852,10 @@ static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_
     if (n->searched_depth == depth)
         s->leaf_researches++;
     n->searched_depth = depth;
+    if (depth >= n->cost_depth) {
+        n->cost = (uint64_t)o->nodes;
+        n->cost_depth = depth;
+    }
     bounds *b = tab_slot(n, depth);
     if (!b)
         return;
@@ -895,6 +917,7 @@ enum recv_mode { RECV_POLL, RECV_WAIT, RECV_DRAIN };
 typedef struct slave_slot {
     int64_t seq; /* 0: idle */
     int32_t node, depth;
+    bool ahead;  /* sent by master_ahead() */
 } slave_slot;
 
 /* ---- the transport: MPI, or virtual ranks ------------------------------------ */
@@ -1132,6 +1155,9 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
         if (n->inflight == sl->seq) {
             n->inflight = 0;
             n->home = from;
+            if (sl->ahead && o.status >= 0 && !(o.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT
+                                                            | GTS_RESULT_TIME_LIMIT)))
+                s->ahead_nodes += (uint64_t)o.nodes;
             leaf_result(m, sl->node, sl->depth, &o, s);
         } else if (o.status < 0) {
             fail(m, (gts_status)o.status, (int32_t)o.callback_status);
@@ -1205,13 +1231,47 @@ static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to
     for (int j = 0; j < plen; j++)
         buf[WORK_HDR + j] = (int64_t)path[j];
     net_work(R, to, buf, WORK_HDR + plen);
-    slots[to] = (slave_slot){ *seq, x, depth };
+    slots[to] = (slave_slot){ *seq, x, depth, false };
     m->nodes[x].inflight = *seq;
     m->nodes[x].inflight_depth = depth;
 }
 
-/* Give the pass's requests to idle slaves (the leaf's last rank first). A
- * leaf searched ahead of the depth requested is cancelled first. */
+static int leaf_need(const master *m, const mnode *n);
+
+/* Whether slave @p r searches ahead (a leaf deeper than the current
+ * iteration needs it) and has not been cancelled. */
+static bool slot_ahead(const master *m, const slave_slot *slots, int r)
+{
+    if (!slots[r].seq)
+        return false;
+    const mnode *n = &m->nodes[slots[r].node];
+    return n->inflight == slots[r].seq && slots[r].depth > leaf_need(m, n);
+}
+
+/* The slave whose search ahead gives way to a request of leaf @p n (0:
+ * none): the leaf's own rank when it searches ahead (its table knows the
+ * leaf), else the search ahead sent last (the fewest nodes lost). */
+static int preempt_victim(const master *m, const slave_slot *slots, int size, const mnode *n)
+{
+    if (n->home > 0 && slot_ahead(m, slots, n->home))
+        return n->home;
+    int victim = 0;
+    for (int r = 1; r < size; r++)
+        if (slot_ahead(m, slots, r) && (!victim || slots[r].seq > slots[victim].seq))
+            victim = r;
+    return victim;
+}
+
+/* Give the pass's requests to idle slaves. A leaf searched before goes to
+ * its own rank (its table knows it; a search elsewhere cost 1.4-2.1x the
+ * nodes, doc/results/distributed.md): when that rank is busy the request
+ * waits, and if the rank only searches ahead, that search is cancelled
+ * for it (m->pin, more than two ranks). A new leaf goes to any idle
+ * slave. A leaf searched ahead of the depth requested is cancelled first.
+ * When no slave is idle, a search ahead gives way to a request
+ * (preempt_victim): it is cancelled, and its slave takes the request once
+ * its reply is in (the next dispatch). The searches ahead are speculative
+ * work for later iterations; a request is what this iteration waits for. */
 static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
 {
     for (int i = 0; i < m->nreq; i++) {
@@ -1222,11 +1282,24 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
         int to = 0;
         if (n->home > 0 && !slots[n->home].seq)
             to = n->home;
+        if (!to && m->pin && n->home > 0) {
+            /* Wait for the leaf's rank; free it if it only works ahead. */
+            if (slot_ahead(m, slots, n->home))
+                cancel_leaf(R, m, slots, slots[n->home].node);
+            continue;
+        }
         for (int r = 1; r < R->size && !to; r++)
             if (!slots[r].seq)
                 to = r;
-        if (!to)
-            return;
+        if (!to) {
+            if (!m->preempt)
+                return;
+            int v = preempt_victim(m, slots, R->size, n);
+            if (!v)
+                return;
+            cancel_leaf(R, m, slots, slots[v].node);
+            continue;
+        }
         if (n->inflight)
             cancel_leaf(R, m, slots, q->node);
         send_leaf(R, m, slots, seq, to, q->node, q->depth, q->alpha, q->beta);
@@ -1325,6 +1398,7 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
             return;
         const ahead_pick *b = &m->picks[best];
         send_leaf(R, m, slots, seq, to, b->node, b->target, -GTS_SCORE_INF, GTS_SCORE_INF);
+        slots[to].ahead = true;
     }
 }
 
@@ -1341,6 +1415,115 @@ static void master_cancel_behind(run *R, master *m, slave_slot *slots)
             continue; /* cancelled already */
         if (slots[r].depth <= leaf_need(m, n))
             cancel_leaf(R, m, slots, slots[r].node);
+    }
+}
+
+/*
+ * Deeper master trees where the work is (issue 33). A leaf whose search
+ * costs more than the slaves' fair share of an iteration is a bottleneck
+ * no number of ranks shortens: the principal variation's leaf, searched
+ * by one rank at every iteration, is most of the virtual time at 64
+ * ranks. At the start of an iteration such a leaf becomes an interior
+ * node of the master's tree (its children are the new leaves), so that its
+ * subtree is searched by several ranks: the tree grows where the search
+ * spends its nodes, one ply per iteration at most, as the paper's master
+ * would with a deeper uniform tree but without its cost everywhere else.
+ * Exactness is untouched: the passes are alpha-beta over whatever tree
+ * the master holds, and every leaf of it is searched as before.
+ */
+static const int SPLIT_MIN_DEPTH = 3;     /* a split leaf still needs this many plies */
+static const int SPLIT_MAX_PLY = 16;      /* no master leaf deeper than this */
+static const int SPLITS_PER_ITERATION = 4;
+static const int32_t SPLIT_MAX_NODES = 1 << 16; /* master tree nodes */
+
+/* Make leaf @p x an interior node: its children become leaves, the child
+ * of x's last PV first and on x's rank (its table knows it). */
+static void expand_leaf(master *m, int32_t x)
+{
+    gts_move path[GTS_MAX_PLY];
+    int len = path_of(m, x, path);
+    const gts_game *g = m->game;
+    int applied = 0;
+    for (; applied < len; applied++) {
+        int rc = g->apply(m->state, path[applied], g->user);
+        if (rc < 0) {
+            fail(m, GTS_ECALLBACK, rc);
+            break;
+        }
+    }
+    if (applied == len) {
+        gts_score est = m->nodes[x].est;
+        int32_t home = m->nodes[x].home, searched = m->nodes[x].searched_depth;
+        gts_move pv0 = 0;
+        bool has_pv = false;
+        int deepest = tab_deepest(&m->nodes[x]);
+        const bounds *b = deepest ? tab_find(&m->nodes[x], deepest) : NULL;
+        if (b && b->pv_length > 0) {
+            pv0 = b->pv[0];
+            has_pv = true;
+        }
+        build(m, x, m->nodes[x].ply + 1);
+        mnode *n = &m->nodes[x];
+        n->est = est;
+        if (n->terminal)
+            n->terminal = false, n->term = 0; /* a leaf search already valued it */
+        for (int i = 0; i < n->count; i++) {
+            mnode *c = &m->nodes[m->kids[n->first + i]];
+            /* Pinned requests: only the PV child stays on x's rank, the
+             * others go where a slave is idle (else all of x's subtree
+             * would wait for one rank, which is what splitting avoids). */
+            if (!m->pin || (has_pv && c->move == pv0)) {
+                c->home = home;
+                c->searched_depth = searched > 1 ? searched - 1 : 0;
+            }
+            if (has_pv && c->move == pv0)
+                n->best_kid = m->kids[n->first + i];
+        }
+    }
+    while (applied > 0) {
+        applied--;
+        int rc = g->undo(m->state, path[applied], g->user);
+        if (rc < 0)
+            fail(m, GTS_ECALLBACK, rc);
+    }
+}
+
+/* Before iteration @p depth: split the leaves whose last search cost more
+ * than 1 / (slaves) of all the leaves' (see above). */
+static void master_split(run *R, master *m, slave_slot *slots, int depth)
+{
+    int slaves = R->size - 1;
+    uint64_t total = 0;
+    for (int32_t i = 0; i < m->nnodes; i++) {
+        const mnode *n = &m->nodes[i];
+        if (n->count == 0 && !n->terminal && n->seen_iter == depth - 1)
+            total += n->cost;
+    }
+    if (total == 0)
+        return;
+    for (int k = 0; k < SPLITS_PER_ITERATION && m->status == GTS_OK; k++) {
+        int32_t best = -1;
+        for (int32_t i = 0; i < m->nnodes; i++) {
+            const mnode *n = &m->nodes[i];
+            if (n->count != 0 || n->terminal || n->seen_iter != depth - 1 || n->split_tried
+                || n->ply >= SPLIT_MAX_PLY || n->need + 1 < SPLIT_MIN_DEPTH)
+                continue;
+            if (n->cost * (uint64_t)slaves <= total)
+                continue;
+            if (best < 0 || n->cost > m->nodes[best].cost)
+                best = i;
+        }
+        if (best < 0 || m->nnodes >= SPLIT_MAX_NODES)
+            return;
+        m->nodes[best].split_tried = true;
+        if (m->nodes[best].inflight)
+            cancel_leaf(R, m, slots, best);
+        uint64_t built = m->tree_nodes;
+        expand_leaf(m, best);
+        master_work(R, m->tree_nodes - built);
+        m->splits++;
+        if (m->nodes[best].ply + 1 > m->max_ply)
+            m->max_ply = m->nodes[best].ply + 1;
     }
 }
 
@@ -1387,6 +1570,11 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
      * order, so the windows are serial PVS's; with slaves the null-window
      * pass's re-searches would wait on guesses (doc/results/distributed.md). */
     m.pvs = R->size == 1;
+    /* With one slave nothing is searched ahead and no leaf is heavier
+     * than the whole: neither applies (and np 2 stays a function of its
+     * arguments, test mpi_vreal_np2). */
+    m.preempt = R->size > 2;
+    m.pin = R->size > 2;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
@@ -1411,6 +1599,13 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             res->flags |= GTS_RESULT_HAS_MOVE;
         }
     }
+    /* Splitting (master_split): always (split 1), or when the slaves
+     * outnumber the uniform tree's leaves (0; with fewer slaves it lost
+     * as often as it gained, doc/results/distributed.md). */
+    int32_t leaves0 = 0;
+    for (int32_t i = 0; i < m.nnodes; i++)
+        leaves0 += m.nodes[i].count == 0 && !m.nodes[i].terminal;
+    m.split = R->size > 2 && (opt->split > 0 || (opt->split == 0 && R->size - 1 > leaves0));
     int64_t iterative = 1;
     gts_engine_get(R->engine, GTS_OPT_ITERATIVE, &iterative);
     int64_t seq = 0;
@@ -1421,6 +1616,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     for (int depth = iterative ? 1 : depth_max; depth <= depth_max && !stop
          && m.status == GTS_OK; depth++) {
         gts_score v = 0;
+        if (m.split && depth > 1)
+            master_split(R, &m, slots, depth);
         m.iter = depth;
         /* Step 2. Passes until one needs no guess. */
         for (;;) {
@@ -1506,6 +1703,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     /* Step 5. Cancel and drain, then tell every rank how it ended. */
     if (slots)
         master_drain(R, &m, slots, s, &leaf_nodes);
+    s->splits = m.splits;
+    s->master_max_ply = m.max_ply > plies ? m.max_ply : plies;
     R->my_nodes = m.tree_nodes + own_nodes;
     res->tt_probes = m.tt_probes;
     res->tt_hits = m.tt_hits;
@@ -1592,7 +1791,7 @@ static gts_status slave_run(run *R, gts_result *res)
 static const gts__field MPI_OPTIONS_FIELDS[] = {
     GTS__FIELD(gts_mpi_options, struct_size),     GTS__FIELD(gts_mpi_options, algorithm),
     GTS__FIELD(gts_mpi_options, master_plies),    GTS__FIELD(gts_mpi_options, virtual_latency),
-    GTS__FIELD(gts_mpi_options, work_ahead),
+    GTS__FIELD(gts_mpi_options, work_ahead),      GTS__FIELD(gts_mpi_options, split),
 };
 static const gts__struct_desc MPI_OPTIONS =
     GTS__STRUCT_DESC(gts_mpi_options, GTS_MPI_OPTIONS_SIZE_V0_2, MPI_OPTIONS_FIELDS);
@@ -1604,7 +1803,8 @@ static const gts__field MPI_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_stats, nodes),           GTS__FIELD(gts_mpi_stats, rank_nodes),
     GTS__FIELD(gts_mpi_stats, rank_nodes_capacity), GTS__FIELD(gts_mpi_stats, cancelled_nodes),
     GTS__FIELD(gts_mpi_stats, virtual_time),    GTS__FIELD(gts_mpi_stats, master_time),
-    GTS__FIELD(gts_mpi_stats, busy_time),
+    GTS__FIELD(gts_mpi_stats, busy_time),       GTS__FIELD(gts_mpi_stats, ahead_nodes),
+    GTS__FIELD(gts_mpi_stats, splits),          GTS__FIELD(gts_mpi_stats, master_max_ply),
 };
 static const gts__struct_desc MPI_STATS =
     GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);
@@ -1703,6 +1903,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     if (opt->virtual_latency < 0 || opt->virtual_latency > GTS_MPI_MAX_VIRTUAL_LATENCY)
         return GTS_ERANGE;
     if (opt->work_ahead < -1 || opt->work_ahead > GTS_MPI_MAX_WORK_AHEAD)
+        return GTS_ERANGE;
+    if (opt->split < -1 || opt->split > 1)
         return GTS_ERANGE;
     return GTS_OK;
 }

@@ -62,8 +62,9 @@ typedef struct gts_mpi_options {
     /**
      * @brief Virtual ranks only (gts_mpi_search_virtual()): the virtual time,
      * in nodes, a message takes from one rank to another
-     * (0..#GTS_MPI_MAX_VIRTUAL_LATENCY); 0 = none, the default.
-     * gts_mpi_search() checks its range and otherwise ignores it. @since 0.2
+     * (0..#GTS_MPI_MAX_VIRTUAL_LATENCY, 2^30); 0 = none, the default.
+     * gts_mpi_search() checks its range and otherwise ignores it.
+     * Experimental, as gts_mpi_search_virtual(). @since 0.2
      */
     int32_t virtual_latency;
     /**
@@ -75,6 +76,18 @@ typedef struct gts_mpi_options {
      * this field). Only rank 0's is used. @since 0.2
      */
     int32_t work_ahead;
+    /**
+     * @brief Deeper master trees where the work is. With more than two
+     * ranks, at the start of each iteration the master makes interior
+     * nodes of the leaves whose last search cost more than the slaves'
+     * fair share (all leaves' nodes / (ranks - 1)), up to 4 an iteration,
+     * so that the principal variation's subtree is searched by several
+     * ranks. 0 (the default) = when the ranks are many: more slaves
+     * (ranks - 1) than the leaves of the uniform master_plies tree; 1 =
+     * always; -1 = never (the behaviour before this field). Exact either way. Only
+     * rank 0's is used. @since 0.3
+     */
+    int32_t split;
 } gts_mpi_options;
 
 /**
@@ -84,12 +97,8 @@ typedef struct gts_mpi_options {
  */
 #define GTS_MPI_OPTIONS_SIZE_V0_2 (offsetof(gts_mpi_options, master_plies) + sizeof(int32_t))
 
-/** @brief Most ranks gts_mpi_search_virtual() simulates. @since 0.2 */
-#define GTS_MPI_MAX_VIRTUAL_RANKS 1024
 /** @brief Largest gts_mpi_options::work_ahead. @since 0.2 */
 #define GTS_MPI_MAX_WORK_AHEAD 2
-/** @brief Largest gts_mpi_options::virtual_latency. @since 0.2 */
-#define GTS_MPI_MAX_VIRTUAL_LATENCY (1 << 30)
 
 /**
  * @brief What one gts_mpi_search() did (rank 0 gets the totals).
@@ -141,6 +150,16 @@ typedef struct gts_mpi_stats {
         spent searching, summed; busy_time / ((ranks - 1) x virtual_time) is
         their busy fraction. @since 0.2 */
     uint64_t busy_time;
+    /** @brief Nodes of the completed searches ahead of the master's
+        iteration (gts_mpi_options::work_ahead); included in nodes, the
+        rest of which are the master's tree and its requests. @since 0.3 */
+    uint64_t ahead_nodes;
+    /** @brief Leaves the master made interior nodes
+        (gts_mpi_options::split). @since 0.3 */
+    uint64_t splits;
+    /** @brief Ply of the deepest leaf of the master's tree (master_plies
+        unless leaves were split). @since 0.3 */
+    int32_t master_max_ply;
 } gts_mpi_stats;
 
 /**
@@ -210,6 +229,32 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
                                       const gts_mpi_options *options, gts_result *result,
                                       gts_mpi_stats *stats);
 
+/* ======================================================================
+ * Experimental API: declared only when GTS_EXPERIMENTAL_API is defined
+ * (README "Versioning and ABI"). Everything above is the stable API.
+ * ====================================================================== */
+#ifdef GTS_EXPERIMENTAL_API
+
+/**
+ * @defgroup gts_mpi_experimental libgts-mpi experimental API
+ * @brief Virtual ranks: APHID's speedup measured at more ranks than the
+ * machine has cores, declared only for a program that defines
+ * @c GTS_EXPERIMENTAL_API before it includes <gts/gts_mpi.h>.
+ *
+ * A measurement instrument, not a way to search: its cost model (a node
+ * per unit of virtual time, messages of gts_mpi_options::virtual_latency)
+ * follows the implementation and may change in any minor release, as the
+ * options of libgts's experimental API. gts_mpi_search_virtual() stays
+ * exported (map node GTS_MPI_0.2) within a soversion. Until 0.2 it was
+ * declared without the macro.
+ * @{
+ */
+
+/** @brief Most ranks gts_mpi_search_virtual() simulates. @since 0.2 */
+#define GTS_MPI_MAX_VIRTUAL_RANKS 1024
+/** @brief Largest gts_mpi_options::virtual_latency. @since 0.2 */
+#define GTS_MPI_MAX_VIRTUAL_LATENCY (1 << 30)
+
 /**
  * @brief APHID with @p ranks simulated ranks on a virtual clock, in this
  *        process, without MPI.
@@ -277,6 +322,10 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
  * @param result  receives the result.
  * @param stats   NULL or receives the statistics.
  * @return #GTS_OK or an error status, as gts_mpi_search().
+ * Experimental (declared only with @c GTS_EXPERIMENTAL_API, since 0.3): a
+ * measurement instrument whose model follows the implementation.
+ *
+ * @ingroup gts_mpi_experimental
  * @since 0.2
  */
 GTS_MPI_API gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *engines,
@@ -284,6 +333,10 @@ GTS_MPI_API gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *
                                               const gts_limits *limits,
                                               const gts_mpi_options *options,
                                               gts_result *result, gts_mpi_stats *stats);
+
+/** @} */
+
+#endif /* GTS_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

@@ -97,6 +97,30 @@ for args, nps in ((["connect4h", "4453", "--depth", "7"], (1, 3)),
         if got[0] != 0:
             fail("np %d search %s: exit status %d" % (np, " ".join(args), got[0]))
 
+# --virtual N: the same search at N simulated ranks in one process (no
+# mpirun), its counters on stderr; bad options are usage errors (2).
+for args, ranks in ((["connect4h", "4453", "--depth", "7"], 16),
+                    (["othello", "f5d6", "--depth", "5"], 3)):
+    wkv, winfo = fields(run([GTS, "search"] + args)[1])
+    for extra in ([], ["--master-plies", "3", "--work-ahead", "-1", "--latency", "50"]):
+        got = run([GTS_MPI, "--virtual", str(ranks)] + extra + ["search"] + args)
+        gkv, ginfo = fields(got[1])
+        where = "--virtual %d %s search %s" % (ranks, " ".join(extra), " ".join(args))
+        for key in ("score", "bound", "depth"):
+            if key not in wkv or gkv.get(key) != wkv[key]:
+                fail("%s: %s %r, gts %r (%s)" % (where, key, gkv.get(key), wkv.get(key), got[2]))
+        if ginfo != winfo:
+            fail("%s: iterations %r, gts %r" % (where, ginfo, winfo))
+        if got[0] != 0 or ("gts-mpi: virtual ranks %d: virtual_time" % ranks) not in got[2]:
+            fail("%s: exit status %d, stderr %r" % (where, got[0], got[2]))
+for bad_args in (["--virtual", "0"], ["--virtual", "x"], ["--latency", "5"], ["--nope", "1"]):
+    got = run([GTS_MPI] + bad_args + ["search", "othello", "--depth", "3"])
+    if got[0] != 2:
+        fail("gts-mpi %s: exit status %d, expected 2 (%s)" % (" ".join(bad_args), got[0], got[2]))
+got = mpi(2, ["--virtual", "4", "search", "othello", "--depth", "3"])
+if got[0] == 0:
+    fail("mpirun -np 2 gts-mpi --virtual 4: exit status 0, expected a usage error")
+
 
 def interrupted(cmd):
     """Run @cmd, send SIGINT once its first progress line is out."""

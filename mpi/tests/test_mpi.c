@@ -723,6 +723,11 @@ static void vpool_free(void)
     }
 }
 
+/* gts_mpi_options::split of every vsearch (0: the default), and the leaves
+ * split by all of them (test_virtual checks that some were). */
+static int vsplit;
+static uint64_t vsplits_seen;
+
 /* One virtual search on fresh engines (4 MiB table each, as engine_new). */
 static void vsearch(int ranks, const gts_game *g, void *state, int depth, int plies,
                     int iterative, gts_algorithm alg, int latency, int ahead, vrun *out)
@@ -732,7 +737,8 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     gts_limits lim = limits_of(depth);
     out->r = result_new();
     gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = alg, .master_plies = plies,
-                            .virtual_latency = latency, .work_ahead = ahead };
+                            .virtual_latency = latency, .work_ahead = ahead,
+                            .split = vsplit };
     out->stats = (gts_mpi_stats){ .struct_size = sizeof out->stats,
                                   .rank_nodes = out->rank_nodes,
                                   .rank_nodes_capacity = VMAX };
@@ -741,6 +747,7 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     out->st = gts_mpi_search_virtual(ranks, e, g, state, &lim, &opt, &out->r, &out->stats);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    vsplits_seen += out->stats.splits;
     /* Leaf searches turn the engine's iterative deepening off while they
      * run: every engine has the caller's setting back. */
     for (int i = 0; i < ranks; i++) {
@@ -1067,9 +1074,54 @@ static void vargs(void)
 
 static void warm_one(int vranks);
 
+/* Deeper master trees where the work is (gts_mpi_options::split, issue
+ * 33): Connect-4 at 2, 3, 16 and 64 virtual ranks, split never, when the
+ * ranks are many, and always, against serial alpha-beta; splitting makes
+ * interior nodes below master_plies, and never happens at two ranks, when
+ * switched off, or automatically at 16 ranks for Connect-4's 49 leaves. */
+static void split_one(void)
+{
+    const gts_game *g = gts_games_find("connect4h");
+    static const char *const pos[] = { "4453", "" };
+    for (size_t i = 0; i < sizeof pos / sizeof *pos; i++) {
+        void *st = NULL;
+        if (gts_connect4_new(pos[i], &st) != GTS_OK)
+            die_at(__LINE__);
+        const int depth = 8;
+        gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, depth);
+        static const int ranks[] = { 2, 3, 16, 64 };
+        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++)
+            for (vsplit = -1; vsplit <= 1; vsplit++) {
+                int n = ranks[ri];
+                vrun v;
+                vsearch(n, g, st, depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
+                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == depth,
+                      "split %d, connect4 '%s' at %d ranks: %s, score %d, serial %d", vsplit,
+                      pos[i], n, gts_strerror(v.st), v.r.score, ref);
+                check_vstats("split", n, &v);
+                /* Automatic: 15 slaves < 49 leaves at 16 ranks, 63 > 49 at 64. */
+                bool may = n > 2 && (vsplit == 1 || (vsplit == 0 && n == 64));
+                CHECK(may || (v.stats.splits == 0 && v.stats.master_max_ply == 2),
+                      "split %d at %d ranks: %llu splits, master leaves to ply %d", vsplit, n,
+                      (unsigned long long)v.stats.splits, v.stats.master_max_ply);
+                CHECK(!may || n < 16 || (v.stats.splits > 0 && v.stats.master_max_ply > 2),
+                      "connect4 '%s' at %d ranks: no leaf split (%llu, ply %d)", pos[i], n,
+                      (unsigned long long)v.stats.splits, v.stats.master_max_ply);
+                CHECK(v.stats.ahead_nodes <= v.stats.nodes, "ahead_nodes %llu > nodes %llu",
+                      (unsigned long long)v.stats.ahead_nodes,
+                      (unsigned long long)v.stats.nodes);
+            }
+        vsplit = 0;
+        gts_games_free(gts_game_connect4(), st);
+    }
+}
+
 static void test_virtual(void)
 {
     for_each_setup(vcompare);
+    /* The exactness set-ups above ran with the default: some split. */
+    CHECK(vsplits_seen > 0, "no leaf was split in the exactness set-ups");
+    split_one();
     static const int ranks[] = { 1, 3, 16 };
     for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
         vfail_one(ranks[i], 500, GTS_ECALLBACK, -1);   /* a leaf search's evaluate() */
