@@ -215,7 +215,10 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
             }
         }
     }
-    if (!found || !gts_algorithm_is_exact(alg) || !limits) {
+    /* MCTS without a depth limit: distributed MCTS (gts_mpi_mcts). */
+    bool mcts = alg == GTS_ALG_MCTS && limits
+                && (limits->depth == 0 || limits->depth == GTS_MAX_DEPTH);
+    if (!found || !(gts_algorithm_is_exact(alg) || mcts) || !limits) {
         if (!warned)
             cli_warn("%s: searched by rank 0 alone",
                      !found ? "a position this tool cannot send" : "an inexact algorithm");
@@ -249,6 +252,8 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     bcast_words(rec->text, (int)c.text_len, MPI_CHAR);
 
     /* Step 2. Search together; thread_nodes gets the nodes of each rank. */
+    if (mcts)
+        return gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, NULL, result, NULL);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg };
     gts_mpi_stats stats = { .struct_size = sizeof stats };
     if (result && result->struct_size >= offsetof(gts_result, thread_nodes_capacity)
@@ -323,7 +328,10 @@ static int serve(sigset_t *signals)
         r.struct_size = sizeof r;
         gts_mpi_options o = { .struct_size = sizeof o, .algorithm = (gts_algorithm)c.alg };
         /* A NULL state or game makes every rank fail the search (GTS_EINVAL). */
-        gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
+        if (c.alg == GTS_ALG_MCTS)
+            gts_mpi_mcts(MPI_COMM_WORLD, e, g, state, &lim, NULL, &r, NULL);
+        else
+            gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
         if (state && g)
             gts_games_free(g, state);
         free(name);
@@ -340,7 +348,8 @@ static const char USAGE[] =
     "Usage: mpirun -np N gts-mpi COMMAND [ARGS]\n"
     "\n"
     "The commands of 'gts', searched by every rank with gts_mpi_search()\n"
-    "(APHID; doc/mpi.md). Rank 0 reads the input and prints the output.\n"
+    "(APHID; doc/mpi.md), or gts_mpi_mcts() for --alg mcts without a depth\n"
+    "limit (distributed MCTS). Rank 0 reads the input and prints the output.\n"
     "\n"
     "Commands:\n"
     "  solve connect4   as 'gts solve connect4' (positions on stdin)\n"

@@ -30,6 +30,11 @@
  *                          ranks, failures, arguments.
  *   test_mpi_mcts vbench   not a test: playouts per virtual time at 1..64
  *                          virtual ranks (the speedup), CSV.
+ *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO]
+ *                          not a test: games of RANKS virtual ranks of
+ *                          PLAYOUTS playouts each against one engine of
+ *                          PLAYOUTS (equal virtual time per move; or of
+ *                          SOLO playouts), CSV.
  *
  * Exit status 0 when every check passed on every rank.
  */
@@ -528,14 +533,21 @@ static void test_bench(void)
     gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_ms = 50};
     gts_result r = result_new();
     gts_mpi_mcts_stats s = stats_new();
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     double t0 = now_s();
     gts_status rc = gts_mpi_mcts(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, &s);
     double t = now_s() - t0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9, all = 0;
+    MPI_Reduce(&cpu, &all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     CHECK(rc == GTS_OK, "bench: %s", gts_strerror(rc));
+    /* CPU seconds of all ranks: what the ranks got of a loaded machine */
     if (rank == 0)
-        printf("ranks,seconds,merges,playouts,playouts_per_s\n%d,%.2f,%llu,%llu,%.0f\n", size, t,
-               (unsigned long long)s.merges, (unsigned long long)s.playouts,
-               (double)s.playouts / t);
+        printf("ranks,seconds,cpu_seconds,merges,playouts,playouts_per_s,playouts_per_cpu_s\n"
+               "%d,%.2f,%.2f,%llu,%llu,%.0f,%.0f\n",
+               size, t, all, (unsigned long long)s.merges, (unsigned long long)s.playouts,
+               (double)s.playouts / t, (double)s.playouts / all);
     gts_engine_free(e);
     gts_games_free(g, st);
 }
@@ -583,7 +595,16 @@ static void test_match(int games, int ms)
                 } else {
                     rc = GTS_OK;
                 }
-                MPI_Bcast(&move, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+                /* the others wait without spinning: the one rank's search
+                 * gets the machine */
+                MPI_Request req;
+                MPI_Ibcast(&move, 1, MPI_INT64_T, 0, MPI_COMM_WORLD, &req);
+                for (int done = 0;;) {
+                    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+                    if (done)
+                        break;
+                    nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+                }
             }
             CHECK(rc == GTS_OK, "match: %s", gts_strerror(rc));
             if (g->apply(st, (gts_move)move, g->user) < 0)
@@ -605,15 +626,96 @@ static void test_match(int games, int ms)
     gts_engine_free(solo);
 }
 
+/* Games at equal virtual time per move, without MPI: @ranks virtual
+ * ranks of @per playouts each (gts_mpi_mcts_virtual, merging every
+ * @sync) against one engine of @per playouts (gts_mcts), colours
+ * alternating, Connect-4 or Othello from a few openings. Deterministic. */
+static void test_vmatch(const char *name, int ranks, int games, int64_t per, int64_t sync,
+                        int64_t solo_per)
+{
+    static const char *const C4[] = { "", "4", "3", "5", "44", "43", "45", "34" };
+    static const char *const OTH[] = { "", "f5", "f5d6", "f5f6", "f5f4", "f5d6c3", "f5d6c5",
+                                       "f5f6e6" };
+    bool c4 = strcmp(name, "connect4") == 0;
+    const gts_game *g = gts_games_find(name);
+    int wins = 0, draws = 0, losses = 0;
+    uint64_t dist_playouts = 0, solo_playouts = 0, dist_moves = 0, solo_moves = 0;
+    gts_engine *es[VMAX];
+    engines_new(es, ranks, per * ranks, 1);
+    gts_engine *solo = engine_new(solo_per > 0 ? solo_per : per, 7);
+    for (int gi = 0; gi < games; gi++) {
+        void *st = NULL;
+        const char *open = (c4 ? C4 : OTH)[(gi / 2) % 8];
+        if (!g || gts_games_position_new(name, NULL, open, &st, NULL, 0) != GTS_OK)
+            abort();
+        int dist_side = gi % 2, ply = 0;
+        gts_score result = 0;
+        /* a seed per game: repeated openings give other games */
+        for (int k = 0; k < ranks; k++)
+            gts_engine_set(es[k], GTS_OPT_MCTS_SEED, 1000 + gi);
+        gts_engine_set(solo, GTS_OPT_MCTS_SEED, 7 + gi);
+        for (;;) {
+            gts_move mv[64];
+            int n = g->generate(st, mv, 64, g->user);
+            if (n <= 0) {
+                gts_score v = g->evaluate(st, g->user);
+                result = (ply % 2) == dist_side ? v : -v;
+                break;
+            }
+            gts_result r = result_new();
+            gts_status rc;
+            if ((ply % 2) == dist_side) {
+                gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = sync};
+                gts_mpi_mcts_stats s = stats_new();
+                rc = gts_mpi_mcts_virtual(ranks, es, g, st, NULL, &opt, &r, &s);
+                dist_playouts += s.playouts;
+                dist_moves++;
+            } else {
+                rc = gts_mcts(solo, g, st, NULL, &r);
+                gts_mcts_move_stats ms[CAP];
+                uint64_t total;
+                root_stats(solo, ms, &total);
+                solo_playouts += total;
+                solo_moves++;
+            }
+            CHECK(rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE), "vmatch: %s", gts_strerror(rc));
+            if (g->apply(st, r.best_move, g->user) < 0)
+                abort();
+            ply++;
+        }
+        if (result > 0)
+            wins++;
+        else if (result < 0)
+            losses++;
+        else
+            draws++;
+        gts_games_free(g, st);
+    }
+    printf("game,ranks,playouts_per_rank,sync,games,wins,draws,losses,score,"
+           "dist_playouts_per_move,solo_playouts_per_move\n"
+           "%s,%d,%lld,%lld,%d,%d,%d,%d,%.3f,%.0f,%.0f\n",
+           name, ranks, (long long)per, (long long)sync, games, wins, draws, losses,
+           (wins + 0.5 * draws) / (games ? games : 1),
+           dist_moves ? (double)dist_playouts / (double)dist_moves : 0.0,
+           solo_moves ? (double)solo_playouts / (double)solo_moves : 0.0);
+    engines_free(es, ranks);
+    gts_engine_free(solo);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "exact";
-    if (strcmp(mode, "virtual") == 0 || strcmp(mode, "vbench") == 0) {
+    if (strcmp(mode, "virtual") == 0 || strcmp(mode, "vbench") == 0
+        || strcmp(mode, "vmatch") == 0) {
         size = 1;
         if (strcmp(mode, "virtual") == 0)
             test_virtual();
-        else
+        else if (strcmp(mode, "vbench") == 0)
             test_vbench();
+        else
+            test_vmatch(argc > 2 ? argv[2] : "connect4", argc > 3 ? atoi(argv[3]) : 2,
+                        argc > 4 ? atoi(argv[4]) : 16, argc > 5 ? atoll(argv[5]) : 2000,
+                        argc > 6 ? atoll(argv[6]) : 256, argc > 7 ? atoll(argv[7]) : 0);
         printf("test_mpi_mcts %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
