@@ -52,6 +52,9 @@
 /* Bounds of gts_mpi_mcts_options. */
 static const int64_t MAX_SYNC_PLAYOUTS = (int64_t)1 << 40;
 static const int64_t MAX_SYNC_MS = 60000;
+/* Sleeps between two tests of a pending merge. */
+static const long WAIT_MIN_NS = 20000;
+static const long WAIT_MAX_NS = 2000000;
 /* The seed option's range (lib/search/mcts.c's row). */
 static const uint64_t SEED_MASK = ((uint64_t)1 << 62) - 1;
 
@@ -338,6 +341,26 @@ static void rank_contribute(const dm_run *R, const dm_rank *k, uint64_t *u, doub
 
 /* ---- the rounds --------------------------------------------------------------- */
 
+/*
+ * Wait for @n requests without spinning: a rank that ends its round first
+ * sleeps (20 us, doubling up to 2 ms) instead of polling a core that the
+ * slower rank may need (ranks sharing cores, a loaded machine; measured
+ * in doc/results/distributed.md). A blocking MPI_Allreduce busy-polls.
+ */
+static void wait_all(MPI_Request *req, int n)
+{
+    long ns = WAIT_MIN_NS;
+    for (;;) {
+        int done = 0;
+        MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
+        if (done)
+            return;
+        struct timespec ts = { 0, ns };
+        nanosleep(&ts, NULL);
+        ns = ns * 2 < WAIT_MAX_NS ? ns * 2 : WAIT_MAX_NS;
+    }
+}
+
 /* The merge: every rank's contribution summed (max for x) over this
  * process's ranks, in rank order, then over the processes. */
 static void merge(dm_run *R)
@@ -365,9 +388,11 @@ static void merge(dm_run *R)
     }
     R->vtime += vmax;
     if (R->comm != MPI_COMM_NULL) {
-        MPI_Allreduce(MPI_IN_PLACE, R->u, nu, MPI_UINT64_T, MPI_SUM, R->comm);
-        MPI_Allreduce(MPI_IN_PLACE, R->d, nd, MPI_DOUBLE, MPI_SUM, R->comm);
-        MPI_Allreduce(MPI_IN_PLACE, R->x, nx, MPI_INT64_T, MPI_MAX, R->comm);
+        MPI_Request req[3];
+        MPI_Iallreduce(MPI_IN_PLACE, R->u, nu, MPI_UINT64_T, MPI_SUM, R->comm, &req[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, R->d, nd, MPI_DOUBLE, MPI_SUM, R->comm, &req[1]);
+        MPI_Iallreduce(MPI_IN_PLACE, R->x, nx, MPI_INT64_T, MPI_MAX, R->comm, &req[2]);
+        wait_all(req, 3);
     }
 }
 
