@@ -21,8 +21,10 @@
  *                          rank are every rank's status.
  *   test_mpi_mcts bench    not a test: playouts per second of each rank and
  *                          of all, CSV (doc/results/distributed.md).
- *   test_mpi_mcts match    not a test: games of N ranks against one rank at
- *                          equal time per move (doc/results/distributed.md).
+ *   test_mpi_mcts match [GAMES MS SYNC_MS]
+ *                          not a test: games of N ranks against one rank at
+ *                          equal time per move (SYNC_MS 0: merges every
+ *                          1024 playouts), doc/results/distributed.md.
  *
  * Without mpirun:
  *
@@ -555,8 +557,9 @@ static void test_bench(void)
 /* Games at equal time per move: all ranks (gts_mpi_mcts) against rank 0
  * alone (gts_mcts), colours alternating, Connect-4 from a few openings.
  * argv: games, ms per move. */
-static void test_match(int games, int ms)
+static void test_match(int games, int ms, int sync_ms)
 {
+    uint64_t dist_playouts = 0, solo_playouts = 0, dist_moves = 0, solo_moves = 0;
     static const char *const OPEN[] = { "", "4", "3", "5", "44", "43", "45", "34" };
     const gts_game *g = gts_games_find("connect4");
     int wins = 0, draws = 0, losses = 0;
@@ -582,16 +585,24 @@ static void test_match(int games, int ms)
             bool dist = (ply % 2) == dist_side;
             gts_limits lim = {.struct_size = sizeof lim, .time_ms = (uint64_t)ms};
             gts_result r = result_new();
-            gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_ms = 20};
+            gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_ms = sync_ms};
             gts_status rc;
             int64_t move = 0;
             if (dist) {
-                rc = gts_mpi_mcts(MPI_COMM_WORLD, e, g, st, &lim, &opt, &r, NULL);
+                gts_mpi_mcts_stats s = stats_new();
+                rc = gts_mpi_mcts(MPI_COMM_WORLD, e, g, st, &lim, sync_ms ? &opt : NULL, &r, &s);
                 move = (int64_t)r.best_move;
+                dist_playouts += s.playouts;
+                dist_moves++;
             } else {
                 if (rank == 0) {
                     rc = gts_mcts(solo, g, st, &lim, &r);
                     move = (int64_t)r.best_move;
+                    gts_mcts_move_stats mst[CAP];
+                    uint64_t total;
+                    root_stats(solo, mst, &total);
+                    solo_playouts += total;
+                    solo_moves++;
                 } else {
                     rc = GTS_OK;
                 }
@@ -620,8 +631,13 @@ static void test_match(int games, int ms)
         gts_games_free(g, st);
     }
     if (rank == 0)
-        printf("ranks,games,ms_per_move,wins,draws,losses,score\n%d,%d,%d,%d,%d,%d,%.3f\n", size,
-               games, ms, wins, draws, losses, (wins + 0.5 * draws) / (games ? games : 1));
+        printf("ranks,games,ms_per_move,sync_ms,wins,draws,losses,score,"
+               "dist_playouts_per_move,solo_playouts_per_move\n"
+               "%d,%d,%d,%d,%d,%d,%d,%.3f,%.0f,%.0f\n",
+               size, games, ms, sync_ms, wins, draws, losses,
+               (wins + 0.5 * draws) / (games ? games : 1),
+               dist_moves ? (double)dist_playouts / (double)dist_moves : 0.0,
+               solo_moves ? (double)solo_playouts / (double)solo_moves : 0.0);
     gts_engine_free(e);
     gts_engine_free(solo);
 }
@@ -733,7 +749,8 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "bench") == 0)
         test_bench();
     else if (strcmp(mode, "match") == 0)
-        test_match(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 500);
+        test_match(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 500,
+                   argc > 4 ? atoi(argv[4]) : 20);
     else {
         fprintf(stderr, "usage: test_mpi_mcts exact|fail|stop|bench|match [games ms] "
                         "(under mpirun), test_mpi_mcts virtual|vbench\n");
