@@ -567,12 +567,25 @@ static void finish(dm_run *R, uint32_t flags, gts_result *res)
         int best = -1;
         gts_score score = 0;
         bool solved = false;
-        if (R->n > 0) {
+        if (R->n > 0 && k0->has_tree) { /* else the engine's are another search's */
             k0->cur[0].struct_size = sizeof k0->cur[0];
             if (gts_mcts_root_stats(k0->engine, k0->cur, R->n) == R->n)
                 best = choose(k0->cur, R->n, &score, &solved);
         }
-        if (best < 0) { /* nothing learnt: gts_mcts()'s fallback */
+        if (best < 0 && !(last->flags & GTS_RESULT_HAS_MOVE) && R->n > 0) {
+            /* no round searched (the time was up before the first): as
+             * gts_mcts() without a playout, the first move and the static
+             * score, depth 0 */
+            gts_game g;
+            memset(&g, 0, sizeof g);
+            gts__struct_in(gts__desc_game(), &g, R->game, NULL);
+            gts_score v = g.evaluate(R->state, g.user);
+            buf[0] = (int64_t)R->moves[0];
+            buf[1] = v > -GTS_SCORE_INF && v < GTS_SCORE_INF ? v : 0;
+            buf[2] = GTS_RESULT_HAS_MOVE | flags;
+            buf[4] = 1;
+            buf[HDR] = (int64_t)R->moves[0];
+        } else if (best < 0) { /* nothing learnt: gts_mcts()'s fallback */
             buf[0] = (int64_t)last->best_move;
             buf[1] = last->score;
             buf[2] = (last->flags & GTS_RESULT_HAS_MOVE) | flags;

@@ -315,6 +315,7 @@ typedef struct wrapped {
     const gts_game *inner;
     long calls, fail_at, stop_at;
     gts_engine *engine;
+    bool slow_first; /* the first generate() takes 5 ms */
 } wrapped;
 static wrapped *wctx;
 
@@ -322,6 +323,8 @@ static int w_generate(void *s, gts_move *m, uint32_t cap, void *u)
 {
     (void)u;
     wctx->calls++;
+    if (wctx->slow_first && wctx->calls == 1)
+        nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
     if (wctx->fail_at > 0 && wctx->calls >= wctx->fail_at)
         return -42;
     if (wctx->stop_at > 0 && wctx->calls == wctx->stop_at)
@@ -337,6 +340,7 @@ static void wrap(wrapped *w, const gts_game *inner, long fail_at, long stop_at, 
     w->fail_at = fail_at;
     w->stop_at = stop_at;
     w->engine = e;
+    w->slow_first = false;
     w->g.generate = w_generate;
     w->g.generate_keyed = NULL;
     wctx = w;
@@ -412,6 +416,20 @@ static void stop_suite(int vranks)
     CHECK(rc == GTS_OK && (r.flags & GTS_RESULT_TIME_LIMIT), "time limit: %s, flags %#x",
           gts_strerror(rc), r.flags);
     same_everywhere("time limit", &r);
+    /* the time is up before the first round (the root's generate() took
+     * it): still a legal move, as gts_mcts() gives one without a playout */
+    wrap(&w, c4, 0, 0, NULL);
+    w.slow_first = true;
+    lim = (gts_limits){.struct_size = sizeof lim, .time_ms = 1};
+    r = result_new();
+    rc = run(vranks, es, &w.g, st, &lim, NULL, &r, NULL);
+    CHECK(rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE) && (r.flags & GTS_RESULT_TIME_LIMIT),
+          "time up at once: %s, flags %#x", gts_strerror(rc), r.flags);
+    gts_move first[16];
+    CHECK(c4->generate(st, first, 16, c4->user) > 0 && r.best_move == first[0] && r.depth == 0,
+          "time up at once: move %llu depth %d, want the first move, depth 0",
+          (unsigned long long)r.best_move, r.depth);
+    same_everywhere("time up at once", &r);
     /* bad arguments on one rank: everyone's status */
     lim = (gts_limits){.struct_size = sizeof lim, .depth = (rank == last || vranks) ? 5 : 0};
     r = result_new();
