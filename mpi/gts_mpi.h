@@ -367,9 +367,11 @@ typedef struct gts_mpi_mcts_stats {
  * use sync_ms to bound it) with #GTS_RESULT_STOPPED on every rank. The
  * search also ends when the merged root is proven (the solver's ranges
  * are merged too: a finite game searched without limits gets its exact
- * value). gts_limits::depth must be 0 (none: #GTS_ENOTSUP otherwise, as
- * gts_mcts() keeps no tree with a depth limit); the window and
- * on_iteration are ignored.
+ * value). gts_limits::depth must be 0 or #GTS_MAX_DEPTH (none:
+ * #GTS_ENOTSUP otherwise, as gts_mcts() keeps no tree with a depth
+ * limit); the window and on_iteration are ignored. When the time is up
+ * before the first round, the result is the first move and the static
+ * score at depth 0, as gts_mcts() gives without a playout.
  *
  * **Seeds.** Rank r's round k searches with its own seed derived from the
  * engine's #GTS_OPT_MCTS_SEED, r and k. With one thread per rank and
