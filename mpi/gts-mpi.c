@@ -208,9 +208,9 @@ static gts_engine **vengines; /* [opt_virtual]: [0] is the command's engine */
 /* The search at opt_virtual simulated ranks: engines 1..N-1 are created
  * once (their tables live on from search to search, as real ranks' do)
  * and take rank 0's engine options; one line of counters to stderr. */
-static gts_status virtual_search(gts_engine *engine, const gts_game *game, void *state,
-                                 const gts_limits *limits, const gts_mpi_options *o,
-                                 gts_result *result, gts_mpi_stats *stats)
+/* The engines of the virtual ranks: rank 0's is @engine, the others (made
+ * once) get its options. */
+static gts_engine *const *virtual_engines(gts_engine *engine)
 {
     int32_t n = opt_virtual;
     if (!vengines) {
@@ -230,8 +230,35 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
             if (gts_engine_get(engine, opts[k], &v) == GTS_OK)
                 gts_engine_set(vengines[i], opts[k], v);
         }
+    return vengines;
+}
+
+/* Distributed MCTS on virtual ranks (--virtual N search --alg mcts). */
+static gts_status virtual_mcts(gts_engine *engine, const gts_game *game, void *state,
+                               const gts_limits *limits, gts_result *result)
+{
+    gts_mpi_mcts_stats stats = {.struct_size = sizeof stats};
     /* Ctrl-C stops rank 0's engine, which stops the virtual search too. */
-    gts_status st = gts_mpi_search_virtual(n, vengines, game, state, limits, o, result, stats);
+    gts_status st = gts_mpi_mcts_virtual(opt_virtual, virtual_engines(engine), game, state,
+                                         limits, NULL, result, &stats);
+    if (st == GTS_OK)
+        fprintf(stderr,
+                "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu playouts %llu "
+                "merges %llu\n",
+                (int)stats.ranks, (unsigned long long)stats.virtual_time,
+                (unsigned long long)stats.nodes, (unsigned long long)stats.playouts,
+                (unsigned long long)stats.merges);
+    return st;
+}
+
+static gts_status virtual_search(gts_engine *engine, const gts_game *game, void *state,
+                                 const gts_limits *limits, const gts_mpi_options *o,
+                                 gts_result *result, gts_mpi_stats *stats)
+{
+    int32_t n = opt_virtual;
+    /* Ctrl-C stops rank 0's engine, which stops the virtual search too. */
+    gts_status st = gts_mpi_search_virtual(n, virtual_engines(engine), game, state, limits, o,
+                                           result, stats);
     if (st == GTS_OK) {
         double busy = n > 1 && stats->virtual_time
                           ? (double)stats->busy_time / ((double)(n - 1) * stats->virtual_time)
@@ -286,7 +313,10 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
             }
         }
     }
-    if (!found || !gts_algorithm_is_exact(alg) || !limits) {
+    /* MCTS without a depth limit: distributed MCTS (gts_mpi_mcts). */
+    bool mcts = alg == GTS_ALG_MCTS && limits
+                && (limits->depth == 0 || limits->depth == GTS_MAX_DEPTH);
+    if (!found || !(gts_algorithm_is_exact(alg) || mcts) || !limits) {
         if (!warned)
             cli_warn("%s: searched by rank 0 alone",
                      !found ? "a position this tool cannot send" : "an inexact algorithm");
@@ -294,6 +324,10 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
         return gts_search(engine, alg, game, state, limits, result);
     }
 
+    if (mcts)
+        return opt_virtual > 0 ? virtual_mcts(engine, game, state, limits, result)
+                               : gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, NULL,
+                                              result, NULL);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
                           .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
                           .virtual_latency = opt_latency, .split = opt_split };
@@ -399,7 +433,10 @@ static int serve(sigset_t *signals)
         r.struct_size = sizeof r;
         gts_mpi_options o = { .struct_size = sizeof o, .algorithm = (gts_algorithm)c.alg };
         /* A NULL state or game makes every rank fail the search (GTS_EINVAL). */
-        gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
+        if (c.alg == GTS_ALG_MCTS)
+            gts_mpi_mcts(MPI_COMM_WORLD, e, g, state, &lim, NULL, &r, NULL);
+        else
+            gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
         if (state && g)
             gts_games_free(g, state);
         free(name);
@@ -417,7 +454,8 @@ static const char USAGE[] =
     "       gts-mpi --virtual N [OPTIONS] COMMAND [ARGS]\n"
     "\n"
     "The commands of 'gts', searched by every rank with gts_mpi_search()\n"
-    "(APHID; doc/mpi.md). Rank 0 reads the input and prints the output.\n"
+    "(APHID; doc/mpi.md), or gts_mpi_mcts() for --alg mcts without a depth\n"
+    "limit (distributed MCTS). Rank 0 reads the input and prints the output.\n"
     "\n"
     "Commands:\n"
     "  solve connect4   as 'gts solve connect4' (positions on stdin)\n"

@@ -229,6 +229,140 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
                                       const gts_mpi_options *options, gts_result *result,
                                       gts_mpi_stats *stats);
 
+/* ---- distributed MCTS (since 0.3) ------------------------------------------ */
+
+/**
+ * @brief Default of gts_mpi_mcts_options::sync_playouts: playouts of each
+ *        rank between two merges of the root statistics.
+ * @since 0.3
+ */
+#define GTS_MPI_MCTS_SYNC_PLAYOUTS 1024
+
+/**
+ * @brief Options of gts_mpi_mcts() (NULL: all defaults; 0 in a field: its
+ *        default).
+ * @since 0.3
+ */
+typedef struct gts_mpi_mcts_options {
+    /** @brief sizeof(gts_mpi_mcts_options) as compiled by the caller.
+        @since 0.3 */
+    size_t struct_size;
+    /** @brief Playouts of each rank between two merges (default
+        #GTS_MPI_MCTS_SYNC_PLAYOUTS; 1..2^40). With sync_ms 0 the schedule
+        depends on no clock: a fixed seed then gives the same result on
+        every run at the same rank count. @since 0.3 */
+    int64_t sync_playouts;
+    /** @brief When > 0: merge every sync_ms milliseconds of each rank's
+        search instead (up to 60000), whatever the playouts; results then
+        vary from run to run. @since 0.3 */
+    int64_t sync_ms;
+} gts_mpi_mcts_options;
+
+/**
+ * @brief Statistics of a gts_mpi_mcts() (or gts_mpi_mcts_virtual()) run.
+ * @since 0.3
+ */
+typedef struct gts_mpi_mcts_stats {
+    /** @brief sizeof(gts_mpi_mcts_stats) as compiled by the caller.
+        @since 0.3 */
+    size_t struct_size;
+    /** @brief Ranks that searched. @since 0.3 */
+    int32_t ranks;
+    /** @brief Rounds: searches of each rank, each followed by a merge.
+        @since 0.3 */
+    uint64_t merges;
+    /** @brief Playouts of all ranks (the merged root's visits). @since 0.3 */
+    uint64_t playouts;
+    /** @brief Nodes of all ranks (gts_result::nodes summed over every
+        round). @since 0.3 */
+    uint64_t nodes;
+    /** @brief Virtual ranks only: the virtual time of the run, in nodes:
+        over the rounds, the sum of the largest node count of one rank in
+        that round (the ranks wait for each other at each merge; the merge
+        itself costs nothing). 0 over MPI. @since 0.3 */
+    uint64_t virtual_time;
+} gts_mpi_mcts_stats;
+
+/**
+ * @brief Distributed Monte-Carlo tree search (root parallelisation over
+ *        MPI, with periodic merges of the root statistics).
+ *
+ * Collective: every rank of @p comm calls it with the same root position,
+ * limits and options, each with its own engine (its MCTS options, as
+ * gts_mcts() reads them). Each rank grows its own gts_mcts() tree of the
+ * position, with its own random stream, in rounds: a round is a
+ * gts_mcts() of gts_mpi_mcts_options::sync_playouts playouts (or
+ * sync_ms milliseconds) continuing the rank's kept tree, then a merge: an
+ * MPI_Allreduce of the root moves' new visits, reward sums, AMAF counts
+ * and proven ranges, of which each rank adds the other ranks' part to its
+ * own root with gts_mcts_inject(), so that its selection at the root
+ * follows the statistics of all ranks (the MoGo cluster scheme: Gelly et
+ * al., "The parallelization of Monte-Carlo planning", 2008). After every
+ * merge all ranks' roots hold the same visits.
+ *
+ * **Limits and stop**, as gts_mcts(): the playout budget
+ * #GTS_OPT_MCTS_PLAYOUTS (rank 0's engine's value) counts the playouts of
+ * all ranks, and is met exactly (the last round shares what is left among
+ * the ranks); gts_limits::nodes counts the nodes of all ranks (each round
+ * gives each rank an equal share of what is left); gts_limits::time_ms is
+ * the wall-clock time of each rank. A rank that hits its time limit ends
+ * the search at the next merge. gts_engine_stop() on any rank's engine,
+ * from any thread, ends the search at the next merge (so within a round:
+ * use sync_ms to bound it) with #GTS_RESULT_STOPPED on every rank. The
+ * search also ends when the merged root is proven (the solver's ranges
+ * are merged too: a finite game searched without limits gets its exact
+ * value). gts_limits::depth must be 0 or #GTS_MAX_DEPTH (none:
+ * #GTS_ENOTSUP otherwise, as gts_mcts() keeps no tree with a depth
+ * limit); the window and on_iteration are ignored. When the time is up
+ * before the first round, the result is the first move and the static
+ * score at depth 0, as gts_mcts() gives without a playout.
+ *
+ * **Seeds.** Rank r's round k searches with its own seed derived from the
+ * engine's #GTS_OPT_MCTS_SEED, r and k. With one thread per rank and
+ * sync_ms = 0, the same seed gives the same result and statistics on
+ * every run at the same rank count.
+ *
+ * **Result**, the same on every rank (rank 0's choice, broadcast): the
+ * best move by the merged root statistics (the rule of gts_mcts(): a move
+ * proving the root's value when it is proven, else the most visited move
+ * that can still reach the root's proven value unless a move's proven
+ * value is better than its estimate), its score, flags (the limits and
+ * stops of every rank, #GTS_RESULT_MEMORY_LIMIT from any rank), depth
+ * (#GTS_MAX_DEPTH when the root is proven, else the pv's length), the pv
+ * (rank 0's tree's line when it starts with the chosen move, else that
+ * move alone), nodes (all ranks), threads (the number of ranks), time_us
+ * (this rank's). gts_mcts_root_stats() on any rank's engine afterwards
+ * gives the merged statistics. The tree stays in each engine as
+ * gts_mcts() leaves it (#GTS_OPT_MCTS_REUSE): a search starts from a
+ * fresh tree on every rank (a kept tree of an earlier search is
+ * dropped).
+ *
+ * **Errors.** Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ENOTSUP,
+ * #GTS_EBUSY) are agreed on by all ranks before searching. A failure of
+ * any rank's search (a callback: #GTS_ECALLBACK with its
+ * gts_result::callback_status; memory) ends the search on every rank at
+ * the next merge, every rank returning that status (the lowest status when
+ * several failed). A rank that dies ends the MPI job, as for
+ * gts_mpi_search().
+ *
+ * Thread-safety: as gts_mpi_search().
+ *
+ * @param comm    the communicator (duplicated for the call).
+ * @param engine  this rank's engine.
+ * @param game    the game (clone/free when the engine has threads).
+ * @param state   the root, restored on return.
+ * @param limits  the limits, or NULL.
+ * @param options NULL or the options.
+ * @param result  receives the result.
+ * @param stats   NULL or receives the statistics.
+ * @return #GTS_OK or an error status, the same on every rank.
+ * @since 0.3
+ */
+GTS_MPI_API gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game,
+                                    void *state, const gts_limits *limits,
+                                    const gts_mpi_mcts_options *options, gts_result *result,
+                                    gts_mpi_mcts_stats *stats);
+
 /* ======================================================================
  * Experimental API: declared only when GTS_EXPERIMENTAL_API is defined
  * (README "Versioning and ABI"). Everything above is the stable API.
@@ -333,6 +467,44 @@ GTS_MPI_API gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *
                                               const gts_limits *limits,
                                               const gts_mpi_options *options,
                                               gts_result *result, gts_mpi_stats *stats);
+
+/**
+ * @brief gts_mpi_mcts() with @p ranks simulated ranks in this process,
+ *        without MPI.
+ *
+ * Runs the rounds and merges of gts_mpi_mcts() unchanged, the ranks' searches
+ * one after the other in this thread, each with its own engine
+ * (`engines[k]` is rank k's), and the merges summing the ranks' deltas in
+ * rank order. gts_mpi_mcts_stats::virtual_time is the time the run would
+ * take with one processor per rank, in nodes (see there): the playouts
+ * per virtual time unit over those of one rank is the speedup.
+ * Deterministic as gts_mpi_mcts() (sync_ms 0, one thread per engine),
+ * and at @p ranks = n it returns what gts_mpi_mcts() returns on n real
+ * ranks (the same merges, in the same order, up to the rounding of the
+ * reward sums). Limits, stops (on any engine) and errors as
+ * gts_mpi_mcts(); time_ms is wall-clock time of the whole run.
+ *
+ * @param ranks   1..#GTS_MPI_MAX_VIRTUAL_RANKS (#GTS_ERANGE otherwise).
+ * @param engines @p ranks distinct engines (#GTS_EINVAL otherwise).
+ * @param game    the game.
+ * @param state   the root, restored on return.
+ * @param limits  the limits, or NULL.
+ * @param options NULL or the options.
+ * @param result  receives the result (nodes: all ranks).
+ * @param stats   NULL or receives the statistics.
+ * @return #GTS_OK or an error status.
+ *
+ * Experimental (declared only with @c GTS_EXPERIMENTAL_API): a measurement
+ * instrument, like gts_mpi_search_virtual().
+ *
+ * Not thread-safe, except gts_engine_stop() on any of @p engines.
+ * @since 0.3
+ */
+GTS_MPI_API gts_status gts_mpi_mcts_virtual(int32_t ranks, gts_engine *const *engines,
+                                            const gts_game *game, void *state,
+                                            const gts_limits *limits,
+                                            const gts_mpi_mcts_options *options,
+                                            gts_result *result, gts_mpi_mcts_stats *stats);
 
 /** @} */
 

@@ -379,6 +379,47 @@ typedef struct gts_evaluator {
  */
 GTS_API gts_status gts_engine_set_evaluator(gts_engine *engine, const gts_evaluator *evaluator);
 
+/**
+ * @brief Add root-move statistics of other searches of the same position
+ *        to the root of the tree kept from the last MCTS search on
+ *        @p engine.
+ *
+ * For root parallelisation across processes (libgts-mpi's distributed
+ * MCTS, MoGo's cluster scheme): each process searches its own tree and
+ * adds the others' new playouts to its root, so that its selection
+ * follows the shared statistics. Entry i is added to the i-th root move
+ * (generate() order, as gts_mcts_root_stats() lists them; its move must be
+ * that move): visits and visits x mean join the move's playouts and reward
+ * sum, amaf_visits and amaf_visits x amaf_mean its AMAF counts, and its
+ * proven range narrows to [lower, upper] (they must be sound bounds of the
+ * move's value from the root's side, such as another search of the same
+ * position proved). The root's visits grow by the visits added; nothing
+ * below the root's children changes. prior and score are ignored. With
+ * root parallelisation (#GTS_MCTS_ROOT) the first worker's tree receives
+ * them. gts_mcts_root_stats() then returns the sums, until the next
+ * search. The next search continues the tree with the added statistics
+ * only when it adopts it (gts_mcts_advance(), for example with no move).
+ *
+ * @param engine the engine.
+ * @param stats  @p n entries; stats[0].struct_size is the stride (any size
+ *               from #GTS_MCTS_MOVE_STATS_SIZE_V0_2 on, the same in every
+ *               entry); may be NULL when @p n is 0.
+ * @param n      the number of root moves (that of the kept root).
+ * @return 1 when the statistics were added; 0 when no tree is kept (the
+ *         last search was not MCTS, failed, had a depth limit, or reuse is
+ *         off: nothing to add to); #GTS_EINVAL for a NULL @p engine, a
+ *         negative @p n, NULL @p stats with @p n > 0, @p n other than the
+ *         root's move count, a move out of order, a mean outside [0, 1],
+ *         lower > upper, bounds outside the score range, or visits that
+ *         would take the root past 2^32; #GTS_ESTRUCT for an unsupported or
+ *         unequal struct_size; #GTS_EBUSY while the engine searches.
+ *         Nothing is added unless every entry is valid.
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.3
+ */
+GTS_API int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n);
+
 #ifdef __cplusplus
 }
 #endif

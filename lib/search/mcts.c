@@ -2012,3 +2012,101 @@ int gts_mcts_advance(gts_engine *engine, const gts_move *moves, int n, uint64_t 
     gts__engine_release(engine);
     return rc;
 }
+
+/* ---- statistics from elsewhere ---------------------------------------------------- */
+
+/*
+ * gts_mcts_inject(): add root-move statistics gathered by other searches
+ * of the same position (other processes: libgts-mpi's distributed MCTS)
+ * to the kept tree's root children, as if those playouts had run here.
+ * Only the root children and the root change: their visits and reward
+ * sums grow (the sum in MC_ONE units, rounded once per entry), their
+ * proven ranges narrow to the given ones (sound: the same position's
+ * value), and the root's range is recomputed. Subtrees are untouched, so
+ * "root visits == sum of the root children's visits" still holds, while
+ * "== playouts done here" becomes "== playouts done here and injected".
+ * With root parallelisation the first tree receives them (the root
+ * statistics sum the trees). The engine's root statistics
+ * (gts_mcts_root_stats) are updated alike. Nothing changes unless every
+ * entry is valid.
+ */
+int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n)
+{
+    if (!engine || n < 0 || (n > 0 && !stats))
+        return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
+    if (!gts__engine_claim(engine))
+        return GTS_EBUSY;
+    mc_engine_state *st = mc_st(engine);
+    mc_kept *k = st ? st->kept : NULL;
+    mc_node *root = k && k->nroots > 0 ? &k->roots[0] : NULL;
+    int rc = root ? 1 : 0;
+
+    /* Step 1. Check every entry against the kept root before changing any */
+    size_t size = 0, stride = 0;
+    if (root && n > 0) {
+        const char *why = NULL;
+        if (gts__struct_check(gts__desc_mcts_move_stats(), stats, &size, &why) != GTS_OK)
+            rc = GTS_ESTRUCT;
+        gts__engine_note(engine, why);
+        memcpy(&stride, stats, sizeof stride);
+    }
+    if (rc == 1 && (n != (int)root->n || (root->state & MC_STATE) != MC_EXPANDED))
+        rc = GTS_EINVAL;
+    uint64_t added = 0;
+    for (int i = 0; rc == 1 && i < n; i++) {
+        gts_mcts_move_stats s = {.struct_size = sizeof s};
+        const unsigned char *src = (const unsigned char *)stats + (size_t)i * stride;
+        size_t own;
+        memcpy(&own, src, sizeof own);
+        rc = own == stride && gts__struct_in(gts__desc_mcts_move_stats(), &s, src, NULL) == GTS_OK
+                 ? 1
+                 : GTS_ESTRUCT;
+        if (rc == 1
+            && (s.move != root->children[i].move || !(s.mean >= 0.0 && s.mean <= 1.0)
+                || !(s.amaf_mean >= 0.0 && s.amaf_mean <= 1.0) || s.lower > s.upper
+                || s.lower < GTS_SCORE_LOSS || s.upper > GTS_SCORE_WIN
+                || s.visits > (UINT64_C(1) << 32) || s.amaf_visits > (UINT64_C(1) << 32)
+                || added + s.visits + root->visits > (UINT64_C(1) << 32)))
+            rc = GTS_EINVAL;
+        added += rc == 1 ? s.visits : 0;
+    }
+
+    /* Step 2. Add them: children, root, the engine's root statistics */
+    bool stats_valid = st && st->stats_search == engine->searches && st->nstats == (uint32_t)n;
+    mc_search scale = {.scale = (double)mc_opt(engine, GTS_OPT_MCTS_EVAL_SCALE)};
+    for (int i = 0; rc == 1 && i < n; i++) {
+        gts_mcts_move_stats s = {.struct_size = sizeof s};
+        gts__struct_in(gts__desc_mcts_move_stats(), &s,
+                       (const unsigned char *)stats + (size_t)i * stride, NULL);
+        mc_node *c = &root->children[i];
+        uint64_t sum = (uint64_t)llround(s.mean * (double)s.visits * MC_ONE);
+        uint64_t amaf = (uint64_t)llround(s.amaf_mean * (double)s.amaf_visits * MC_ONE);
+        c->visits += s.visits;
+        c->sum += sum;
+        c->amaf_visits += s.amaf_visits;
+        c->amaf_sum += amaf;
+        raise_i32(&c->lower, -s.upper); /* the child's range is from its side */
+        drop_i32(&c->upper, -s.lower);
+        root->visits += s.visits;
+        if (stats_valid) {
+            gts_mcts_move_stats *o = &st->stats[i];
+            double osum = o->mean * (double)o->visits + s.mean * (double)s.visits;
+            double oamaf = o->amaf_mean * (double)o->amaf_visits + s.amaf_mean * (double)s.amaf_visits;
+            o->visits += s.visits;
+            o->amaf_visits += s.amaf_visits;
+            o->mean = o->visits ? osum / (double)o->visits : 0.0;
+            o->amaf_mean = o->amaf_visits ? oamaf / (double)o->amaf_visits : 0.0;
+            if (s.lower > o->lower)
+                o->lower = s.lower;
+            if (s.upper < o->upper)
+                o->upper = s.upper;
+            o->score = o->visits ? clamp_score(mc_to_score(&scale, o->mean), o->lower, o->upper)
+                                 : clamp_score(0, o->lower, o->upper);
+        }
+    }
+    if (rc == 1)
+        mc_update_range(root);
+    gts__engine_release(engine);
+    return rc;
+}

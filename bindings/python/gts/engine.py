@@ -775,6 +775,37 @@ class Engine:
             _evaluators.pop(self._evaluator_id, None)
         else:
             _evaluators[self._evaluator_id] = self
+    def mcts_inject(self, stats: Sequence["MctsMoveStats"]) -> bool:
+        """Add root-move statistics of other searches of the same position
+        (``gts_mcts_inject``, since 0.3) to the tree kept from the last MCTS
+        search: one entry per root move in generate() order, as
+        ``mcts_root_stats()`` lists them (its visits, mean, AMAF counts and
+        proven range ``lower``..``upper`` are added; prior and score are
+        ignored). True when added; False when no tree is kept. Call
+        ``mcts_advance(())`` so that the next search continues the tree."""
+        fn = getattr(_lib.lib, "gts_mcts_inject", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no gts_mcts_inject (libgts 0.3)")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
+        entries = list(stats)
+        arr = (_lib.MctsMoveStatsStruct * max(len(entries), 1))()
+        for i, e in enumerate(entries):
+            arr[i].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
+            arr[i].move = check_int(e.move, "move")
+            arr[i].visits = check_int(e.visits, "visits")
+            arr[i].mean = float(e.mean)
+            arr[i].lower = check_int(e.lower, "lower")
+            arr[i].upper = check_int(e.upper, "upper")
+            arr[i].amaf_visits = check_int(e.amaf_visits, "amaf_visits")
+            arr[i].amaf_mean = float(e.amaf_mean)
+        with self._lock:
+            if self._active:
+                raise _err("EBUSY", "mcts_inject() while a search is running")
+        rc = fn(self._open(), arr, len(entries))
+        if rc < 0:
+            raise make_error(rc, "gts_mcts_inject")
+        return rc == 1
 
     def close(self) -> None:
         """Free the engine (its table and threads). Idempotent."""

@@ -1,0 +1,813 @@
+/*
+ * gts_mpi_mcts.c - gts_mpi_mcts(): distributed Monte-Carlo tree search,
+ * root parallelisation over MPI with periodic merges of the root
+ * statistics (Gelly, Hoock, Rimmel, Teytaud, Kalemkarian, "The
+ * parallelization of Monte-Carlo planning", ICINCO 2008: MoGo's cluster
+ * version), on the public API of libgts only.
+ *
+ * Design. Every rank grows its own gts_mcts() tree of the same root, in
+ * rounds. A round is one gts_mcts() call per rank that continues the
+ * rank's kept tree (GTS_OPT_MCTS_REUSE on, gts_mcts_advance() with no
+ * move between rounds), with a playout quota (sync_playouts) or a time
+ * slice (sync_ms), and a seed of its own (rank, round). Then the ranks
+ * merge: one MPI_Allreduce per type carries, per root move, the visits,
+ * reward sums and AMAF counts each rank added in the round (its "delta":
+ * its root statistics now minus what it held after the last merge) and
+ * its proven range; each rank adds the sum of the others' deltas to its
+ * root with gts_mcts_inject(), so that after a merge every rank's root
+ * children hold the same visits: the playouts of all ranks. The ranges
+ * are intersected (each is sound, the same position's value), so a proof
+ * found by one rank stops the others' search of that move.
+ *
+ * Why the root only: MoGo's cluster version shares the statistics of the
+ * nodes near the root (visited in more than a few percent of the
+ * simulations); the root's children carry most of what decides the move,
+ * and sharing them needs one collective of 4 numbers per root move and
+ * no node identity (a node deeper down would need a path or a hash).
+ *
+ * The same loop runs P virtual ranks in one process (gts_mpi_mcts_virtual):
+ * a "process" holds nlocal ranks (1 over MPI, P in virtual mode), a merge
+ * reduces its ranks' contributions in rank order and, over MPI, across
+ * processes with MPI_Allreduce. So a virtual run does the merges of a
+ * real one, in the same order.
+ *
+ * Limits and stops are decided at a merge, with everything every rank
+ * knows, so every rank ends after the same round: the playout budget and
+ * the node limit are shared out per round among the ranks (what is left,
+ * split evenly, so the budget is met exactly), the time limit and
+ * gts_engine_stop() (recorded by the engine's watch, hook_internal.h) are
+ * each rank's, a failure is each rank's status, and the merged root's
+ * proven range ends a solved search. The result is chosen by rank 0 from
+ * the merged statistics and broadcast.
+ */
+#include "gts_mpi.h"
+#include "hook_internal.h"
+#include "struct_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bounds of gts_mpi_mcts_options. */
+static const int64_t MAX_SYNC_PLAYOUTS = (int64_t)1 << 40;
+static const int64_t MAX_SYNC_MS = 60000;
+/* Sleeps between two tests of a pending merge. */
+static const long WAIT_MIN_NS = 20000;
+static const long WAIT_MAX_NS = 2000000;
+/* The seed option's range (lib/search/mcts.c's row). */
+static const uint64_t SEED_MASK = ((uint64_t)1 << 62) - 1;
+
+/* Slots after the per-move ones in the reduced arrays. */
+enum { U_PLAYOUTS = 0, U_NODES = 1, U_MORE = 2 };
+enum { X_STATUS = 0, X_CALLBACK = 1, X_STOPPED = 2, X_TIME = 3, X_MEMORY = 4, X_MORE = 5 };
+
+/* One rank of this process. */
+typedef struct dm_rank {
+    gts_engine *engine;
+    int rank;
+    gts_status st;           /* its first failure */
+    int32_t callback_status; /* with GTS_ECALLBACK */
+    bool watching;
+    bool saved;              /* the options below are saved */
+    int64_t seed, playouts, reuse;
+    uint64_t nodes;          /* this round's */
+    uint32_t flags;          /* this round's (GTS_RESULT_MEMORY_LIMIT) */
+    bool time_up;            /* this rank's time limit is reached */
+    bool searched;           /* it searched in this round */
+    bool has_tree;           /* it searched in some round: its engine keeps a tree */
+    gts_mcts_move_stats *cur;  /* [n]: the root statistics after the round */
+    gts_mcts_move_stats *add;  /* [n]: the others' deltas, to inject */
+    uint64_t *seen_v, *seen_av; /* [n]: after the last merge */
+    double *seen_s, *seen_as;
+    gts_result res;          /* its last round's result */
+} dm_rank;
+
+typedef struct dm_run {
+    MPI_Comm comm;           /* MPI_COMM_NULL: virtual ranks only */
+    int ranks;               /* P */
+    int nlocal;
+    dm_rank *rk;             /* [nlocal] */
+    const gts_game *game;
+    void *state;
+    gts_limits lim;
+    gts_mpi_mcts_options opt;
+    uint64_t budget;         /* playouts of all ranks; 0: none */
+    int n;                   /* root moves */
+    gts_move *moves;         /* [n]: the root's moves, in generate() order */
+    uint64_t start_us;
+    uint64_t round;
+    uint64_t playouts, nodes, vtime;
+    /* the merge: one process's contributions, then the totals */
+    uint64_t *u;  /* [2n + U_MORE]: visits, AMAF visits per move; playouts, nodes (sum) */
+    double *d;    /* [2n]: reward sums, AMAF reward sums (sum) */
+    int64_t *x;   /* [2n + X_MORE]: lower, -upper per move; -status, ... (max) */
+    uint64_t *u1; /* one rank's contribution */
+    double *d1;
+    int64_t *x1;
+} dm_run;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* ---- arguments --------------------------------------------------------------- */
+
+static const gts__field MCTS_OPTIONS_FIELDS[] = {
+    GTS__FIELD(gts_mpi_mcts_options, struct_size),
+    GTS__FIELD(gts_mpi_mcts_options, sync_playouts),
+    GTS__FIELD(gts_mpi_mcts_options, sync_ms),
+};
+static const gts__struct_desc MCTS_OPTIONS = GTS__STRUCT_DESC(
+    gts_mpi_mcts_options, sizeof(gts_mpi_mcts_options), MCTS_OPTIONS_FIELDS);
+static const gts__field MCTS_STATS_FIELDS[] = {
+    GTS__FIELD(gts_mpi_mcts_stats, struct_size), GTS__FIELD(gts_mpi_mcts_stats, ranks),
+    GTS__FIELD(gts_mpi_mcts_stats, merges),      GTS__FIELD(gts_mpi_mcts_stats, playouts),
+    GTS__FIELD(gts_mpi_mcts_stats, nodes),       GTS__FIELD(gts_mpi_mcts_stats, virtual_time),
+};
+static const gts__struct_desc MCTS_STATS =
+    GTS__STRUCT_DESC(gts_mpi_mcts_stats, sizeof(gts_mpi_mcts_stats), MCTS_STATS_FIELDS);
+
+/* Check the arguments shared by both entry points into @R. */
+static gts_status check_args(dm_run *R, gts_engine *engine, const gts_game *game, void *state,
+                             const gts_limits *limits, const gts_mpi_mcts_options *options,
+                             gts_result *result, gts_mpi_mcts_stats *stats)
+{
+    if (!engine || !game || !state || !result)
+        return GTS_EINVAL;
+    const char *why = NULL;
+    size_t n;
+    gts_status rc = gts__struct_check(gts__desc_result(), result, &n, &why);
+    if (rc == GTS_OK && stats)
+        rc = gts__struct_check(&MCTS_STATS, stats, &n, &why);
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    if (rc == GTS_OK)
+        rc = gts__struct_in(gts__desc_game(), &g, game, &why);
+    memset(&R->lim, 0, sizeof R->lim);
+    R->lim.struct_size = sizeof R->lim;
+    if (rc == GTS_OK && limits)
+        rc = gts__struct_in(gts__desc_limits(), &R->lim, limits, &why);
+    memset(&R->opt, 0, sizeof R->opt);
+    R->opt.struct_size = sizeof R->opt;
+    if (rc == GTS_OK && options)
+        rc = gts__struct_in(&MCTS_OPTIONS, &R->opt, options, &why);
+    gts__engine_note_error(engine, why);
+    if (rc != GTS_OK)
+        return rc;
+    if (!g.generate || !g.apply || !g.undo || !g.evaluate)
+        return GTS_EINVAL;
+    if (R->lim.depth != 0 && R->lim.depth != GTS_MAX_DEPTH)
+        return R->lim.depth < 0 || R->lim.depth > GTS_MAX_DEPTH ? GTS_ERANGE : GTS_ENOTSUP;
+    if (R->opt.sync_playouts == 0)
+        R->opt.sync_playouts = GTS_MPI_MCTS_SYNC_PLAYOUTS;
+    if (R->opt.sync_playouts < 0 || R->opt.sync_playouts > MAX_SYNC_PLAYOUTS
+        || R->opt.sync_ms < 0 || R->opt.sync_ms > MAX_SYNC_MS)
+        return GTS_ERANGE;
+    R->game = game;
+    R->state = state;
+    return GTS_OK;
+}
+
+/* The root's moves into R->moves (every rank lists them: their number
+ * must agree), their number or a status. */
+static int root_moves(dm_run *R, const gts_game *game, void *state)
+{
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    gts__struct_in(gts__desc_game(), &g, game, NULL);
+    if (g.max_moves == 0)
+        return GTS_ERANGE;
+    gts_move *buf = malloc((size_t)g.max_moves * sizeof *buf);
+    if (!buf)
+        return GTS_ENOMEM;
+    int n = g.generate(state, buf, g.max_moves, g.user);
+    if (n < 0 || n > (int)g.max_moves) {
+        free(buf);
+        return GTS_ECALLBACK;
+    }
+    R->moves = buf;
+    return n;
+}
+
+/* ---- one rank ------------------------------------------------------------------ */
+
+static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
+{
+    memset(k, 0, sizeof *k);
+    k->engine = engine;
+    k->rank = rank;
+    size_t n = R->n > 0 ? (size_t)R->n : 1;
+    k->cur = calloc(n, sizeof *k->cur);
+    k->add = calloc(n, sizeof *k->add);
+    k->seen_v = calloc(n, sizeof *k->seen_v);
+    k->seen_av = calloc(n, sizeof *k->seen_av);
+    k->seen_s = calloc(n, sizeof *k->seen_s);
+    k->seen_as = calloc(n, sizeof *k->seen_as);
+    if (!k->cur || !k->add || !k->seen_v || !k->seen_av || !k->seen_s || !k->seen_as)
+        return GTS_ENOMEM;
+    gts_status st = gts__engine_watch_begin(engine);
+    if (st != GTS_OK)
+        return st;
+    k->watching = true;
+    if (gts_engine_get(engine, GTS_OPT_MCTS_SEED, &k->seed) != GTS_OK
+        || gts_engine_get(engine, GTS_OPT_MCTS_PLAYOUTS, &k->playouts) != GTS_OK
+        || gts_engine_get(engine, GTS_OPT_MCTS_REUSE, &k->reuse) != GTS_OK)
+        return GTS_EINVAL;
+    k->saved = true;
+    /* A fresh tree: reuse off drops a kept one, on keeps the rounds'. */
+    gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 0);
+    gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 1);
+    k->res.struct_size = sizeof k->res;
+    return GTS_OK;
+}
+
+static void rank_close(dm_rank *k)
+{
+    if (k->saved) {
+        gts_engine_set(k->engine, GTS_OPT_MCTS_SEED, k->seed);
+        gts_engine_set(k->engine, GTS_OPT_MCTS_PLAYOUTS, k->playouts);
+        gts_engine_set(k->engine, GTS_OPT_MCTS_REUSE, k->reuse);
+    }
+    if (k->watching)
+        gts__engine_watch_end(k->engine);
+    free(k->cur);
+    free(k->add);
+    free(k->seen_v);
+    free(k->seen_av);
+    free(k->seen_s);
+    free(k->seen_as);
+}
+
+/* The round's search of rank @k: @quota playouts (0: none to do, when a
+ * budget is shared out; UINT64_MAX: no quota), a time slice @time_ms (0:
+ * none) and a node share @nodes (0: none). */
+static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
+{
+    k->nodes = 0;
+    k->flags = 0;
+    k->searched = false;
+    if (k->st != GTS_OK || quota == 0)
+        return;
+    uint64_t seed = mix(mix((uint64_t)k->seed + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(k->rank + 1))
+                        + R->round) & SEED_MASK;
+    gts_engine_set(k->engine, GTS_OPT_MCTS_SEED, (int64_t)seed);
+    gts_engine_set(k->engine, GTS_OPT_MCTS_PLAYOUTS, quota == UINT64_MAX ? 0 : (int64_t)quota);
+    gts_limits lim = {.struct_size = sizeof lim, .nodes = nodes};
+    uint64_t slice = (uint64_t)R->opt.sync_ms;
+    if (R->lim.time_ms > 0) {
+        uint64_t spent = (now_us() - R->start_us) / 1000;
+        if (spent >= R->lim.time_ms) {
+            k->time_up = true;
+            return;
+        }
+        uint64_t left = R->lim.time_ms - spent;
+        if (slice == 0 || left < slice)
+            slice = left;
+    }
+    lim.time_ms = slice;
+    gts_result res = {.struct_size = sizeof res};
+    gts_status st = gts_mcts(k->engine, R->game, R->state, &lim, &res);
+    if (st != GTS_OK) {
+        k->st = st;
+        k->callback_status = res.callback_status;
+        return;
+    }
+    k->res = res;
+    k->nodes = res.nodes;
+    k->flags = res.flags & GTS_RESULT_MEMORY_LIMIT;
+    /* the next round continues this tree */
+    int rc = gts_mcts_advance(k->engine, NULL, 0, NULL);
+    if (rc != 1) {
+        k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+        return;
+    }
+    k->cur[0].struct_size = sizeof k->cur[0];
+    if (gts_mcts_root_stats(k->engine, k->cur, R->n) != R->n) {
+        k->st = GTS_EINVAL; /* the root changed under the search */
+        return;
+    }
+    k->searched = true;
+    k->has_tree = true;
+}
+
+/* Rank @k's part of move @i in this round: what its search added to the
+ * root since the last merge (nothing when it did not search). */
+static void own_delta(const dm_rank *k, int i, uint64_t *dv, uint64_t *dav, double *ds,
+                      double *das)
+{
+    const gts_mcts_move_stats *c = &k->cur[i];
+    bool ok = k->st == GTS_OK && k->searched;
+    *dv = ok ? c->visits - k->seen_v[i] : 0;
+    *dav = ok ? c->amaf_visits - k->seen_av[i] : 0;
+    *ds = ok ? c->mean * (double)c->visits - k->seen_s[i] : 0.0;
+    *das = ok ? c->amaf_mean * (double)c->amaf_visits - k->seen_as[i] : 0.0;
+}
+
+/* Add rank @k's contribution to the merge arrays (u, d: sums; x: max). */
+static void rank_contribute(const dm_run *R, const dm_rank *k, uint64_t *u, double *d, int64_t *x)
+{
+    int n = R->n;
+    bool ok = k->st == GTS_OK && k->searched;
+    for (int i = 0; i < n; i++) {
+        const gts_mcts_move_stats *c = &k->cur[i];
+        uint64_t dv, dav;
+        own_delta(k, i, &dv, &dav, &d[2 * i], &d[2 * i + 1]);
+        u[2 * i] = dv;
+        u[2 * i + 1] = dav;
+        u[2 * n + U_PLAYOUTS] += dv;
+        x[2 * i] = ok ? c->lower : GTS_SCORE_LOSS;
+        x[2 * i + 1] = ok ? -(int64_t)c->upper : -(int64_t)GTS_SCORE_WIN;
+    }
+    int64_t *t = x + 2 * n;
+    u[2 * n + U_NODES] += k->nodes;
+    t[X_STATUS] = -(int64_t)k->st;
+    t[X_CALLBACK] = k->st == GTS_ECALLBACK ? k->callback_status : INT64_MIN;
+    t[X_STOPPED] = gts__engine_watch_stopped(k->engine);
+    t[X_TIME] = k->time_up
+                || (R->lim.time_ms > 0 && (now_us() - R->start_us) / 1000 >= R->lim.time_ms);
+    t[X_MEMORY] = (k->flags & GTS_RESULT_MEMORY_LIMIT) != 0;
+}
+
+/* ---- the rounds --------------------------------------------------------------- */
+
+/*
+ * Wait for @n requests without spinning: a rank that ends its round first
+ * sleeps (20 us, doubling up to 2 ms) instead of polling a core that the
+ * slower rank may need (ranks sharing cores, a loaded machine; measured
+ * in doc/results/distributed.md). A blocking MPI_Allreduce busy-polls.
+ */
+static void wait_all(MPI_Request *req, int n)
+{
+    long ns = WAIT_MIN_NS;
+    for (;;) {
+        int done = 0;
+        MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
+        if (done)
+            return;
+        struct timespec ts = { 0, ns };
+        nanosleep(&ts, NULL);
+        ns = ns * 2 < WAIT_MAX_NS ? ns * 2 : WAIT_MAX_NS;
+    }
+}
+
+/* The merge: every rank's contribution summed (max for x) over this
+ * process's ranks, in rank order, then over the processes. */
+static void merge(dm_run *R)
+{
+    int n = R->n, nu = 2 * n + U_MORE, nd = 2 * n, nx = 2 * n + X_MORE;
+    for (int j = 0; j < nu; j++)
+        R->u[j] = 0;
+    for (int j = 0; j < nd; j++)
+        R->d[j] = 0.0;
+    for (int j = 0; j < nx; j++)
+        R->x[j] = INT64_MIN;
+    uint64_t vmax = 0;
+    for (int r = 0; r < R->nlocal; r++) {
+        memset(R->u1, 0, (size_t)nu * sizeof *R->u1);
+        rank_contribute(R, &R->rk[r], R->u1, R->d1, R->x1);
+        for (int j = 0; j < nu; j++)
+            R->u[j] += R->u1[j];
+        for (int j = 0; j < nd; j++)
+            R->d[j] += R->d1[j];
+        for (int j = 0; j < nx; j++)
+            if (R->x1[j] > R->x[j])
+                R->x[j] = R->x1[j];
+        if (R->rk[r].nodes > vmax)
+            vmax = R->rk[r].nodes;
+    }
+    R->vtime += vmax;
+    if (R->comm != MPI_COMM_NULL) {
+        MPI_Request req[3];
+        MPI_Iallreduce(MPI_IN_PLACE, R->u, nu, MPI_UINT64_T, MPI_SUM, R->comm, &req[0]);
+        MPI_Iallreduce(MPI_IN_PLACE, R->d, nd, MPI_DOUBLE, MPI_SUM, R->comm, &req[1]);
+        MPI_Iallreduce(MPI_IN_PLACE, R->x, nx, MPI_INT64_T, MPI_MAX, R->comm, &req[2]);
+        wait_all(req, 3);
+    }
+}
+
+/* Give each rank of this process the others' part of the merge. */
+static void inject(dm_run *R)
+{
+    int n = R->n;
+    for (int r = 0; r < R->nlocal; r++) {
+        dm_rank *k = &R->rk[r];
+        if (!k->has_tree)
+            continue; /* no tree to add to: its first search starts fresh */
+        for (int i = 0; i < n; i++) {
+            gts_mcts_move_stats *a = &k->add[i];
+            memset(a, 0, sizeof *a);
+            a->struct_size = sizeof *a;
+            a->move = R->moves[i];
+            uint64_t dv, dav;
+            double ds, das;
+            own_delta(k, i, &dv, &dav, &ds, &das);
+            uint64_t ov = R->u[2 * i] - dv;
+            uint64_t oav = R->u[2 * i + 1] - dav;
+            double os = R->d[2 * i] - ds;
+            double oas = R->d[2 * i + 1] - das;
+            a->visits = ov;
+            a->amaf_visits = oav;
+            a->mean = ov ? os / (double)ov : 0.0;
+            a->amaf_mean = oav ? oas / (double)oav : 0.0;
+            a->mean = a->mean < 0.0 ? 0.0 : a->mean > 1.0 ? 1.0 : a->mean;
+            a->amaf_mean = a->amaf_mean < 0.0 ? 0.0 : a->amaf_mean > 1.0 ? 1.0 : a->amaf_mean;
+            a->lower = (gts_score)R->x[2 * i];
+            a->upper = (gts_score)-R->x[2 * i + 1];
+            k->seen_v[i] += R->u[2 * i];
+            k->seen_av[i] += R->u[2 * i + 1];
+            k->seen_s[i] += R->d[2 * i];
+            k->seen_as[i] += R->d[2 * i + 1];
+        }
+        int rc = gts_mcts_inject(k->engine, k->add, n);
+        if (rc != 1)
+            k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+    }
+}
+
+/* The merged root is proven: its children's ranges decide its value. */
+static bool merged_proven(const dm_run *R)
+{
+    int64_t lo = INT64_MIN, hi = INT64_MIN;
+    for (int i = 0; i < R->n; i++) {
+        if (R->x[2 * i] > lo)
+            lo = R->x[2 * i];
+        if (-R->x[2 * i + 1] > hi)
+            hi = -R->x[2 * i + 1];
+    }
+    return lo >= hi;
+}
+
+/* Rounds until a merge ends the search; the status all ranks agree on. */
+static gts_status rounds(dm_run *R, uint32_t *flags)
+{
+    int64_t *t = R->x + 2 * R->n;
+    for (;;) {
+        /* Step 1. Each rank's share of what is left: playouts, nodes */
+        uint64_t P = (uint64_t)R->ranks;
+        uint64_t left = R->budget ? R->budget - R->playouts : 0;
+        uint64_t nodes_share = 0;
+        if (R->lim.nodes > 0)
+            nodes_share = (R->lim.nodes - R->nodes + P - 1) / P;
+        for (int r = 0; r < R->nlocal; r++) {
+            dm_rank *k = &R->rk[r];
+            uint64_t quota = R->opt.sync_ms > 0 ? UINT64_MAX : (uint64_t)R->opt.sync_playouts;
+            if (R->budget) {
+                uint64_t share = left / P + ((uint64_t)k->rank < left % P);
+                quota = share < quota ? share : quota;
+            }
+            /* Step 2. The rank's search */
+            rank_round(R, k, quota, nodes_share);
+        }
+        /* Step 3. The merge */
+        merge(R);
+        R->round++;
+        R->playouts += R->u[2 * R->n + U_PLAYOUTS];
+        R->nodes += R->u[2 * R->n + U_NODES];
+        if (t[X_STATUS] > 0)
+            return (gts_status)-t[X_STATUS];
+        inject(R);
+        gts_status worst = GTS_OK;
+        for (int r = 0; r < R->nlocal; r++)
+            if (R->rk[r].st < worst)
+                worst = R->rk[r].st;
+        int64_t bad = -(int64_t)worst;
+        if (R->comm != MPI_COMM_NULL)
+            MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_MAX, R->comm);
+        if (bad > 0)
+            return (gts_status)-bad;
+        /* Step 4. The end: a stop, a limit, the budget, a proof, no progress */
+        if (t[X_MEMORY])
+            *flags |= GTS_RESULT_MEMORY_LIMIT;
+        if (t[X_STOPPED]) {
+            *flags |= GTS_RESULT_STOPPED;
+            return GTS_OK;
+        }
+        if (t[X_TIME]) {
+            *flags |= GTS_RESULT_TIME_LIMIT;
+            return GTS_OK;
+        }
+        if (R->lim.nodes > 0 && R->nodes >= R->lim.nodes) {
+            *flags |= GTS_RESULT_NODE_LIMIT;
+            return GTS_OK;
+        }
+        if ((R->budget && R->playouts >= R->budget) || merged_proven(R)
+            || R->u[2 * R->n + U_PLAYOUTS] == 0)
+            return GTS_OK;
+    }
+}
+
+/*
+ * The move to play from the merged root statistics @s (as gts_mcts()
+ * chooses, lib/search/mcts.c mc_choose, on the root's children): a proven
+ * root or a proven win, the move with the best proven value; otherwise the
+ * most visited move that can still reach the root's proven value, unless
+ * a proven move is better than its estimate. -1: nothing learnt.
+ */
+static int choose(const gts_mcts_move_stats *s, int n, gts_score *score, bool *solved)
+{
+    int proven = 0, visited = -1;
+    gts_score plo = s[0].lower, phi = s[0].upper;
+    for (int i = 1; i < n; i++) {
+        plo = s[i].lower > plo ? s[i].lower : plo;
+        phi = s[i].upper > phi ? s[i].upper : phi;
+        if (s[i].lower > s[proven].lower
+            || (s[i].lower == s[proven].lower && s[i].visits > s[proven].visits))
+            proven = i;
+    }
+    *solved = plo >= phi;
+    if (plo >= phi || plo >= GTS_SCORE_DECIDED) {
+        *score = plo >= phi ? plo : s[proven].lower;
+        return proven;
+    }
+    for (int i = 0; i < n; i++) {
+        if (s[i].upper < plo || s[i].visits == 0)
+            continue;
+        if (visited < 0 || s[i].visits > s[visited].visits
+            || (s[i].visits == s[visited].visits && s[i].mean > s[visited].mean))
+            visited = i;
+    }
+    bool win = s[proven].lower > -GTS_SCORE_DECIDED;
+    if (visited < 0) {
+        if (win && s[proven].lower == s[proven].upper) {
+            *score = s[proven].lower;
+            return proven;
+        }
+        return -1;
+    }
+    gts_score est = s[visited].score;
+    if (win && s[proven].lower > est) {
+        *score = s[proven].lower;
+        return proven;
+    }
+    *score = est < plo ? plo : est > phi ? phi : est;
+    return visited;
+}
+
+/* Rank 0's result (the first local rank's engine holds the merged
+ * statistics); over MPI broadcast to every rank. */
+static void finish(dm_run *R, uint32_t flags, gts_result *res)
+{
+    enum { HDR = 5 };
+    int64_t buf[HDR + GTS_MAX_PLY];
+    memset(buf, 0, sizeof buf);
+    dm_rank *k0 = &R->rk[0];
+    if (k0->rank == 0) {
+        const gts_result *last = &k0->res;
+        int best = -1;
+        gts_score score = 0;
+        bool solved = false;
+        if (R->n > 0 && k0->has_tree) { /* else the engine's are another search's */
+            k0->cur[0].struct_size = sizeof k0->cur[0];
+            if (gts_mcts_root_stats(k0->engine, k0->cur, R->n) == R->n)
+                best = choose(k0->cur, R->n, &score, &solved);
+        }
+        if (best < 0 && !(last->flags & GTS_RESULT_HAS_MOVE) && R->n > 0) {
+            /* no round searched (the time was up before the first): as
+             * gts_mcts() without a playout, the first move and the static
+             * score, depth 0 */
+            gts_game g;
+            memset(&g, 0, sizeof g);
+            gts__struct_in(gts__desc_game(), &g, R->game, NULL);
+            gts_score v = g.evaluate(R->state, g.user);
+            buf[0] = (int64_t)R->moves[0];
+            buf[1] = v > -GTS_SCORE_INF && v < GTS_SCORE_INF ? v : 0;
+            buf[2] = GTS_RESULT_HAS_MOVE | flags;
+            buf[4] = 1;
+            buf[HDR] = (int64_t)R->moves[0];
+        } else if (best < 0) { /* nothing learnt: gts_mcts()'s fallback */
+            buf[0] = (int64_t)last->best_move;
+            buf[1] = last->score;
+            buf[2] = (last->flags & GTS_RESULT_HAS_MOVE) | flags;
+            buf[3] = last->depth;
+            buf[4] = last->pv_length;
+            for (uint32_t i = 0; i < last->pv_length && i < GTS_MAX_PLY; i++)
+                buf[HDR + i] = (int64_t)last->pv[i];
+        } else {
+            gts_move mv = k0->cur[best].move;
+            uint32_t len = 1;
+            buf[HDR] = (int64_t)mv;
+            if (last->pv_length > 0 && last->pv[0] == mv)
+                for (len = 1; len < last->pv_length && len < GTS_MAX_PLY; len++)
+                    buf[HDR + len] = (int64_t)last->pv[len];
+            buf[0] = (int64_t)mv;
+            buf[1] = score;
+            buf[2] = GTS_RESULT_HAS_MOVE | flags;
+            buf[3] = solved ? GTS_MAX_DEPTH : (int64_t)len;
+            buf[4] = len;
+        }
+    }
+    if (R->comm != MPI_COMM_NULL)
+        MPI_Bcast(buf, HDR + GTS_MAX_PLY, MPI_INT64_T, 0, R->comm);
+    res->best_move = (gts_move)buf[0];
+    res->score = (gts_score)buf[1];
+    res->flags = (uint32_t)buf[2];
+    res->depth = (int32_t)buf[3];
+    res->pv_length = (uint32_t)buf[4];
+    for (uint32_t i = 0; i < res->pv_length; i++)
+        res->pv[i] = (gts_move)buf[HDR + i];
+    res->nodes = R->nodes;
+    res->threads = (uint32_t)R->ranks;
+}
+
+/* Allocate the merge arrays and open the ranks; then the rounds and the
+ * result. @st: the agreed status so far (over MPI: after agreement). */
+static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_rank,
+                             gts_result *res)
+{
+    int n = R->n;
+    size_t nu = 2 * (size_t)n + U_MORE, nd = 2 * (size_t)n + 1, nx = 2 * (size_t)n + X_MORE;
+    R->u = calloc(nu, sizeof *R->u);
+    R->u1 = calloc(nu, sizeof *R->u1);
+    R->d = calloc(nd, sizeof *R->d);
+    R->d1 = calloc(nd, sizeof *R->d1);
+    R->x = calloc(nx, sizeof *R->x);
+    R->x1 = calloc(nx, sizeof *R->x1);
+    R->rk = calloc((size_t)R->nlocal, sizeof *R->rk);
+    gts_status st = R->u && R->u1 && R->d && R->d1 && R->x && R->x1 && R->rk ? GTS_OK : GTS_ENOMEM;
+    int opened = 0;
+    for (int r = 0; st == GTS_OK && r < R->nlocal; r++, opened++)
+        st = rank_open(R, &R->rk[r], engines[r], first_rank + r);
+    if (st == GTS_OK) {
+        int64_t budget = 0;
+        gts_engine_get(engines[0], GTS_OPT_MCTS_PLAYOUTS, &budget);
+        R->budget = (uint64_t)budget;
+    }
+    /* every rank agrees on the set-up, and takes rank 0's budget */
+    int64_t agree[2] = { -(int64_t)st, (int64_t)R->budget };
+    if (R->comm != MPI_COMM_NULL) {
+        MPI_Allreduce(MPI_IN_PLACE, agree, 1, MPI_INT64_T, MPI_MAX, R->comm);
+        MPI_Bcast(agree + 1, 1, MPI_INT64_T, 0, R->comm);
+    }
+    R->budget = (uint64_t)agree[1];
+    st = agree[0] > 0 ? (gts_status)-agree[0] : GTS_OK;
+    uint32_t flags = 0;
+    if (st == GTS_OK && n == 0) {
+        /* a finished game: each rank's gts_mcts() says so alike */
+        for (int r = 0; r < R->nlocal; r++) {
+            gts_result one = {.struct_size = sizeof one};
+            gts_status s1 = gts_mcts(R->rk[r].engine, R->game, R->state, NULL, &one);
+            R->rk[r].res = one;
+            R->nodes += one.nodes;
+            if (s1 != GTS_OK && st == GTS_OK)
+                st = s1;
+        }
+        int64_t bad = -(int64_t)st;
+        if (R->comm != MPI_COMM_NULL) {
+            MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_MAX, R->comm);
+            uint64_t nodes = R->nodes;
+            MPI_Allreduce(&nodes, &R->nodes, 1, MPI_UINT64_T, MPI_SUM, R->comm);
+        }
+        st = bad > 0 ? (gts_status)-bad : GTS_OK;
+    } else if (st == GTS_OK) {
+        st = rounds(R, &flags);
+    }
+    if (st == GTS_OK) {
+        finish(R, flags, res);
+    } else if (st == GTS_ECALLBACK) {
+        int64_t cb = R->x[2 * n + X_CALLBACK];
+        res->callback_status = cb == INT64_MIN ? 0 : (int32_t)cb;
+    }
+    for (int r = 0; r < opened; r++)
+        rank_close(&R->rk[r]);
+    free(R->u);
+    free(R->u1);
+    free(R->d);
+    free(R->d1);
+    free(R->x);
+    free(R->x1);
+    free(R->rk);
+    return st;
+}
+
+static void result_out(gts_result *result, gts_result *res)
+{
+    size_t n;
+    if (result && gts__struct_check(gts__desc_result(), result, &n, NULL) == GTS_OK) {
+        res->thread_nodes = result->thread_nodes;
+        res->thread_nodes_capacity = result->thread_nodes_capacity;
+        gts__struct_out(result, res, n);
+    }
+}
+
+static void stats_out(gts_mpi_mcts_stats *stats, const dm_run *R)
+{
+    size_t n;
+    if (!stats || gts__struct_check(&MCTS_STATS, stats, &n, NULL) != GTS_OK)
+        return;
+    gts_mpi_mcts_stats S = {.struct_size = sizeof S, .ranks = R->ranks, .merges = R->round,
+                            .playouts = R->playouts, .nodes = R->nodes,
+                            .virtual_time = R->comm == MPI_COMM_NULL ? R->vtime : 0};
+    gts__struct_out(stats, &S, n);
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game, void *state,
+                        const gts_limits *limits, const gts_mpi_mcts_options *options,
+                        gts_result *result, gts_mpi_mcts_stats *stats)
+{
+    /* Step 1. Without a communicator the ranks cannot agree: fail alone. */
+    int inited = 0, finalized = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    if (!inited || finalized)
+        return GTS_ENOTSUP;
+    if (comm == MPI_COMM_NULL)
+        return GTS_EINVAL;
+    dm_run R;
+    memset(&R, 0, sizeof R);
+    R.start_us = now_us();
+    gts_result res;
+    memset(&res, 0, sizeof res);
+    res.struct_size = sizeof res;
+
+    /* Step 2. The arguments and the root's moves, agreed on by all ranks */
+    gts_status st = check_args(&R, engine, game, state, limits, options, result, stats);
+    int n = st == GTS_OK ? root_moves(&R, game, state) : 0;
+    if (n < 0) {
+        st = (gts_status)n;
+        n = 0;
+    }
+    MPI_Comm_dup(comm, &R.comm);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(R.comm, &rank);
+    MPI_Comm_size(R.comm, &size);
+    int64_t agree[3] = { -(int64_t)st, n, -(int64_t)n };
+    MPI_Allreduce(MPI_IN_PLACE, agree, 3, MPI_INT64_T, MPI_MAX, R.comm);
+    if (agree[0] > 0 && st == GTS_OK)
+        st = (gts_status)-agree[0];
+    else if (st == GTS_OK && agree[1] != -agree[2])
+        st = GTS_EINVAL; /* the ranks do not hold the same root */
+    R.ranks = size;
+    R.nlocal = 1;
+    R.n = n;
+
+    /* Step 3. The rounds (every rank, or none) */
+    if (agree[0] <= 0 && agree[1] == -agree[2]) {
+        gts_engine *engines[1] = { engine };
+        st = dm_run_all(&R, engines, rank, &res);
+    }
+    res.time_us = now_us() - R.start_us;
+    res.threads = (uint32_t)size;
+    if (result && (st == GTS_OK || st == GTS_ECALLBACK))
+        result_out(result, &res);
+    stats_out(stats, &R);
+    MPI_Comm_free(&R.comm);
+    free(R.moves);
+    return st;
+}
+
+gts_status gts_mpi_mcts_virtual(int32_t ranks, gts_engine *const *engines, const gts_game *game,
+                                void *state, const gts_limits *limits,
+                                const gts_mpi_mcts_options *options, gts_result *result,
+                                gts_mpi_mcts_stats *stats)
+{
+    if (!engines)
+        return GTS_EINVAL;
+    if (ranks < 1 || ranks > GTS_MPI_MAX_VIRTUAL_RANKS)
+        return GTS_ERANGE;
+    for (int32_t i = 0; i < ranks; i++) {
+        if (!engines[i])
+            return GTS_EINVAL;
+        for (int32_t j = 0; j < i; j++)
+            if (engines[j] == engines[i])
+                return GTS_EINVAL;
+    }
+    dm_run R;
+    memset(&R, 0, sizeof R);
+    R.start_us = now_us();
+    R.comm = MPI_COMM_NULL;
+    gts_result res;
+    memset(&res, 0, sizeof res);
+    res.struct_size = sizeof res;
+    gts_status st = check_args(&R, engines[0], game, state, limits, options, result, stats);
+    int n = st == GTS_OK ? root_moves(&R, game, state) : 0;
+    if (n < 0)
+        st = (gts_status)n;
+    if (st != GTS_OK) {
+        free(R.moves);
+        return st;
+    }
+    R.ranks = ranks;
+    R.nlocal = ranks;
+    R.n = n;
+    st = dm_run_all(&R, engines, 0, &res);
+    res.time_us = now_us() - R.start_us;
+    res.threads = (uint32_t)ranks;
+    if (st == GTS_OK || st == GTS_ECALLBACK)
+        result_out(result, &res);
+    stats_out(stats, &R);
+    free(R.moves);
+    return st;
+}
