@@ -324,10 +324,8 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
         return gts_search(engine, alg, game, state, limits, result);
     }
 
-    if (mcts)
-        return opt_virtual > 0 ? virtual_mcts(engine, game, state, limits, result)
-                               : gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, NULL,
-                                              result, NULL);
+    if (mcts && opt_virtual > 0)
+        return virtual_mcts(engine, game, state, limits, result);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
                           .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
                           .virtual_latency = opt_latency, .split = opt_split };
@@ -366,6 +364,8 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     bcast_words(rec->text, (int)c.text_len, MPI_CHAR);
 
     /* Step 2. Search together; thread_nodes gets the nodes of each rank. */
+    if (mcts)
+        return gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, NULL, result, NULL);
     return gts_mpi_search(MPI_COMM_WORLD, engine, game, state, limits, &o, result, &stats);
 }
 

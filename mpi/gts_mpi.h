@@ -353,7 +353,9 @@ typedef struct gts_mpi_mcts_stats {
  * @param state   the root, restored on return.
  * @param limits  the limits, or NULL.
  * @param options NULL or the options.
- * @param result  receives the result.
+ * @param result  receives the result (nodes: all ranks; threads: the ranks;
+ *                gts_result::thread_nodes, if given: rank k's nodes at
+ *                index k, as far as its capacity goes).
  * @param stats   NULL or receives the statistics.
  * @return #GTS_OK or an error status, the same on every rank.
  * @since 0.3

@@ -72,6 +72,7 @@ typedef struct dm_rank {
     bool saved;              /* the options below are saved */
     int64_t seed, playouts, reuse;
     uint64_t nodes;          /* this round's */
+    uint64_t total;          /* nodes of all its rounds */
     uint32_t flags;          /* this round's (GTS_RESULT_MEMORY_LIMIT) */
     bool time_up;            /* this rank's time limit is reached */
     bool searched;           /* it searched in this round */
@@ -105,6 +106,9 @@ typedef struct dm_run {
     uint64_t *u1; /* one rank's contribution */
     double *d1;
     int64_t *x1;
+    /* the caller's gts_result::thread_nodes: each rank's nodes */
+    uint64_t *tn;
+    uint32_t tn_cap;
 } dm_run;
 
 static uint64_t now_us(void)
@@ -285,6 +289,7 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     }
     k->res = res;
     k->nodes = res.nodes;
+    k->total += res.nodes;
     k->flags = res.flags & GTS_RESULT_MEMORY_LIMIT;
     /* the next round continues this tree */
     int rc = gts_mcts_advance(k->engine, NULL, 0, NULL);
@@ -620,6 +625,36 @@ static void finish(dm_run *R, uint32_t flags, gts_result *res)
     res->threads = (uint32_t)R->ranks;
 }
 
+/* Each rank's nodes into the caller's thread_nodes (rank k at index k, as
+ * far as its capacity goes). Over MPI every rank calls it (collective: the
+ * counts travel in blocks of a fixed size, so nothing is allocated and no
+ * rank can drop out); with virtual ranks they are all local. */
+static void rank_nodes_out(dm_run *R, int first_rank)
+{
+    enum { BLOCK = 64 };
+    for (int base = 0; base < R->ranks; base += BLOCK) {
+        uint64_t blk[BLOCK] = {0};
+        for (int r = 0; R->rk && r < R->nlocal; r++)
+            if (first_rank + r >= base && first_rank + r < base + BLOCK)
+                blk[first_rank + r - base] = R->rk[r].total;
+        if (R->comm != MPI_COMM_NULL)
+            MPI_Allreduce(MPI_IN_PLACE, blk, BLOCK, MPI_UINT64_T, MPI_SUM, R->comm);
+        for (int i = 0; i < BLOCK && base + i < R->ranks; i++)
+            if ((uint32_t)(base + i) < R->tn_cap)
+                R->tn[base + i] = blk[i];
+    }
+}
+
+/* Where rank_nodes_out() writes: @result's thread_nodes, if it has them
+ * (@result passed check_args). */
+static void rank_nodes_to(dm_run *R, const gts_result *result)
+{
+    if (result && result->thread_nodes) {
+        R->tn = result->thread_nodes;
+        R->tn_cap = result->thread_nodes_capacity;
+    }
+}
+
 /* Allocate the merge arrays and open the ranks; then the rounds and the
  * result. @st: the agreed status so far (over MPI: after agreement). */
 static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_rank,
@@ -658,6 +693,7 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
             gts_result one = {.struct_size = sizeof one};
             gts_status s1 = gts_mcts(R->rk[r].engine, R->game, R->state, NULL, &one);
             R->rk[r].res = one;
+            R->rk[r].total = one.nodes;
             R->nodes += one.nodes;
             if (s1 != GTS_OK && st == GTS_OK)
                 st = s1;
@@ -678,6 +714,7 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
         int64_t cb = R->x[2 * n + X_CALLBACK];
         res->callback_status = cb == INT64_MIN ? 0 : (int32_t)cb;
     }
+    rank_nodes_out(R, first_rank);
     for (int r = 0; r < opened; r++)
         rank_close(&R->rk[r]);
     free(R->u);
@@ -756,6 +793,7 @@ gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game,
     /* Step 3. The rounds (every rank, or none) */
     if (agree[0] <= 0 && agree[1] == -agree[2]) {
         gts_engine *engines[1] = { engine };
+        rank_nodes_to(&R, result);
         st = dm_run_all(&R, engines, rank, &res);
     }
     res.time_us = now_us() - R.start_us;
@@ -802,6 +840,7 @@ gts_status gts_mpi_mcts_virtual(int32_t ranks, gts_engine *const *engines, const
     R.ranks = ranks;
     R.nlocal = ranks;
     R.n = n;
+    rank_nodes_to(&R, result);
     st = dm_run_all(&R, engines, 0, &res);
     res.time_us = now_us() - R.start_us;
     res.threads = (uint32_t)ranks;

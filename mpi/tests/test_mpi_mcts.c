@@ -221,8 +221,25 @@ static void budget_one(int vranks, const char *what, const gts_game *g, void *st
         gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = sync};
         r[run_i] = result_new();
         s[run_i] = stats_new();
+        /* one slot more than the ranks: it must stay untouched */
+        uint64_t tn[VMAX + 1];
+        int nr = vranks > 0 ? vranks : size;
+        for (int i = 0; i <= nr && i <= VMAX; i++)
+            tn[i] = UINT64_MAX;
+        r[run_i].thread_nodes = tn;
+        r[run_i].thread_nodes_capacity = (uint32_t)(nr < VMAX ? nr : VMAX);
         gts_status st = run(vranks, es, g, state, NULL, &opt, &r[run_i], &s[run_i]);
         CHECK(st == GTS_OK, "%s: %s", what, gts_strerror(st));
+        uint64_t tn_sum = 0;
+        for (int i = 0; i < nr && i < VMAX; i++)
+            tn_sum += tn[i];
+        CHECK(nr > VMAX || tn_sum == r[run_i].nodes,
+              "%s: the ranks' thread_nodes sum to %llu, nodes %llu", what,
+              (unsigned long long)tn_sum, (unsigned long long)r[run_i].nodes);
+        CHECK(nr >= VMAX || tn[nr] == UINT64_MAX, "%s: thread_nodes written past the ranks",
+              what);
+        r[run_i].thread_nodes = NULL;
+        r[run_i].thread_nodes_capacity = 0;
         CHECK(s[run_i].playouts == (uint64_t)budget, "%s: %llu playouts, budget %lld", what,
               (unsigned long long)s[run_i].playouts, (long long)budget);
         for (int i = 0; i < k; i++) {
