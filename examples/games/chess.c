@@ -60,6 +60,16 @@
  *                   when a capture there is possible, so equal positions
  *                   get equal keys.
  *   clone / free    parallel algorithms.
+ *   null_apply /    a pass, for the library's null-move pruning; refused
+ *   null_undo       in check and when the side to move has only king and
+ *                   pawns (zugzwang-prone). The pass is kept in the history
+ *                   stack like a move, so undo() and null_undo() each take
+ *                   back only their own kind.
+ *   traits          gts_game_chess_engine() declares
+ *                   GTS_TRAIT_REPETITION_DRAW: its key covers the placement,
+ *                   the side to move, the castling rights and a possible
+ *                   en-passant capture, exactly what makes two positions
+ *                   "the same" for the repetition rule.
  *
  * Invariants: exactly one king per side (king[] tracks them); the side not
  * to move is never in check; hist[0..ply) records every applied move with
@@ -87,7 +97,10 @@ enum { CH_WHITE = 0, CH_BLACK = 1 };
 enum { CH_EMPTY = 0, CH_PAWN = 1, CH_KNIGHT, CH_BISHOP, CH_ROOK, CH_QUEEN, CH_KING };
 enum { CH_WK = 1, CH_WQ = 2, CH_BK = 4, CH_BQ = 8 }; /* castling rights */
 enum { CH_NO_SQ = 64, CH_MAX_PLIES = 2048 };
-enum { CH_SPECIAL_EP = 1, CH_SPECIAL_CASTLE = 2 };
+enum { CH_SPECIAL_EP = 1, CH_SPECIAL_CASTLE = 2, CH_SPECIAL_NULL = 3 };
+/* The move field of a null move's record: no real move (those are below
+ * 1 << 15), so undo() of a real move never takes back a pass. */
+enum { CH_NULL_RECORD = 0xffff };
 
 /* The most legal moves of any chess position is 218; a round margin. */
 enum { CH_MAX_MOVES = 256 };
@@ -829,9 +842,59 @@ static int ch_undo(void *state, gts_move move, void *user)
 {
     (void)user;
     ch_state *s = state;
-    if (!s || s->ply == 0 || s->hist[s->ply - 1].move != move)
+    if (!s || s->ply == 0 || s->hist[s->ply - 1].move != move ||
+        s->hist[s->ply - 1].special == CH_SPECIAL_NULL)
         return GTS_EINVAL;
     ch_undo_move(s);
+    return 0;
+}
+
+/* A pass for null-move pruning (gts_game::null_apply): refused in check
+ * (passing would leave the king attacked) and when the side to move has
+ * only its king and pawns (zugzwang is common there: a pass would prove
+ * too much). The position after it has the other side to move, no
+ * en-passant capture and a 50-move counter of 0, so that the repetition
+ * test (ch_drawn) never looks back across the pass. */
+static int ch_null_apply(void *state, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply >= CH_MAX_PLIES)
+        return GTS_EINVAL;
+    int us = s->side;
+    if (s->count[ch_piece(us, CH_KNIGHT)] + s->count[ch_piece(us, CH_BISHOP)] +
+                s->count[ch_piece(us, CH_ROOK)] + s->count[ch_piece(us, CH_QUEEN)] ==
+            0 ||
+        ch_in_check(s))
+        return 0;
+    ch_record *u = &s->hist[s->ply++];
+    u->key = s->key;
+    u->move = CH_NULL_RECORD;
+    u->rule50 = s->rule50;
+    u->castling = s->castling;
+    u->ep = s->ep;
+    u->captured = CH_EMPTY;
+    u->special = CH_SPECIAL_NULL;
+    if (s->ep != CH_NO_SQ)
+        s->key ^= ch_zobrist_ep[ch_file(s->ep)];
+    s->ep = CH_NO_SQ;
+    s->rule50 = 0;
+    s->side = (uint8_t)(us ^ 1);
+    s->key ^= ch_zobrist_side;
+    return 1;
+}
+
+static int ch_null_undo(void *state, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply == 0 || s->hist[s->ply - 1].special != CH_SPECIAL_NULL)
+        return GTS_EINVAL;
+    const ch_record *u = &s->hist[--s->ply];
+    s->side ^= 1;
+    s->ep = u->ep;
+    s->rule50 = u->rule50;
+    s->key = u->key;
     return 0;
 }
 
@@ -988,6 +1051,8 @@ static const gts_game CH_GAME = {
     .user = NULL,
     .bounds = NULL,
     .generate_keyed = ch_generate_keyed,
+    .null_apply = ch_null_apply,
+    .null_undo = ch_null_undo,
 };
 
 /* The rules of CH_GAME with the engine's draw (ch_drawn): the same
@@ -1010,6 +1075,9 @@ static const gts_game CH_ENGINE_GAME = {
     .user = NULL,
     .bounds = NULL,
     .generate_keyed = ch_generate_keyed_engine,
+    .traits = GTS_TRAIT_REPETITION_DRAW,
+    .null_apply = ch_null_apply,
+    .null_undo = ch_null_undo,
 };
 
 const gts_game *gts_game_chess(void)
