@@ -435,8 +435,9 @@ typedef enum gts_game_trait {
      * repetition rule, taken at the first repetition as engines do): a
      * node below the root whose hash() equals the hash() of a position
      * earlier on the searched line (since the last null move) or of one of
-     * gts_limits::history (same side to move) is scored as a draw,
-     * #GTS_OPT_CONTEMPT from the root side's view, without being searched.
+     * gts_limits::history is scored as a draw (hash() includes the side
+     * to move, so equal keys are the same side's turn), worth
+     * -#GTS_OPT_CONTEMPT to the root's side, without being searched.
      * Needs gts_game::hash (ignored without it). Honoured by the nodes of
      * the alpha-beta family (doc/architecture.md, "Selective search");
      * MTD(f), the SSS* family, ER, the best-first algorithms and minimax

@@ -77,6 +77,10 @@ typedef struct gts__algo {
      * created on first use (gts__engine_state_get), cleared, told of
      * option changes and freed through these ops. */
     const gts__state_ops *state;
+    /* Honours the selective search options (GTS_OPT_NULL_MOVE...) and the
+     * repetition draws (GTS_TRAIT_REPETITION_DRAW): the alpha-beta family,
+     * whose nodes are node_search.h's and split.h's (gts__ctx_select). */
+    bool selective;
 } gts__algo;
 
 /* The end of an option row list. */

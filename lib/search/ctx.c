@@ -13,6 +13,7 @@
  */
 #include "search/ctx.h"
 
+#include <math.h>
 #include <string.h>
 
 gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
@@ -26,12 +27,14 @@ gts__ctx *gts__ctx_new(const gts_allocator *alloc, uint32_t max_moves)
     return c;
 }
 
-/* One block per ply: moves, then order, then keys (sizes are multiples of
- * 8 bytes apart from keys, which come last). Not zeroed: every entry is
- * written (by generate, ordering) before it is read. */
+/* One block per ply: moves, then order, then keys, then the noisy flags
+ * (sizes are multiples of 8 bytes apart from keys and flags, which come
+ * last). Not zeroed: every entry is written (by generate, ordering,
+ * gts__mark_noisy) before it is read. */
 static size_t ply_block_size(uint32_t max_moves)
 {
-    return (size_t)max_moves * (sizeof(gts_move) + sizeof(gts__mv) + sizeof(int32_t));
+    return (size_t)max_moves
+           * (sizeof(gts_move) + sizeof(gts__mv) + sizeof(int32_t) + sizeof(uint8_t));
 }
 
 bool gts__ctx_grow(gts__ctx *c, int ply)
@@ -42,6 +45,8 @@ bool gts__ctx_grow(gts__ctx *c, int ply)
     c->moves[ply] = (gts_move *)b;
     c->order[ply] = (gts__mv *)(b + (size_t)c->max_moves * sizeof(gts_move));
     c->keys[ply] = (int32_t *)(b + (size_t)c->max_moves * (sizeof(gts_move) + sizeof(gts__mv)));
+    c->noisy[ply] = (uint8_t *)(b + (size_t)c->max_moves
+                                        * (sizeof(gts_move) + sizeof(gts__mv) + sizeof(int32_t)));
     return true;
 }
 
@@ -80,11 +85,47 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->use_pvs = false;
     c->nbest = (int)e->nbest;
     c->nbest_depth = (int)e->nbest_depth;
+    c->selective = c->rep = c->null_ok = false;
+    c->null_r = c->lmr = c->lmp = 0;
+    c->futility = c->razor = c->contempt = 0;
     c->nodes = c->tt_probes = c->tt_hits = c->tt_cutoffs = 0;
     c->flushed = 0;
     c->seldepth = 0;
     c->root_has_move = false;
     c->next_poll = e->shared.poll_interval;
+}
+
+/* Late-move reductions: r(d, k) = 0.75 + ln(d) ln(k) / 2.25 plies for the
+ * k-th move at depth d (Ethereal's table), scaled by GTS_OPT_LMR percent. */
+static const double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
+
+void gts__ctx_select(gts__ctx *c, const gts_engine *e, const gts_limits *lim)
+{
+    const gts_game *g = c->game;
+    c->rep = (g->traits & GTS_TRAIT_REPETITION_DRAW) && g->hash && c->state;
+    c->null_r = (int)e->null_move;
+    c->null_ok = c->null_r > 0 && g->null_apply && g->null_undo;
+    c->lmr = (int)e->lmr;
+    c->lmp = (int)e->lmp;
+    c->futility = (gts_score)e->futility;
+    c->razor = (gts_score)e->razor;
+    c->contempt = (gts_score)e->contempt;
+    c->selective = c->rep || c->null_ok || c->lmr || c->lmp || c->futility || c->razor;
+    c->null_block = 0;
+    c->rep_floor = 0;
+    c->null_parity = 0;
+    c->hist = lim->history;
+    c->hist_len = lim->history ? lim->history_len : 0;
+    c->rep_hits = 0;
+    c->ext_in[0] = c->null_in[0] = false;
+    if (c->rep)
+        c->path_key[0] = g->hash(c->state, c->user);
+    if (c->lmr)
+        for (int d = 0; d < 64; d++)
+            for (int k = 0; k < 64; k++) {
+                double r = d && k ? (LMR_BASE + log(d) * log(k) / LMR_DIVISOR) * c->lmr / 100 : 0;
+                c->lmr_table[d][k] = (uint8_t)(r < 0 ? 0 : r > 63 ? 63 : r);
+            }
 }
 
 void gts__ctx_parts(gts__ctx *c, int i, int threads)

@@ -45,6 +45,27 @@ struct gts__ctx {
     bool tt_exact_depth;         /* cut only on entries of the node's depth */
     int split_ply;               /* parallel algorithms share work only above it */
     int nbest, nbest_depth;
+    /* Selective search (GTS_OPT_NULL_MOVE...) and repetition draws, set by
+     * gts__ctx_select for an algorithm that honours them (registry.c);
+     * all off otherwise. A selective context is never lean. */
+    bool selective;              /* any of the below */
+    bool rep;                    /* GTS_TRAIT_REPETITION_DRAW with hash() */
+    bool null_ok;                /* GTS_OPT_NULL_MOVE and both callbacks */
+    int null_r;                  /* GTS_OPT_NULL_MOVE: base reduction */
+    int lmr;                     /* GTS_OPT_LMR: strength in percent */
+    int lmp;                     /* GTS_OPT_LMP: move-count base */
+    gts_score futility, razor;   /* margins per ply */
+    gts_score contempt;          /* GTS_OPT_CONTEMPT */
+    int null_block;              /* > 0: in a verification search, no pass */
+    int rep_floor;               /* first ply of the line after the last pass */
+    int null_parity;             /* passes on the line, mod 2 */
+    const uint64_t *hist;        /* gts_limits::history (rep only) */
+    uint32_t hist_len;
+    uint64_t rep_hits;           /* repetition draws scored so far */
+    uint64_t path_key[GTS_MAX_PLY + 1]; /* hash() at each ply of the line (rep) */
+    bool ext_in[GTS_MAX_PLY + 1];  /* the move into this ply was extended */
+    bool null_in[GTS_MAX_PLY + 1]; /* the move into this ply was a pass */
+    uint8_t lmr_table[64][64];   /* r(d, k) in plies, GTS_OPT_LMR applied */
     /* Per-ply buffers of max_moves entries each, one block per ply,
      * allocated when a search first generates at that ply (gts__generate)
      * and kept until the context is freed: memory grows with the depth
@@ -54,6 +75,7 @@ struct gts__ctx {
     gts_move *moves[GTS_MAX_PLY + 1];
     gts__mv *order[GTS_MAX_PLY + 1];
     int32_t *keys[GTS_MAX_PLY + 1]; /* generate_keyed() keys */
+    uint8_t *noisy[GTS_MAX_PLY + 1]; /* selective: generate_noisy() lists moves[i] */
     bool keyed[GTS_MAX_PLY + 1];    /* keys[ply] belong to the moves at ply */
     /* ordering tables (kept across searches of one engine) */
     gts_move killers[GTS_MAX_PLY + 1][2];
@@ -78,6 +100,10 @@ void gts__ctx_free(const gts_allocator *alloc, gts__ctx *c);
 void gts__ctx_clear_tables(gts__ctx *c);
 /* Bind a context to a search: game, state, options; zero the statistics. */
 void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state);
+/* Turn on, after gts__ctx_begin, the selective search options of @e and
+ * the repetition draws of the game (@lim's history) for an algorithm that
+ * honours them (gts__algo::selective). */
+void gts__ctx_select(gts__ctx *c, const gts_engine *e, const gts_limits *lim);
 /* Give context @i of a search with @threads contexts its slice of the
  * table's near part (gts__tt_near_slice; the whole part on virtual
  * processors, which model no cache). After gts__ctx_begin. */

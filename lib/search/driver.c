@@ -418,6 +418,8 @@ gts_status gts_search(gts_engine *engine, gts_algorithm alg, const gts_game *cal
             }
         }
         gts__ctx_begin(engine->ctx[i], engine, game, s);
+        if (algo->selective)
+            gts__ctx_select(engine->ctx[i], engine, &lim);
         gts__ctx_parts(engine->ctx[i], i, threads);
     }
 

@@ -45,6 +45,35 @@ bool gts__prefetch_children(gts__ctx *c, const gts_move *moves, int n, int depth
     return true;
 }
 
+bool gts__mark_noisy(gts__ctx *c, int ply, int n)
+{
+    uint8_t *f = c->noisy[ply];
+    memset(f, 0, (size_t)n);
+    if (!c->moves[ply + 1] && !gts__ctx_grow(c, ply + 1)) {
+        gts__fail(c, GTS_ENOMEM, 0);
+        return false;
+    }
+    gts_move *noisy = c->moves[ply + 1];
+    uint32_t cap = c->game->max_moves;
+    int m = c->game->generate_noisy(c->state, noisy, cap, c->user);
+    if (m < 0) {
+        gts__fail(c, GTS_ECALLBACK, m);
+        return false;
+    }
+    if ((uint32_t)m > cap) {
+        gts__fail(c, GTS_EMOVES, m);
+        return false;
+    }
+    const gts_move *moves = c->moves[ply];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            if (moves[i] == noisy[j]) {
+                f[i] = 1;
+                break;
+            }
+    return true;
+}
+
 void gts__bounds_fail(gts__ctx *c, int rc, gts_score lo, gts_score hi)
 {
     if (rc < 0)

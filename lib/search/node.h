@@ -280,7 +280,8 @@ gts__window(gts__ctx *c, int ply, gts_score *alpha, gts_score *beta, gts_score *
 
 /*
  * Steps "window" and "table" of every node search. Hash the state (when the
- * table is on) and start fetching its bucket; below the root, narrow the
+ * table is on; with repetition draws the line has it already) and start
+ * fetching its bucket; below the root, narrow the
  * window to what the node can still score (gts__window) while the bucket
  * arrives; then probe. Sets *key and *tt_move (GTS__TT_NO_MOVE when none)
  * and returns true with *cut set when the node is decided here. Never cuts
@@ -310,13 +311,14 @@ static inline void gts__tt_horizon_bounds(gts_score *lo, gts_score *hi, int end)
 
 static inline __attribute__((always_inline)) bool
 gts__node_probe(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *beta,
-                uint64_t *key, uint32_t *tt_move, gts_score *cut)
+                uint64_t *key, uint32_t *tt_move, gts_score *cut, bool lean)
 {
     *key = 0;
     *tt_move = GTS__TT_NO_MOVE;
     if (!c->tt) /* read once: bounds() below is a call */
         return ply > 0 && gts__window(c, ply, alpha, beta, cut);
-    *key = c->game->hash(c->state, c->user);
+    /* With repetition draws the node's key is in the line already. */
+    *key = !lean && c->rep ? c->path_key[ply] : c->game->hash(c->state, c->user);
     const gts__tt_bucket *b = gts__ctx_bucket(c, *key, depth);
     gts__tt_prefetch_bucket(b);
     if (ply > 0 && gts__window(c, ply, alpha, beta, cut))
@@ -429,6 +431,11 @@ static inline bool gts__child_result(gts__ctx *c, int depth, int ply, gts_move m
 
 /* ---- serial node searches ------------------------------------------------- */
 
+/* Selective search: flag in c->noisy[ply] the @n moves at @ply that
+ * generate_noisy() lists (the game has it), using the buffer of ply + 1
+ * for that list. False after a failure (recorded). */
+bool gts__mark_noisy(gts__ctx *c, int ply, int n);
+
 /* Plain negamax to @depth: no TT, no ordering, no pruning (the reference). */
 gts_score gts__minimax(gts__ctx *c, int depth, int ply);
 /* Fail-soft alpha-beta (PVS when c->use_pvs) with TT, ordering, quiescence. */
@@ -470,6 +477,38 @@ static inline gts_score gts__horizon_lean(gts__ctx *c, int ply)
     return gts__evaluate(c, ply);
 }
 
+/* ---- repetition draws ---------------------------------------------------------- */
+
+/*
+ * GTS_TRAIT_REPETITION_DRAW (c->rep): the node at @ply with key @key
+ * repeats an earlier position of the line since the last pass (plies
+ * c->rep_floor..ply-1) or, on a line without a pass, one of the game's
+ * history (gts_limits::history). Every entry is compared, not only those
+ * an even number of plies away: the key includes the side to move, and a
+ * game may have passes of its own in the history, or moves that keep the
+ * turn.
+ */
+static inline bool gts__repeated(const gts__ctx *c, int ply, uint64_t key)
+{
+    for (int p = ply - 1; p >= c->rep_floor; p--)
+        if (c->path_key[p] == key)
+            return true;
+    if (c->rep_floor > 0)
+        return false;
+    for (uint32_t j = c->hist_len; j > 0; j--) /* the newest first */
+        if (c->hist[j - 1] == key)
+            return true;
+    return false;
+}
+
+/* The value of a repetition draw to the side to move at @ply:
+ * GTS_OPT_CONTEMPT c makes it -c for the root's side, +c for the other
+ * (a pass on the line swaps the sides: c->null_parity). */
+static inline gts_score gts__draw(const gts__ctx *c, int ply)
+{
+    return ((ply + c->null_parity) & 1) ? c->contempt : -c->contempt;
+}
+
 /* ---- the node prologue ------------------------------------------------------- */
 
 /* What the prologue leaves for the node's body. */
@@ -499,12 +538,23 @@ gts__node_head(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *bet
         *v = gts__evaluate(c, ply);
         return true;
     }
+    /* Step 1b. Repetition draws (a selective context only: never lean).
+     * Before the horizon, so that a leaf that repeats is a draw too. */
+    if (!lean && c->rep) {
+        uint64_t key = c->game->hash(c->state, c->user);
+        c->path_key[ply] = key;
+        if (ply > 0 && gts__repeated(c, ply, key)) {
+            c->rep_hits++;
+            *v = gts__draw(c, ply);
+            return true;
+        }
+    }
     if (depth <= 0) {
         *v = lean ? gts__evaluate(c, ply) : gts__leaf(c, ply, *alpha, *beta);
         return true;
     }
     /* Step 2. Window and transposition table (no cut at the root) */
-    return gts__node_probe(c, depth, ply, alpha, beta, &in->key, &in->tt_move, v);
+    return gts__node_probe(c, depth, ply, alpha, beta, &in->key, &in->tt_move, v, lean);
 }
 
 /* Step 3 of every depth-first node: the moves (in the context's buffer at

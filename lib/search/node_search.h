@@ -56,7 +56,103 @@ typedef struct gts__node_hooks {
  * no n-best pruning. Constant through a serial search's recursion. */
 static inline bool gts__lean_ok(const gts__ctx *c)
 {
-    return !c->abort && !c->vp && !c->game->extend && !c->use_qs && c->nbest <= 0;
+    return !c->abort && !c->vp && !c->game->extend && !c->use_qs && c->nbest <= 0
+           && !c->selective;
+}
+
+/* ---- selective search (GTS_OPT_NULL_MOVE...; doc/architecture.md,
+ * "Selective search") ----------------------------------------------------- */
+
+/* Null move from this remaining depth on; R' = R + depth / DIV; a cutoff
+ * verified from VERIFY on. */
+static const int GTS__NULL_MIN_DEPTH = 2;
+static const int GTS__NULL_DEPTH_DIV = 6;
+static const int GTS__NULL_VERIFY_DEPTH = 6;
+/* Razoring, futility pruning, late-move pruning up to these depths. */
+static const int GTS__RAZOR_DEPTH = 2;
+static const int GTS__FUTILITY_DEPTH = 3;
+static const int GTS__LMP_DEPTH = 8;
+/* Late-move reductions from this depth on; a move whose history score is
+ * at least GOOD x depth^2 is reduced one ply less, one without any one
+ * ply more. */
+static const int GTS__LMR_MIN_DEPTH = 3;
+static const int32_t GTS__LMR_GOOD_HISTORY = 4;
+
+static inline bool gts__undecided(gts_score s)
+{
+    return s > -GTS_SCORE_DECIDED && s < GTS_SCORE_DECIDED;
+}
+
+/*
+ * Step 3b of a node that may be pruned (selective, below the root, not a
+ * PV node, not reached by an extended move): its static value into *eval
+ * (when a technique needs it), then razoring and null-move pruning. True
+ * with *cut when the node is decided here (0 after a stop or a failure).
+ */
+static inline __attribute__((always_inline)) bool
+gts__prune_head(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+                gts_score alpha, gts_score beta, gts_score *eval, gts_score *cut)
+{
+    *cut = 0;
+    if (!c->null_ok && !c->futility && !c->razor)
+        return false;
+    *eval = gts__evaluate(c, ply);
+    if (gts__aborted(c))
+        return true;
+    /* Razoring: hopeless near the horizon unless quiescence finds more. */
+    if (c->razor && depth <= GTS__RAZOR_DEPTH && gts__undecided(alpha)
+        && *eval + c->razor * depth <= alpha) {
+        gts_score v = gts__leaf(c, ply, alpha, alpha + 1);
+        if (gts__aborted(c))
+            return true;
+        if (v <= alpha) {
+            *cut = v;
+            return true;
+        }
+    }
+    /* Null move: if passing still fails high, so will a real move. */
+    if (c->null_ok && depth >= GTS__NULL_MIN_DEPTH && !c->null_in[ply] && c->null_block == 0
+        && *eval >= beta && gts__undecided(beta)) {
+        int rc = c->game->null_apply(c->state, c->user);
+        if (rc < 0) {
+            gts__fail(c, GTS_ECALLBACK, rc);
+            return true;
+        }
+        if (rc == 0) /* refused here (check, zugzwang, no passes) */
+            return false;
+        c->nodes++;
+        int r = c->null_r + depth / GTS__NULL_DEPTH_DIV;
+        int floor_ply = c->rep_floor;
+        c->rep_floor = ply + 1; /* no repetition across a pass */
+        c->null_parity ^= 1;
+        c->null_in[ply + 1] = true;
+        c->ext_in[ply + 1] = false;
+        gts_score s = -h->child(c, arg, depth - 1 - r, ply + 1, -beta, -beta + 1);
+        c->null_parity ^= 1;
+        c->rep_floor = floor_ply;
+        rc = c->game->null_undo(c->state, c->user);
+        if (rc < 0)
+            gts__fail(c, GTS_ECALLBACK, rc);
+        if (gts__aborted(c))
+            return true;
+        if (s < beta)
+            return false;
+        if (s >= GTS_SCORE_DECIDED) /* a pass proves no forced win */
+            s = beta;
+        if (depth >= GTS__NULL_VERIFY_DEPTH) {
+            /* Verification: the node itself, reduced, without passes. */
+            c->null_block++;
+            gts_score v = h->child(c, arg, depth - r, ply, beta - 1, beta);
+            c->null_block--;
+            if (gts__aborted(c))
+                return true;
+            if (v < beta)
+                return false;
+        }
+        *cut = s;
+        return true;
+    }
+    return false;
 }
 
 /*
@@ -126,15 +222,28 @@ static inline __attribute__((always_inline)) gts_score
 gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
                  gts_score alpha, gts_score beta, bool lean)
 {
+    /* A PV node: searched with an open window (before the table narrows it). */
+    const bool pv = beta - alpha > 1;
+
     /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
     gts__node_in in;
     gts_score cut;
     if (gts__node_head(c, depth, ply, &alpha, &beta, lean, &in, &cut))
         return cut;
+    /* Selective search (never lean): a node whose value depends on a
+     * repetition draw below it is not stored (its line decided it). */
+    const bool sel = !lean && c->selective;
+    const uint64_t rep_hits = sel ? c->rep_hits : 0;
+    const bool prune = sel && ply > 0 && !pv && !c->ext_in[ply];
+    gts_score eval = 0;
 
     /* Step 3. The algorithm's own step before the moves (ProbCut's checks) */
     if (h->pre_moves
         && h->pre_moves(c, arg, depth, ply, alpha, beta, in.key, &in.tt_move, &cut))
+        return cut;
+
+    /* Step 3b. Razoring, null move */
+    if (prune && gts__prune_head(c, h, arg, depth, ply, alpha, beta, &eval, &cut))
         return cut;
 
     /* Step 4. Moves; a node without any is a finished game (node.h) */
@@ -152,6 +261,27 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     int limit = n;
     if (!lean && c->nbest > 0 && depth <= c->nbest_depth && c->nbest < n)
         limit = c->nbest;
+
+    /* Step 5b. What the selective steps of the loop need: the noisy moves,
+     * the futility value, the move count of late-move pruning. */
+    const uint8_t *noisy = NULL;
+    bool futile = false;
+    gts_score fut_value = 0;
+    int lmp_count = n;
+    if (sel) {
+        bool reduce = c->lmr && depth >= GTS__LMR_MIN_DEPTH && ply > 0 && !c->ext_in[ply];
+        if (prune && c->futility && depth <= GTS__FUTILITY_DEPTH && gts__undecided(alpha)) {
+            fut_value = eval + c->futility * depth;
+            futile = fut_value <= alpha;
+        }
+        if (prune && c->lmp && depth <= GTS__LMP_DEPTH)
+            lmp_count = c->lmp + depth * depth;
+        if ((reduce || futile || lmp_count < n) && c->game->generate_noisy) {
+            if (!gts__mark_noisy(c, ply, n))
+                return 0;
+            noisy = c->noisy[ply];
+        }
+    }
 
     /* Step 6. Children (a second pass over the deferred ones). The deferred
      * indices reuse this ply's key buffer: gts__order_moves has read the
@@ -185,7 +315,24 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
                                   : (uint32_t)k;
             gts_move m = moves[i];
             int ext = lean ? 0 : gts__extension(c, m);
-            if (ext < 0 || !gts__apply_as(c, m, lean))
+            if (ext < 0)
+                return 0;
+            /* Step 6a. Futility and late-move pruning of quiet moves */
+            bool quiet = false;
+            if (sel) {
+                quiet = ext == 0 && i != tt_move && !(noisy && noisy[i])
+                        && !gts__order_is_killer(c, ply, m);
+                if (quiet && pass == 0 && searched > 0) {
+                    if (futile) {
+                        if (fut_value > best)
+                            best = fut_value;
+                        continue;
+                    }
+                    if (k >= lmp_count)
+                        continue;
+                }
+            }
+            if (!gts__apply_as(c, m, lean))
                 return 0;
             void *token = NULL;
             if (h->defer && h->defer(c, arg, pass, searched, &token)) {
@@ -194,8 +341,34 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
                 continue;
             }
             int d = depth - 1 + ext;
-            gts_score s;
-            if (d <= 0 && (lean || !c->use_qs)) {
+            gts_score s = 0;
+            /* Step 6b. Late-move reduction: a reduced null-window search
+             * first; the full search only when it fails high. */
+            int r = 0;
+            if (sel) {
+                c->ext_in[ply + 1] = ext > 0;
+                c->null_in[ply + 1] = false;
+                if (c->lmr && quiet && depth >= GTS__LMR_MIN_DEPTH && ply > 0 && !c->ext_in[ply]
+                    && searched >= (pv ? 2 : 1)) {
+                    int mn = searched + 1;
+                    r = c->lmr_table[depth < 63 ? depth : 63][mn < 63 ? mn : 63] - (pv ? 1 : 0);
+                    int32_t hv = gts__order_history(c, ply, m);
+                    if (hv >= GTS__LMR_GOOD_HISTORY * depth * depth)
+                        r--;
+                    else if (hv == 0 && c->use_history)
+                        r++;
+                    if (r > d - 1)
+                        r = d - 1;
+                }
+            }
+            bool full = true;
+            if (r > 0) {
+                s = -h->child(c, arg, d - r, ply + 1, -a - 1, -a);
+                full = s > a && !gts__aborted_as(c, lean);
+            }
+            if (!full) {
+                /* the reduced search failed low: taken as the value */
+            } else if (d <= 0 && (lean || (!c->use_qs && !c->rep))) {
                 /* A horizon child, what most children are: its node
                  * (step 1 of this function at ply + 1) in place, without
                  * the call. Its value does not depend on the window, so
@@ -221,8 +394,9 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     }
 
 store:
-    /* Step 7. Store */
-    gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
+    /* Step 7. Store (not a value a repetition draw below decided) */
+    if (!sel || c->rep_hits == rep_hits)
+        gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
 }
 

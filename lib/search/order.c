@@ -67,6 +67,11 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
     return varied;
 }
 
+int32_t gts__order_history(const gts__ctx *c, int ply, gts_move m)
+{
+    return c->use_history ? c->history[ply & 1][history_slot(m)] : 0;
+}
+
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m)
 {
     if (c->use_killers && c->killers[ply][0] != m) {

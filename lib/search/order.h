@@ -31,6 +31,15 @@ static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
     o[best] = t;
     return o[k].index;
 }
+/* The history score of @m at @ply (0 without GTS_OPT_HISTORY): the sum of
+ * depth^2 over the cutoffs it caused on this side, halved when the side's
+ * table saturates. */
+int32_t gts__order_history(const gts__ctx *c, int ply, gts_move m);
+/* @m is one of the killers of @ply (and killers are on). */
+static inline bool gts__order_is_killer(const gts__ctx *c, int ply, gts_move m)
+{
+    return c->use_killers && (m == c->killers[ply][0] || m == c->killers[ply][1]);
+}
 /* A move caused a beta cutoff at @ply with remaining @depth. */
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
 

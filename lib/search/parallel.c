@@ -169,6 +169,12 @@ bool gts__pw_goto(gts__pw *pw, const gts_move *path, int len)
             return false;
         }
         pw->path[pw->len++] = m;
+        /* The keys of the line, for repetition draws (node.h): those of
+         * the common part are this position's already. */
+        if (c->rep) {
+            c->path_key[pw->len] = c->game->hash(c->state, c->user);
+            c->ext_in[pw->len] = c->null_in[pw->len] = false;
+        }
     }
     return true;
 }

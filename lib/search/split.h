@@ -145,6 +145,10 @@ gts__split_search(gts__pw *pw, const gts__split *sn, uint32_t k, gts_score a, gt
         return 0;
     }
     int d = sn->depth - 1 + ext;
+    if (c->selective) { /* what the serial node below reads (node_search.h) */
+        c->ext_in[sn->ply + 1] = ext > 0;
+        c->null_in[sn->ply + 1] = false;
+    }
     gts_score s;
     if (!scout) {
         s = -child(pw, arg, d, sn->ply + 1, -b, -a);
