@@ -495,6 +495,16 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
             }
         } else {
             int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+            if (noisy) {
+                /* Only the blocker of each ray can be a capture: no walk. */
+                uint64_t occ = s->occ[0] | s->occ[1];
+                for (int d = d0; d < d1; d++) {
+                    uint64_t hit = ch_slide(from, d, occ) & s->occ[them];
+                    if (hit)
+                        ch_add(l, s, from, __builtin_ctzll(hit), 0);
+                }
+                continue;
+            }
             for (int d = d0; d < d1; d++) {
                 for (int k = 0; k < ch_ray_n[from][d]; k++) {
                     int to = ch_ray[from][d][k], q = s->board[to];
@@ -614,9 +624,31 @@ static bool ch_has_legal_move(const ch_state *s)
         if ((q == CH_EMPTY || ch_colour(q) != s->side) && ch_legal_after(s, ch_make_move(k, to, 0)))
             return true;
     }
+    /* Out of check, any move of a piece that is not pinned is legal: look
+     * for one on the bitboards, without building a list (evaluate() asks
+     * at every leaf, and a castled king often has no step). */
+    ch_safety z = ch_safety_of(s);
+    if (!z.check) {
+        int us = s->side, up = us == CH_WHITE ? 8 : -8;
+        uint64_t occ = s->occ[0] | s->occ[1], target = ~s->occ[us];
+        for (uint64_t own = s->occ[us] & ~z.suspect; own; own &= own - 1) {
+            int from = __builtin_ctzll(own), t = ch_type(s->board[from]);
+            if (t == CH_PAWN) {
+                if (s->board[from + up] == CH_EMPTY || (ch_pawn_bb[us][from] & s->occ[us ^ 1]))
+                    return true;
+            } else if (t == CH_KNIGHT) {
+                if (ch_knight_bb[from] & target)
+                    return true;
+            } else {
+                int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+                for (int d = d0; d < d1; d++)
+                    if (ch_slide(from, d, occ) & target)
+                        return true;
+            }
+        }
+    }
     ch_list l;
     ch_generate_pseudo(s, &l, false);
-    ch_safety z = ch_safety_of(s);
     for (int i = 0; i < l.n; i++)
         if (ch_legal(s, &z, l.move[i]))
             return true;
