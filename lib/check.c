@@ -299,6 +299,43 @@ static bool check_moves_text(chk *k, gts_move m)
     return true;
 }
 
+/* The pass (null_apply/null_undo, since 0.3): a refusal leaves the state as
+ * it was; a pass changes hash() (the side to move changed) and null_undo()
+ * restores the state. */
+static bool check_null(chk *k, int lvl, const obs *before)
+{
+    char d[160];
+    obs now;
+    int rc = k->g->null_apply(k->s, k->user);
+    if (rc < 0)
+        return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "null_apply() failed (%d)", rc);
+    if (!observe(k, k->s, lvl, &now))
+        return false;
+    if (rc == 0) {
+        if (!same(before, &now))
+            return violation(k, GTS_CHECK_NOT_RESTORED, 0,
+                             "null_apply() refused the pass (0) but changed the state: %s",
+                             diff(k, d, sizeof d, before, &now));
+        return true;
+    }
+    bool unchanged_key = k->g->hash && now.key == before->key;
+    rc = k->g->null_undo(k->s, k->user);
+    if (rc < 0)
+        return violation(k, GTS_CHECK_CALLBACK_FAILED, rc, "null_undo() failed (%d)", rc);
+    if (unchanged_key)
+        return violation(k, GTS_CHECK_HASH, 0,
+                         "hash() is %#llx before and after null_apply(): a pass changes the "
+                         "side to move, so the key must differ",
+                         (unsigned long long)before->key);
+    if (!observe(k, k->s, lvl, &now))
+        return false;
+    if (!same(before, &now))
+        return violation(k, GTS_CHECK_NOT_RESTORED, 0,
+                         "null_apply() then null_undo() did not restore the state: %s",
+                         diff(k, d, sizeof d, before, &now));
+    return true;
+}
+
 static bool check_clone(chk *k, int lvl, const obs *before)
 {
     char d[160];
@@ -462,6 +499,8 @@ static bool check_position(chk *k, int lvl, obs *o)
                                  (unsigned long long)kids[i].key,
                                  diff(k, d, sizeof d, &kids[i], &kids[j]));
             }
+    if (k->g->null_apply && k->g->null_undo && o->n > 0 && !check_null(k, lvl + 1, o))
+        return false;
     if (k->g->clone && k->g->free && !check_clone(k, lvl, o))
         return false;
     return true;

@@ -78,6 +78,8 @@ typedef enum breakage {
     /* with GTS_TRAIT_TRUSTED_PLAYOUT: */
     TRUSTED_ILLEGAL,    /* playout_move() returns a move generate() does not, at ply 1 */
     TRUSTED_PAST_END,   /* playout_move() returns a move at a finished game */
+    NULL_KEEPS_KEY,     /* null_apply() passes without changing hash() */
+    NULL_UNDO_LEAKS,    /* null_undo() at ply 1 leaves the pass on */
 } breakage;
 
 static breakage BROKEN;
@@ -196,6 +198,27 @@ static uint64_t b_hash_after(void *s, gts_move m, void *user)
     return b_hash(&t, user) ^ (BROKEN == HASH_AFTER_OFF && t.ply == 2);
 }
 
+/* A pass (since 0.3): the tgame move 1000, which changes the key. */
+static bool NULL_FAKED; /* NULL_KEEPS_KEY: the pass made nothing */
+
+static int b_null_apply(void *s, void *user)
+{
+    NULL_FAKED = BROKEN == NULL_KEEPS_KEY && ((tgame *)s)->ply == 1;
+    if (!NULL_FAKED)
+        tgame_apply(s, 1000, user);
+    return 1;
+}
+
+static int b_null_undo(void *s, void *user)
+{
+    tgame *g = s;
+    if (NULL_FAKED)
+        return 0;
+    if (BROKEN == NULL_UNDO_LEAKS && g->ply == 2)
+        return 0;
+    return tgame_undo(s, 1000, user);
+}
+
 static int b_policy(void *s, uint64_t random, gts_move *m, void *user)
 {
     tgame *g = s;
@@ -231,6 +254,8 @@ static gts_game broken_game(tgame *g, breakage b)
     v.move_score = b_move_score;
     v.hash_after = b_hash_after;
     v.playout_move = b_policy;
+    v.null_apply = b_null_apply;
+    v.null_undo = b_null_undo;
     if (b == TRUSTED_ILLEGAL || b == TRUSTED_PAST_END)
         v.traits = GTS_TRAIT_TRUSTED_PLAYOUT;
     return v;
@@ -291,6 +316,8 @@ Test(check, each_broken_promise_is_found)
     expect_violation(POLICY_FAILS, GTS_CHECK_CALLBACK_FAILED, 1);
     expect_violation(TRUSTED_ILLEGAL, GTS_CHECK_PLAYOUT_MOVE, 1);
     expect_violation(TRUSTED_PAST_END, GTS_CHECK_PLAYOUT_MOVE, 6);
+    expect_violation(NULL_KEEPS_KEY, GTS_CHECK_HASH, 1);
+    expect_violation(NULL_UNDO_LEAKS, GTS_CHECK_NOT_RESTORED, 1);
     cr_expect_str_eq(gts_check_violation_name(GTS_CHECK_PLAYOUT_MOVE), "PLAYOUT_MOVE");
 }
 

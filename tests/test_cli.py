@@ -578,6 +578,26 @@ class TestSearch(unittest.TestCase):
             self.assertEqual((rc, out), (2, ""), args)
             self.assertIn(why, err.splitlines()[0])
 
+    def test_selective_search_options(self):
+        """Issue 32: --null-move, --lmr, --futility, --razor, --lmp, --contempt set
+        the library's options: each prunes a random tree with passes; the
+        ranges are the library's."""
+        def nodes(extra):
+            rc, out, err = run(["search", "randtree", "--depth", "7", "--quiet",
+                                "--format", "json"] + extra)
+            self.assertEqual(rc, 0, err)
+            r = json.loads(out)
+            self.assertIn(r["bestmove"], [str(i) for i in range(8)])
+            return r["nodes"]
+        full = nodes([])
+        for extra in (["--null-move", "3"], ["--lmr", "100"], ["--futility", "100"],
+                      ["--razor", "300"], ["--lmp", "2"]):
+            self.assertLess(nodes(extra), full, extra)
+        self.assertEqual(nodes(["--contempt", "-40"]), full, "no repetition in a tree")
+        rc, out, err = run(["search", "tictactoe", "--lmr", "401"])
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err.splitlines()[0], "gts search: --lmr: expected 0..400, got '401'")
+
     def test_option_ranges(self):
         """Issue 11, 2.8: ranges are the library's, one line and a hint, exit 2;
         a table that cannot be allocated is a run-time failure, exit 1."""

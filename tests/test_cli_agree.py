@@ -168,6 +168,9 @@ SEARCHES = [
     ["connect4", "--depth", "7", "--aspiration", "25"],
     ["connect4", "4453", "--nodes", "3000"],        # node-limit
     ["othello", "f5d6", "--depth", "4"],
+    ["othello", "f5d6", "--depth", "6", "--lmr", "100", "--lmp", "3", "--futility", "20",
+     "--razor", "40"],                              # selective search (issue 32)
+    ["randtree", "--depth", "6", "--null-move", "3", "--contempt", "-5"],
     ["othello", "e6f4e3f6g5d6e7f5c5"],              # a finished game
     ["othello", "F5D6C3", "--depth", "3", "--alg", "sssstar"],
     ["chess", "--depth", "3"],
@@ -412,6 +415,8 @@ USAGE_ERRORS = [
     "search tictactoe --threads 0", "search tictactoe --threads 257",
     "search tictactoe --tt-mb 2000000", "search tictactoe --tt-mb -1",
     "search tictactoe --aspiration 32000", "search tictactoe --aspiration -1",
+    "search tictactoe --null-move 9", "search tictactoe --lmr 401", "search tictactoe --lmp -1",
+    "search tictactoe --contempt 30745", "search tictactoe --futility x",
     "search tictactoe --time-ms 18446744073709551616", "search tictactoe --time-ms -1",
     "search tictactoe --nodes x", "search tictactoe --format xml",
     "search tictactoe --playouts 0", "search tictactoe --playouts -1",

@@ -572,3 +572,74 @@ Test(select, a_winning_side_does_not_walk_into_a_repetition)
         gts_engine_free(e);
     }
 }
+
+Test(select, a_value_a_repetition_decided_is_not_stored)
+{
+    /* The history makes every grandchild of the root a draw. A child's value
+     * then depends on that history: it must not reach the table, or the
+     * next search of the same root without the history reads it back. */
+    for (int start = 0; start < RING * RING; start += 4) {
+        ring r = {{start / RING, start % RING}, 0, false};
+        uint64_t hist[9];
+        int n = 0;
+        for (gts_move a = 0; a < 2; a++)
+            for (gts_move b = 0; b < 3; b++) {
+                ring_apply(&r, a, NULL);
+                ring_apply(&r, b, NULL);
+                hist[n++] = ring_hash(&r, NULL);
+                ring_undo(&r, b, NULL);
+                ring_undo(&r, a, NULL);
+            }
+        gts_engine *e = fx_engine(), *fresh = fx_engine();
+        for (int depth = 3; depth <= 5; depth++) {
+            ring_search(e, GTS_ALG_PVS, &r, hist, (uint32_t)n, depth);
+            gts_result again = ring_search(e, GTS_ALG_PVS, &r, NULL, 0, depth);
+            gts_result want = ring_search(fresh, GTS_ALG_PVS, &r, NULL, 0, depth);
+            cr_expect_eq(again.score, want.score, "start %d depth %d: %d after the history, %d",
+                         start, depth, again.score, want.score);
+            gts_engine_clear(e);
+            gts_engine_clear(fresh);
+        }
+        gts_engine_free(e);
+        gts_engine_free(fresh);
+    }
+}
+
+Test(select, all_on_real_games_a_legal_move_and_a_bounded_score)
+{
+    static const char *const games[][2] = {
+        {"othello", "f5d6c3"}, {"connect4", "4453"}, {"chess", "startpos moves e2e4 e7e5"},
+        {"tictactoe", "5"}, {"randtree", ""},
+    };
+    gts_algorithm algs[] = {GTS_ALG_PVS, GTS_ALG_ALPHABETA, GTS_ALG_ABDADA, GTS_ALG_YBWC};
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++)
+        for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+            const gts_game *g = gts_games_find(games[i][0]);
+            cr_assert_not_null(g, "%s", games[i][0]);
+            void *state = NULL;
+            cr_assert_eq(gts_games_position_new(games[i][0], NULL, games[i][1], &state, NULL, 0),
+                         GTS_OK, "%s", games[i][0]);
+            gts_engine *e = fx_engine_with(2, 4);
+            int64_t on[] = {GTS_OPT_NULL_MOVE, 2, GTS_OPT_LMR, 150, GTS_OPT_FUTILITY, 50,
+                            GTS_OPT_RAZOR, 100, GTS_OPT_LMP, 2, GTS_OPT_CONTEMPT, 20, 0};
+            for (const int64_t *o = on; o[0]; o += 2)
+                cr_assert_eq(gts_engine_set(e, (gts_option)o[0], o[1]), GTS_OK);
+            uint64_t before = g->hash(state, g->user);
+            gts_result r = fx_search(e, algs[a], g, state, 5, 0);
+            cr_expect_eq(g->hash(state, g->user), before, "%s: the state is restored",
+                         games[i][0]);
+            gts_move moves[512];
+            cr_assert_leq(g->max_moves, 512);
+            int n = g->generate(state, moves, g->max_moves, g->user);
+            int k = 0;
+            while (k < n && moves[k] != r.best_move)
+                k++;
+            cr_expect(r.flags & GTS_RESULT_HAS_MOVE, "%s %s: a move", games[i][0],
+                      gts_algorithm_name(algs[a]));
+            cr_expect_lt(k, n, "%s %s: a legal move", games[i][0], gts_algorithm_name(algs[a]));
+            cr_expect(r.score >= GTS_SCORE_LOSS && r.score <= GTS_SCORE_WIN, "%s: score %d",
+                      games[i][0], r.score);
+            gts_engine_free(e);
+            gts_games_free(g, state);
+        }
+}

@@ -576,6 +576,12 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
      * mcts_reuse=0 keeps no tree and starts afresh anyway). */
     gts_move since[2][2];
     int nsince[2] = { -1, -1 }; /* -1: no search yet in this game */
+    /* A game whose repeated positions are draws (GTS_TRAIT_REPETITION_DRAW)
+     * gets the keys of the positions played before each search's root,
+     * from the opening's position on (gts_limits.history). */
+    bool keep_history = (m->search->traits & GTS_TRAIT_REPETITION_DRAW) && m->search->hash;
+    uint64_t *history = NULL;
+    size_t nhistory = 0, history_cap = 0;
     for (;;) {
         gts_move *buf = malloc(((size_t)g->max_moves + 1) * sizeof *buf);
         if (!buf)
@@ -600,6 +606,8 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         lim.depth = (int32_t)s->depth;
         lim.nodes = s->nodes;
         lim.time_ms = s->time_ms;
+        lim.history = history;
+        lim.history_len = (uint32_t)nhistory;
         memset(&r, 0, sizeof r);
         r.struct_size = sizeof r;
         if (s->alg == GTS_ALG_MCTS && nsince[toplay] >= 0)
@@ -642,6 +650,15 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
                 cli_oom();
         }
         used += (size_t)snprintf(moves + used, cap - used, "%s%s", used ? " " : "", text);
+        if (keep_history) {
+            if (nhistory == history_cap) {
+                history_cap = history_cap ? 2 * history_cap : 256;
+                history = realloc(history, history_cap * sizeof *history);
+                if (!history)
+                    cli_oom();
+            }
+            history[nhistory++] = m->search->hash(state, m->search->user);
+        }
         if (g->apply(state, mv[0], g->user) != 0) {
             cli_error("set-up %s: its move %s cannot be played", s->label, text);
             status = CLI_FAIL;
@@ -653,6 +670,7 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
                 since[i][nsince[i]++] = mv[0];
         toplay ^= 1;
     }
+    free(history);
     rec->moves = moves;
     if (status == CLI_OK) {
         gts_score v = rec->capped ? 0 : g->evaluate(state, g->user);

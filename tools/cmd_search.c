@@ -38,7 +38,9 @@ static void print_usage_common(FILE *f)
 static const char SEARCH_USAGE[] =
     "Usage: gts search GAME [POSITION] [--alg NAME] [--depth D] [--threads N]\n"
     "                  [--tt-mb M] [--time-ms T] [--nodes N] [--aspiration W]\n"
-    "                  [--playouts N] [--format text|json] [--quiet]\n"
+    "                  [--playouts N] [--null-move R] [--lmr P] [--futility M]\n"
+    "                  [--razor M] [--lmp B] [--contempt C] [--format text|json]\n"
+    "                  [--quiet]\n"
     "\n"
     "Search POSITION (default: the start) of GAME (tictactoe, connect4,\n"
     "connect4_solver, othello, chess, go, randtree) and print the best move, the\n"
@@ -58,6 +60,10 @@ static const char SEARCH_USAGE[] =
     "  --aspiration W   aspiration window half-width (default 0 = full window)\n"
     "  --playouts N     mcts: stop after N playouts (1..2^62; the depth is then\n"
     "                   unlimited)\n"
+    "  --null-move R, --lmr P, --futility M, --razor M, --lmp B, --contempt C\n"
+    "                   selective search of the alpha-beta family: the engine\n"
+    "                   options null_move, lmr, futility, razor, lmp, contempt\n"
+    "                   (default 0 = off; see doc/cli.md)\n"
     "  --format F       text (default) or json\n"
     "  --quiet          no progress lines\n"
     "  -h, --help       this help\n"
@@ -307,6 +313,13 @@ int cmd_search(int argc, char **argv)
     uint64_t time_ms = 0, nodes = 0;
     cli_format fmt = CLI_FMT_TEXT;
     bool quiet = false;
+    /* The selective search options (issue 32), unset: INT64_MIN (contempt
+     * may be negative). */
+    static const gts_option SEL[] = {GTS_OPT_NULL_MOVE, GTS_OPT_LMR,  GTS_OPT_FUTILITY,
+                                     GTS_OPT_RAZOR,     GTS_OPT_LMP,  GTS_OPT_CONTEMPT};
+    static const char *const SEL_FLAG[] = {"--null-move", "--lmr", "--futility",
+                                           "--razor",     "--lmp", "--contempt"};
+    int64_t sel[6] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
     const cli_opt opts[] = {
         CLI_STR("alg", &alg_name),
         CLI_INT("depth", &depth, 1, GTS_MAX_DEPTH),
@@ -317,6 +330,12 @@ int cmd_search(int argc, char **argv)
         CLI_ENGINE("aspiration", &asp, GTS_OPT_ASPIRATION),
         /* 0 would mean no budget: not a number of playouts */
         CLI_INT("playouts", &playouts, 1, (int64_t)1 << 62),
+        CLI_ENGINE("null-move", &sel[0], GTS_OPT_NULL_MOVE),
+        CLI_ENGINE("lmr", &sel[1], GTS_OPT_LMR),
+        CLI_ENGINE("futility", &sel[2], GTS_OPT_FUTILITY),
+        CLI_ENGINE("razor", &sel[3], GTS_OPT_RAZOR),
+        CLI_ENGINE("lmp", &sel[4], GTS_OPT_LMP),
+        CLI_ENGINE("contempt", &sel[5], GTS_OPT_CONTEMPT),
         CLI_FORMAT_NO_CSV("format", &fmt),
         CLI_FLAG("quiet", &quiet),
         CLI_GAME_OPTIONS(&go),
@@ -368,6 +387,12 @@ int cmd_search(int argc, char **argv)
         gts_games_free(g, state);
         return CLI_FAIL;
     }
+    for (int i = 0; i < 6; i++)
+        if (sel[i] != INT64_MIN && !cli_engine_set("search", e, SEL[i], sel[i], SEL_FLAG[i])) {
+            gts_engine_free(e);
+            gts_games_free(g, state);
+            return CLI_FAIL;
+        }
 
     progress_ctx pc = { g, state, quiet };
     gts_limits lim;

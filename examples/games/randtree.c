@@ -32,6 +32,12 @@
  * hash() mixes (key, level, x): equal hashes mean equal subtrees and equal
  * evaluations, so transposition-table entries are exact.
  *
+ *  - Passes (null_apply/null_undo, for null-move pruning; since 0.3): at a
+ *    node that is not a leaf the side to move may pass: a gain of 0 to a
+ *    child of key mix(parent key, PASS, seed) one level down, so the other
+ *    side moves. generate() never lists it; only a search that asks for a
+ *    null move plays it.
+ *
  * Invariants: level <= depth <= RT_MAX_DEPTH; key[0..level], x[0..level] and
  * moves[0..level-1] describe the current path; undo() only accepts the move
  * that led to the current node.
@@ -66,6 +72,9 @@ static const uint64_t RT_SALT_CHILD = 0x6368696cull;
 static const uint64_t RT_SALT_VARIANT = 0x76617269ull;
 static const uint64_t RT_SALT_LATTICE = 0x6c617474ull;
 static const uint64_t RT_SALT_HASH = 0x68617368ull;
+static const uint64_t RT_SALT_PASS = 0x70617373ull;
+/* moves[] of a pass (children are 0..RT_MAX_BRANCHING - 1). */
+static const uint8_t RT_PASS = 0xff;
 
 typedef struct rt_state {
     gts_randtree_params p;
@@ -213,6 +222,34 @@ static int rt_undo(void *state, gts_move move, void *user)
     return 0;
 }
 
+/* A pass (gts_game::null_apply): a child with gain 0, one level down. */
+static int rt_null_apply(void *state, void *user)
+{
+    (void)user;
+    rt_state *s = state;
+    if (!s)
+        return GTS_EINVAL;
+    uint32_t level = s->level;
+    uint64_t key = s->key[level];
+    if (rt_is_leaf(s, key, level))
+        return 0;
+    s->moves[level] = RT_PASS;
+    s->level = level + 1;
+    s->key[level + 1] = rt_mix3(key, RT_SALT_PASS, s->p.seed);
+    s->x[level + 1] = s->x[level];
+    return 1;
+}
+
+static int rt_null_undo(void *state, void *user)
+{
+    (void)user;
+    rt_state *s = state;
+    if (!s || s->level == 0 || s->moves[s->level - 1] != RT_PASS)
+        return GTS_EINVAL;
+    s->level--;
+    return 0;
+}
+
 static gts_score rt_evaluate(void *state, void *user)
 {
     (void)user;
@@ -346,6 +383,8 @@ static const gts_game RT_GAME = {
     .parse_move = rt_parse_move,
     .user = NULL,
     .bounds = rt_bounds,
+    .null_apply = rt_null_apply,
+    .null_undo = rt_null_undo,
 };
 
 const gts_game *gts_game_randtree(void)

@@ -22,6 +22,8 @@
  *  - bounds() is a valid range and contains the negamax value of the
  *    position at depths 1..depth;
  *  - format_move() and parse_move() round-trip every move;
+ *  - null_apply() (since 0.3) leaves the state alone when it refuses, and a
+ *    pass changes hash() and is undone by null_undo();
  *  - playout_move() leaves the state alone and returns only moves of
  *    generate(); with #GTS_TRAIT_TRUSTED_PLAYOUT it also returns 0 at the
  *    finished games the walks reach, and a playout of its own moves from

@@ -144,6 +144,7 @@ static const gts__node_hooks ABDADA_HOOKS = {
     .child = abdada_child,
     .defer = abdada_defer,
     .leave = abdada_leave,
+    .select = true, /* one instance: it tests c->selective at run time */
 };
 
 /* A node at remaining depth >= ABDADA_MIN_DEPTH: the serial node of

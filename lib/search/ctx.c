@@ -116,7 +116,7 @@ void gts__ctx_select(gts__ctx *c, const gts_engine *e, const gts_limits *lim)
     c->null_parity = 0;
     c->hist = lim->history;
     c->hist_len = lim->history ? lim->history_len : 0;
-    c->rep_hits = 0;
+    c->rep_low = GTS__REP_NONE;
     c->ext_in[0] = c->null_in[0] = false;
     if (c->rep)
         c->path_key[0] = g->hash(c->state, c->user);

@@ -25,6 +25,9 @@ typedef struct gts__mv {
     uint32_t index;
 } gts__mv;
 
+/* gts__ctx::rep_low when no repetition draw matched. */
+#define GTS__REP_NONE (GTS_MAX_PLY + 1)
+
 struct gts__ctx {
     int id;
     /* the search */
@@ -61,7 +64,11 @@ struct gts__ctx {
     int null_parity;             /* passes on the line, mod 2 */
     const uint64_t *hist;        /* gts_limits::history (rep only) */
     uint32_t hist_len;
-    uint64_t rep_hits;           /* repetition draws scored so far */
+    int rep_low;                 /* the lowest ply of an earlier position that a
+                                    repetition draw in the current node's subtree
+                                    matched (-1: the history), GTS__REP_NONE if
+                                    none: its value depends on the line above it
+                                    when rep_low < its ply (node_search.h) */
     uint64_t path_key[GTS_MAX_PLY + 1]; /* hash() at each ply of the line (rep) */
     bool ext_in[GTS_MAX_PLY + 1];  /* the move into this ply was extended */
     bool null_in[GTS_MAX_PLY + 1]; /* the move into this ply was a pass */

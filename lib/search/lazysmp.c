@@ -103,6 +103,7 @@ static uint32_t lazy_order(gts__ctx *c, const void *arg, int ply, int k, int lim
 static const gts__node_hooks LAZY_HOOKS = {
     .child = lazy_child,
     .order = lazy_order,
+    .select = true, /* one instance: it tests c->selective at run time */
 };
 
 /* PVS node of a helper: the serial node of node_search.h with the rotated

@@ -486,19 +486,20 @@ static inline gts_score gts__horizon_lean(gts__ctx *c, int ply)
  * history (gts_limits::history). Every entry is compared, not only those
  * an even number of plies away: the key includes the side to move, and a
  * game may have passes of its own in the history, or moves that keep the
- * turn.
+ * turn. Returns the ply of the position repeated, -1 for one of the
+ * history, GTS__REP_NONE when the node repeats nothing.
  */
-static inline bool gts__repeated(const gts__ctx *c, int ply, uint64_t key)
+static inline int gts__repeated(const gts__ctx *c, int ply, uint64_t key)
 {
     for (int p = ply - 1; p >= c->rep_floor; p--)
         if (c->path_key[p] == key)
-            return true;
+            return p;
     if (c->rep_floor > 0)
-        return false;
+        return GTS__REP_NONE;
     for (uint32_t j = c->hist_len; j > 0; j--) /* the newest first */
         if (c->hist[j - 1] == key)
-            return true;
-    return false;
+            return -1;
+    return GTS__REP_NONE;
 }
 
 /* The value of a repetition draw to the side to move at @ply:
@@ -543,8 +544,10 @@ gts__node_head(gts__ctx *c, int depth, int ply, gts_score *alpha, gts_score *bet
     if (!lean && c->rep) {
         uint64_t key = c->game->hash(c->state, c->user);
         c->path_key[ply] = key;
-        if (ply > 0 && gts__repeated(c, ply, key)) {
-            c->rep_hits++;
+        int at = ply > 0 ? gts__repeated(c, ply, key) : GTS__REP_NONE;
+        if (at != GTS__REP_NONE) {
+            if (at < c->rep_low)
+                c->rep_low = at;
             *v = gts__draw(c, ply);
             return true;
         }

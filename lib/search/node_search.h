@@ -20,7 +20,11 @@
  *              true puts it off to a second pass over the deferred moves
  *              (ABDADA: another thread is searching that child); otherwise
  *              it may leave a token for
- *   leave      called after the child's search (ABDADA's busy counter).
+ *   leave      called after the child's search (ABDADA's busy counter);
+ *   select     true in an instance that may run the selective search
+ *              (GTS_OPT_NULL_MOVE..., repetition draws) when the context
+ *              has it on (c->selective); false compiles it all away, so
+ *              the exact node pays nothing for it.
  * @lean (a constant at each instantiation) leaves out, at compile time,
  * what a plain serial search never uses (gts__lean_ok): the split points'
  * abort chain, the virtual clock, extensions, quiescence and n-best
@@ -49,6 +53,7 @@ typedef struct gts__node_hooks {
                       uint64_t key);
     bool (*defer)(gts__ctx *c, const void *arg, int pass, int searched, void **token);
     void (*leave)(const void *arg, void *token);
+    bool select;
 } gts__node_hooks;
 
 /* A context on which a node may be instantiated lean (gts__node_search):
@@ -219,8 +224,8 @@ gts__frontier_lean(gts__ctx *c, int ply, const gts_move *moves, int n, bool sort
 }
 
 static inline __attribute__((always_inline)) gts_score
-gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
-                 gts_score alpha, gts_score beta, bool lean)
+gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+               gts_score alpha, gts_score beta, bool lean)
 {
     /* A PV node: searched with an open window (before the table narrows it). */
     const bool pv = beta - alpha > 1;
@@ -230,10 +235,8 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     gts_score cut;
     if (gts__node_head(c, depth, ply, &alpha, &beta, lean, &in, &cut))
         return cut;
-    /* Selective search (never lean): a node whose value depends on a
-     * repetition draw below it is not stored (its line decided it). */
-    const bool sel = !lean && c->selective;
-    const uint64_t rep_hits = sel ? c->rep_hits : 0;
+    /* Selective search (never lean; only in an instance that has it). */
+    const bool sel = !lean && h->select && c->selective;
     const bool prune = sel && ply > 0 && !pv && !c->ext_in[ply];
     gts_score eval = 0;
 
@@ -368,7 +371,7 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
             }
             if (!full) {
                 /* the reduced search failed low: taken as the value */
-            } else if (d <= 0 && (lean || (!c->use_qs && !c->rep))) {
+            } else if (d <= 0 && (lean || (!c->use_qs && !sel))) {
                 /* A horizon child, what most children are: its node
                  * (step 1 of this function at ply + 1) in place, without
                  * the call. Its value does not depend on the window, so
@@ -394,10 +397,28 @@ gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dep
     }
 
 store:
-    /* Step 7. Store (not a value a repetition draw below decided) */
-    if (!sel || c->rep_hits == rep_hits)
+    /* Step 7. Store, unless a repetition of a position above this node
+     * decided the value: the line decided it, not the position. */
+    if (!sel || c->rep_low >= ply)
         gts__tt_save(c, key, depth, ply, alpha, beta, best, best_index);
     return best;
+}
+
+/* The node (gts__node_body). With repetition draws, c->rep_low is this
+ * node's own while it runs, and the lower of its own and the caller's
+ * afterwards. */
+static inline __attribute__((always_inline)) gts_score
+gts__node_search(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth, int ply,
+                 gts_score alpha, gts_score beta, bool lean)
+{
+    if (lean || !h->select || !c->rep)
+        return gts__node_body(c, h, arg, depth, ply, alpha, beta, lean);
+    int low = c->rep_low;
+    c->rep_low = GTS__REP_NONE;
+    gts_score v = gts__node_body(c, h, arg, depth, ply, alpha, beta, false);
+    if (low < c->rep_low)
+        c->rep_low = low;
+    return v;
 }
 
 

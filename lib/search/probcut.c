@@ -277,7 +277,8 @@ static gts_score pc_child(gts__ctx *c, const void *arg, int depth, int ply, gts_
     return pc_node(c, arg, depth, ply, alpha, beta);
 }
 
-static const gts__node_hooks PC_HOOKS = { .child = pc_child, .pre_moves = pc_pre_moves };
+static const gts__node_hooks PC_HOOKS = { .child = pc_child, .pre_moves = pc_pre_moves,
+                                          .select = true };
 
 static gts_score pc_node(gts__ctx *c, const pc_conf *conf, int depth, int ply, gts_score alpha,
                          gts_score beta)

@@ -8,7 +8,7 @@ them as they are for the libgts this binding ships with.
 exports at run time; when the library gains an algorithm or a status, it
 fails and prints the declarations to add here.
 """
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import games as games
 from .engine import OPTION_NAMES as OPTION_NAMES
@@ -112,7 +112,7 @@ def minimax(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_minimax (exact)."""
 
@@ -120,7 +120,7 @@ def alphabeta(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_alphabeta (exact)."""
 
@@ -128,7 +128,7 @@ def pvs(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_pvs (exact)."""
 
@@ -136,7 +136,7 @@ def mtdf(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mtdf (exact)."""
 
@@ -144,7 +144,7 @@ def negacstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_negacstar (exact)."""
 
@@ -152,7 +152,7 @@ def sssstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_sssstar (exact)."""
 
@@ -160,7 +160,7 @@ def dualstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_dualstar (exact)."""
 
@@ -168,7 +168,7 @@ def er(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_er (exact)."""
 
@@ -176,7 +176,7 @@ def probcut(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_probcut (selective)."""
 
@@ -184,7 +184,7 @@ def sssstar_stockman(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_sssstar_stockman (exact)."""
 
@@ -192,7 +192,7 @@ def er_parallel(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_er_parallel (exact; parallel: threads=N, needs clone())."""
 
@@ -200,7 +200,7 @@ def jamboree(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_jamboree (exact; parallel: threads=N, needs clone())."""
 
@@ -208,7 +208,7 @@ def dts(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_dts (exact; parallel: threads=N, needs clone())."""
 
@@ -216,7 +216,7 @@ def ybwc(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_ybwc (exact; parallel: threads=N, needs clone())."""
 
@@ -224,7 +224,7 @@ def pvsplit(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_pvsplit (exact; parallel: threads=N, needs clone())."""
 
@@ -232,7 +232,7 @@ def abdada(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_abdada (exact; parallel: threads=N, needs clone())."""
 
@@ -240,7 +240,7 @@ def lazysmp(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_lazysmp (exact; parallel: threads=N, needs clone())."""
 
@@ -248,7 +248,7 @@ def rootsplit(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_rootsplit (exact; parallel: threads=N, needs clone())."""
 
@@ -256,7 +256,7 @@ def mcts(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mcts (selective; parallel: threads=N, needs clone())."""
 
@@ -264,7 +264,7 @@ def bstar(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_bstar (selective)."""
 
@@ -272,6 +272,6 @@ def mma(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     """Search with gts_mma (selective)."""

@@ -79,7 +79,9 @@ Random-tree options (GAME randtree):
 _SEARCH_USAGE = """\
 Usage: gts search GAME [POSITION] [--alg NAME] [--depth D] [--threads N]
                   [--tt-mb M] [--time-ms T] [--nodes N] [--aspiration W]
-                  [--playouts N] [--format text|json] [--quiet]
+                  [--playouts N] [--null-move R] [--lmr P] [--futility M]
+                  [--razor M] [--lmp B] [--contempt C] [--format text|json]
+                  [--quiet]
 
 Search POSITION (default: the start) of GAME (tictactoe, connect4,
 connect4_solver, othello, chess, go, randtree) and print the best move, the
@@ -99,6 +101,10 @@ Options:
   --aspiration W   aspiration window half-width (default 0 = full window)
   --playouts N     mcts: stop after N playouts (1..2^62; the depth is then
                    unlimited)
+  --null-move R, --lmr P, --futility M, --razor M, --lmp B, --contempt C
+                   selective search of the alpha-beta family: the engine
+                   options null_move, lmr, futility, razor, lmp, contempt
+                   (default 0 = off; see doc/cli.md)
   --format F       text (default) or json
   --quiet          no progress lines
   -h, --help       this help
@@ -684,8 +690,14 @@ SEARCH_OPTS = [Opt("alg", True, "alg"), Opt("depth", True, "depth"),
                Opt("threads", True, "threads"), Opt("tt-mb", True, "tt_mb"),
                Opt("time-ms", True, "time_ms"), Opt("nodes", True, "nodes"),
                Opt("aspiration", True, "aspiration"), Opt("playouts", True, "playouts"),
+               Opt("null-move", True, "null_move"), Opt("lmr", True, "lmr"),
+               Opt("futility", True, "futility"), Opt("razor", True, "razor"),
+               Opt("lmp", True, "lmp"), Opt("contempt", True, "contempt"),
                Opt("format", True, "format"), Opt("quiet", False, "quiet"),
                HELP_OPT] + GAME_OPTS
+
+#: The selective search options of `search` (issue 32): engine option names.
+SELECTIVE_OPTIONS = ("null_move", "lmr", "futility", "razor", "lmp", "contempt")
 
 
 def cmd_search(argv: List[str]) -> int:
@@ -693,6 +705,7 @@ def cmd_search(argv: List[str]) -> int:
     alg_name, depth, threads, tt_mb, asp = "pvs", None, 1, None, None
     time_ms = nodes = playouts = 0
     fmt, quiet = "text", False
+    selective: Dict[str, int] = {}
     operands: List[str] = []
     for key, value in _getopt("search", argv, SEARCH_OPTS, operands):
         if _game_option(tree, key, value, "search"):
@@ -715,6 +728,9 @@ def cmd_search(argv: List[str]) -> int:
             asp = _engine_option("search", "--aspiration", "aspiration", value)
         elif key == "playouts":  # 0 would mean no budget: not a number of playouts
             playouts = _int_option("search", "--playouts", value, 1, 1 << 62)
+        elif key in SELECTIVE_OPTIONS:
+            flag = "--" + key.replace("_", "-")
+            selective[key] = _engine_option("search", flag, key, value)
         elif key == "format":
             if value not in ("text", "json"):
                 raise UsageError("search", f"--format: expected text or json, got '{_esc(value)}'")
@@ -748,6 +764,10 @@ def cmd_search(argv: List[str]) -> int:
                 _engine_set("search", engine, "aspiration", asp, "--aspiration")
             if playouts:
                 _engine_set("search", engine, "mcts_playouts", playouts, "--playouts")
+            for key in SELECTIVE_OPTIONS:  # in the C tool's order
+                if key in selective:
+                    _engine_set("search", engine, key, selective[key],
+                                "--" + key.replace("_", "-"))
 
             def progress(r: Any) -> None:
                 tus = _time_us(r)

@@ -41,7 +41,8 @@ EXPERIMENTAL_OPTION_NAMES = tuple(n for n, v in _lib.OPTIONS.items()
                                   if v in _lib.EXPERIMENTAL_OPTION_VALUES)
 
 #: Keyword arguments of a search (the rest of a shortcut's keywords are options).
-SEARCH_KEYWORDS = ("depth", "time_ms", "nodes", "alpha", "beta", "guess", "on_iteration")
+SEARCH_KEYWORDS = ("depth", "time_ms", "nodes", "alpha", "beta", "guess", "on_iteration",
+                   "history")
 
 _UINT64_MAX = 2 ** 64 - 1
 _UINT32_MAX = 2 ** 32 - 1
@@ -525,8 +526,10 @@ class Engine:
     """A search engine: ``Engine(tt_mb=64, threads=2, aspiration=50, ...)``.
 
     Options (lowercase names of ``gts_option``): tt_mb, aspiration,
-    killers, history, quiescence, iterative, nbest, nbest_depth, threads
-    (and the others of gts.OPTION_NAMES; those of
+    killers, history, quiescence, iterative, nbest, nbest_depth, threads,
+    the selective search of the alpha-beta family null_move, lmr, futility,
+    razor, lmp, contempt (since 0.3, off at 0) (and the others of
+    gts.OPTION_NAMES; those of
     gts.EXPERIMENTAL_OPTION_NAMES, split_ply and the like, may change in any
     minor release). Booleans are accepted for the 0/1 switches. Use as a context manager or
     call :meth:`close`. Not thread-safe, except :meth:`stop`. Searches
@@ -822,7 +825,8 @@ class Engine:
                *, time_ms: Optional[float] = None, nodes: Optional[int] = None,
                alpha: Optional[int] = None, beta: Optional[int] = None,
                guess: Optional[int] = None,
-               on_iteration: Optional[Callable[[Result], Any]] = None) -> Result:
+               on_iteration: Optional[Callable[[Result], Any]] = None,
+               history: Optional[Sequence[int]] = None) -> Result:
         """Search ``game`` (a :class:`gts.Game` or a built-in game) with
         ``algorithm`` and return a :class:`Result`.
 
@@ -831,7 +835,10 @@ class Engine:
         ``nodes`` budgets; ``alpha``/``beta`` a root window (one may be
         omitted); ``guess`` a first guess for MTD(f)-style algorithms;
         ``on_iteration(result)`` is called after each completed iteration
-        and may return True to stop. The game state is unchanged afterwards.
+        and may return True to stop; ``history`` the hash() keys of the
+        game's positions before the root, oldest first (``gts_limits.history``,
+        read by a game with the repetition-draw trait; since 0.3). The game
+        state is unchanged afterwards.
 
         Raises the original exception of a failing game callback, or the
         GtsError subclass of the library's status.
@@ -848,10 +855,10 @@ class Engine:
         """
         alg = algorithm_id(algorithm)
         return self._search(alg, None, game, depth, time_ms, nodes, alpha, beta, guess,
-                            on_iteration)
+                            on_iteration, history)
 
     def _search(self, alg: int, entry, game, depth, time_ms, nodes, alpha, beta, guess,
-                on_iteration) -> Result:
+                on_iteration, history=None) -> Result:
         # SIGINT is deferred for the whole search (see _InterruptGuard). The
         # search counts as active while the engine pointer is in use, so that
         # close() from another thread cannot free it under us.
@@ -862,16 +869,20 @@ class Engine:
             try:
                 guard.arm(ptr)
                 return self._search_active(ptr, alg, entry, game, depth, time_ms, nodes,
-                                           alpha, beta, guess, on_iteration)
+                                           alpha, beta, guess, on_iteration, history)
             finally:
                 guard.disarm()
                 with self._lock:
                     self._active -= 1
 
     def _search_active(self, ptr: int, alg: int, entry, game, depth, time_ms, nodes, alpha,
-                       beta, guess, on_iteration) -> Result:
+                       beta, guess, on_iteration, history=None) -> Result:
         name = _ALG_BY_ID[alg].name if alg in _ALG_BY_ID else str(alg)
         limits = _make_limits(depth, time_ms, nodes, alpha, beta, guess)
+        keys = _history_keys(history)  # kept alive until the search returns
+        if keys is not None:
+            limits.history = ctypes.cast(keys, ctypes.POINTER(ctypes.c_uint64))
+            limits.history_len = len(keys)
         result = new_struct(ResultStruct)
         cap = max(1, self.get("threads"))
         thread_nodes = (ctypes.c_uint64 * cap)()
@@ -946,6 +957,21 @@ def _detail(rc: int, alg: str, game: Any, engine: Engine, result: ResultStruct) 
         return f"{alg}: callback status {result.callback_status}"
     why = engine.last_error
     return f"{alg}: {why}" if why else alg
+
+
+def _history_keys(history: Optional[Sequence[int]]) -> Any:
+    """gts_limits.history: a C array of the 64-bit keys, or None."""
+    if history is None:
+        return None
+    if isinstance(history, (str, bytes)):
+        raise TypeError("history must be a sequence of int keys")
+    vals = [check_int(k, "history key") for k in history]
+    for k in vals:
+        if not 0 <= k <= _UINT64_MAX:
+            raise _err("ERANGE", f"history key {k} is not a 64-bit unsigned value")
+    if len(vals) > 0xFFFFFFFF:
+        raise _err("ERANGE", "history: more than 2^32 - 1 keys")
+    return (ctypes.c_uint64 * len(vals))(*vals)
 
 
 def _make_limits(depth, time_ms, nodes, alpha, beta, guess) -> LimitsStruct:

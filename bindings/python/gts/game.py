@@ -78,6 +78,13 @@ class Game(abc.ABC):
     #: prelude). A game that says so without keeping it gets wrong values.
     distance_scores: bool = False
 
+    #: Class attribute: True declares that a position repeating an earlier
+    #: one (equal :meth:`hash`) is a draw (``GTS_TRAIT_REPETITION_DRAW``,
+    #: since 0.3): the alpha-beta family scores it so, with the engine's
+    #: ``contempt``, against the line searched and ``history=`` of the search
+    #: (the keys of the positions before the root). Needs :meth:`hash`.
+    repetition_draw: bool = False
+
     # ---- required -----------------------------------------------------------
     @abc.abstractmethod
     def generate(self) -> List[int]:
@@ -567,6 +574,8 @@ def _build_vtable(cls: type, max_moves: int, user: int) -> _lib.GameStruct:
                 setattr(vt, f, _T[f])
     if getattr(cls, "distance_scores", False) is True:
         vt.traits |= _lib.TRAIT_DISTANCE_SCORES
+    if getattr(cls, "repetition_draw", False) is True:
+        vt.traits |= _lib.TRAIT_REPETITION_DRAW
     vt.user = user
     return vt
 

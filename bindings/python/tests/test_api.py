@@ -503,5 +503,71 @@ class TestResult(unittest.TestCase):
         self.assertEqual(gts.format_score(gts.score_win_in(3)), "win in 3")
 
 
+class Ring(gts.Game):
+    """Two tokens on a ring of 5 squares (tests/test_select.c's ring): step
+    forward (0), back (1) or stop (2); positions repeat as soon as a token
+    steps back. Declares that a repetition is a draw."""
+    max_moves = 3
+    repetition_draw = True
+    WORTH = (0, 30, -20, 10, 45)
+
+    def __init__(self, a=1, b=3):
+        self.pos, self.side, self.stopped = [a, b], 0, False
+
+    def generate(self):
+        return [] if self.stopped else [0, 1, 2]
+
+    def apply(self, m):
+        if m == 2:
+            self.stopped = True
+        else:
+            self.pos[self.side] = (self.pos[self.side] + (1 if m == 0 else 4)) % 5
+        self.side ^= 1
+
+    def undo(self, m):
+        self.side ^= 1
+        if m == 2:
+            self.stopped = False
+        else:
+            self.pos[self.side] = (self.pos[self.side] + (4 if m == 0 else 1)) % 5
+
+    def evaluate(self):
+        return self.WORTH[self.pos[self.side]] - self.WORTH[self.pos[self.side ^ 1]]
+
+    def hash(self):
+        return ((self.pos[0] * 5 + self.pos[1]) * 4 + self.side * 2 + self.stopped) * 0x9E3779B1 + 1
+
+
+class TestSelective(unittest.TestCase):
+    """Issue 32: the selective search options and the repetition draws."""
+
+    def test_options_are_known(self):
+        for name in ("null_move", "lmr", "futility", "razor", "lmp", "contempt"):
+            self.assertIn(name, gts.OPTION_NAMES)
+            self.assertEqual(gts.option_bounds(name)[2], 0, f"{name} is off by default")
+        self.assertEqual(gts.option_bounds("contempt")[0], -(gts.SCORE_DECIDED - 1))
+        with gts.Engine(lmr=100, lmp=3, futility=50, razor=100) as e:
+            r = e.search(gts.games.Othello("f5d6"), "pvs", 5)
+            self.assertIsNotNone(r.best_move)
+
+    def test_history_and_contempt(self):
+        ring = Ring()
+        keys = []
+        for m in ring.generate():      # every root move repeats a position of the history
+            ring.apply(m)
+            keys.append(ring.hash())
+            ring.undo(m)
+        for contempt in (0, 40, -40):
+            with gts.Engine(contempt=contempt) as e:
+                r = e.search(ring, "pvs", 3, history=keys)
+                self.assertEqual(r.score, -contempt, f"contempt {contempt}")
+        with gts.Engine() as e:
+            self.assertNotEqual(e.search(ring, "pvs", 1).score, 0, "no history: no draw")
+            with self.assertRaises(TypeError):
+                e.search(ring, "pvs", 1, history="abc")
+            with self.assertRaises(gts.OutOfRange):
+                e.search(ring, "pvs", 1, history=[-1])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -59,7 +59,7 @@ SHORTCUT = """def {name}(
     game: _AnyGame, *, depth: Optional[int] = ..., time_ms: Optional[float] = ...,
     nodes: Optional[int] = ..., alpha: Optional[int] = ..., beta: Optional[int] = ...,
     guess: Optional[int] = ..., on_iteration: Optional[Callable[[Result], Any]] = ...,
-    engine: Optional[Engine] = ..., **options: _Option,
+    history: Optional[Sequence[int]] = ..., engine: Optional[Engine] = ..., **options: _Option,
 ) -> Result:
     \"\"\"Search with gts_{name} ({kind}).\"\"\"
 """
