@@ -366,6 +366,71 @@ Test(chess, zobrist_is_incremental_and_positional)
     gts_games_free(g, b);
 }
 
+/* ---- null move (gts_game::null_apply / null_undo) -------------------------- */
+
+/* The key after a pass equals the key of the same placement with the other
+ * side to move, read from a FEN (an independent way to the same key). */
+static void expect_pass(const char *from, const char *after)
+{
+    const gts_game *g = gts_game_chess_engine();
+    void *s = chess(from), *t = chess(after);
+    uint64_t before = g->hash(s, NULL);
+    cr_assert_eq(g->null_apply(s, NULL), 1, "%s: the pass is allowed", from);
+    cr_expect_eq(g->hash(s, NULL), g->hash(t, NULL), "%s: after a pass, the key of %s", from,
+                 after);
+    gts_move a[256], b[256];
+    int na = g->generate(s, a, g->max_moves, NULL), nb = g->generate(t, b, g->max_moves, NULL);
+    cr_expect_eq(na, nb, "%s: the other side's moves after a pass", from);
+    cr_expect_eq(g->undo(s, a[0], NULL), GTS_EINVAL, "undo() does not take back a pass");
+    cr_assert_eq(g->null_undo(s, NULL), 0);
+    cr_expect_eq(g->hash(s, NULL), before, "null_undo restores the key");
+    cr_expect_eq(g->null_undo(s, NULL), GTS_EINVAL, "no pass left to take back");
+    gts_games_free(g, s);
+    gts_games_free(g, t);
+}
+
+static void expect_no_pass(const char *fen, const char *why)
+{
+    const gts_game *g = gts_game_chess_engine();
+    void *s = chess(fen);
+    uint64_t before = g->hash(s, NULL);
+    cr_expect_eq(g->null_apply(s, NULL), 0, "%s: %s", fen, why);
+    cr_expect_eq(g->hash(s, NULL), before, "a refused pass changes nothing");
+    gts_games_free(g, s);
+}
+
+Test(chess, null_move_passes_and_is_refused_where_it_must)
+{
+    expect_pass(START, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    /* The en-passant capture on f6 is lost by passing. */
+    expect_pass("startpos moves e2e4 d7d5 e4e5 f7f5",
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3");
+    expect_pass("4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1",
+                "4k3/pppp4/8/8/8/8/PPPP4/1N2K3 b - - 0 1");
+    expect_no_pass("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "in check");
+    expect_no_pass("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "only king and pawns");
+    expect_no_pass("1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "only king and pawns (ours)");
+
+    /* null_undo does not take back a real move; a pass on top of a line
+     * with a repetition before the root leaves a position with moves. */
+    const gts_game *g = gts_game_chess_engine();
+    void *s = chess("startpos moves g1f3 g8f6 f3g1");
+    gts_move m;
+    cr_assert_eq(g->parse_move(s, "f6g8", &m, NULL), 0);
+    cr_assert_eq(g->apply(s, m, NULL), 0);
+    cr_expect_eq(g->null_undo(s, NULL), GTS_EINVAL);
+    cr_assert_eq(g->null_apply(s, NULL), 1);
+    gts_move mv[256];
+    cr_expect_gt(g->generate(s, mv, g->max_moves, NULL), 0, "moves after the pass");
+    cr_assert_eq(g->null_undo(s, NULL), 0);
+    cr_assert_eq(g->undo(s, m, NULL), 0);
+    gts_games_free(g, s);
+
+    cr_expect(gts_game_chess_engine()->traits & GTS_TRAIT_REPETITION_DRAW);
+    cr_expect_not(gts_game_chess()->traits & GTS_TRAIT_REPETITION_DRAW,
+                  "the rules' vtable keeps the threefold rule only");
+}
+
 /* ---- position text --------------------------------------------------------- */
 
 Test(chess, bad_positions_refused)

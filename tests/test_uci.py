@@ -131,6 +131,12 @@ class UciTest(unittest.TestCase):
         self.assertRegex(text, r"(?m)^option name Algorithm type combo default pvs .*var ybwc")
         self.assertRegex(text, r"(?m)^option name Ponder type check default false$")
         self.assertRegex(text, r"(?m)^option name Clear Hash type button$")
+        # The selective search (issue 32): on by default, 0 switches each off.
+        for name, default in (("NullMove", 3), ("LMR", 100), ("Futility", 100),
+                              ("Razor", 0), ("LMP", 3)):
+            self.assertRegex(text, rf"(?m)^option name {name} type spin default {default} "
+                                   rf"min 0 max \d+$")
+        self.assertRegex(text, r"(?m)^option name Contempt type spin default 0 min -\d+ max \d+$")
         self.assertNotIn("var minimax", text)
         self.assertNotIn("var mcts", text)
         self.e.send("isready")
@@ -346,7 +352,18 @@ class UciTest(unittest.TestCase):
         self.e.send(pos)
         self.e.send("go depth 4")
         self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
-        for bad, why in (("setoption name Hash value 0", "Hash: expected 1"),
+        for knob in ("NullMove value 0", "LMR value 0", "Futility value 0", "Razor value 0",
+                     "LMP value 0", "Contempt value -20", "nullmove value 2", "LMR value 150"):
+            self.e.send(f"setoption name {knob}")
+        self.e.send("isready")
+        self.assert_no_info_string(self.e.expect(r"^readyok$"))
+        self.e.send(pos)
+        self.e.send("go depth 4")
+        self.assert_legal(pos, self.bestmove(self.e.expect(r"^bestmove")))
+        for bad, why in (("setoption name LMR value 401", "LMR: expected 0..400 (0 = off)"),
+                         ("setoption name NullMove value -1", "NullMove: expected 0..8"),
+                         ("setoption name Futility value x", "Futility: expected 0.."),
+                         ("setoption name Hash value 0", "Hash: expected 1"),
                          ("setoption name Hash value lots", "Hash: expected 1"),
                          ("setoption name Threads value 100000", "Threads: expected 1"),
                          ("setoption name Algorithm value mcts", "not an exact depth-first"),
@@ -416,6 +433,23 @@ class UciTest(unittest.TestCase):
         self.e.send("stop")  # nothing to stop: no reply, no harm
         self.e.send("isready")
         self.e.expect(r"^readyok$")
+
+    def test_game_history_repetition_is_a_draw(self):
+        # White, a rook down, gives perpetual check: Qe8+ Kh7 Qh5+ Kg8. At the
+        # root (Qh5, Kg8, White to move) Qe8+ repeats the position the game
+        # started from: with the game's history passed to the search
+        # (gts_limits::history), a one-ply search already scores it as the
+        # draw it is (cp 0) and plays it; without the history, a position
+        # seen once before the root is no draw yet and the score is the
+        # material's.
+        pos = ("position fen 4Q1k1/6p1/8/8/8/8/qr4PP/7K b - - 0 1 "
+               "moves g8h7 e8h5 h7g8")
+        self.e.send(pos)
+        self.e.send("go depth 1")
+        lines = self.e.expect(r"^bestmove")
+        self.assertEqual(self.bestmove(lines), "h5e8")
+        infos = [l for l in lines if l.startswith("info depth")]
+        self.assertRegex(infos[-1], r" score cp 0 ")
 
     def test_draw_root_still_plays(self):
         # Threefold repetition is reached, the game goes on (a GUI that does

@@ -1,8 +1,14 @@
 /*
  * gts-uci.c - a chess engine speaking UCI on stdin/stdout, on top of
  * gts_search() and the chess adapter of libgts-games, through its engine
- * vtable gts_game_chess_engine(): a repetition since the position of the
- * last `position` command (gts_chess_set_root) is a draw inside the search.
+ * vtable gts_game_chess_engine(), which declares GTS_TRAIT_REPETITION_DRAW:
+ * the keys of the game's positions before the root (the `position`
+ * command's moves) go to the search as gts_limits::history, so a position
+ * that repeats one of the game or of the searched line is a draw (worth
+ * -Contempt to the side to move at the root). The adapter's own rule (a
+ * repetition since the position of the last `position` command,
+ * gts_chess_set_root, or a third occurrence) stays for the algorithms of
+ * the Algorithm option that ignore the trait (MTD(f), the SSS* family, ER).
  *
  * What. One command per line (UCI, as cutechess-cli, Arena and the like
  * send it): uci, debug, isready, setoption, ucinewgame, position, go, stop,
@@ -53,7 +59,11 @@
  * parallel algorithm: with a serial one, such as the default pvs, ybwc
  * searches instead, unless Algorithm was set, and an info string says
  * which), Algorithm (a combo of the exact depth-first algorithms of
- * `gts algorithms`), Ponder (the GUI's switch; nothing to set), Clear Hash.
+ * `gts algorithms`), Ponder (the GUI's switch; nothing to set), Clear Hash,
+ * and the library's selective search as spin options, each 0 = off, on by
+ * default (UCI_KNOBS): NullMove, LMR, Futility, LMP; Razor (off by
+ * default: it lost tactics) and Contempt (0 by default). The algorithms that ignore them (see GTS_OPT_NULL_MOVE)
+ * search the full tree.
  *
  * Usage: gts-uci [--help | --version]; exit 2 on a bad argument.
  */
@@ -93,6 +103,28 @@ static const int64_t UCI_HARD_DIVISOR = 3;
 static const double UCI_SOFT_FRACTION = 0.5;
 static const int64_t UCI_RESERVE_MS = 30; /* protocol and process overhead */
 static const int64_t UCI_MIN_MOVE_MS = 5;
+
+/* The selective-search options of the library (issue 32) as UCI spin
+ * options: the engine option's value, 0 = off, its bounds the library's
+ * (gts_option_bounds). The defaults switch each technique on at its usual
+ * strength (doc/cli.md); the library's own default is off. */
+typedef struct uci_knob {
+    const char *name;
+    gts_option option;
+    int64_t value; /* gts-uci's default */
+} uci_knob;
+
+static const uci_knob UCI_KNOBS[] = {
+    { "NullMove", GTS_OPT_NULL_MOVE, 3 }, /* base reduction R, plies */
+    { "LMR", GTS_OPT_LMR, 100 },          /* percent of the reduction table */
+    { "Futility", GTS_OPT_FUTILITY, 100 }, /* margin per ply, centipawns */
+    { "Razor", GTS_OPT_RAZOR, 0 },         /* margin per ply, centipawns: off, it
+                                            * cost 17 of the 300 Win At Chess positions
+                                            * (doc/results/games.md, issue 32) */
+    { "LMP", GTS_OPT_LMP, 3 },             /* move-count base */
+    { "Contempt", GTS_OPT_CONTEMPT, 0 },   /* centipawns a draw costs the root side */
+};
+enum { UCI_N_KNOBS = sizeof UCI_KNOBS / sizeof UCI_KNOBS[0] };
 
 /* ---- output ------------------------------------------------------------- */
 
@@ -146,6 +178,10 @@ typedef struct uci {
     const gts_game *chess;    /* the adapter's engine vtable */
     gts_game game;            /* its copy that the search gets (see counted_apply) */
     void *position;           /* the current position (main thread only) */
+    /* The keys of the game's positions before it, oldest first (the
+     * search's gts_limits::history: repetitions of the game are draws). */
+    uint64_t history[UCI_MAX_GAME_PLIES + 1];
+    uint32_t history_len;
     int side;                 /* 0 white, 1 black to move in position */
     gts_algorithm alg;        /* the Algorithm option */
     bool alg_set;             /* ... given by setoption (else a parallel one may replace it) */
@@ -426,6 +462,12 @@ static void cmd_uci(void)
     say("%s", combo);
     say("option name Ponder type check default false");
     say("option name Clear Hash type button");
+    for (int i = 0; i < UCI_N_KNOBS; i++) {
+        int64_t lo, hi, def;
+        gts_option_bounds(UCI_KNOBS[i].option, &lo, &hi, &def);
+        say("option name %s type spin default %" PRId64 " min %" PRId64 " max %" PRId64,
+            UCI_KNOBS[i].name, UCI_KNOBS[i].value, lo < 0 ? lo : 0, hi);
+    }
     say("uciok");
 }
 
@@ -445,6 +487,15 @@ static bool parse_int(const char *t, int64_t lo, int64_t hi, int64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+/* The selective-search option called @p name (any case), or NULL. */
+static const uci_knob *knob_of(const char *name)
+{
+    for (int i = 0; i < UCI_N_KNOBS; i++)
+        if (strcasecmp(name, UCI_KNOBS[i].name) == 0)
+            return &UCI_KNOBS[i];
+    return NULL;
 }
 
 /* setoption name <id...> [value <x...>] */
@@ -497,6 +548,20 @@ static void cmd_setoption(uci *u, char **tok, int n)
         u->alg = a;
         u->alg_set = true;
         u->threads_said = false;
+    } else if (knob_of(name)) {
+        const uci_knob *k = knob_of(name);
+        int64_t lo, hi, def;
+        gts_option_bounds(k->option, &lo, &hi, &def);
+        if (lo > 0)
+            lo = 0; /* 0 is off */
+        if (!parse_int(value, lo, hi, &v)) {
+            say("info string setoption %s: expected %" PRId64 "..%" PRId64 " (0 = off), got '%s'",
+                k->name, lo, hi, qv);
+            return;
+        }
+        gts_status rc = gts_engine_set(u->engine, k->option, v);
+        if (rc != GTS_OK)
+            say("info string setoption %s %s: %s", k->name, qv, gts_strerror(rc));
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         gts_engine_clear(u->engine);
     } else if (strcasecmp(name, "Ponder") == 0) {
@@ -561,9 +626,12 @@ static void cmd_position(uci *u, char **tok, int n)
         side = sp && sp[1] == 'b';
     }
     /* An illegal move ends the list: the moves before it are played, as
-     * common engines do (the GUI's game most likely went that far). */
+     * common engines do (the GUI's game most likely went that far). Each
+     * position before the last is the search's history. */
+    uint32_t history_len = 0;
     for (int k = moves_at + 1; k < n; k++) {
         gts_move m;
+        uint64_t key = u->chess->hash(s, NULL);
         if (u->chess->parse_move(s, tok[k], &m, NULL) != 0 || u->chess->apply(s, m, NULL) != 0) {
             char q[160];
             quote(tok[k], q, sizeof q);
@@ -572,12 +640,14 @@ static void cmd_position(uci *u, char **tok, int n)
                 q, k - moves_at, k - moves_at - 1);
             break;
         }
+        u->history[history_len++] = key;
         side ^= 1;
     }
     gts_chess_set_root(s); /* repetitions from here on are draws in the search */
     u->chess->free(u->position, NULL);
     u->position = s;
     u->side = side;
+    u->history_len = history_len;
 }
 
 /* The words of a go command: what follows searchmoves up to the next one
@@ -693,6 +763,8 @@ static void cmd_go(uci *u, char **tok, int n)
     u->limits.time_ms = ponder ? 0 : (uint64_t)hard;
     u->limits.on_iteration = on_iteration;
     u->limits.on_iteration_user = u;
+    u->limits.history = u->history_len ? u->history : NULL;
+    u->limits.history_len = u->history_len;
     u->search_state = u->chess->clone(u->position, NULL);
     if (!u->search_state) {
         say("info string go: out of memory");
@@ -756,9 +828,9 @@ static const char USAGE[] =
     "Usage: gts-uci [--help | --version]\n"
     "A UCI chess engine on libgts (gts_search and the chess adapter).\n"
     "Speaks UCI on stdin/stdout: uci, isready, setoption name Hash|Threads|Algorithm|\n"
-    "Ponder|Clear Hash, ucinewgame, position startpos|fen FEN [moves ...], go [depth|\n"
-    "nodes|movetime|wtime|btime|winc|binc|movestogo|mate N] [infinite] [ponder],\n"
-    "stop, ponderhit, quit.\n";
+    "Ponder|Clear Hash|NullMove|LMR|Futility|Razor|LMP|Contempt, ucinewgame,\n"
+    "position startpos|fen FEN [moves ...], go [depth|nodes|movetime|wtime|btime|\n"
+    "winc|binc|movestogo|mate N] [infinite] [ponder], stop, ponderhit, quit.\n";
 
 int main(int argc, char **argv)
 {
@@ -791,6 +863,8 @@ int main(int argc, char **argv)
         return 1;
     }
     gts_engine_set(u.engine, GTS_OPT_TT_MB, UCI_DEFAULT_HASH_MB);
+    for (int i = 0; i < UCI_N_KNOBS; i++)
+        gts_engine_set(u.engine, UCI_KNOBS[i].option, UCI_KNOBS[i].value);
     char *line = malloc(UCI_MAX_LINE);
     char **tok = malloc(UCI_MAX_TOKENS * sizeof *tok);
     if (!line || !tok) {

@@ -6,7 +6,13 @@
  * It is meant to be read by engine authors as a model of an adapter, so it
  * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
  * generation filtered by "is my king attacked after the move", and a history
- * stack that makes undo() exact.
+ * stack that makes undo() exact. One concession to speed, where the profile
+ * of a search put 40% of the time (doc/results/games.md, issue 32): the
+ * pieces are also kept as bitboards, so that "is this square attacked" is a
+ * few table lookups and one blocker scan per line instead of a walk along
+ * eight rays, and the legality test runs only on the moves that can leave
+ * the king attacked (king moves, pinned pieces, en passant, any move when
+ * in check). Moves come out in the same order as from the plain loops.
  *
  * Representation: squares 0..63 with a1 = 0, h1 = 7, a8 = 56, h8 = 63. A
  * piece is its type (CH_PAWN..CH_KING, 1..6) plus 8 for black; 0 is empty.
@@ -54,6 +60,16 @@
  *                   when a capture there is possible, so equal positions
  *                   get equal keys.
  *   clone / free    parallel algorithms.
+ *   null_apply /    a pass, for the library's null-move pruning; refused
+ *   null_undo       in check and when the side to move has only king and
+ *                   pawns (zugzwang-prone). The pass is kept in the history
+ *                   stack like a move, so undo() and null_undo() each take
+ *                   back only their own kind.
+ *   traits          gts_game_chess_engine() declares
+ *                   GTS_TRAIT_REPETITION_DRAW: its key covers the placement,
+ *                   the side to move, the castling rights and a possible
+ *                   en-passant capture, exactly what makes two positions
+ *                   "the same" for the repetition rule.
  *
  * Invariants: exactly one king per side (king[] tracks them); the side not
  * to move is never in check; hist[0..ply) records every applied move with
@@ -81,7 +97,10 @@ enum { CH_WHITE = 0, CH_BLACK = 1 };
 enum { CH_EMPTY = 0, CH_PAWN = 1, CH_KNIGHT, CH_BISHOP, CH_ROOK, CH_QUEEN, CH_KING };
 enum { CH_WK = 1, CH_WQ = 2, CH_BK = 4, CH_BQ = 8 }; /* castling rights */
 enum { CH_NO_SQ = 64, CH_MAX_PLIES = 2048 };
-enum { CH_SPECIAL_EP = 1, CH_SPECIAL_CASTLE = 2 };
+enum { CH_SPECIAL_EP = 1, CH_SPECIAL_CASTLE = 2, CH_SPECIAL_NULL = 3 };
+/* The move field of a null move's record: no real move (those are below
+ * 1 << 15), so undo() of a real move never takes back a pass. */
+enum { CH_NULL_RECORD = 0xffff };
 
 /* The most legal moves of any chess position is 218; a round margin. */
 enum { CH_MAX_MOVES = 256 };
@@ -194,6 +213,8 @@ typedef struct ch_state {
     int32_t mg, eg;      /* material + tables, white minus black */
     int32_t phase;       /* sum of CH_PHASE_WEIGHT over the board */
     uint8_t count[16];   /* pieces on the board, by piece code */
+    uint64_t bb[16];     /* the same pieces as bitboards (bit sq), by piece code */
+    uint64_t occ[2];     /* the squares of each colour's pieces */
     uint64_t key;
     uint32_t ply;        /* entries used in hist */
     uint32_t root;       /* ply when gts_chess_new() returned: the search root */
@@ -211,6 +232,14 @@ static uint64_t ch_zobrist_side;
 static uint8_t ch_knight_to[64][8], ch_knight_n[64];
 static uint8_t ch_king_to[64][8], ch_king_n[64];
 static uint8_t ch_ray[64][8][7], ch_ray_n[64][8];
+/* The same as bitboards, for the attack tests: knight and king targets,
+ * the squares a pawn of each colour attacks, the squares of each ray, and
+ * the squares strictly between two squares on a line (0 when they are not
+ * on one). A ray is "positive" (its squares increase from sq: east, north,
+ * north-east, north-west, the even directions) or negative (the odd ones),
+ * which tells whether its nearest blocker is the lowest or highest bit. */
+static uint64_t ch_knight_bb[64], ch_king_bb[64], ch_pawn_bb[2][64];
+static uint64_t ch_ray_bb[64][8], ch_between[64][64];
 /* Castling rights kept after a move from or to each square. */
 static uint8_t ch_castle_keep[64];
 static pthread_once_t ch_init_once = PTHREAD_ONCE_INIT;
@@ -254,9 +283,24 @@ static void ch_init(void)
                 nr = r + k * ray_dr[i];
                 if (nf < 0 || nf >= 8 || nr < 0 || nr >= 8)
                     break;
-                ch_ray[sq][i][ch_ray_n[sq][i]++] = (uint8_t)(nr * 8 + nf);
+                int to = nr * 8 + nf;
+                ch_between[sq][to] = ch_ray_bb[sq][i];
+                ch_ray[sq][i][ch_ray_n[sq][i]++] = (uint8_t)to;
+                ch_ray_bb[sq][i] |= 1ull << to;
             }
         }
+        for (int i = 0; i < ch_knight_n[sq]; i++)
+            ch_knight_bb[sq] |= 1ull << ch_knight_to[sq][i];
+        for (int i = 0; i < ch_king_n[sq]; i++)
+            ch_king_bb[sq] |= 1ull << ch_king_to[sq][i];
+        if (f > 0 && r < 7)
+            ch_pawn_bb[CH_WHITE][sq] |= 1ull << (sq + 7);
+        if (f < 7 && r < 7)
+            ch_pawn_bb[CH_WHITE][sq] |= 1ull << (sq + 9);
+        if (f > 0 && r > 0)
+            ch_pawn_bb[CH_BLACK][sq] |= 1ull << (sq - 9);
+        if (f < 7 && r > 0)
+            ch_pawn_bb[CH_BLACK][sq] |= 1ull << (sq - 7);
         ch_castle_keep[sq] = CH_WK | CH_WQ | CH_BK | CH_BQ;
     }
     ch_castle_keep[0] &= (uint8_t)~CH_WQ;  /* a1 */
@@ -295,6 +339,8 @@ static void ch_put(ch_state *s, int sq, int piece)
     s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
     s->phase += CH_PHASE_WEIGHT[t];
     s->count[piece]++;
+    s->bb[piece] |= 1ull << sq;
+    s->occ[c] |= 1ull << sq;
     if (t == CH_KING)
         s->king[c] = (uint8_t)sq;
 }
@@ -309,48 +355,52 @@ static void ch_remove(ch_state *s, int sq)
     s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
     s->phase -= CH_PHASE_WEIGHT[t];
     s->count[piece]--;
+    s->bb[piece] &= ~(1ull << sq);
+    s->occ[c] &= ~(1ull << sq);
 }
 
-/* Whether @p sq is attacked by a piece of colour @p by (board only). */
-static bool ch_attacked(const uint8_t *board, int sq, int by)
+/* The squares a slider on @p sq reaches in direction @p d over the
+ * occupancy @p occ: the ray up to and including its nearest blocker. */
+static uint64_t ch_slide(int sq, int d, uint64_t occ)
 {
-    int f = ch_file(sq);
-    if (by == CH_WHITE) {
-        if (f > 0 && sq >= 9 && board[sq - 9] == ch_piece(CH_WHITE, CH_PAWN))
-            return true;
-        if (f < 7 && sq >= 7 && board[sq - 7] == ch_piece(CH_WHITE, CH_PAWN))
-            return true;
-    } else {
-        if (f > 0 && sq + 7 < 64 && board[sq + 7] == ch_piece(CH_BLACK, CH_PAWN))
-            return true;
-        if (f < 7 && sq + 9 < 64 && board[sq + 9] == ch_piece(CH_BLACK, CH_PAWN))
-            return true;
-    }
-    int knight = ch_piece(by, CH_KNIGHT), king = ch_piece(by, CH_KING);
-    for (int i = 0; i < ch_knight_n[sq]; i++)
-        if (board[ch_knight_to[sq][i]] == knight)
-            return true;
-    for (int i = 0; i < ch_king_n[sq]; i++)
-        if (board[ch_king_to[sq][i]] == king)
-            return true;
-    int queen = ch_piece(by, CH_QUEEN);
-    for (int d = 0; d < 8; d++) {
-        int slider = ch_piece(by, d < 4 ? CH_ROOK : CH_BISHOP);
-        for (int k = 0; k < ch_ray_n[sq][d]; k++) {
-            int p = board[ch_ray[sq][d][k]];
-            if (p == CH_EMPTY)
-                continue;
-            if (p == slider || p == queen)
-                return true;
-            break;
-        }
-    }
-    return false;
+    uint64_t ray = ch_ray_bb[sq][d], block = ray & occ;
+    if (!block)
+        return ray;
+    int b = (d & 1) == 0 ? __builtin_ctzll(block) : 63 - __builtin_clzll(block);
+    return ray ^ ch_ray_bb[b][d];
+}
+
+/* The pieces of colour @p by among @p mask that attack @p sq when the board
+ * holds the pieces @p occ (the state's own, or one after a move played on
+ * the bitboards only: see ch_legal_after). */
+static uint64_t ch_attackers(const ch_state *s, int sq, int by, uint64_t occ, uint64_t mask)
+{
+    const uint64_t *bb = s->bb;
+    uint64_t queens = bb[ch_piece(by, CH_QUEEN)];
+    uint64_t rooks = (bb[ch_piece(by, CH_ROOK)] | queens) & mask;
+    uint64_t bishops = (bb[ch_piece(by, CH_BISHOP)] | queens) & mask;
+    uint64_t hit = (ch_pawn_bb[by ^ 1][sq] & bb[ch_piece(by, CH_PAWN)]) |
+                   (ch_knight_bb[sq] & bb[ch_piece(by, CH_KNIGHT)]) |
+                   (ch_king_bb[sq] & bb[ch_piece(by, CH_KING)]);
+    hit &= mask;
+    for (int d = 0; d < 4 && rooks; d++)
+        if (ch_ray_bb[sq][d] & rooks)
+            hit |= ch_slide(sq, d, occ) & rooks;
+    for (int d = 4; d < 8 && bishops; d++)
+        if (ch_ray_bb[sq][d] & bishops)
+            hit |= ch_slide(sq, d, occ) & bishops;
+    return hit;
+}
+
+/* Whether @p sq is attacked by a piece of colour @p by. */
+static bool ch_attacked(const ch_state *s, int sq, int by)
+{
+    return ch_attackers(s, sq, by, s->occ[0] | s->occ[1], ~0ull) != 0;
 }
 
 static bool ch_in_check(const ch_state *s)
 {
-    return ch_attacked(s->board, s->king[s->side], s->side ^ 1);
+    return ch_attacked(s, s->king[s->side], s->side ^ 1);
 }
 
 /* Whether the side to move could capture en passant on @p ep (pseudo-legally). */
@@ -418,11 +468,8 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
     int up = us == CH_WHITE ? 8 : -8;
     int start_rank = us == CH_WHITE ? 1 : 6, last_rank = us == CH_WHITE ? 7 : 0;
     l->n = 0;
-    for (int from = 0; from < 64; from++) {
-        int p = s->board[from];
-        if (p == CH_EMPTY || ch_colour(p) != us)
-            continue;
-        int t = ch_type(p);
+    for (uint64_t own = s->occ[us]; own; own &= own - 1) {
+        int from = __builtin_ctzll(own), t = ch_type(s->board[from]);
         if (t == CH_PAWN) {
             int to = from + up;
             if (s->board[to] == CH_EMPTY) {
@@ -448,6 +495,16 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
             }
         } else {
             int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+            if (noisy) {
+                /* Only the blocker of each ray can be a capture: no walk. */
+                uint64_t occ = s->occ[0] | s->occ[1];
+                for (int d = d0; d < d1; d++) {
+                    uint64_t hit = ch_slide(from, d, occ) & s->occ[them];
+                    if (hit)
+                        ch_add(l, s, from, __builtin_ctzll(hit), 0);
+                }
+                continue;
+            }
             for (int d = d0; d < d1; d++) {
                 for (int k = 0; k < ch_ray_n[from][d]; k++) {
                     int to = ch_ray[from][d][k], q = s->board[to];
@@ -471,38 +528,85 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
     int king_side = us == CH_WHITE ? CH_WK : CH_BK, queen_side = us == CH_WHITE ? CH_WQ : CH_BQ;
     const uint8_t *b = s->board;
     if ((s->castling & king_side) && b[base + 5] == CH_EMPTY && b[base + 6] == CH_EMPTY &&
-        !ch_attacked(b, base + 4, them) && !ch_attacked(b, base + 5, them) &&
-        !ch_attacked(b, base + 6, them))
+        !ch_attacked(s, base + 4, them) && !ch_attacked(s, base + 5, them) &&
+        !ch_attacked(s, base + 6, them))
         ch_add(l, s, base + 4, base + 6, 0);
     if ((s->castling & queen_side) && b[base + 3] == CH_EMPTY && b[base + 2] == CH_EMPTY &&
-        b[base + 1] == CH_EMPTY && !ch_attacked(b, base + 4, them) &&
-        !ch_attacked(b, base + 3, them) && !ch_attacked(b, base + 2, them))
+        b[base + 1] == CH_EMPTY && !ch_attacked(s, base + 4, them) &&
+        !ch_attacked(s, base + 3, them) && !ch_attacked(s, base + 2, them))
         ch_add(l, s, base + 4, base + 2, 0);
 }
 
-/* Whether the pseudo-legal move @p m leaves the mover's king safe: play it
- * on a copy of the board (the rook of a castling move does not matter: the
- * king's squares were checked when it was generated). */
+/* Whether the pseudo-legal move @p m leaves the mover's king safe: the
+ * move is played on the occupancy only, the captured piece masked out of
+ * the attackers (the rook of a castling move does not matter: the king's
+ * squares were checked when it was generated). */
 static bool ch_legal_after(const ch_state *s, gts_move m)
 {
-    uint8_t b[64];
-    memcpy(b, s->board, sizeof b);
-    int from = ch_move_from(m), to = ch_move_to(m), p = b[from];
-    if (ch_type(p) == CH_PAWN && to == s->ep && ch_file(from) != ch_file(to))
-        b[s->side == CH_WHITE ? to - 8 : to + 8] = CH_EMPTY;
-    b[to] = (uint8_t)p;
-    b[from] = CH_EMPTY;
-    int king = ch_type(p) == CH_KING ? to : s->king[s->side];
-    return !ch_attacked(b, king, s->side ^ 1);
+    int from = ch_move_from(m), to = ch_move_to(m), us = s->side;
+    uint64_t occ = (s->occ[0] | s->occ[1]) & ~(1ull << from), gone = 1ull << to;
+    if (ch_type(s->board[from]) == CH_PAWN && to == s->ep && ch_file(from) != ch_file(to)) {
+        gone = 1ull << (us == CH_WHITE ? to - 8 : to + 8);
+        occ &= ~gone;
+    }
+    occ |= 1ull << to;
+    int king = ch_type(s->board[from]) == CH_KING ? to : s->king[us];
+    return ch_attackers(s, king, us ^ 1, occ, ~gone) == 0;
+}
+
+/* The pieces of the side to move pinned to their king: the only piece
+ * between the king and an enemy slider that would attack it otherwise. */
+static uint64_t ch_pinned(const ch_state *s)
+{
+    int us = s->side, them = us ^ 1, k = s->king[us];
+    uint64_t queens = s->bb[ch_piece(them, CH_QUEEN)];
+    uint64_t rooks = s->bb[ch_piece(them, CH_ROOK)] | queens;
+    uint64_t bishops = s->bb[ch_piece(them, CH_BISHOP)] | queens;
+    uint64_t occ = s->occ[0] | s->occ[1], pinned = 0, snipers = 0;
+    for (int d = 0; d < 8; d++)
+        snipers |= ch_ray_bb[k][d] & (d < 4 ? rooks : bishops);
+    for (; snipers; snipers &= snipers - 1) {
+        uint64_t between = ch_between[k][__builtin_ctzll(snipers)] & occ;
+        if (between && !(between & (between - 1)))
+            pinned |= between & s->occ[us];
+    }
+    return pinned;
+}
+
+/* What the legality test of a pseudo-legal move needs to know once per
+ * position: a move needs ch_legal_after() only when the side to move is in
+ * check, or it moves the king, a pinned piece, or captures en passant (which
+ * lifts two pieces off a line); every other move is legal. */
+typedef struct ch_safety {
+    bool check;
+    uint64_t suspect; /* from-squares of moves to test: the king and the pinned */
+} ch_safety;
+
+static ch_safety ch_safety_of(const ch_state *s)
+{
+    ch_safety z;
+    z.check = ch_in_check(s);
+    z.suspect = ch_pinned(s) | 1ull << s->king[s->side];
+    return z;
+}
+
+static bool ch_legal(const ch_state *s, const ch_safety *z, gts_move m)
+{
+    int from = ch_move_from(m);
+    if (!z->check && !(z->suspect >> from & 1) &&
+        !(ch_move_to(m) == s->ep && ch_type(s->board[from]) == CH_PAWN))
+        return true;
+    return ch_legal_after(s, m);
 }
 
 /* The legal moves (all, or the noisy ones), keys alongside. */
 static void ch_generate_legal(const ch_state *s, ch_list *l, bool noisy)
 {
     ch_generate_pseudo(s, l, noisy);
+    ch_safety z = ch_safety_of(s);
     int n = 0;
     for (int i = 0; i < l->n; i++) {
-        if (ch_legal_after(s, l->move[i])) {
+        if (ch_legal(s, &z, l->move[i])) {
             l->move[n] = l->move[i];
             l->key[n] = l->key[i];
             n++;
@@ -520,10 +624,33 @@ static bool ch_has_legal_move(const ch_state *s)
         if ((q == CH_EMPTY || ch_colour(q) != s->side) && ch_legal_after(s, ch_make_move(k, to, 0)))
             return true;
     }
+    /* Out of check, any move of a piece that is not pinned is legal: look
+     * for one on the bitboards, without building a list (evaluate() asks
+     * at every leaf, and a castled king often has no step). */
+    ch_safety z = ch_safety_of(s);
+    if (!z.check) {
+        int us = s->side, up = us == CH_WHITE ? 8 : -8;
+        uint64_t occ = s->occ[0] | s->occ[1], target = ~s->occ[us];
+        for (uint64_t own = s->occ[us] & ~z.suspect; own; own &= own - 1) {
+            int from = __builtin_ctzll(own), t = ch_type(s->board[from]);
+            if (t == CH_PAWN) {
+                if (s->board[from + up] == CH_EMPTY || (ch_pawn_bb[us][from] & s->occ[us ^ 1]))
+                    return true;
+            } else if (t == CH_KNIGHT) {
+                if (ch_knight_bb[from] & target)
+                    return true;
+            } else {
+                int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+                for (int d = d0; d < d1; d++)
+                    if (ch_slide(from, d, occ) & target)
+                        return true;
+            }
+        }
+    }
     ch_list l;
     ch_generate_pseudo(s, &l, false);
     for (int i = 0; i < l.n; i++)
-        if (ch_legal_after(s, l.move[i]))
+        if (ch_legal(s, &z, l.move[i]))
             return true;
     return false;
 }
@@ -747,9 +874,59 @@ static int ch_undo(void *state, gts_move move, void *user)
 {
     (void)user;
     ch_state *s = state;
-    if (!s || s->ply == 0 || s->hist[s->ply - 1].move != move)
+    if (!s || s->ply == 0 || s->hist[s->ply - 1].move != move ||
+        s->hist[s->ply - 1].special == CH_SPECIAL_NULL)
         return GTS_EINVAL;
     ch_undo_move(s);
+    return 0;
+}
+
+/* A pass for null-move pruning (gts_game::null_apply): refused in check
+ * (passing would leave the king attacked) and when the side to move has
+ * only its king and pawns (zugzwang is common there: a pass would prove
+ * too much). The position after it has the other side to move, no
+ * en-passant capture and a 50-move counter of 0, so that the repetition
+ * test (ch_drawn) never looks back across the pass. */
+static int ch_null_apply(void *state, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply >= CH_MAX_PLIES)
+        return GTS_EINVAL;
+    int us = s->side;
+    if (s->count[ch_piece(us, CH_KNIGHT)] + s->count[ch_piece(us, CH_BISHOP)] +
+                s->count[ch_piece(us, CH_ROOK)] + s->count[ch_piece(us, CH_QUEEN)] ==
+            0 ||
+        ch_in_check(s))
+        return 0;
+    ch_record *u = &s->hist[s->ply++];
+    u->key = s->key;
+    u->move = CH_NULL_RECORD;
+    u->rule50 = s->rule50;
+    u->castling = s->castling;
+    u->ep = s->ep;
+    u->captured = CH_EMPTY;
+    u->special = CH_SPECIAL_NULL;
+    if (s->ep != CH_NO_SQ)
+        s->key ^= ch_zobrist_ep[ch_file(s->ep)];
+    s->ep = CH_NO_SQ;
+    s->rule50 = 0;
+    s->side = (uint8_t)(us ^ 1);
+    s->key ^= ch_zobrist_side;
+    return 1;
+}
+
+static int ch_null_undo(void *state, void *user)
+{
+    (void)user;
+    ch_state *s = state;
+    if (!s || s->ply == 0 || s->hist[s->ply - 1].special != CH_SPECIAL_NULL)
+        return GTS_EINVAL;
+    const ch_record *u = &s->hist[--s->ply];
+    s->side ^= 1;
+    s->ep = u->ep;
+    s->rule50 = u->rule50;
+    s->key = u->key;
     return 0;
 }
 
@@ -906,6 +1083,8 @@ static const gts_game CH_GAME = {
     .user = NULL,
     .bounds = NULL,
     .generate_keyed = ch_generate_keyed,
+    .null_apply = ch_null_apply,
+    .null_undo = ch_null_undo,
 };
 
 /* The rules of CH_GAME with the engine's draw (ch_drawn): the same
@@ -928,6 +1107,9 @@ static const gts_game CH_ENGINE_GAME = {
     .user = NULL,
     .bounds = NULL,
     .generate_keyed = ch_generate_keyed_engine,
+    .traits = GTS_TRAIT_REPETITION_DRAW,
+    .null_apply = ch_null_apply,
+    .null_undo = ch_null_undo,
 };
 
 const gts_game *gts_game_chess(void)
@@ -1076,7 +1258,7 @@ static bool ch_load_fen(ch_state *s, char **f, int nf)
         s->side = CH_BLACK;
     else
         return false;
-    if (ch_attacked(s->board, s->king[s->side ^ 1], s->side))
+    if (ch_attacked(s, s->king[s->side ^ 1], s->side))
         return false; /* the side that just moved left its king in check */
     /* Castling: each right needs its king and rook at home. */
     if (strcmp(f[2], "-") != 0) {
