@@ -86,6 +86,7 @@
  * then only read; every callback touches only its own state.
  */
 #include "gts_games.h"
+#include "games_internal.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -1143,6 +1144,13 @@ static uint64_t ch_perft(ch_state *s, int depth)
         ch_undo_move(s);
     }
     return n;
+}
+
+int gts__chess_turn(const void *state, int *plies)
+{
+    const ch_state *s = state;
+    *plies = (int)s->ply; /* the moves after the FEN */
+    return s->side == CH_WHITE ? 0 : 1;
 }
 
 gts_status gts_chess_set_root(void *state)

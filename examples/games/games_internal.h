@@ -32,12 +32,14 @@ void gts__games_free_flat(void *state, void *user);
 
 /* Whose turn it is in a state of the game's constructor, as each game
  * keeps it (gts_games_position_turn): 0 the player who moves first from
- * the start, 1 the other; *plies the moves played on the state since its
- * start position, passes included. Connect-4 answers through
+ * the start, 1 the other (chess: White 0, Black 1, whatever the FEN);
+ * *plies the moves played on the state since its start position (chess:
+ * since its FEN), passes included. Connect-4 answers through
  * gts__connect4_bits (connect4_internal.h). */
 int gts__tictactoe_turn(const void *state, int *plies);
 int gts__othello_turn(const void *state, int *plies);
 int gts__randtree_turn(const void *state, int *plies);
 int gts__go_turn(const void *state, int *plies);
+int gts__chess_turn(const void *state, int *plies);
 
 #endif

@@ -286,8 +286,8 @@ GTS_GAMES_API gts_status gts_games_position_new(const char *name,
  * @brief Whose turn it is after the position text @p text of the built-in
  *        game @p name, and how many plies the text played.
  * The game reads the text as gts_games_position_new() does and answers
- * from the state it builds (chess from the text: the FEN's side field and
- * the moves after "moves"), so that a program that sets up games from
+ * from the state it builds (chess too: the side to move and the moves
+ * played after the FEN), so that a program that sets up games from
  * texts (`gts match` alternating colours over openings) knows no game's
  * notation.
  * @param name  a name of gts_games_find().

@@ -395,32 +395,6 @@ gts_status gts_games_position_new(const char *name, const gts_randtree_params *t
 
 /* ---- whose turn a position text leaves --------------------------------------- */
 
-/* Chess: the side field of the FEN ("startpos": White), then one change of
- * colour per move after "moves"; the plies are those moves. Read from the
- * text gts_chess_new() accepted: the chess adapter has no call that asks
- * its state. */
-static int chess_turn(const char *text, int *plies)
-{
-    int side = 0, field = 0, after = -1;
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, " \t\r\n");
-        if (n == 0) {
-            p++;
-            continue;
-        }
-        if (after >= 0)
-            after++;
-        else if (n == 5 && memcmp(p, "moves", 5) == 0)
-            after = 0;
-        else if (field == 1 && n == 1 && *p == 'b')
-            side = 1;
-        field++;
-        p += n;
-    }
-    *plies = after > 0 ? after : 0;
-    return side ^ (*plies & 1);
-}
-
 gts_status gts_games_position_turn(const char *name, const gts_randtree_params *tree,
                                    const char *text, int *side, int *plies)
 {
@@ -432,7 +406,7 @@ gts_status gts_games_position_turn(const char *name, const gts_randtree_params *
         return rc;
     int n = 0;
     if (strcmp(name, "chess") == 0) {
-        *side = chess_turn(text ? text : "", &n);
+        *side = gts__chess_turn(state, &n);
     } else if (strcmp(name, "go") == 0) {
         *side = gts__go_turn(state, &n);
     } else if (strcmp(name, "tictactoe") == 0) {
