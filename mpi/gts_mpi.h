@@ -325,7 +325,12 @@ typedef struct gts_mpi_mcts_stats {
  * own root with gts_mcts_inject(), so that its selection at the root
  * follows the statistics of all ranks (the MoGo cluster scheme: Gelly et
  * al., "The parallelization of Monte-Carlo planning", 2008). After every
- * merge all ranks' roots hold the same visits.
+ * merge all ranks' roots hold the same visits. The merge also carries the
+ * children of the shared nodes below the root (gts_mpi_mcts_options::
+ * share_plies, share_permille: the nodes of the first plies with a share
+ * of the playouts, chosen alike on every rank from the merged visits),
+ * added with gts_mcts_inject_at(), so each rank's tree follows the shared
+ * statistics below the root too.
  *
  * **Limits and stop**, as gts_mcts(): the playout budget
  * #GTS_OPT_MCTS_PLAYOUTS (rank 0's engine's value) counts the playouts of

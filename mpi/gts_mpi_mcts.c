@@ -19,11 +19,17 @@
  * are intersected (each is sound, the same position's value), so a proof
  * found by one rank stops the others' search of that move.
  *
- * Why the root only: MoGo's cluster version shares the statistics of the
- * nodes near the root (visited in more than a few percent of the
- * simulations); the root's children carry most of what decides the move,
- * and sharing them needs one collective of 4 numbers per root move and
- * no node identity (a node deeper down would need a path or a hash).
+ * Below the root (share_plies > 1): MoGo's cluster version shares the
+ * statistics of the nodes near the root visited in more than a few percent
+ * of the simulations. After each merge the nodes of plies 1 ..
+ * share_plies - 1 whose merged visits reached share_permille of the
+ * merged playouts join the shared set (shared_choose: from the merged
+ * totals, so every rank chooses alike; a node is known by its move path,
+ * its moves come from the game). Each merge then also sums, for every
+ * child of a shared node, each rank's delta since the last merge (read
+ * with gts_mcts_node_stats), and each rank adds the others' part with
+ * gts_mcts_inject_at. Only the root shares proven ranges. Measured in
+ * doc/results/distributed.md (the root alone barely gained strength).
  *
  * The same loop runs P virtual ranks in one process (gts_mpi_mcts_virtual):
  * a "process" holds nlocal ranks (1 over MPI, P in virtual mode), a merge

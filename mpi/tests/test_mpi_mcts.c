@@ -32,13 +32,14 @@
  *                          ranks, failures, arguments.
  *   test_mpi_mcts vbench   not a test: playouts per virtual time at 1..64
  *                          virtual ranks (the speedup), CSV.
- *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO [SHARE_PLIES]]
+ *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO [SHARE_PLIES [PERMILLE]]]
  *                          not a test: games of RANKS virtual ranks of
  *                          PLAYOUTS playouts each against one engine of
  *                          PLAYOUTS (equal virtual time per move; or of
  *                          SOLO playouts; SOLO 0: PLAYOUTS), CSV;
  *                          SHARE_PLIES: gts_mpi_mcts_options::share_plies
- *                          (0: the default; 1: the root only).
+ *                          (0: the default; 1: the root only), PERMILLE:
+ *                          share_permille (0: the default).
  *
  * Exit status 0 when every check passed on every rank.
  */
@@ -752,7 +753,7 @@ static void test_match(int games, int ms, int sync_ms)
  * @sync) against one engine of @per playouts (gts_mcts), colours
  * alternating, Connect-4 or Othello from a few openings. Deterministic. */
 static void test_vmatch(const char *name, int ranks, int games, int64_t per, int64_t sync,
-                        int64_t solo_per, int64_t share)
+                        int64_t solo_per, int64_t share, int64_t permille)
 {
     static const char *const C4[] = { "", "4", "3", "5", "44", "43", "45", "34" };
     static const char *const OTH[] = { "", "f5", "f5d6", "f5f6", "f5f4", "f5d6c3", "f5d6c5",
@@ -787,7 +788,8 @@ static void test_vmatch(const char *name, int ranks, int games, int64_t per, int
             gts_status rc;
             if ((ply % 2) == dist_side) {
                 gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = sync,
-                                            .share_plies = share};
+                                            .share_plies = share,
+                                            .share_permille = permille};
                 gts_mpi_mcts_stats s = stats_new();
                 rc = gts_mpi_mcts_virtual(ranks, es, g, st, NULL, &opt, &r, &s);
                 dist_playouts += s.playouts;
@@ -838,7 +840,7 @@ int main(int argc, char **argv)
             test_vmatch(argc > 2 ? argv[2] : "connect4", argc > 3 ? atoi(argv[3]) : 2,
                         argc > 4 ? atoi(argv[4]) : 16, argc > 5 ? atoll(argv[5]) : 2000,
                         argc > 6 ? atoll(argv[6]) : 256, argc > 7 ? atoll(argv[7]) : 0,
-                        argc > 8 ? atoll(argv[8]) : 0);
+                        argc > 8 ? atoll(argv[8]) : 0, argc > 9 ? atoll(argv[9]) : 0);
         printf("test_mpi_mcts %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
