@@ -374,6 +374,11 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
         k->sbuf[0].struct_size = sizeof k->sbuf[0];
         if (gts_mcts_node_stats(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n) != n)
             continue;
+        bool same = true; /* the game's moves, in its order (else: not held alike) */
+        for (int i = 0; i < n; i++)
+            same = same && k->sbuf[i].move == R->sh_moves[R->sh_off[s] + i];
+        if (!same)
+            continue;
         for (int i = 0; i < n; i++) {
             const gts_mcts_move_stats *c = &k->sbuf[i];
             int e = R->sh_off[s] + i;
