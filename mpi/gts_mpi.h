@@ -239,6 +239,21 @@ GTS_MPI_API gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const g
 #define GTS_MPI_MCTS_SYNC_PLAYOUTS 1024
 
 /**
+ * @brief Default of gts_mpi_mcts_options::share_plies: the plies of nodes
+ *        whose children's statistics the ranks merge (1: the root only).
+ * @since 0.3
+ */
+#define GTS_MPI_MCTS_SHARE_PLIES 3
+
+/**
+ * @brief Default of gts_mpi_mcts_options::share_permille: a node below the
+ *        root is shared once its merged visits reach this many thousandths
+ *        of the merged playouts.
+ * @since 0.3
+ */
+#define GTS_MPI_MCTS_SHARE_PERMILLE 50
+
+/**
  * @brief Options of gts_mpi_mcts() (NULL: all defaults; 0 in a field: its
  *        default).
  * @since 0.3
@@ -256,6 +271,18 @@ typedef struct gts_mpi_mcts_options {
         search instead (up to 60000), whatever the playouts; results then
         vary from run to run. @since 0.3 */
     int64_t sync_ms;
+    /** @brief Plies of shared nodes (default #GTS_MPI_MCTS_SHARE_PLIES;
+        1..8): the root's children are merged at every merge (1: only
+        they, root parallelisation); with 2 or more, also the children of
+        the nodes of plies 1..share_plies-1 whose merged visits reached
+        share_permille (MoGo's cluster scheme), up to 32 nodes, so each
+        rank's tree follows the shared statistics below the root
+        (gts_mcts_inject_at()). @since 0.3 */
+    int64_t share_plies;
+    /** @brief The share of the merged playouts, in thousandths, at which
+        a node below the root becomes shared (default
+        #GTS_MPI_MCTS_SHARE_PERMILLE; 1..1000). @since 0.3 */
+    int64_t share_permille;
 } gts_mpi_mcts_options;
 
 /**
@@ -298,7 +325,12 @@ typedef struct gts_mpi_mcts_stats {
  * own root with gts_mcts_inject(), so that its selection at the root
  * follows the statistics of all ranks (the MoGo cluster scheme: Gelly et
  * al., "The parallelization of Monte-Carlo planning", 2008). After every
- * merge all ranks' roots hold the same visits.
+ * merge all ranks' roots hold the same visits. The merge also carries the
+ * children of the shared nodes below the root (gts_mpi_mcts_options::
+ * share_plies, share_permille: the nodes of the first plies with a share
+ * of the playouts, chosen alike on every rank from the merged visits),
+ * added with gts_mcts_inject_at(), so each rank's tree follows the shared
+ * statistics below the root too.
  *
  * **Limits and stop**, as gts_mcts(): the playout budget
  * #GTS_OPT_MCTS_PLAYOUTS (rank 0's engine's value) counts the playouts of

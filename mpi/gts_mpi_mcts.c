@@ -19,11 +19,17 @@
  * are intersected (each is sound, the same position's value), so a proof
  * found by one rank stops the others' search of that move.
  *
- * Why the root only: MoGo's cluster version shares the statistics of the
- * nodes near the root (visited in more than a few percent of the
- * simulations); the root's children carry most of what decides the move,
- * and sharing them needs one collective of 4 numbers per root move and
- * no node identity (a node deeper down would need a path or a hash).
+ * Below the root (share_plies > 1): MoGo's cluster version shares the
+ * statistics of the nodes near the root visited in more than a few percent
+ * of the simulations. After each merge the nodes of plies 1 ..
+ * share_plies - 1 whose merged visits reached share_permille of the
+ * merged playouts join the shared set (shared_choose: from the merged
+ * totals, so every rank chooses alike; a node is known by its move path,
+ * its moves come from the game). Each merge then also sums, for every
+ * child of a shared node, each rank's delta since the last merge (read
+ * with gts_mcts_node_stats), and each rank adds the others' part with
+ * gts_mcts_inject_at. Only the root shares proven ranges. Measured in
+ * doc/results/distributed.md (the root alone barely gained strength).
  *
  * The same loop runs P virtual ranks in one process (gts_mpi_mcts_virtual):
  * a "process" holds nlocal ranks (1 over MPI, P in virtual mode), a merge
@@ -52,6 +58,8 @@
 /* Bounds of gts_mpi_mcts_options. */
 static const int64_t MAX_SYNC_PLAYOUTS = (int64_t)1 << 40;
 static const int64_t MAX_SYNC_MS = 60000;
+/* Shared nodes below the root: plies, nodes, their children in all. */
+enum { MAX_SHARE_PLIES = 8, MAX_SHARED = 32, MAX_SHARED_ENTRIES = 1024 };
 /* Sleeps between two tests of a pending merge. */
 static const long WAIT_MIN_NS = 20000;
 static const long WAIT_MAX_NS = 2000000;
@@ -82,6 +90,13 @@ typedef struct dm_rank {
     uint64_t *seen_v, *seen_av; /* [n]: after the last merge */
     double *seen_s, *seen_as;
     gts_result res;          /* its last round's result */
+    /* the shared nodes below the root (dm_run::sh_*): per child entry,
+     * its statistics after the round (visits, AMAF visits, sums) and after
+     * the last merge; per node, whether its tree holds it expanded */
+    uint64_t *sc_v, *sc_av, *ss_v, *ss_av; /* [MAX_SHARED_ENTRIES] */
+    double *sc_s, *sc_as, *ss_s, *ss_as;
+    bool sh_ok[MAX_SHARED];
+    gts_mcts_move_stats *sbuf; /* [max_moves]: gts_mcts_node_stats(), inject_at() */
 } dm_rank;
 
 typedef struct dm_run {
@@ -109,6 +124,20 @@ typedef struct dm_run {
     /* the caller's gts_result::thread_nodes: each rank's nodes */
     uint64_t *tn;
     uint32_t tn_cap;
+    /* shared nodes below the root, chosen from the merged visits (the same
+     * on every rank): node s has sh_depth[s] moves sh_path[s] from the
+     * root, and children entries sh_off[s] .. sh_off[s + 1] - 1 */
+    uint32_t max_moves;
+    int nsh;
+    int sh_depth[MAX_SHARED];
+    gts_move sh_path[MAX_SHARED][MAX_SHARE_PLIES];
+    int sh_off[MAX_SHARED + 1];
+    gts_move *sh_moves;  /* [MAX_SHARED_ENTRIES] */
+    uint64_t *rtot;      /* [n]: merged visits of each root move, all rounds */
+    uint64_t *stot;      /* [MAX_SHARED_ENTRIES]: the same for each entry */
+    bool *r_sh, *e_sh;   /* [n], [MAX_SHARED_ENTRIES]: that child is a shared node */
+    uint64_t *su;        /* [2 x MAX_SHARED_ENTRIES]: visits, AMAF visits (sum) */
+    double *sd;          /* [2 x MAX_SHARED_ENTRIES]: their reward sums (sum) */
 } dm_run;
 
 static uint64_t now_us(void)
@@ -131,6 +160,8 @@ static const gts__field MCTS_OPTIONS_FIELDS[] = {
     GTS__FIELD(gts_mpi_mcts_options, struct_size),
     GTS__FIELD(gts_mpi_mcts_options, sync_playouts),
     GTS__FIELD(gts_mpi_mcts_options, sync_ms),
+    GTS__FIELD(gts_mpi_mcts_options, share_plies),
+    GTS__FIELD(gts_mpi_mcts_options, share_permille),
 };
 static const gts__struct_desc MCTS_OPTIONS = GTS__STRUCT_DESC(
     gts_mpi_mcts_options, sizeof(gts_mpi_mcts_options), MCTS_OPTIONS_FIELDS);
@@ -178,6 +209,13 @@ static gts_status check_args(dm_run *R, gts_engine *engine, const gts_game *game
     if (R->opt.sync_playouts < 0 || R->opt.sync_playouts > MAX_SYNC_PLAYOUTS
         || R->opt.sync_ms < 0 || R->opt.sync_ms > MAX_SYNC_MS)
         return GTS_ERANGE;
+    if (R->opt.share_plies == 0)
+        R->opt.share_plies = GTS_MPI_MCTS_SHARE_PLIES;
+    if (R->opt.share_permille == 0)
+        R->opt.share_permille = GTS_MPI_MCTS_SHARE_PERMILLE;
+    if (R->opt.share_plies < 1 || R->opt.share_plies > MAX_SHARE_PLIES
+        || R->opt.share_permille < 1 || R->opt.share_permille > 1000)
+        return GTS_ERANGE;
     R->game = game;
     R->state = state;
     return GTS_OK;
@@ -201,6 +239,7 @@ static int root_moves(dm_run *R, const gts_game *game, void *state)
         return GTS_ECALLBACK;
     }
     R->moves = buf;
+    R->max_moves = g.max_moves;
     return n;
 }
 
@@ -220,6 +259,21 @@ static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
     k->seen_as = calloc(n, sizeof *k->seen_as);
     if (!k->cur || !k->add || !k->seen_v || !k->seen_av || !k->seen_s || !k->seen_as)
         return GTS_ENOMEM;
+    if (R->opt.share_plies > 1) {
+        size_t e = MAX_SHARED_ENTRIES;
+        k->sc_v = calloc(e, sizeof *k->sc_v);
+        k->sc_av = calloc(e, sizeof *k->sc_av);
+        k->ss_v = calloc(e, sizeof *k->ss_v);
+        k->ss_av = calloc(e, sizeof *k->ss_av);
+        k->sc_s = calloc(e, sizeof *k->sc_s);
+        k->sc_as = calloc(e, sizeof *k->sc_as);
+        k->ss_s = calloc(e, sizeof *k->ss_s);
+        k->ss_as = calloc(e, sizeof *k->ss_as);
+        k->sbuf = calloc(R->max_moves, sizeof *k->sbuf);
+        if (!k->sc_v || !k->sc_av || !k->ss_v || !k->ss_av || !k->sc_s || !k->sc_as || !k->ss_s
+            || !k->ss_as || !k->sbuf)
+            return GTS_ENOMEM;
+    }
     gts_status st = gts__engine_watch_begin(engine);
     if (st != GTS_OK)
         return st;
@@ -251,6 +305,15 @@ static void rank_close(dm_rank *k)
     free(k->seen_av);
     free(k->seen_s);
     free(k->seen_as);
+    free(k->sc_v);
+    free(k->sc_av);
+    free(k->ss_v);
+    free(k->ss_av);
+    free(k->sc_s);
+    free(k->sc_as);
+    free(k->ss_s);
+    free(k->ss_as);
+    free(k->sbuf);
 }
 
 /* The round's search of rank @k: @quota playouts (0: none to do, when a
@@ -261,6 +324,7 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     k->nodes = 0;
     k->flags = 0;
     k->searched = false;
+    memset(k->sh_ok, 0, sizeof k->sh_ok);
     if (k->st != GTS_OK || quota == 0)
         return;
     uint64_t seed = mix(mix((uint64_t)k->seed + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(k->rank + 1))
@@ -304,6 +368,41 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     }
     k->searched = true;
     k->has_tree = true;
+    /* the shared nodes its tree holds expanded */
+    for (int s = 0; s < R->nsh; s++) {
+        int n = R->sh_off[s + 1] - R->sh_off[s];
+        k->sbuf[0].struct_size = sizeof k->sbuf[0];
+        if (gts_mcts_node_stats(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n) != n)
+            continue;
+        bool same = true; /* the game's moves, in its order (else: not held alike) */
+        for (int i = 0; i < n; i++)
+            same = same && k->sbuf[i].move == R->sh_moves[R->sh_off[s] + i];
+        if (!same)
+            continue;
+        for (int i = 0; i < n; i++) {
+            const gts_mcts_move_stats *c = &k->sbuf[i];
+            int e = R->sh_off[s] + i;
+            k->sc_v[e] = c->visits;
+            k->sc_av[e] = c->amaf_visits;
+            k->sc_s[e] = c->mean * (double)c->visits;
+            k->sc_as[e] = c->amaf_mean * (double)c->amaf_visits;
+        }
+        k->sh_ok[s] = true;
+    }
+}
+
+/* Rank @k's part of shared entry @e (of node @s) in this round: what its
+ * search added since the last merge (nothing when its tree does not hold
+ * the node, or counts that went down: a tree cut by the memory limit). */
+static void own_shared_delta(const dm_rank *k, int s, int e, uint64_t *dv, uint64_t *dav,
+                             double *ds, double *das)
+{
+    bool ok = k->st == GTS_OK && k->searched && k->sh_ok[s] && k->sc_v[e] >= k->ss_v[e]
+              && k->sc_av[e] >= k->ss_av[e];
+    *dv = ok ? k->sc_v[e] - k->ss_v[e] : 0;
+    *dav = ok ? k->sc_av[e] - k->ss_av[e] : 0;
+    *ds = ok ? k->sc_s[e] - k->ss_s[e] : 0.0;
+    *das = ok ? k->sc_as[e] - k->ss_as[e] : 0.0;
 }
 
 /* Rank @k's part of move @i in this round: what its search added to the
@@ -392,12 +491,138 @@ static void merge(dm_run *R)
             vmax = R->rk[r].nodes;
     }
     R->vtime += vmax;
+    /* the shared nodes below the root: their children's deltas, summed */
+    int ne = 2 * R->sh_off[R->nsh];
+    for (int j = 0; j < ne; j++) {
+        R->su[j] = 0;
+        R->sd[j] = 0.0;
+    }
+    for (int r = 0; r < R->nlocal; r++)
+        for (int s = 0; s < R->nsh; s++)
+            for (int e = R->sh_off[s]; e < R->sh_off[s + 1]; e++) {
+                uint64_t dv, dav;
+                double ds, das;
+                own_shared_delta(&R->rk[r], s, e, &dv, &dav, &ds, &das);
+                R->su[2 * e] += dv;
+                R->su[2 * e + 1] += dav;
+                R->sd[2 * e] += ds;
+                R->sd[2 * e + 1] += das;
+            }
     if (R->comm != MPI_COMM_NULL) {
-        MPI_Request req[3];
+        MPI_Request req[5];
         MPI_Iallreduce(MPI_IN_PLACE, R->u, nu, MPI_UINT64_T, MPI_SUM, R->comm, &req[0]);
         MPI_Iallreduce(MPI_IN_PLACE, R->d, nd, MPI_DOUBLE, MPI_SUM, R->comm, &req[1]);
         MPI_Iallreduce(MPI_IN_PLACE, R->x, nx, MPI_INT64_T, MPI_MAX, R->comm, &req[2]);
-        wait_all(req, 3);
+        int nreq = 3;
+        if (ne > 0) {
+            MPI_Iallreduce(MPI_IN_PLACE, R->su, ne, MPI_UINT64_T, MPI_SUM, R->comm, &req[3]);
+            MPI_Iallreduce(MPI_IN_PLACE, R->sd, ne, MPI_DOUBLE, MPI_SUM, R->comm, &req[4]);
+            nreq = 5;
+        }
+        wait_all(req, nreq);
+    }
+}
+
+/* Give rank @k the others' part of shared node @s, when its tree holds
+ * the node (otherwise it takes nothing, and its counts stay as they were:
+ * what it adds after expanding the node is its own). */
+static void inject_shared(dm_run *R, dm_rank *k, int s)
+{
+    if (!k->sh_ok[s])
+        return;
+    int n = R->sh_off[s + 1] - R->sh_off[s];
+    for (int i = 0; i < n; i++) {
+        int e = R->sh_off[s] + i;
+        gts_mcts_move_stats *a = &k->sbuf[i];
+        memset(a, 0, sizeof *a);
+        a->struct_size = sizeof *a;
+        a->move = R->sh_moves[e];
+        uint64_t dv, dav;
+        double ds, das;
+        own_shared_delta(k, s, e, &dv, &dav, &ds, &das);
+        uint64_t ov = R->su[2 * e] - dv, oav = R->su[2 * e + 1] - dav;
+        double os = R->sd[2 * e] - ds, oas = R->sd[2 * e + 1] - das;
+        a->visits = ov;
+        a->amaf_visits = oav;
+        a->mean = ov ? os / (double)ov : 0.0;
+        a->amaf_mean = oav ? oas / (double)oav : 0.0;
+        a->mean = a->mean < 0.0 ? 0.0 : a->mean > 1.0 ? 1.0 : a->mean;
+        a->amaf_mean = a->amaf_mean < 0.0 ? 0.0 : a->amaf_mean > 1.0 ? 1.0 : a->amaf_mean;
+        /* after the merge the node holds its counts now plus the others' */
+        k->ss_v[e] = k->sc_v[e] + ov;
+        k->ss_av[e] = k->sc_av[e] + oav;
+        k->ss_s[e] = k->sc_s[e] + os;
+        k->ss_as[e] = k->sc_as[e] + oas;
+    }
+    int rc = gts_mcts_inject_at(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n);
+    if (rc != 1)
+        k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+}
+
+/* Share node (@parent's path, then @move) from the next merge on: its
+ * moves from the game (every process lists the same). False when it has
+ * none, does not fit or a callback failed (it is then not shared: every
+ * process decides alike on a game whose callbacks are deterministic). */
+static bool shared_add(dm_run *R, int parent, gts_move move)
+{
+    int depth = parent < 0 ? 1 : R->sh_depth[parent] + 1;
+    int s = R->nsh;
+    for (int j = 0; j < depth - 1; j++)
+        R->sh_path[s][j] = R->sh_path[parent][j];
+    R->sh_path[s][depth - 1] = move;
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    gts__struct_in(gts__desc_game(), &g, R->game, NULL);
+    int applied = 0, n = -1;
+    while (applied < depth && g.apply(R->state, R->sh_path[s][applied], g.user) >= 0)
+        applied++;
+    int room = MAX_SHARED_ENTRIES - R->sh_off[s];
+    if (applied == depth && (int)R->max_moves <= room)
+        n = g.generate(R->state, &R->sh_moves[R->sh_off[s]], g.max_moves, g.user);
+    while (applied > 0) {
+        applied--;
+        g.undo(R->state, R->sh_path[s][applied], g.user);
+    }
+    if (n <= 0 || n > (int)R->max_moves)
+        return false;
+    R->sh_depth[s] = depth;
+    R->sh_off[s + 1] = R->sh_off[s] + n;
+    for (int e = R->sh_off[s]; e < R->sh_off[s + 1]; e++) {
+        R->stot[e] = 0;
+        R->e_sh[e] = false;
+    }
+    R->nsh++;
+    return true;
+}
+
+/* After a merge: add to the shared nodes those of plies 1 ..
+ * share_plies - 1 whose merged visits reached share_permille of the
+ * merged playouts (the same totals, so the same choice, on every rank). */
+static void shared_choose(dm_run *R)
+{
+    if (R->opt.share_plies < 2)
+        return;
+    for (int i = 0; i < R->n; i++)
+        R->rtot[i] += R->u[2 * i];
+    int nsh = R->nsh;
+    for (int e = 0; e < R->sh_off[nsh]; e++)
+        R->stot[e] += R->su[2 * e];
+    uint64_t thr = (R->playouts * (uint64_t)R->opt.share_permille + 999) / 1000;
+    if (thr == 0)
+        thr = 1;
+    for (int i = 0; i < R->n && R->nsh < MAX_SHARED; i++)
+        if (!R->r_sh[i] && R->rtot[i] >= thr) {
+            R->r_sh[i] = true; /* tried once */
+            shared_add(R, -1, R->moves[i]);
+        }
+    for (int s = 0; s < nsh && R->nsh < MAX_SHARED; s++) {
+        if (R->sh_depth[s] + 1 >= R->opt.share_plies)
+            continue;
+        for (int e = R->sh_off[s]; e < R->sh_off[s + 1] && R->nsh < MAX_SHARED; e++)
+            if (!R->e_sh[e] && R->stot[e] >= thr) {
+                R->e_sh[e] = true;
+                shared_add(R, s, R->sh_moves[e]);
+            }
     }
 }
 
@@ -437,7 +662,10 @@ static void inject(dm_run *R)
         int rc = gts_mcts_inject(k->engine, k->add, n);
         if (rc != 1)
             k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+        for (int s = 0; k->st == GTS_OK && s < R->nsh; s++)
+            inject_shared(R, k, s);
     }
+    shared_choose(R);
 }
 
 /* The merged root is proven: its children's ranges decide its value. */
@@ -670,6 +898,18 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
     R->x1 = calloc(nx, sizeof *R->x1);
     R->rk = calloc((size_t)R->nlocal, sizeof *R->rk);
     gts_status st = R->u && R->u1 && R->d && R->d1 && R->x && R->x1 && R->rk ? GTS_OK : GTS_ENOMEM;
+    if (st == GTS_OK && R->opt.share_plies > 1) {
+        size_t e = MAX_SHARED_ENTRIES;
+        R->sh_moves = calloc(e, sizeof *R->sh_moves);
+        R->rtot = calloc((size_t)n + 1, sizeof *R->rtot);
+        R->stot = calloc(e, sizeof *R->stot);
+        R->r_sh = calloc((size_t)n + 1, sizeof *R->r_sh);
+        R->e_sh = calloc(e, sizeof *R->e_sh);
+        R->su = calloc(2 * e, sizeof *R->su);
+        R->sd = calloc(2 * e, sizeof *R->sd);
+        if (!R->sh_moves || !R->rtot || !R->stot || !R->r_sh || !R->e_sh || !R->su || !R->sd)
+            st = GTS_ENOMEM;
+    }
     int opened = 0;
     for (int r = 0; st == GTS_OK && r < R->nlocal; r++, opened++)
         st = rank_open(R, &R->rk[r], engines[r], first_rank + r);
@@ -724,6 +964,13 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
     free(R->x);
     free(R->x1);
     free(R->rk);
+    free(R->sh_moves);
+    free(R->rtot);
+    free(R->stot);
+    free(R->r_sh);
+    free(R->e_sh);
+    free(R->su);
+    free(R->sd);
     return st;
 }
 

@@ -420,6 +420,87 @@ GTS_API gts_status gts_engine_set_evaluator(gts_engine *engine, const gts_evalua
  */
 GTS_API int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n);
 
+/**
+ * @brief The statistics of the children of a node of the tree kept from
+ *        the last MCTS search on @p engine: the node reached from the root
+ *        by the moves @p path.
+ *
+ * As gts_mcts_root_stats() for the root, but for any node the kept tree
+ * holds expanded, read from the tree itself (with root parallelisation,
+ * #GTS_MCTS_ROOT, the first worker's tree): entry i is the i-th move of
+ * the node (generate() order), with its visits, mean reward and AMAF
+ * counts from the side to move at the node, and its proven range
+ * [lower, upper] from that side; score is 0. At depth 0 the counts are
+ * the first tree's root children's (gts_mcts_root_stats() sums the trees
+ * and fills score).
+ *
+ * @param engine   the engine.
+ * @param path     @p depth moves from the kept root; may be NULL when
+ *                 @p depth is 0.
+ * @param depth    the number of moves, 0 to #GTS_MAX_DEPTH.
+ * @param out      receives min(count, @p capacity) entries;
+ *                 out[0].struct_size is the stride (any size from
+ *                 #GTS_MCTS_MOVE_STATS_SIZE_V0_2 on); may be NULL when
+ *                 @p capacity is 0.
+ * @param capacity entries @p out can hold.
+ * @return the node's move count; 0 when no tree is kept or the tree does
+ *         not hold that node expanded (a move not in it, a leaf);
+ *         #GTS_EINVAL for a NULL @p engine, a depth out of range, NULL
+ *         @p path with @p depth > 0, a negative @p capacity or NULL @p out
+ *         with @p capacity > 0; #GTS_ESTRUCT for an unsupported
+ *         struct_size; #GTS_EBUSY while the engine searches.
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.3
+ */
+GTS_API int gts_mcts_node_stats(gts_engine *engine, const gts_move *path, int depth,
+                                gts_mcts_move_stats *out, int capacity);
+
+/**
+ * @brief Add statistics of other searches of the same position to the
+ *        children of a node below the root of the kept tree: the node
+ *        reached from the root by the moves @p path.
+ *
+ * For sharing the nodes near the root between processes (MoGo's cluster
+ * version; libgts-mpi's distributed MCTS with
+ * gts_mpi_mcts_options::share_depth), so that each process's tree follows
+ * the shared statistics below the root too. With @p depth 0 it is
+ * gts_mcts_inject(). Below the root, entry i is added to the node's i-th
+ * child (generate() order, as gts_mcts_node_stats() lists them; its move
+ * must be that move): visits and visits x mean (from the side to move at
+ * the node) join the child's playouts and reward sum, amaf_visits and
+ * amaf_visits x amaf_mean its AMAF counts. Only the children change: the
+ * node's own visits are statistics of its parent, added by the injection
+ * one level up (so a merge that shares a node and its parent adds every
+ * playout once per level). Proven ranges are not taken below the root:
+ * lower, upper, prior and score are ignored. The next search continues
+ * the tree with the added statistics when it adopts it
+ * (gts_mcts_advance()).
+ *
+ * @param engine the engine.
+ * @param path   @p depth moves from the kept root; may be NULL when
+ *               @p depth is 0.
+ * @param depth  the number of moves, 0 to #GTS_MAX_DEPTH.
+ * @param stats  @p n entries; stats[0].struct_size is the stride (the same
+ *               in every entry); may be NULL when @p n is 0.
+ * @param n      the node's move count.
+ * @return 1 when the statistics were added; 0 when no tree is kept or it
+ *         does not hold that node expanded (nothing to add to);
+ *         #GTS_EINVAL for a NULL @p engine, a depth out of range, NULL
+ *         @p path with @p depth > 0, a negative @p n, NULL @p stats with
+ *         @p n > 0, @p n other than the node's move count, a move out of
+ *         order, a mean outside [0, 1], or visits that would take a child
+ *         past 2^32 (at depth 0, those of gts_mcts_inject());
+ *         #GTS_ESTRUCT for an unsupported or unequal struct_size;
+ *         #GTS_EBUSY while the engine searches. Nothing is added unless
+ *         every entry is valid.
+ *
+ * Not thread-safe on one engine (as gts_search()).
+ * @since 0.3
+ */
+GTS_API int gts_mcts_inject_at(gts_engine *engine, const gts_move *path, int depth,
+                               const gts_mcts_move_stats *stats, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2110,3 +2110,136 @@ int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n)
     gts__engine_release(engine);
     return rc;
 }
+
+/* ---- statistics below the root ---------------------------------------------------- */
+
+/* Entry @i of the caller's array @stats (stride: stats[0].struct_size)
+ * into @s; false for a size other than the stride or unknown. */
+static bool mc_stats_entry(const gts_mcts_move_stats *stats, size_t stride, int i,
+                           gts_mcts_move_stats *s)
+{
+    const unsigned char *src = (const unsigned char *)stats + (size_t)i * stride;
+    size_t own;
+    memcpy(&own, src, sizeof own);
+    memset(s, 0, sizeof *s);
+    s->struct_size = sizeof *s;
+    return own == stride && gts__struct_in(gts__desc_mcts_move_stats(), s, src, NULL) == GTS_OK;
+}
+
+/* The node of the first kept tree reached by @path (@depth moves), held
+ * expanded; NULL otherwise (no tree kept, a move not in it). */
+static mc_node *mc_kept_node(gts_engine *engine, const gts_move *path, int depth)
+{
+    mc_engine_state *st = mc_st(engine);
+    mc_kept *k = st ? st->kept : NULL;
+    if (!k || k->nroots <= 0)
+        return NULL;
+    return (mc_node *)mc_descend(&k->roots[0], path, depth);
+}
+
+/*
+ * gts_mcts_node_stats(): the children of a node of the kept tree, as
+ * gts_mcts_root_stats() lists the root's (the first tree's, with root
+ * parallelisation), from the side to move at that node. Read-only.
+ */
+int gts_mcts_node_stats(gts_engine *engine, const gts_move *path, int depth,
+                        gts_mcts_move_stats *out, int capacity)
+{
+    if (!engine || depth < 0 || depth > GTS_MAX_DEPTH || (depth > 0 && !path) || capacity < 0
+        || (capacity > 0 && !out))
+        return GTS_EINVAL;
+    gts__engine_note(engine, NULL);
+    size_t size = 0, stride = 0;
+    if (capacity > 0) {
+        const char *why = NULL;
+        gts_status rc = gts__struct_check(gts__desc_mcts_move_stats(), out, &size, &why);
+        gts__engine_note(engine, why);
+        if (rc != GTS_OK)
+            return rc;
+        memcpy(&stride, out, sizeof stride);
+    }
+    if (!gts__engine_claim(engine))
+        return GTS_EBUSY;
+    const mc_node *node = mc_kept_node(engine, path, depth);
+    int n = node ? (int)node->n : 0;
+    for (int i = 0; i < n && i < capacity; i++) {
+        const mc_node *c = &node->children[i];
+        gts_mcts_move_stats s = {.struct_size = sizeof s};
+        s.move = c->move;
+        s.visits = c->visits;
+        s.mean = c->visits ? (double)c->sum / (MC_ONE * (double)c->visits) : 0.0;
+        s.prior = c->prior;
+        s.lower = -c->upper;
+        s.upper = -c->lower;
+        s.score = 0;
+        s.amaf_visits = c->amaf_visits;
+        s.amaf_mean = c->amaf_visits
+                          ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
+                          : 0.0;
+        unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
+        memcpy(dst, &stride, sizeof stride);
+        gts__struct_out(dst, &s, size);
+    }
+    gts__engine_release(engine);
+    return n;
+}
+
+/*
+ * gts_mcts_inject_at(): gts_mcts_inject() for the children of the node
+ * reached by @path. At depth 0 it is gts_mcts_inject(). Below the root
+ * only the children's visits, reward sums and AMAF counts grow: the
+ * node's own visits are its parent's statistics (a merge that shares a
+ * node and its parent injects each level once), and proven ranges are not
+ * taken from elsewhere below the root (lower, upper, prior and score are
+ * ignored). Nothing changes unless every entry is valid.
+ */
+int gts_mcts_inject_at(gts_engine *engine, const gts_move *path, int depth,
+                       const gts_mcts_move_stats *stats, int n)
+{
+    if (!engine || depth < 0 || depth > GTS_MAX_DEPTH || (depth > 0 && !path) || n < 0
+        || (n > 0 && !stats))
+        return GTS_EINVAL;
+    if (depth == 0)
+        return gts_mcts_inject(engine, stats, n);
+    gts__engine_note(engine, NULL);
+    size_t size = 0, stride = 0;
+    if (n > 0) {
+        const char *why = NULL;
+        gts_status st = gts__struct_check(gts__desc_mcts_move_stats(), stats, &size, &why);
+        gts__engine_note(engine, why);
+        if (st != GTS_OK)
+            return st;
+        memcpy(&stride, stats, sizeof stride);
+    }
+    if (!gts__engine_claim(engine))
+        return GTS_EBUSY;
+    mc_node *node = mc_kept_node(engine, path, depth);
+    int rc = node ? 1 : 0;
+
+    /* Step 1. Check every entry against the node's children */
+    if (rc == 1 && n != (int)node->n)
+        rc = GTS_EINVAL;
+    for (int i = 0; rc == 1 && i < n; i++) {
+        gts_mcts_move_stats s;
+        if (!mc_stats_entry(stats, stride, i, &s))
+            rc = GTS_ESTRUCT;
+        else if (s.move != node->children[i].move || !(s.mean >= 0.0 && s.mean <= 1.0)
+                 || !(s.amaf_mean >= 0.0 && s.amaf_mean <= 1.0)
+                 || s.visits > (UINT64_C(1) << 32) || s.amaf_visits > (UINT64_C(1) << 32)
+                 || s.visits + node->children[i].visits > (UINT64_C(1) << 32))
+            rc = GTS_EINVAL;
+    }
+
+    /* Step 2. Add them to the children */
+    for (int i = 0; rc == 1 && i < n; i++) {
+        gts_mcts_move_stats s;
+        mc_stats_entry(stats, stride, i, &s);
+        mc_node *c = &node->children[i];
+        c->visits += s.visits;
+        c->sum += (uint64_t)llround(s.mean * (double)s.visits * MC_ONE);
+        c->amaf_visits += s.amaf_visits;
+        c->amaf_sum += (uint64_t)llround(s.amaf_mean * (double)s.amaf_visits * MC_ONE);
+    }
+    gts__engine_release(engine);
+    return rc;
+}

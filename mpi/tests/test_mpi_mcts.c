@@ -32,11 +32,14 @@
  *                          ranks, failures, arguments.
  *   test_mpi_mcts vbench   not a test: playouts per virtual time at 1..64
  *                          virtual ranks (the speedup), CSV.
- *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO]
+ *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO [SHARE_PLIES [PERMILLE]]]
  *                          not a test: games of RANKS virtual ranks of
  *                          PLAYOUTS playouts each against one engine of
  *                          PLAYOUTS (equal virtual time per move; or of
- *                          SOLO playouts), CSV.
+ *                          SOLO playouts; SOLO 0: PLAYOUTS), CSV;
+ *                          SHARE_PLIES: gts_mpi_mcts_options::share_plies
+ *                          (0: the default; 1: the root only), PERMILLE:
+ *                          share_permille (0: the default).
  *
  * Exit status 0 when every check passed on every rank.
  */
@@ -303,9 +306,76 @@ static void exact_suite(int vranks)
     gts_games_free(gts_game_connect4(), st);
 }
 
+/*
+ * Sharing below the root (share_plies): after a run, rank 0's tree holds
+ * below the most visited root move m (whose merged visits V are every
+ * rank's playouts through m) about V playouts with share_plies 2 (m is
+ * shared from the first merge on: each rank's children of m hold the
+ * others' playouts too), and about V / P with share_plies 1 (the root
+ * only: its own). The reference is the merged root visits.
+ */
+static double shared_ratio(int vranks, const gts_game *g, void *st, int64_t plies)
+{
+    int k = local(vranks);
+    gts_engine *es[VMAX];
+    engines_new(es, k, 8192 * (int64_t)(vranks > 0 ? vranks : size), 5);
+    gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = 512,
+                                .share_plies = plies};
+    gts_result r = result_new();
+    gts_status rc = run(vranks, es, g, st, NULL, &opt, &r, NULL);
+    CHECK(rc == GTS_OK, "share_plies %lld: %s", (long long)plies, gts_strerror(rc));
+    gts_mcts_move_stats ms[CAP];
+    uint64_t total;
+    int n = root_stats(es[0], ms, &total), best = 0;
+    for (int i = 1; i < n; i++)
+        if (ms[i].visits > ms[best].visits)
+            best = i;
+    gts_mcts_move_stats below[CAP];
+    memset(below, 0, sizeof below);
+    below[0].struct_size = sizeof below[0];
+    int m = gts_mcts_node_stats(es[0], &ms[best].move, 1, below, CAP);
+    CHECK(n > 0 && m > 0, "share_plies %lld: no tree below the root (%d, %d)", (long long)plies,
+          n, m);
+    uint64_t sum = 0;
+    for (int i = 0; i < m && i < CAP; i++)
+        sum += below[i].visits;
+    engines_free(es, k);
+    return n > 0 && ms[best].visits ? (double)sum / (double)ms[best].visits : 0.0;
+}
+
+static void share_suite(int vranks)
+{
+    int P = vranks > 0 ? vranks : size;
+    void *st = NULL;
+    if (P < 2 || gts_connect4_new("44", &st) != GTS_OK)
+        return;
+    double root_only = shared_ratio(vranks, gts_game_connect4(), st, 1);
+    double shared = shared_ratio(vranks, gts_game_connect4(), st, 2);
+    CHECK(shared >= 0.8 && root_only <= 1.0 / P + 0.15,
+          "%d ranks: below the most visited root move rank 0 holds %.2f of its playouts "
+          "with share_plies 2 (want >= 0.8), %.2f with 1 (want about 1/%d)", P, shared,
+          root_only, P);
+    /* bad values: everyone's status */
+    gts_engine *es[VMAX];
+    int k = local(vranks);
+    engines_new(es, k, 1000, 1);
+    static const int64_t BAD[][2] = { { -1, 0 }, { 9, 0 }, { 0, -1 }, { 0, 1001 } };
+    for (int i = 0; i < 4; i++) {
+        gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .share_plies = BAD[i][0],
+                                    .share_permille = BAD[i][1]};
+        gts_result r = result_new();
+        gts_status rc = run(vranks, es, gts_game_connect4(), st, NULL, &opt, &r, NULL);
+        CHECK(rc == GTS_ERANGE, "share_plies %lld, share_permille %lld: %s",
+              (long long)BAD[i][0], (long long)BAD[i][1], gts_strerror(rc));
+    }
+    engines_free(es, k);
+    gts_games_free(gts_game_connect4(), st);
+}
+
 static void test_exact(void)
 {
     exact_suite(0);
+    share_suite(0);
     /* Virtual ranks at the communicator's size on rank 0 do what the real
      * ranks did: same visits per root move (same merges, same order). */
     void *st = NULL;
@@ -498,6 +568,7 @@ static void test_virtual(void)
     static const int RANKS[] = { 1, 2, 3, 8 };
     for (size_t i = 0; i < sizeof RANKS / sizeof RANKS[0]; i++) {
         exact_suite(RANKS[i]);
+        share_suite(RANKS[i]);
         fail_one(RANKS[i], 0);
         stop_suite(RANKS[i]);
     }
@@ -682,7 +753,7 @@ static void test_match(int games, int ms, int sync_ms)
  * @sync) against one engine of @per playouts (gts_mcts), colours
  * alternating, Connect-4 or Othello from a few openings. Deterministic. */
 static void test_vmatch(const char *name, int ranks, int games, int64_t per, int64_t sync,
-                        int64_t solo_per)
+                        int64_t solo_per, int64_t share, int64_t permille)
 {
     static const char *const C4[] = { "", "4", "3", "5", "44", "43", "45", "34" };
     static const char *const OTH[] = { "", "f5", "f5d6", "f5f6", "f5f4", "f5d6c3", "f5d6c5",
@@ -716,7 +787,9 @@ static void test_vmatch(const char *name, int ranks, int games, int64_t per, int
             gts_result r = result_new();
             gts_status rc;
             if ((ply % 2) == dist_side) {
-                gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = sync};
+                gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = sync,
+                                            .share_plies = share,
+                                            .share_permille = permille};
                 gts_mpi_mcts_stats s = stats_new();
                 rc = gts_mpi_mcts_virtual(ranks, es, g, st, NULL, &opt, &r, &s);
                 dist_playouts += s.playouts;
@@ -766,7 +839,8 @@ int main(int argc, char **argv)
         else
             test_vmatch(argc > 2 ? argv[2] : "connect4", argc > 3 ? atoi(argv[3]) : 2,
                         argc > 4 ? atoi(argv[4]) : 16, argc > 5 ? atoll(argv[5]) : 2000,
-                        argc > 6 ? atoll(argv[6]) : 256, argc > 7 ? atoll(argv[7]) : 0);
+                        argc > 6 ? atoll(argv[6]) : 256, argc > 7 ? atoll(argv[7]) : 0,
+                        argc > 8 ? atoll(argv[8]) : 0, argc > 9 ? atoll(argv[9]) : 0);
         printf("test_mpi_mcts %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }

@@ -593,6 +593,33 @@ def _is_builtin(game: Any) -> bool:
     return hasattr(game, "_gts_vtable_and_state")
 
 
+def _stats_array(stats: Sequence["MctsMoveStats"]):
+    """MctsMoveStats entries as a gts_mcts_move_stats array, and their number."""
+    entries = list(stats)
+    arr = (_lib.MctsMoveStatsStruct * max(len(entries), 1))()
+    for i, e in enumerate(entries):
+        arr[i].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
+        arr[i].move = check_int(e.move, "move")
+        arr[i].visits = check_int(e.visits, "visits")
+        arr[i].mean = float(e.mean)
+        arr[i].lower = check_int(e.lower, "lower")
+        arr[i].upper = check_int(e.upper, "upper")
+        arr[i].amaf_visits = check_int(e.amaf_visits, "amaf_visits")
+        arr[i].amaf_mean = float(e.amaf_mean)
+    return arr, len(entries)
+
+
+def _path_array(path: Sequence[int], what: str):
+    """A move path as a uint64 array, and its length (checked)."""
+    seq = [check_int(m, "move") for m in path]
+    for m in seq:
+        if not 0 <= m <= _UINT64_MAX:
+            raise _err("EINVAL", f"{what}: move {m} is outside 0..2**64-1")
+    if len(seq) > _lib.MAX_DEPTH:
+        raise _err("EINVAL", f"{what}: {len(seq)} moves, at most {_lib.MAX_DEPTH}")
+    return (ctypes.c_uint64 * max(len(seq), 1))(*seq), len(seq)
+
+
 class Engine:
     """A search engine: ``Engine(tt_mb=64, threads=2, aspiration=50, ...)``.
 
@@ -725,17 +752,11 @@ class Engine:
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                        ctypes.c_void_p]
-        seq = [check_int(m, "move") for m in moves]
-        for m in seq:
-            if not 0 <= m <= _UINT64_MAX:
-                raise _err("EINVAL", f"mcts_advance: move {m} is outside 0..2**64-1")
-        if len(seq) > _lib.MAX_DEPTH:
-            raise _err("EINVAL", f"mcts_advance: {len(seq)} moves, at most {_lib.MAX_DEPTH}")
-        arr = (ctypes.c_uint64 * max(len(seq), 1))(*seq)
+        arr, n = _path_array(moves, "mcts_advance")
         with self._lock:
             if self._active:
                 raise _err("EBUSY", "mcts_advance() while a search is running")
-        rc = fn(self._open(), arr, len(seq), None)
+        rc = fn(self._open(), arr, n, None)
         if rc < 0:
             raise make_error(rc, "gts_mcts_advance")
         return rc == 1
@@ -788,23 +809,71 @@ class Engine:
             raise _err("ENOTSUP", "this libgts has no gts_mcts_inject (libgts 0.3)")
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
-        entries = list(stats)
-        arr = (_lib.MctsMoveStatsStruct * max(len(entries), 1))()
-        for i, e in enumerate(entries):
-            arr[i].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
-            arr[i].move = check_int(e.move, "move")
-            arr[i].visits = check_int(e.visits, "visits")
-            arr[i].mean = float(e.mean)
-            arr[i].lower = check_int(e.lower, "lower")
-            arr[i].upper = check_int(e.upper, "upper")
-            arr[i].amaf_visits = check_int(e.amaf_visits, "amaf_visits")
-            arr[i].amaf_mean = float(e.amaf_mean)
+        arr, n = _stats_array(stats)
         with self._lock:
             if self._active:
                 raise _err("EBUSY", "mcts_inject() while a search is running")
-        rc = fn(self._open(), arr, len(entries))
+        rc = fn(self._open(), arr, n)
         if rc < 0:
             raise make_error(rc, "gts_mcts_inject")
+        return rc == 1
+
+    def mcts_node_stats(self, path: Sequence[int] = ()) -> List["MctsMoveStats"]:
+        """The statistics of the children of the node reached by the moves
+        ``path`` from the root of the tree kept from the last MCTS search
+        (``gts_mcts_node_stats``, since 0.3), in generate() order, from the
+        side to move at that node (``score`` is 0); empty when no tree is
+        kept or it does not hold that node expanded. ``()``: the root's
+        children (of the first tree, with root parallelisation)."""
+        fn = getattr(_lib.lib, "gts_mcts_node_stats", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no gts_mcts_node_stats (libgts 0.3)")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
+                       ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
+        moves, depth = _path_array(path, "mcts_node_stats")
+        with self._lock:
+            if self._active:
+                raise _err("EBUSY", "mcts_node_stats() while a search is running")
+        ptr = self._open()
+        n = fn(ptr, moves, depth, None, 0)
+        if n < 0:
+            raise make_error(n, "gts_mcts_node_stats")
+        if n == 0:
+            return []
+        out = (_lib.MctsMoveStatsStruct * n)()
+        out[0].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
+        got = fn(ptr, moves, depth, out, n)
+        if got < 0:
+            raise make_error(got, "gts_mcts_node_stats")
+        return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
+                              score=s.score, lower=s.lower, upper=s.upper,
+                              amaf_visits=s.amaf_visits, amaf_mean=s.amaf_mean)
+                for s in out[:min(n, got)]]
+
+    def mcts_inject_at(self, path: Sequence[int], stats: Sequence["MctsMoveStats"]) -> bool:
+        """``mcts_inject`` for the children of the node reached by the
+        moves ``path`` (``gts_mcts_inject_at``, since 0.3): one entry per
+        child in generate() order, as ``mcts_node_stats(path)`` lists them.
+        Below the root only the children's visits, means and AMAF counts
+        are added (the node's own visits are its parent's statistics;
+        ranges, prior and score are ignored); ``path == ()`` is
+        ``mcts_inject``. True when added; False when the kept tree does not
+        hold that node expanded."""
+        fn = getattr(_lib.lib, "gts_mcts_inject_at", None)
+        if fn is None:
+            raise _err("ENOTSUP", "this libgts has no gts_mcts_inject_at (libgts 0.3)")
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
+                       ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
+        moves, depth = _path_array(path, "mcts_inject_at")
+        arr, n = _stats_array(stats)
+        with self._lock:
+            if self._active:
+                raise _err("EBUSY", "mcts_inject_at() while a search is running")
+        rc = fn(self._open(), moves, depth, arr, n)
+        if rc < 0:
+            raise make_error(rc, "gts_mcts_inject_at")
         return rc == 1
 
     def close(self) -> None:
