@@ -117,13 +117,12 @@
  * run serve_work(), as a real slave does, on the caller's engine of that
  * rank. The model and its invariants are at "the transport" below.
  */
-#include "gts_mpi.h"
+#include "gts_mpi_internal.h"
 #include "hook_internal.h"
 #include "struct_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- constants ------------------------------------------------------------- */
 
@@ -298,13 +297,6 @@ static void nap(long *ns)
     struct timespec ts = { 0, *ns };
     nanosleep(&ts, NULL);
     *ns = *ns * 2 < POLL_MAX_NS ? *ns * 2 : POLL_MAX_NS;
-}
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* A leaf's score (distance to the end from the leaf) seen from the root,
@@ -1099,7 +1091,7 @@ static int net_recv(run *R, enum recv_mode mode, int *from, int64_t *buf, int *c
             MPI_Get_count(&st, MPI_INT64_T, count);
             return TAG_RESULT;
         }
-        if (mode == RECV_POLL || (deadline && now_us() >= deadline))
+        if (mode == RECV_POLL || (deadline && gts__mpi_now_us() >= deadline))
             return 0;
         if (mode == RECV_WAIT && stop_requested(R))
             return 0;
@@ -1668,7 +1660,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 stop = true;
                 break;
             }
-            if (R->lim.time_ms && now_us() - R->start_us >= R->lim.time_ms * 1000u) {
+            if (R->lim.time_ms && gts__mpi_now_us() - R->start_us >= R->lim.time_ms * 1000u) {
                 res->flags |= GTS_RESULT_TIME_LIMIT;
                 stop = true;
                 break;
@@ -1689,7 +1681,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             master_drain(R, &m, slots, s, &leaf_nodes);
         if (R->lim.on_iteration) {
             res->nodes = m.tree_nodes + leaf_nodes;
-            res->time_us = now_us() - R->start_us;
+            res->time_us = gts__mpi_now_us() - R->start_us;
             if (R->lim.on_iteration(res, R->lim.on_iteration_user) != 0) {
                 res->flags |= GTS_RESULT_STOPPED;
                 break;
@@ -1835,17 +1827,6 @@ static void stats_out(gts_mpi_stats *stats, gts_mpi_stats *S)
         gts__struct_out(stats, S, n);
 }
 
-/* Give the caller as much of @p res as its layout holds. */
-static void result_out(gts_result *result, gts_result *res)
-{
-    size_t n;
-    if (result && gts__struct_check(gts__desc_result(), result, &n, NULL) == GTS_OK) {
-        res->thread_nodes = result->thread_nodes;
-        res->thread_nodes_capacity = result->thread_nodes_capacity;
-        gts__struct_out(result, res, n);
-    }
-}
-
 /* Check this rank's arguments. */
 static gts_status check_args(gts_engine *engine, const gts_game *game, void *state,
                              const gts_limits *limits, const gts_mpi_options *options,
@@ -1914,17 +1895,13 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
                           gts_result *result, gts_mpi_stats *stats)
 {
     /* Step 1. Without a communicator the ranks cannot agree: fail alone. */
-    int inited = 0, finalized = 0;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    if (!inited || finalized)
-        return GTS_ENOTSUP;
-    if (comm == MPI_COMM_NULL)
-        return GTS_EINVAL;
+    gts_status usable = gts__mpi_usable(comm);
+    if (usable != GTS_OK)
+        return usable;
 
     run R;
     memset(&R, 0, sizeof R);
-    R.start_us = now_us();
+    R.start_us = gts__mpi_now_us();
     wrap *w = calloc(1, sizeof *w);
     gts_mpi_options opt;
     gts_status st = w ? check_args(engine, game, state, limits, options, result, w, &R.lim, &opt,
@@ -2016,8 +1993,8 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
     S.ranks = R.size;
     stats_out(stats, &S);
     res.threads = (uint32_t)R.size;
-    res.time_us = now_us() - R.start_us;
-    result_out(result, &res);
+    res.time_us = gts__mpi_now_us() - R.start_us;
+    gts__mpi_result_out(result, &res);
     MPI_Comm_free(&R.comm);
     free(w);
     return st;
@@ -2032,7 +2009,7 @@ gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *engines,
      * ranks, and one distinct engine per rank. */
     run R;
     memset(&R, 0, sizeof R);
-    R.start_us = now_us();
+    R.start_us = gts__mpi_now_us();
     vnet v;
     memset(&v, 0, sizeof v);
     wrap *w = calloc(1, sizeof *w);
@@ -2105,8 +2082,8 @@ gts_status gts_mpi_search_virtual(int32_t ranks, gts_engine *const *engines,
     S.ranks = R.size;
     stats_out(stats, &S);
     res.threads = (uint32_t)R.size;
-    res.time_us = now_us() - R.start_us;
-    result_out(result, &res);
+    res.time_us = gts__mpi_now_us() - R.start_us;
+    gts__mpi_result_out(result, &res);
     free(w);
     return st;
 }

@@ -46,14 +46,13 @@
  * proven range ends a solved search. The result is chosen by rank 0 from
  * the merged statistics and broadcast.
  */
-#include "gts_mpi.h"
+#include "gts_mpi_internal.h"
 #include "hook_internal.h"
 #include "struct_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Bounds of gts_mpi_mcts_options. */
 static const int64_t MAX_SYNC_PLAYOUTS = (int64_t)1 << 40;
@@ -139,13 +138,6 @@ typedef struct dm_run {
     uint64_t *su;        /* [2 x MAX_SHARED_ENTRIES]: visits, AMAF visits (sum) */
     double *sd;          /* [2 x MAX_SHARED_ENTRIES]: their reward sums (sum) */
 } dm_run;
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static uint64_t mix(uint64_t z)
 {
@@ -334,7 +326,7 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     gts_limits lim = {.struct_size = sizeof lim, .nodes = nodes};
     uint64_t slice = (uint64_t)R->opt.sync_ms;
     if (R->lim.time_ms > 0) {
-        uint64_t spent = (now_us() - R->start_us) / 1000;
+        uint64_t spent = (gts__mpi_now_us() - R->start_us) / 1000;
         if (spent >= R->lim.time_ms) {
             k->time_up = true;
             return;
@@ -439,7 +431,7 @@ static void rank_contribute(const dm_run *R, const dm_rank *k, uint64_t *u, doub
     t[X_CALLBACK] = k->st == GTS_ECALLBACK ? k->callback_status : INT64_MIN;
     t[X_STOPPED] = gts__engine_watch_stopped(k->engine);
     t[X_TIME] = k->time_up
-                || (R->lim.time_ms > 0 && (now_us() - R->start_us) / 1000 >= R->lim.time_ms);
+                || (R->lim.time_ms > 0 && (gts__mpi_now_us() - R->start_us) / 1000 >= R->lim.time_ms);
     t[X_MEMORY] = (k->flags & GTS_RESULT_MEMORY_LIMIT) != 0;
 }
 
@@ -974,16 +966,6 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
     return st;
 }
 
-static void result_out(gts_result *result, gts_result *res)
-{
-    size_t n;
-    if (result && gts__struct_check(gts__desc_result(), result, &n, NULL) == GTS_OK) {
-        res->thread_nodes = result->thread_nodes;
-        res->thread_nodes_capacity = result->thread_nodes_capacity;
-        gts__struct_out(result, res, n);
-    }
-}
-
 static void stats_out(gts_mpi_mcts_stats *stats, const dm_run *R)
 {
     size_t n;
@@ -1002,16 +984,12 @@ gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game,
                         gts_result *result, gts_mpi_mcts_stats *stats)
 {
     /* Step 1. Without a communicator the ranks cannot agree: fail alone. */
-    int inited = 0, finalized = 0;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    if (!inited || finalized)
-        return GTS_ENOTSUP;
-    if (comm == MPI_COMM_NULL)
-        return GTS_EINVAL;
+    gts_status usable = gts__mpi_usable(comm);
+    if (usable != GTS_OK)
+        return usable;
     dm_run R;
     memset(&R, 0, sizeof R);
-    R.start_us = now_us();
+    R.start_us = gts__mpi_now_us();
     gts_result res;
     memset(&res, 0, sizeof res);
     res.struct_size = sizeof res;
@@ -1043,10 +1021,10 @@ gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game,
         rank_nodes_to(&R, result);
         st = dm_run_all(&R, engines, rank, &res);
     }
-    res.time_us = now_us() - R.start_us;
+    res.time_us = gts__mpi_now_us() - R.start_us;
     res.threads = (uint32_t)size;
     if (result && (st == GTS_OK || st == GTS_ECALLBACK))
-        result_out(result, &res);
+        gts__mpi_result_out(result, &res);
     stats_out(stats, &R);
     MPI_Comm_free(&R.comm);
     free(R.moves);
@@ -1071,7 +1049,7 @@ gts_status gts_mpi_mcts_virtual(int32_t ranks, gts_engine *const *engines, const
     }
     dm_run R;
     memset(&R, 0, sizeof R);
-    R.start_us = now_us();
+    R.start_us = gts__mpi_now_us();
     R.comm = MPI_COMM_NULL;
     gts_result res;
     memset(&res, 0, sizeof res);
@@ -1089,10 +1067,10 @@ gts_status gts_mpi_mcts_virtual(int32_t ranks, gts_engine *const *engines, const
     R.n = n;
     rank_nodes_to(&R, result);
     st = dm_run_all(&R, engines, 0, &res);
-    res.time_us = now_us() - R.start_us;
+    res.time_us = gts__mpi_now_us() - R.start_us;
     res.threads = (uint32_t)ranks;
     if (st == GTS_OK || st == GTS_ECALLBACK)
-        result_out(result, &res);
+        gts__mpi_result_out(result, &res);
     stats_out(stats, &R);
     free(R.moves);
     return st;
