@@ -1474,6 +1474,23 @@ static int mc_draw(const mc_search *m, int best)
     return k >= 0 ? k : best;
 }
 
+/* A child's statistics from its parent's side (gts_mcts_move_stats; score
+ * 0, for the caller to fill where a search reports one). */
+static void mc_move_stats(const mc_node *c, gts_mcts_move_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->struct_size = sizeof *s;
+    s->move = c->move;
+    s->visits = c->visits;
+    s->mean = c->visits ? (double)c->sum / (MC_ONE * (double)c->visits) : 0.0;
+    s->prior = c->prior;
+    s->lower = -c->upper;
+    s->upper = -c->lower;
+    s->amaf_visits = c->amaf_visits;
+    s->amaf_mean = c->amaf_visits ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
+                                  : 0.0;
+}
+
 /* Fill @r (move, score, pv, depth, flags) and the engine's root
  * statistics from the tree(s). No worker runs. */
 static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
@@ -1488,19 +1505,9 @@ static void mc_report(mc_search *m, const gts_limits *lim, gts_result *r)
     for (uint32_t i = 0; i < m->nroot; i++) {
         const mc_node *c = &m->merged[i];
         gts_mcts_move_stats *s = &mc_st(e)->stats[i];
-        memset(s, 0, sizeof *s);
-        s->struct_size = sizeof *s;
-        s->move = c->move;
-        s->visits = c->visits;
-        s->mean = c->visits ? (double)c->sum / (MC_ONE * (double)c->visits) : 0.0;
-        s->prior = c->prior;
-        s->lower = -c->upper;
-        s->upper = -c->lower;
+        mc_move_stats(c, s);
         s->score = c->visits ? clamp_score(mc_to_score(m, s->mean), s->lower, s->upper)
                              : clamp_score(0, s->lower, s->upper);
-        s->amaf_visits = c->amaf_visits;
-        s->amaf_mean = c->amaf_visits ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
-                                      : 0.0;
     }
     mc_st(e)->nstats = m->nroot;
     mc_st(e)->stats_search = e->searches;
@@ -1835,6 +1842,29 @@ void gts__run_mcts(gts__run *run)
 
 /* ---- root statistics -------------------------------------------------------------- */
 
+/* Entry @i of the caller's array @stats (stride: stats[0].struct_size)
+ * into @s; false for a size other than the stride or unknown. */
+static bool mc_stats_entry(const gts_mcts_move_stats *stats, size_t stride, int i,
+                           gts_mcts_move_stats *s)
+{
+    const unsigned char *src = (const unsigned char *)stats + (size_t)i * stride;
+    size_t own;
+    memcpy(&own, src, sizeof own);
+    memset(s, 0, sizeof *s);
+    s->struct_size = sizeof *s;
+    return own == stride && gts__struct_in(gts__desc_mcts_move_stats(), s, src, NULL) == GTS_OK;
+}
+
+/* Entry @i of the caller's strided array @out (@stride bytes apart, each
+ * holding @size bytes of the struct): @s, with the caller's struct_size. */
+static void mc_stats_put(gts_mcts_move_stats *out, size_t stride, size_t size, int i,
+                         const gts_mcts_move_stats *s)
+{
+    unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
+    memcpy(dst, &stride, sizeof stride);
+    gts__struct_out(dst, s, size);
+}
+
 int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int capacity)
 {
     if (!engine)
@@ -1851,11 +1881,8 @@ int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *out, int 
     if (rc != GTS_OK)
         return rc;
     memcpy(&stride, out, sizeof stride);
-    for (int i = 0; i < n && i < capacity; i++) {
-        unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
-        memcpy(dst, &stride, sizeof stride);
-        gts__struct_out(dst, &st->stats[i], size);
-    }
+    for (int i = 0; i < n && i < capacity; i++)
+        mc_stats_put(out, stride, size, i, &st->stats[i]);
     return n;
 }
 
@@ -2055,13 +2082,8 @@ int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n)
         rc = GTS_EINVAL;
     uint64_t added = 0;
     for (int i = 0; rc == 1 && i < n; i++) {
-        gts_mcts_move_stats s = {.struct_size = sizeof s};
-        const unsigned char *src = (const unsigned char *)stats + (size_t)i * stride;
-        size_t own;
-        memcpy(&own, src, sizeof own);
-        rc = own == stride && gts__struct_in(gts__desc_mcts_move_stats(), &s, src, NULL) == GTS_OK
-                 ? 1
-                 : GTS_ESTRUCT;
+        gts_mcts_move_stats s;
+        rc = mc_stats_entry(stats, stride, i, &s) ? 1 : GTS_ESTRUCT;
         if (rc == 1
             && (s.move != root->children[i].move || !(s.mean >= 0.0 && s.mean <= 1.0)
                 || !(s.amaf_mean >= 0.0 && s.amaf_mean <= 1.0) || s.lower > s.upper
@@ -2076,9 +2098,8 @@ int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n)
     bool stats_valid = st && st->stats_search == engine->searches && st->nstats == (uint32_t)n;
     mc_search scale = {.scale = (double)mc_opt(engine, GTS_OPT_MCTS_EVAL_SCALE)};
     for (int i = 0; rc == 1 && i < n; i++) {
-        gts_mcts_move_stats s = {.struct_size = sizeof s};
-        gts__struct_in(gts__desc_mcts_move_stats(), &s,
-                       (const unsigned char *)stats + (size_t)i * stride, NULL);
+        gts_mcts_move_stats s;
+        mc_stats_entry(stats, stride, i, &s);
         mc_node *c = &root->children[i];
         uint64_t sum = (uint64_t)llround(s.mean * (double)s.visits * MC_ONE);
         uint64_t amaf = (uint64_t)llround(s.amaf_mean * (double)s.amaf_visits * MC_ONE);
@@ -2112,19 +2133,6 @@ int gts_mcts_inject(gts_engine *engine, const gts_mcts_move_stats *stats, int n)
 }
 
 /* ---- statistics below the root ---------------------------------------------------- */
-
-/* Entry @i of the caller's array @stats (stride: stats[0].struct_size)
- * into @s; false for a size other than the stride or unknown. */
-static bool mc_stats_entry(const gts_mcts_move_stats *stats, size_t stride, int i,
-                           gts_mcts_move_stats *s)
-{
-    const unsigned char *src = (const unsigned char *)stats + (size_t)i * stride;
-    size_t own;
-    memcpy(&own, src, sizeof own);
-    memset(s, 0, sizeof *s);
-    s->struct_size = sizeof *s;
-    return own == stride && gts__struct_in(gts__desc_mcts_move_stats(), s, src, NULL) == GTS_OK;
-}
 
 /* The node of the first kept tree reached by @path (@depth moves), held
  * expanded; NULL otherwise (no tree kept, a move not in it). */
@@ -2163,22 +2171,9 @@ int gts_mcts_node_stats(gts_engine *engine, const gts_move *path, int depth,
     const mc_node *node = mc_kept_node(engine, path, depth);
     int n = node ? (int)node->n : 0;
     for (int i = 0; i < n && i < capacity; i++) {
-        const mc_node *c = &node->children[i];
-        gts_mcts_move_stats s = {.struct_size = sizeof s};
-        s.move = c->move;
-        s.visits = c->visits;
-        s.mean = c->visits ? (double)c->sum / (MC_ONE * (double)c->visits) : 0.0;
-        s.prior = c->prior;
-        s.lower = -c->upper;
-        s.upper = -c->lower;
-        s.score = 0;
-        s.amaf_visits = c->amaf_visits;
-        s.amaf_mean = c->amaf_visits
-                          ? (double)c->amaf_sum / (MC_ONE * (double)c->amaf_visits)
-                          : 0.0;
-        unsigned char *dst = (unsigned char *)out + (size_t)i * stride;
-        memcpy(dst, &stride, sizeof stride);
-        gts__struct_out(dst, &s, size);
+        gts_mcts_move_stats s;
+        mc_move_stats(&node->children[i], &s); /* score 0: no search reports here */
+        mc_stats_put(out, stride, size, i, &s);
     }
     gts__engine_release(engine);
     return n;
