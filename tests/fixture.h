@@ -14,6 +14,7 @@
 
 #include <criterion/criterion.h>
 #include <gts/gts.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gts_games.h"
 #include "tgame.h"
@@ -170,6 +171,43 @@ static inline void fx_expect_best_move(const fx_reference *ref, const gts_result
                      gts_algorithm_name(alg), r->threads, (unsigned long long)r->best_move,
                      ref->move_value[i], ref->value);
 }
+
+/* ---- an allocator whose k-th call fails ------------------------------------ */
+
+/* Calls made, the call that fails (1-based; 0 = none) and blocks still held,
+ * for fx_counting_allocator (one per test binary). */
+static struct fx_alloc_count {
+    long calls, fail_at, live;
+} FX_ALLOC __attribute__((unused));
+
+static inline void *fx_counting_allocate(size_t size, void *user)
+{
+    (void)user;
+    if (__atomic_add_fetch(&FX_ALLOC.calls, 1, __ATOMIC_RELAXED) == FX_ALLOC.fail_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p)
+        __atomic_add_fetch(&FX_ALLOC.live, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static inline void fx_counting_release(void *p, size_t size, void *user)
+{
+    (void)size, (void)user;
+    __atomic_sub_fetch(&FX_ALLOC.live, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
+/* The counters zeroed, call @fail_at (0: none) to fail. */
+static inline void fx_alloc_arm(long fail_at)
+{
+    FX_ALLOC.calls = 0;
+    FX_ALLOC.fail_at = fail_at;
+    FX_ALLOC.live = 0;
+}
+
+static const gts_allocator fx_counting_allocator __attribute__((unused)) = {
+    sizeof(gts_allocator), fx_counting_allocate, fx_counting_release, NULL};
 
 /* ---- failing callbacks: the k-th call of a kind fails ---------------------- */
 

@@ -636,38 +636,14 @@ Test(mcts, failing_callbacks_restore_the_state)
 /* The engine's allocator failing the k-th call, for every k: GTS_ENOMEM or
  * a normal result, the state restored, nothing leaked, and the engine
  * searches again once memory is back. */
-static struct {
-    long calls, fail_at, live;
-} A;
-
-static void *a_allocate(size_t size, void *user)
-{
-    (void)user;
-    if (__atomic_add_fetch(&A.calls, 1, __ATOMIC_RELAXED) == A.fail_at)
-        return NULL;
-    void *p = malloc(size);
-    if (p)
-        __atomic_add_fetch(&A.live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-static void a_release(void *p, size_t size, void *user)
-{
-    (void)size, (void)user;
-    __atomic_sub_fetch(&A.live, 1, __ATOMIC_RELAXED);
-    free(p);
-}
-
 Test(mcts, every_allocation_failing_once)
 {
-    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    const gts_allocator alloc = fx_counting_allocator;
     for (int threads = 1; threads <= 2; threads++) {
         long k = 1;
         int enomem = 0;
         for (;; k++) {
-            A.calls = 0;
-            A.fail_at = k;
-            A.live = 0;
+            fx_alloc_arm(k);
             tgame g, before;
             tgame_init(&g, 9, 6, 8); /* big enough for many tree chunks */
             before = g;
@@ -675,7 +651,7 @@ Test(mcts, every_allocation_failing_once)
             gts_engine *e;
             int rc = gts_engine_new_with(&e, &alloc);
             if (rc == GTS_ENOMEM) {
-                cr_assert_eq(A.live, 0);
+                cr_assert_eq(FX_ALLOC.live, 0);
                 continue;
             }
             cr_assert_eq(gts_engine_set(e, GTS_OPT_TT_MB, 0), GTS_OK);
@@ -688,12 +664,12 @@ Test(mcts, every_allocation_failing_once)
             if (rc == GTS_OK)
                 cr_assert(r.flags & GTS_RESULT_HAS_MOVE);
             cr_assert(memcmp(&g, &before, sizeof g) == 0, "k=%ld: state restored", k);
-            A.fail_at = 0;
+            FX_ALLOC.fail_at = 0;
             r = mcts(e, &v, &g, NULL);
             cr_assert(r.flags & GTS_RESULT_HAS_MOVE, "k=%ld: usable afterwards", k);
             gts_engine_free(e);
-            cr_assert_eq(A.live, 0, "k=%ld: %ld blocks leaked", k, A.live);
-            if (A.calls < k)
+            cr_assert_eq(FX_ALLOC.live, 0, "k=%ld: %ld blocks leaked", k, FX_ALLOC.live);
+            if (FX_ALLOC.calls < k)
                 break;
         }
         cr_assert(k > 10 && enomem > 5, "%d threads: %ld allocations, %d failed searches",
@@ -1405,10 +1381,8 @@ Test(mcts, reuse_after_a_stop_in_both_parallel_modes)
  * without a table, and the tgame of many tree chunks it searches. */
 static gts_engine *counted_engine(tgame *g, gts_game *v, bool hashed)
 {
-    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
-    A.calls = 0;
-    A.fail_at = 0;
-    A.live = 0;
+    const gts_allocator alloc = fx_counting_allocator;
+    fx_alloc_arm(0);
     tgame_init(g, 9, 6, 8);
     *v = tgame_vtable(g, hashed);
     gts_engine *e;
@@ -1428,16 +1402,16 @@ Test(mcts, reuse_memory_is_freed)
         cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 20000), GTS_OK);
         gts_result r = mcts(e, &v, &g, NULL);
         if (extra > 0) { /* the copy's k-th allocation fails */
-            A.fail_at = A.calls + extra;
+            FX_ALLOC.fail_at = FX_ALLOC.calls + extra;
             int rc = gts_mcts_advance(e, &r.best_move, 1, NULL);
-            cr_assert(rc == GTS_ENOMEM || (rc == 1 && A.calls < A.fail_at), "extra %ld: %d",
+            cr_assert(rc == GTS_ENOMEM || (rc == 1 && FX_ALLOC.calls < FX_ALLOC.fail_at), "extra %ld: %d",
                       extra, rc);
             if (rc == GTS_ENOMEM)
                 cr_assert_eq(gts_mcts_advance(e, NULL, 0, NULL), 0, "dropped");
         }
-        A.fail_at = 0;
+        FX_ALLOC.fail_at = 0;
         gts_engine_free(e); /* with or without a kept tree */
-        cr_assert_eq(A.live, 0, "extra %ld: %ld blocks leaked", extra, A.live);
+        cr_assert_eq(FX_ALLOC.live, 0, "extra %ld: %ld blocks leaked", extra, FX_ALLOC.live);
     }
 }
 
@@ -1456,26 +1430,26 @@ Test(mcts, tree_memory_is_kept_for_the_next_search)
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 1), GTS_OK);
     mcts(e, &v, &g, NULL);
     cr_assert_eq(gts_engine_set(e, GTS_OPT_MCTS_PLAYOUTS, 6000), GTS_OK);
-    long live0 = A.live;
-    long calls = A.calls;
+    long live0 = FX_ALLOC.live;
+    long calls = FX_ALLOC.calls;
     gts_result r1 = mcts(e, &v, &g, NULL);
-    long first = A.calls - calls, live1 = A.live;
+    long first = FX_ALLOC.calls - calls, live1 = FX_ALLOC.live;
     cr_assert_gt(live1 - live0, 40, "the tree's chunks stay with the engine (%ld blocks)",
                  live1 - live0);
-    calls = A.calls;
+    calls = FX_ALLOC.calls;
     gts_result r2 = mcts(e, &v, &g, NULL);
-    long second = A.calls - calls;
+    long second = FX_ALLOC.calls - calls;
     cr_expect_eq(r2.nodes, r1.nodes, "the same search");
     cr_expect_eq(r2.best_move, r1.best_move);
     cr_expect_leq(second, first - 40, "the second search takes the spare chunks: %ld "
                   "allocations against %ld", second, first);
-    cr_expect_eq(A.live, live1, "and holds no more afterwards");
+    cr_expect_eq(FX_ALLOC.live, live1, "and holds no more afterwards");
     /* 1 MiB: at most 16 chunks of 64 KiB are kept */
     cr_assert_eq(gts_engine_set(e, GTS_OPT_TREE_MB, 1), GTS_OK);
-    cr_expect_leq(A.live - live0, 16, "trimmed to the new budget: %ld blocks",
-                  A.live - live0);
+    cr_expect_leq(FX_ALLOC.live - live0, 16, "trimmed to the new budget: %ld blocks",
+                  FX_ALLOC.live - live0);
     gts_engine_free(e);
-    cr_assert_eq(A.live, 0, "%ld blocks leaked", A.live);
+    cr_assert_eq(FX_ALLOC.live, 0, "%ld blocks leaked", FX_ALLOC.live);
 }
 
 Test(mcts, rave_and_reuse_options)

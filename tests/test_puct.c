@@ -404,38 +404,14 @@ Test(puct, removed_evaluator_plays_out_again)
  * evaluator and batches of 4 (the batch's arrays and slot clones are
  * allocated at the start of the search): GTS_ENOMEM or a result, the
  * state restored, nothing leaked, the engine usable once memory is back. */
-static struct {
-    long calls, fail_at, live;
-} A;
-
-static void *a_allocate(size_t size, void *user)
-{
-    (void)user;
-    if (__atomic_add_fetch(&A.calls, 1, __ATOMIC_RELAXED) == A.fail_at)
-        return NULL;
-    void *p = malloc(size);
-    if (p)
-        __atomic_add_fetch(&A.live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-static void a_release(void *p, size_t size, void *user)
-{
-    (void)size, (void)user;
-    __atomic_sub_fetch(&A.live, 1, __ATOMIC_RELAXED);
-    free(p);
-}
-
 Test(puct, every_allocation_failing_once)
 {
-    static const gts_allocator alloc = {sizeof alloc, a_allocate, a_release, NULL};
+    const gts_allocator alloc = fx_counting_allocator;
     for (int threads = 1; threads <= 2; threads++) {
         long k = 1;
         int enomem = 0;
         for (;; k++) {
-            A.calls = 0;
-            A.fail_at = k;
-            A.live = 0;
+            fx_alloc_arm(k);
             tgame g, before;
             gts_game v = tgame_new(&g, 9, 6, 8, false);
             before = g;
@@ -444,13 +420,13 @@ Test(puct, every_allocation_failing_once)
             gts_engine *e;
             int rc = gts_engine_new_with(&e, &alloc);
             if (rc == GTS_ENOMEM) {
-                cr_assert_eq(A.live, 0);
+                cr_assert_eq(FX_ALLOC.live, 0);
                 continue;
             }
             rc = gts_engine_set_evaluator(e, &ev);
             if (rc == GTS_ENOMEM) {
                 gts_engine_free(e);
-                cr_assert_eq(A.live, 0);
+                cr_assert_eq(FX_ALLOC.live, 0);
                 continue;
             }
             cr_assert_eq(rc, GTS_OK);
@@ -463,11 +439,11 @@ Test(puct, every_allocation_failing_once)
             cr_assert(rc == GTS_OK || rc == GTS_ENOMEM, "k=%ld: %s", k, gts_status_name(rc));
             enomem += rc == GTS_ENOMEM;
             cr_assert(memcmp(&g, &before, sizeof g) == 0, "k=%ld: state restored", k);
-            A.fail_at = 0;
+            FX_ALLOC.fail_at = 0;
             cr_assert_eq(gts_mcts(e, &v, &g, NULL, &r), GTS_OK, "k=%ld: usable afterwards", k);
             gts_engine_free(e);
-            cr_assert_eq(A.live, 0, "k=%ld: %ld blocks leaked", k, A.live);
-            if (A.calls < k)
+            cr_assert_eq(FX_ALLOC.live, 0, "k=%ld: %ld blocks leaked", k, FX_ALLOC.live);
+            if (FX_ALLOC.calls < k)
                 break;
         }
         cr_assert(k > 10 && enomem > 5, "%d threads: %ld allocations, %d failed searches",

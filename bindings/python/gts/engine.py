@@ -716,26 +716,8 @@ class Engine:
         """Per-root-move statistics of the last MCTS search on this engine
         (``gts_mcts_root_stats``), in generate() order; empty after any
         other search."""
-        fn = getattr(_lib.lib, "gts_mcts_root_stats", None)
-        if fn is None:
-            raise _err("ENOTSUP", "this libgts has no MCTS")
-        fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
-        ptr = self._open()
-        n = fn(ptr, None, 0)
-        if n < 0:
-            raise make_error(n, "gts_mcts_root_stats")
-        if n == 0:
-            return []
-        out = (_lib.MctsMoveStatsStruct * n)()
-        out[0].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
-        got = fn(ptr, out, n)
-        if got < 0:
-            raise make_error(got, "gts_mcts_root_stats")
-        return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
-                              score=s.score, lower=s.lower, upper=s.upper,
-                              amaf_visits=s.amaf_visits, amaf_mean=s.amaf_mean)
-                for s in out[:min(n, got)]]
+        fn = self._mcts_fn("gts_mcts_root_stats", False, "this libgts has no MCTS")
+        return self._mcts_read(fn, "gts_mcts_root_stats")
 
     def mcts_advance(self, moves: Sequence[int] = ()) -> bool:
         """Tree reuse (``gts_mcts_advance``): after an MCTS search on this
@@ -753,9 +735,7 @@ class Engine:
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                        ctypes.c_void_p]
         arr, n = _path_array(moves, "mcts_advance")
-        with self._lock:
-            if self._active:
-                raise _err("EBUSY", "mcts_advance() while a search is running")
+        self._idle("mcts_advance")
         rc = fn(self._open(), arr, n, None)
         if rc < 0:
             raise make_error(rc, "gts_mcts_advance")
@@ -777,9 +757,7 @@ class Engine:
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.EvaluatorStruct)]
         _lib.check_mirrors(((_lib.STRUCT_EVALUATOR, _lib.EvaluatorStruct),))
-        with self._lock:
-            if self._active:
-                raise _err("EBUSY", "set_evaluator() while a search is running")
+        self._idle("set_evaluator")
         if evaluate is None:
             rc = fn(self._open(), None)
         else:
@@ -804,19 +782,9 @@ class Engine:
         proven range ``lower``..``upper`` are added; prior and score are
         ignored). True when added; False when no tree is kept. Call
         ``mcts_advance(())`` so that the next search continues the tree."""
-        fn = getattr(_lib.lib, "gts_mcts_inject", None)
-        if fn is None:
-            raise _err("ENOTSUP", "this libgts has no gts_mcts_inject (libgts 0.3)")
-        fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
-        arr, n = _stats_array(stats)
-        with self._lock:
-            if self._active:
-                raise _err("EBUSY", "mcts_inject() while a search is running")
-        rc = fn(self._open(), arr, n)
-        if rc < 0:
-            raise make_error(rc, "gts_mcts_inject")
-        return rc == 1
+        fn = self._mcts_fn("gts_mcts_inject", False,
+                           "this libgts has no gts_mcts_inject (libgts 0.3)")
+        return self._mcts_inject(fn, "mcts_inject", (), stats)
 
     def mcts_node_stats(self, path: Sequence[int] = ()) -> List["MctsMoveStats"]:
         """The statistics of the children of the node reached by the moves
@@ -825,31 +793,11 @@ class Engine:
         side to move at that node (``score`` is 0); empty when no tree is
         kept or it does not hold that node expanded. ``()``: the root's
         children (of the first tree, with root parallelisation)."""
-        fn = getattr(_lib.lib, "gts_mcts_node_stats", None)
-        if fn is None:
-            raise _err("ENOTSUP", "this libgts has no gts_mcts_node_stats (libgts 0.3)")
-        fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
-                       ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
-        moves, depth = _path_array(path, "mcts_node_stats")
-        with self._lock:
-            if self._active:
-                raise _err("EBUSY", "mcts_node_stats() while a search is running")
-        ptr = self._open()
-        n = fn(ptr, moves, depth, None, 0)
-        if n < 0:
-            raise make_error(n, "gts_mcts_node_stats")
-        if n == 0:
-            return []
-        out = (_lib.MctsMoveStatsStruct * n)()
-        out[0].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
-        got = fn(ptr, moves, depth, out, n)
-        if got < 0:
-            raise make_error(got, "gts_mcts_node_stats")
-        return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
-                              score=s.score, lower=s.lower, upper=s.upper,
-                              amaf_visits=s.amaf_visits, amaf_mean=s.amaf_mean)
-                for s in out[:min(n, got)]]
+        fn = self._mcts_fn("gts_mcts_node_stats", True,
+                           "this libgts has no gts_mcts_node_stats (libgts 0.3)")
+        lead = _path_array(path, "mcts_node_stats")
+        self._idle("mcts_node_stats")
+        return self._mcts_read(fn, "gts_mcts_node_stats", *lead)
 
     def mcts_inject_at(self, path: Sequence[int], stats: Sequence["MctsMoveStats"]) -> bool:
         """``mcts_inject`` for the children of the node reached by the
@@ -860,20 +808,55 @@ class Engine:
         ranges, prior and score are ignored); ``path == ()`` is
         ``mcts_inject``. True when added; False when the kept tree does not
         hold that node expanded."""
-        fn = getattr(_lib.lib, "gts_mcts_inject_at", None)
+        fn = self._mcts_fn("gts_mcts_inject_at", True,
+                           "this libgts has no gts_mcts_inject_at (libgts 0.3)")
+        return self._mcts_inject(fn, "mcts_inject_at",
+                                 _path_array(path, "mcts_inject_at"), stats)
+
+    # The four calls on MCTS statistics share one shape: resolve the
+    # function (absent from an older libgts), then read or add an array of
+    # gts_mcts_move_stats, with or without a path of moves before it.
+    @staticmethod
+    def _mcts_fn(name: str, with_path: bool, missing: str):
+        fn = getattr(_lib.lib, name, None)
         if fn is None:
-            raise _err("ENOTSUP", "this libgts has no gts_mcts_inject_at (libgts 0.3)")
+            raise _err("ENOTSUP", missing)
         fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
-                       ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
-        moves, depth = _path_array(path, "mcts_inject_at")
-        arr, n = _stats_array(stats)
+        lead = [ctypes.c_void_p]
+        if with_path:
+            lead += [ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
+        fn.argtypes = lead + [ctypes.POINTER(_lib.MctsMoveStatsStruct), ctypes.c_int]
+        return fn
+
+    def _idle(self, what: str) -> None:
         with self._lock:
             if self._active:
-                raise _err("EBUSY", "mcts_inject_at() while a search is running")
-        rc = fn(self._open(), moves, depth, arr, n)
+                raise _err("EBUSY", f"{what}() while a search is running")
+
+    def _mcts_read(self, fn, name: str, *lead) -> List["MctsMoveStats"]:
+        """Ask for the count, then fill an array of that many entries."""
+        ptr = self._open()
+        n = fn(ptr, *lead, None, 0)
+        if n < 0:
+            raise make_error(n, name)
+        if n == 0:
+            return []
+        out = (_lib.MctsMoveStatsStruct * n)()
+        out[0].struct_size = ctypes.sizeof(_lib.MctsMoveStatsStruct)
+        got = fn(ptr, *lead, out, n)
+        if got < 0:
+            raise make_error(got, name)
+        return [MctsMoveStats(move=s.move, visits=s.visits, mean=s.mean, prior=s.prior,
+                              score=s.score, lower=s.lower, upper=s.upper,
+                              amaf_visits=s.amaf_visits, amaf_mean=s.amaf_mean)
+                for s in out[:min(n, got)]]
+
+    def _mcts_inject(self, fn, what: str, lead, stats) -> bool:
+        arr, n = _stats_array(stats)
+        self._idle(what)
+        rc = fn(self._open(), *lead, arr, n)
         if rc < 0:
-            raise make_error(rc, "gts_mcts_inject_at")
+            raise make_error(rc, "gts_" + what)
         return rc == 1
 
     def close(self) -> None:
