@@ -1,8 +1,11 @@
 /*
- * gts-mpi.c - `gts solve` and `gts search` under mpirun, on gts_mpi_search().
+ * gts-mpi.c - `gts solve`, `gts search`, `gts match` and gts-gtp under
+ * mpirun, on gts_mpi_search() and gts_mpi_mcts().
  *
  *   mpirun -np 4 gts-mpi solve connect4 < positions
  *   mpirun -np 4 gts-mpi search othello f5d6 --depth 8
+ *   mpirun -np 4 gts-mpi gtp --seconds 2
+ *   mpirun -np 4 gts-mpi match go --a alg=mcts,time_ms=1000,mpi=1 --b alg=mcts,time_ms=1000
  *
  * Rank 0 runs the commands of the `gts` tool itself: tools/cmd_solve.c and
  * tools/cmd_search.c are compiled unchanged into this program, with their
@@ -16,6 +19,15 @@
  * to the other ranks with the limits and rank 0's engine options, and
  * every rank then calls gts_mpi_search() on its own copy of the position.
  * Ranks other than 0 only serve these searches, until rank 0 is done.
+ *
+ * `gts-mpi match` and `gts-mpi gtp` run tools/cmd_match.c and
+ * tools/gts-gtp.c (without its main()) on rank 0 the same way, with a
+ * cli_remote (tools/remote.h) instead of a renamed call: they hand over
+ * the position as a recipe, a position text and the moves applied since,
+ * which every rank replays (a match's set-up with mpi=1; every genmove of
+ * gtp). Rank 0's decision comes back from gts_mpi_mcts() or
+ * gts_mpi_search(), broadcast: a time-limited search is never recomputed
+ * per rank. At the end every rank exits with rank 0's status.
  *
  * An inexact algorithm (or a game the hook does not recognise) is
  * searched by rank 0 alone with gts_search(), after a warning.

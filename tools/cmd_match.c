@@ -25,6 +25,12 @@
  * MATCH_MAX_PLIES plies (chess: once its state holds CHESS_GAME_PLIES,
  * the opening's moves included) is stopped and counts as a draw; only Go
  * with a large maxmoves and unusually long chess games get there.
+ *
+ * Under MPI (`mpirun -np N gts-mpi match`, mpi/gts-mpi.c) a set-up with
+ * mpi=1 searches through the cli_remote of tools/remote.h: every rank
+ * rebuilds the position from the opening's text and the moves played
+ * (the game's `line`) and searches with libgts-mpi; rank 0 plays the
+ * move. Plain `gts match` has no remote and refuses mpi=1.
  */
 #include "cli.h"
 #include "cmds.h"

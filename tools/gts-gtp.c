@@ -43,6 +43,14 @@
  * a game two passes ended and never passes while the opponent has dead
  * stones: it captures them first.
  *
+ * Under MPI. `mpirun -np N gts-mpi gtp [OPTIONS]` is this engine on rank
+ * 0 (mpi/gts-mpi.c compiles this file with GTS_GTP_NO_MAIN and calls
+ * gtp_main() with a cli_remote, tools/remote.h): rank 0 reads GTP and
+ * answers, and every genmove's search is gts_mpi_mcts() on every rank,
+ * which rebuild the position from the empty board's text and the moves
+ * (remote_search()). --playouts then counts the playouts of all ranks;
+ * --seconds is each rank's time. No tree is reused between moves.
+ *
  * Usage errors exit 2, a failure to start (no memory) 1.
  */
 #include <gts/gts.h>
@@ -1718,7 +1726,7 @@ static void handle(gtp *g, char *line)
     reply(id, false, "unknown command");
 }
 
-static void usage(FILE *f, const char *prog)
+static void usage(FILE *f, const char *prog, const cli_remote *remote)
 {
     fprintf(f,
             "Usage: %s [OPTIONS]\n"
@@ -1749,6 +1757,11 @@ static void usage(FILE *f, const char *prog)
             "  --verbose        search figures on stderr\n"
             "  --help           this text\n",
             prog, gts_version_string());
+    if (remote)
+        fprintf(f, "\n"
+                   "Under mpirun every genmove searches with every rank (distributed MCTS,\n"
+                   "gts_mpi_mcts): --playouts counts the playouts of all ranks, --seconds\n"
+                   "is each rank's time; GTP on rank 0's stdin and stdout.\n");
 }
 
 int gtp_main(int argc, char **argv, const cli_remote *remote)
@@ -1815,8 +1828,8 @@ int gtp_main(int argc, char **argv, const cli_remote *remote)
             break;
         case 'P': g.opt.patterns = true; break;
         case 'v': g.opt.verbose = true; break;
-        case 'h': usage(stdout, argv[0]); return 0;
-        default: usage(stderr, argv[0]); return 2;
+        case 'h': usage(stdout, argv[0], remote); return 0;
+        default: usage(stderr, argv[0], remote); return 2;
         }
         if (!ok) {
             fprintf(stderr, "%s: bad option value: %s\n", argv[0], optarg);
@@ -1825,7 +1838,7 @@ int gtp_main(int argc, char **argv, const cli_remote *remote)
     }
     if (optind < argc) {
         fprintf(stderr, "%s: unexpected argument: %s\n", argv[0], argv[optind]);
-        usage(stderr, argv[0]);
+        usage(stderr, argv[0], remote);
         return 2;
     }
     g.rng = g.opt.seed;
