@@ -13,7 +13,9 @@
   the timeout: a GUI never waits for a hung engine.
 * `gts-mpi match` with one set-up mpi=1 plays its games to the end and
   prints the summary; at tic-tac-toe with alpha-beta to the end on both
-  sides (APHID for the distributed side), every game is a draw.
+  sides (APHID for the distributed side), every game is a draw. With
+  `--virtual 3` (no mpirun) the mpi=1 set-up and gtp's genmove search on
+  virtual ranks.
 * Bad options are usage errors (exit 2) of the whole job, reported once:
   gtp's option, mpi=2, mpi=1 with chess, and mpi=1 in plain `gts match`.
 """
@@ -168,6 +170,21 @@ for np in (2, 4):
         if d.get("games") != 2 or d.get("wins") != o.get("losses") or \
            d.get("draws") != o.get("draws") or d.get("moves", 0) == 0:
             fail("match np %d: connect4 summary %r" % (np, s["rows"]))
+# --virtual N without mpirun: the mpi=1 set-up on N virtual ranks in one
+# process, and a GTP genmove there.
+rc, out, err = run([GTS_MPI, "--virtual", "3", "match", "tictactoe", "--a",
+                    "alg=mcts,mcts_playouts=900,mpi=1", "--b", "alg=mcts,mcts_playouts=300",
+                    "--quiet", "--format", "json"])
+if rc != 0 or json.loads(out)["rows"][0]["games"] != 2 or "virtual ranks 3" not in err:
+    fail("--virtual 3 match: exit status %s, stdout %r, stderr %r" % (rc, out, err[-400:]))
+cmds = GAME[:5] + ["quit"]
+rc, out, err = run([GTS_MPI, "--virtual", "3", "gtp", "--playouts", "600", "--seconds", "0"],
+                   "".join(c + "\n" for c in cmds))
+if rc != 0 or "virtual ranks 3" not in err:
+    fail("--virtual 3 gtp: exit status %s, stderr %r" % (rc, err[-400:]))
+else:
+    check_legal(cmds, replies(out), "--virtual 3 gtp")
+
 s = match(2, "tictactoe", "--a", "alg=alphabeta,depth=9,mpi=1", "--b", "alg=alphabeta,depth=9",
           "--openings", "all:1")
 if s:
