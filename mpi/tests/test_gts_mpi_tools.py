@@ -15,10 +15,12 @@
   prints the summary; at tic-tac-toe with alpha-beta to the end on both
   sides (APHID for the distributed side), every game is a draw. With
   `--virtual 3` (no mpirun) the mpi=1 set-up and gtp's genmove search on
-  virtual ranks.
+  virtual ranks; a Connect-4 match with playout budgets gives the same
+  games and node counts at 2 real ranks and at 2 virtual ranks.
 * Bad options are usage errors (exit 2) of the whole job, reported once:
   gtp's option, mpi=2, mpi=1 with chess, and mpi=1 in plain `gts match`.
 """
+import csv
 import json
 import os
 import signal
@@ -170,6 +172,29 @@ for np in (2, 4):
         if d.get("games") != 2 or d.get("wins") != o.get("losses") or \
            d.get("draws") != o.get("draws") or d.get("moves", 0) == 0:
             fail("match np %d: connect4 summary %r" % (np, s["rows"]))
+def untimed(out):
+    """The CSV tables of @out (summary, then --record's) without their time columns."""
+    keep, rows = None, []
+    for row in csv.reader(out.splitlines()):
+        if row and row[0] in ("setup", "game"):
+            keep = [i for i, h in enumerate(row) if "ms" not in h.split("_")]
+        rows.append([row[i] for i in keep if i < len(row)] if keep else row)
+    return rows
+
+
+# The same match at 2 real and 2 virtual ranks: the same games, moves and
+# node counts (playout budgets, merges by playouts: no clock decides), so
+# every rank rebuilt each position and searched it with rank 0's options.
+SAME = ["--sync-playouts", "100", "match", "connect4", "--a",
+        "alg=mcts,mcts_playouts=1200,mpi=1", "--b", "alg=mcts,mcts_playouts=400",
+        "--openings", "all:1", "--quiet", "--format", "csv", "--record", "-"]
+real = run(mpirun(MPIRUN, 2, [GTS_MPI] + SAME), timeout=300)
+virt = run([GTS_MPI, "--virtual", "2"] + SAME, timeout=300)
+if real[0] != 0 or virt[0] != 0 or untimed(real[1]) != untimed(virt[1]) or \
+   len(untimed(real[1])) < 17:
+    fail("match at 2 real and 2 virtual ranks: exit %s / %s, outputs differ:\n%s\n%s" %
+         (real[0], virt[0], real[1], virt[1]))
+
 # --virtual N without mpirun: the mpi=1 set-up on N virtual ranks in one
 # process, and a GTP genmove there.
 rc, out, err = run([GTS_MPI, "--virtual", "3", "match", "tictactoe", "--a",
