@@ -1,8 +1,11 @@
 /*
- * gts-mpi.c - `gts solve` and `gts search` under mpirun, on gts_mpi_search().
+ * gts-mpi.c - `gts solve`, `gts search`, `gts match` and gts-gtp under
+ * mpirun, on gts_mpi_search() and gts_mpi_mcts().
  *
  *   mpirun -np 4 gts-mpi solve connect4 < positions
  *   mpirun -np 4 gts-mpi search othello f5d6 --depth 8
+ *   mpirun -np 4 gts-mpi gtp --seconds 2
+ *   mpirun -np 4 gts-mpi match go --a alg=mcts,time_ms=1000,mpi=1 --b alg=mcts,time_ms=1000
  *
  * Rank 0 runs the commands of the `gts` tool itself: tools/cmd_solve.c and
  * tools/cmd_search.c are compiled unchanged into this program, with their
@@ -16,6 +19,15 @@
  * to the other ranks with the limits and rank 0's engine options, and
  * every rank then calls gts_mpi_search() on its own copy of the position.
  * Ranks other than 0 only serve these searches, until rank 0 is done.
+ *
+ * `gts-mpi match` and `gts-mpi gtp` run tools/cmd_match.c and
+ * tools/gts-gtp.c (without its main()) on rank 0 the same way, with a
+ * cli_remote (tools/remote.h) instead of a renamed call: they hand over
+ * the position as a recipe, a position text and the moves applied since,
+ * which every rank replays (a match's set-up with mpi=1; every genmove of
+ * gtp). Rank 0's decision comes back from gts_mpi_mcts() or
+ * gts_mpi_search(), broadcast: a time-limited search is never recomputed
+ * per rank. At the end every rank exits with rank 0's status.
  *
  * An inexact algorithm (or a game the hook does not recognise) is
  * searched by rank 0 alone with gts_search(), after a warning.
@@ -39,6 +51,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "gts_mpi.h"
+#include "remote.h"
 
 #include <getopt.h>
 #include <pthread.h>
@@ -126,6 +139,9 @@ typedef struct mpi_command {
     int64_t tree[9];
     int64_t nopts;
     int64_t opts[OPT_SLOTS][2];
+    int64_t nmoves;                      /* moves applied to the text's position */
+    int64_t sync_playouts, sync_ms;      /* gts_mpi_mcts_options */
+    int64_t exit_status;                 /* CMD_QUIT: rank 0's */
 } mpi_command;
 enum { COMMAND_WORDS = (int)(sizeof(mpi_command) / sizeof(int64_t)) };
 
@@ -235,12 +251,13 @@ static gts_engine *const *virtual_engines(gts_engine *engine)
 
 /* Distributed MCTS on virtual ranks (--virtual N search --alg mcts). */
 static gts_status virtual_mcts(gts_engine *engine, const gts_game *game, void *state,
-                               const gts_limits *limits, gts_result *result)
+                               const gts_limits *limits, const gts_mpi_mcts_options *o,
+                               gts_result *result)
 {
     gts_mpi_mcts_stats stats = {.struct_size = sizeof stats};
     /* Ctrl-C stops rank 0's engine, which stops the virtual search too. */
     gts_status st = gts_mpi_mcts_virtual(opt_virtual, virtual_engines(engine), game, state,
-                                         limits, NULL, result, &stats);
+                                         limits, o, result, &stats);
     if (st == GTS_OK)
         fprintf(stderr,
                 "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu playouts %llu "
@@ -291,21 +308,28 @@ static void virtual_free(void)
     vengines = NULL;
 }
 
-/* ---- rank 0: the hook ------------------------------------------------------------- */
+/* ---- rank 0: the hooks ------------------------------------------------------------ */
 
-gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
-                              void *state, const gts_limits *limits, gts_result *result)
+static int32_t opt_sync_playouts, opt_sync_ms; /* gts_mpi_mcts_options; 0: default */
+
+/* Search @p state, the position of @p recipe, with every rank: the search
+ * hook of solve and search (a recipe without moves) and the cli_remote of
+ * gtp and match (remote.h). Rank 0 alone, after one warning, when the
+ * other ranks could not rebuild the position or the algorithm is neither
+ * exact nor MCTS without a depth limit. */
+static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
+                                     void *state, const cli_recipe *rec, const gts_limits *limits,
+                                     gts_result *result)
 {
     static bool warned;
-    const record *rec = recall(state);
     mpi_command c;
     memset(&c, 0, sizeof c);
     gts_game buf;
     const gts_game *found = NULL;
     if (rec && game) {
         for (int64_t kind = GAME_BY_NAME; kind <= GAME_C4_SOLVER && !found; kind++) {
-            const gts_game *g = game_of(kind, false, rec->name, &buf);
-            if (g && (kind == GAME_BY_NAME || strcmp(rec->name, "connect4") == 0)
+            const gts_game *g = game_of(kind, false, rec->game, &buf);
+            if (g && (kind == GAME_BY_NAME || strcmp(rec->game, "connect4") == 0)
                 && same_callbacks(g, game)) {
                 found = g;
                 c.game_kind = kind;
@@ -316,16 +340,21 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     /* MCTS without a depth limit: distributed MCTS (gts_mpi_mcts). */
     bool mcts = alg == GTS_ALG_MCTS && limits
                 && (limits->depth == 0 || limits->depth == GTS_MAX_DEPTH);
-    if (!found || !(gts_algorithm_is_exact(alg) || mcts) || !limits) {
+    if (!found || !(gts_algorithm_is_exact(alg) || mcts) || !limits
+        || (limits->history && limits->history_len > 0)) {
         if (!warned)
             cli_warn("%s: searched by rank 0 alone",
-                     !found ? "a position this tool cannot send" : "an inexact algorithm");
+                     !found || (limits && limits->history_len > 0)
+                         ? "a position this tool cannot send"
+                         : "an inexact algorithm");
         warned = true;
         return gts_search(engine, alg, game, state, limits, result);
     }
 
+    gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = opt_sync_playouts,
+                                .sync_ms = opt_sync_ms };
     if (mcts && opt_virtual > 0)
-        return virtual_mcts(engine, game, state, limits, result);
+        return virtual_mcts(engine, game, state, limits, &mo, result);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
                           .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
                           .virtual_latency = opt_latency, .split = opt_split };
@@ -346,9 +375,13 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     c.beta = limits->beta;
     c.nodes = (int64_t)limits->nodes;
     c.time_ms = (int64_t)limits->time_ms;
-    c.name_len = (int64_t)strlen(rec->name) + 1;
+    c.name_len = (int64_t)strlen(rec->game) + 1;
     c.text_len = (int64_t)strlen(rec->text) + 1;
-    set_tree(&c, &rec->tree);
+    c.nmoves = (int64_t)rec->nmoves;
+    c.sync_playouts = opt_sync_playouts;
+    c.sync_ms = opt_sync_ms;
+    if (rec->tree)
+        set_tree(&c, rec->tree);
     gts_option opts[OPT_SLOTS];
     int n = gts_option_list(opts, OPT_SLOTS);
     for (int i = 0; i < n && i < OPT_SLOTS; i++) {
@@ -360,14 +393,35 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
         }
     }
     bcast_words(&c, COMMAND_WORDS, MPI_INT64_T);
-    bcast_words(rec->name, (int)c.name_len, MPI_CHAR);
-    bcast_words(rec->text, (int)c.text_len, MPI_CHAR);
+    bcast_words((char *)rec->game, (int)c.name_len, MPI_CHAR);
+    bcast_words((char *)rec->text, (int)c.text_len, MPI_CHAR);
+    if (rec->nmoves > 0)
+        bcast_words((gts_move *)rec->moves, (int)rec->nmoves, MPI_UINT64_T);
 
     /* Step 2. Search together; thread_nodes gets the nodes of each rank. */
     if (mcts)
-        return gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, NULL, result, NULL);
+        return gts_mpi_mcts(MPI_COMM_WORLD, engine, game, state, limits, &mo, result, NULL);
     return gts_mpi_search(MPI_COMM_WORLD, engine, game, state, limits, &o, result, &stats);
 }
+
+gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
+                              void *state, const gts_limits *limits, gts_result *result)
+{
+    const record *r = recall(state);
+    cli_recipe rec = { .game = r ? r->name : "", .tree = r ? &r->tree : NULL,
+                       .text = r ? r->text : "" };
+    return distributed_search(engine, alg, game, state, r ? &rec : NULL, limits, result);
+}
+
+static gts_status remote_search(void *ctx, gts_engine *engine, gts_algorithm alg,
+                                const gts_game *game, void *state, const cli_recipe *recipe,
+                                const gts_limits *limits, gts_result *result)
+{
+    (void)ctx;
+    return distributed_search(engine, alg, game, state, recipe, limits, result);
+}
+
+static const cli_remote REMOTE = { remote_search, NULL };
 
 /* ---- the other ranks -------------------------------------------------------------- */
 
@@ -402,11 +456,14 @@ static int serve(sigset_t *signals)
     pthread_t t;
     if (pthread_create(&t, NULL, serve_signals, signals) == 0)
         pthread_detach(t);
+    int rc = CLI_OK;
     for (;;) {
         mpi_command c;
         bcast_words(&c, COMMAND_WORDS, MPI_INT64_T);
-        if (c.cmd != CMD_SEARCH)
+        if (c.cmd != CMD_SEARCH) {
+            rc = (int)c.exit_status; /* rank 0's: the job's status on every rank */
             break;
+        }
         char *name = malloc((size_t)c.name_len), *text = malloc((size_t)c.text_len);
         if (!name || !text)
             cli_oom();
@@ -416,10 +473,22 @@ static int serve(sigset_t *signals)
             gts_engine_set(e, (gts_option)c.opts[i][0], c.opts[i][1]);
         gts_randtree_params tree;
         get_tree(&c, &tree);
+        gts_move *moves = malloc((size_t)(c.nmoves > 0 ? c.nmoves : 1) * sizeof *moves);
+        if (!moves)
+            cli_oom();
+        if (c.nmoves > 0)
+            bcast_words(moves, (int)c.nmoves, MPI_UINT64_T);
         char why[512];
         void *state = cli_position_new(name, &tree, text, why, sizeof why);
         gts_game buf;
         const gts_game *g = game_of(c.game_kind, c.no_bounds != 0, name, &buf);
+        /* rank 0's position: the text's, then the moves played since */
+        for (int64_t i = 0; state && g && i < c.nmoves; i++) {
+            if (g->apply(state, moves[i], g->user) != 0) {
+                gts_games_free(g, state);
+                state = NULL;
+            }
+        }
         gts_limits lim;
         memset(&lim, 0, sizeof lim);
         lim.struct_size = sizeof lim;
@@ -432,13 +501,16 @@ static int serve(sigset_t *signals)
         memset(&r, 0, sizeof r);
         r.struct_size = sizeof r;
         gts_mpi_options o = { .struct_size = sizeof o, .algorithm = (gts_algorithm)c.alg };
+        gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = c.sync_playouts,
+                                    .sync_ms = c.sync_ms };
         /* A NULL state or game makes every rank fail the search (GTS_EINVAL). */
         if (c.alg == GTS_ALG_MCTS)
-            gts_mpi_mcts(MPI_COMM_WORLD, e, g, state, &lim, NULL, &r, NULL);
+            gts_mpi_mcts(MPI_COMM_WORLD, e, g, state, &lim, &mo, &r, NULL);
         else
             gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
         if (state && g)
             gts_games_free(g, state);
+        free(moves);
         free(name);
         free(text);
     }
@@ -446,7 +518,7 @@ static int serve(sigset_t *signals)
     serve_engine = NULL;
     pthread_mutex_unlock(&serve_lock);
     gts_engine_free(e);
-    return CLI_OK;
+    return rc;
 }
 
 static const char USAGE[] =
@@ -460,6 +532,11 @@ static const char USAGE[] =
     "Commands:\n"
     "  solve connect4   as 'gts solve connect4' (positions on stdin)\n"
     "  search GAME      as 'gts search'\n"
+    "  match GAME       as 'gts match'; a set-up with mpi=1 searches with every\n"
+    "                   rank, the other on rank 0 alone\n"
+    "  gtp [OPTIONS]    the GTP Go engine gts-gtp (its options; GTP on rank 0's\n"
+    "                   stdin and stdout); every genmove searches with every rank\n"
+    "                   (gts_mpi_mcts)\n"
     "\n"
     "Options (before the command):\n"
     "  --virtual N        simulate N ranks in this process (1..1024, without\n"
@@ -470,6 +547,9 @@ static const char USAGE[] =
     "  --split S          split the master's heavy leaves: 0 when ranks are many\n"
     "                     (default), 1 always, -1 never\n"
     "  --latency L        with --virtual: a message's time in nodes (default 0)\n"
+    "  --sync-playouts N  distributed MCTS: playouts of each rank between two\n"
+    "                     merges (default 1024)\n"
+    "  --sync-ms T        distributed MCTS: merge every T ms of each rank instead\n"
     "\n"
     "Run 'gts-mpi COMMAND --help' for the options of a command.\n";
 
@@ -489,6 +569,8 @@ static int parse_global(int argc, char **argv, int size)
             {"--work-ahead", &opt_work_ahead, -1, GTS_MPI_MAX_WORK_AHEAD},
             {"--latency", &opt_latency, 0, GTS_MPI_MAX_VIRTUAL_LATENCY},
             {"--split", &opt_split, -1, 1},
+            {"--sync-playouts", &opt_sync_playouts, 1, 1000000000},
+            {"--sync-ms", &opt_sync_ms, 1, 60000},
         };
         size_t k = 0;
         while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(argv[i], OPTS[k].name) != 0)
@@ -496,7 +578,8 @@ static int parse_global(int argc, char **argv, int size)
         if (k == sizeof OPTS / sizeof OPTS[0]) {
             char *esc = cli_escaped(argv[i]);
             fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
-                            "--master-plies, --work-ahead, --latency, --split)\n", cli_prog, esc);
+                            "--master-plies, --work-ahead, --latency, --split, "
+                            "--sync-playouts, --sync-ms)\n", cli_prog, esc);
             free(esc);
             return -1;
         }
@@ -554,17 +637,33 @@ int main(int argc, char **argv)
             cli_command = "search";
             cli_sigint_start("search");
             rc = cmd_search(argc - c0, argv + c0);
+        } else if (strcmp(argv[c0], "match") == 0) {
+            cli_command = "match";
+            cli_sigint_start("match");
+            rc = cmd_match_remote(argc - c0, argv + c0, &REMOTE);
+        } else if (strcmp(argv[c0], "gtp") == 0) {
+            /* gts-gtp's own messages, as "gts-mpi gtp: ..."; Ctrl-C ends
+             * it (no search is ever registered with cli_sigint) */
+            cli_command = "gtp";
+            cli_sigint_start("gtp");
+            char *saved = argv[c0];
+            argv[c0] = (char *)"gts-mpi gtp";
+            rc = gtp_main(argc - c0, argv + c0, &REMOTE);
+            argv[c0] = saved;
         } else {
             char *esc = cli_escaped(argv[c0]);
-            fprintf(stderr, "%s: unknown command '%s' (solve, search)\n", cli_prog, esc);
+            fprintf(stderr, "%s: unknown command '%s' (solve, search, match, gtp)\n", cli_prog,
+                    esc);
             free(esc);
             rc = CLI_USAGE;
         }
         virtual_free();
         fflush(stdout);
+        /* Every rank ends with rank 0's status (a usage error, EOF, quit). */
         mpi_command c;
         memset(&c, 0, sizeof c);
         c.cmd = CMD_QUIT;
+        c.exit_status = rc;
         bcast_words(&c, COMMAND_WORDS, MPI_INT64_T);
     } else {
         rc = serve(&signals);

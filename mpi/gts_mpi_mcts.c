@@ -57,7 +57,19 @@
 /* Bounds of gts_mpi_mcts_options. */
 static const int64_t MAX_SYNC_PLAYOUTS = (int64_t)1 << 40;
 static const int64_t MAX_SYNC_MS = 60000;
-/* Shared nodes below the root: plies, nodes, their children in all. */
+/*
+ * Shared nodes below the root: plies, nodes, their children in all. The
+ * set only grows during a search and stops at MAX_SHARED nodes or
+ * MAX_SHARED_ENTRIES children, by design: every merge carries 32 bytes
+ * per shared child (two allreduces), so the cap bounds a merge at 32 KiB
+ * whatever the game (at the default share_permille of 5 %, at most 20
+ * nodes of one ply can qualify, since their visits sum to at most the
+ * playouts: 40 at the default share_plies 3, first come first shared);
+ * a node that drops under the share stays shared
+ * because its counts on each rank are the sums of every merge since it
+ * was shared: dropping and re-adding it would have to resend all that
+ * each rank added meanwhile, or leave the ranks' counts apart.
+ */
 enum { MAX_SHARE_PLIES = 8, MAX_SHARED = 32, MAX_SHARED_ENTRIES = 1024 };
 /* Sleeps between two tests of a pending merge. */
 static const long WAIT_MIN_NS = 20000;
@@ -96,6 +108,7 @@ typedef struct dm_rank {
     double *sc_s, *sc_as, *ss_s, *ss_as;
     bool sh_ok[MAX_SHARED];
     gts_mcts_move_stats *sbuf; /* [max_moves]: gts_mcts_node_stats(), inject_at() */
+    void *mem;               /* the arrays above, one allocation (rank_layout) */
 } dm_rank;
 
 typedef struct dm_run {
@@ -137,7 +150,45 @@ typedef struct dm_run {
     bool *r_sh, *e_sh;   /* [n], [MAX_SHARED_ENTRIES]: that child is a shared node */
     uint64_t *su;        /* [2 x MAX_SHARED_ENTRIES]: visits, AMAF visits (sum) */
     double *sd;          /* [2 x MAX_SHARED_ENTRIES]: their reward sums (sum) */
+    void *mem;           /* u .. sd, one allocation (run_layout) */
 } dm_run;
+
+/*
+ * A struct of arrays in one allocation: a layout function takes each
+ * array in turn from a carve, once with no memory to count the bytes, then
+ * on the block. Each array starts on a CARVE_ALIGN boundary; an empty one
+ * is NULL.
+ */
+enum { CARVE_ALIGN = 16 };
+typedef struct carve {
+    char *mem; /* NULL: counting */
+    size_t at;
+} carve;
+
+static void *carve_take(carve *c, size_t count, size_t size)
+{
+    size_t bytes = (count * size + CARVE_ALIGN - 1) / CARVE_ALIGN * CARVE_ALIGN;
+    void *p = c->mem && bytes ? c->mem + c->at : NULL;
+    c->at += bytes;
+    return p;
+}
+
+#define CARVE(c, ptr, count) ((ptr) = carve_take((c), (count), sizeof *(ptr)))
+_Static_assert(_Alignof(gts_mcts_move_stats) <= CARVE_ALIGN && _Alignof(double) <= CARVE_ALIGN
+                   && _Alignof(uint64_t) <= CARVE_ALIGN,
+               "an array of the carve would be misaligned");
+
+/* Lay @layout's arrays out in one zeroed block, stored in *@mem. */
+#define CARVE_ALLOC(mem, layout, ...)                                                        \
+    do {                                                                                    \
+        carve c_ = {NULL, 0};                                                               \
+        layout(&c_, __VA_ARGS__);                                                           \
+        *(mem) = calloc(1, c_.at ? c_.at : 1);                                              \
+        if (*(mem)) {                                                                       \
+            c_ = (carve){*(mem), 0};                                                        \
+            layout(&c_, __VA_ARGS__);                                                       \
+        }                                                                                   \
+    } while (0)
 
 static uint64_t mix(uint64_t z)
 {
@@ -237,35 +288,38 @@ static int root_moves(dm_run *R, const gts_game *game, void *state)
 
 /* ---- one rank ------------------------------------------------------------------ */
 
+/* Rank @k's arrays: the root's @n moves, and with shared nodes their
+ * @e children entries and a buffer of @m moves. */
+static void rank_layout(carve *c, dm_rank *k, size_t n, size_t e, size_t m)
+{
+    CARVE(c, k->cur, n);
+    CARVE(c, k->add, n);
+    CARVE(c, k->sbuf, m);
+    CARVE(c, k->seen_v, n);
+    CARVE(c, k->seen_av, n);
+    CARVE(c, k->seen_s, n);
+    CARVE(c, k->seen_as, n);
+    CARVE(c, k->sc_v, e);
+    CARVE(c, k->sc_av, e);
+    CARVE(c, k->ss_v, e);
+    CARVE(c, k->ss_av, e);
+    CARVE(c, k->sc_s, e);
+    CARVE(c, k->sc_as, e);
+    CARVE(c, k->ss_s, e);
+    CARVE(c, k->ss_as, e);
+}
+
 static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
 {
     memset(k, 0, sizeof *k);
     k->engine = engine;
     k->rank = rank;
     size_t n = R->n > 0 ? (size_t)R->n : 1;
-    k->cur = calloc(n, sizeof *k->cur);
-    k->add = calloc(n, sizeof *k->add);
-    k->seen_v = calloc(n, sizeof *k->seen_v);
-    k->seen_av = calloc(n, sizeof *k->seen_av);
-    k->seen_s = calloc(n, sizeof *k->seen_s);
-    k->seen_as = calloc(n, sizeof *k->seen_as);
-    if (!k->cur || !k->add || !k->seen_v || !k->seen_av || !k->seen_s || !k->seen_as)
+    bool shared = R->opt.share_plies > 1;
+    CARVE_ALLOC(&k->mem, rank_layout, k, n, shared ? (size_t)MAX_SHARED_ENTRIES : 0,
+                shared ? (size_t)R->max_moves : 0);
+    if (!k->mem)
         return GTS_ENOMEM;
-    if (R->opt.share_plies > 1) {
-        size_t e = MAX_SHARED_ENTRIES;
-        k->sc_v = calloc(e, sizeof *k->sc_v);
-        k->sc_av = calloc(e, sizeof *k->sc_av);
-        k->ss_v = calloc(e, sizeof *k->ss_v);
-        k->ss_av = calloc(e, sizeof *k->ss_av);
-        k->sc_s = calloc(e, sizeof *k->sc_s);
-        k->sc_as = calloc(e, sizeof *k->sc_as);
-        k->ss_s = calloc(e, sizeof *k->ss_s);
-        k->ss_as = calloc(e, sizeof *k->ss_as);
-        k->sbuf = calloc(R->max_moves, sizeof *k->sbuf);
-        if (!k->sc_v || !k->sc_av || !k->ss_v || !k->ss_av || !k->sc_s || !k->sc_as || !k->ss_s
-            || !k->ss_as || !k->sbuf)
-            return GTS_ENOMEM;
-    }
     gts_status st = gts__engine_watch_begin(engine);
     if (st != GTS_OK)
         return st;
@@ -291,21 +345,7 @@ static void rank_close(dm_rank *k)
     }
     if (k->watching)
         gts__engine_watch_end(k->engine);
-    free(k->cur);
-    free(k->add);
-    free(k->seen_v);
-    free(k->seen_av);
-    free(k->seen_s);
-    free(k->seen_as);
-    free(k->sc_v);
-    free(k->sc_av);
-    free(k->ss_v);
-    free(k->ss_av);
-    free(k->sc_s);
-    free(k->sc_as);
-    free(k->ss_s);
-    free(k->ss_as);
-    free(k->sbuf);
+    free(k->mem);
 }
 
 /* The round's search of rank @k: @quota playouts (0: none to do, when a
@@ -875,33 +915,35 @@ static void rank_nodes_to(dm_run *R, const gts_result *result)
     }
 }
 
+/* The merge arrays of @R for @n root moves, and with shared nodes their
+ * @e children entries. */
+static void run_layout(carve *c, dm_run *R, size_t n, size_t e)
+{
+    CARVE(c, R->u, 2 * n + U_MORE);
+    CARVE(c, R->u1, 2 * n + U_MORE);
+    CARVE(c, R->d, 2 * n + 1);
+    CARVE(c, R->d1, 2 * n + 1);
+    CARVE(c, R->x, 2 * n + X_MORE);
+    CARVE(c, R->x1, 2 * n + X_MORE);
+    CARVE(c, R->sh_moves, e);
+    CARVE(c, R->rtot, e ? n + 1 : 0);
+    CARVE(c, R->stot, e);
+    CARVE(c, R->r_sh, e ? n + 1 : 0);
+    CARVE(c, R->e_sh, e);
+    CARVE(c, R->su, 2 * e);
+    CARVE(c, R->sd, 2 * e);
+}
+
 /* Allocate the merge arrays and open the ranks; then the rounds and the
  * result. @st: the agreed status so far (over MPI: after agreement). */
 static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_rank,
                              gts_result *res)
 {
     int n = R->n;
-    size_t nu = 2 * (size_t)n + U_MORE, nd = 2 * (size_t)n + 1, nx = 2 * (size_t)n + X_MORE;
-    R->u = calloc(nu, sizeof *R->u);
-    R->u1 = calloc(nu, sizeof *R->u1);
-    R->d = calloc(nd, sizeof *R->d);
-    R->d1 = calloc(nd, sizeof *R->d1);
-    R->x = calloc(nx, sizeof *R->x);
-    R->x1 = calloc(nx, sizeof *R->x1);
+    CARVE_ALLOC(&R->mem, run_layout, R, (size_t)n,
+                R->opt.share_plies > 1 ? (size_t)MAX_SHARED_ENTRIES : 0);
     R->rk = calloc((size_t)R->nlocal, sizeof *R->rk);
-    gts_status st = R->u && R->u1 && R->d && R->d1 && R->x && R->x1 && R->rk ? GTS_OK : GTS_ENOMEM;
-    if (st == GTS_OK && R->opt.share_plies > 1) {
-        size_t e = MAX_SHARED_ENTRIES;
-        R->sh_moves = calloc(e, sizeof *R->sh_moves);
-        R->rtot = calloc((size_t)n + 1, sizeof *R->rtot);
-        R->stot = calloc(e, sizeof *R->stot);
-        R->r_sh = calloc((size_t)n + 1, sizeof *R->r_sh);
-        R->e_sh = calloc(e, sizeof *R->e_sh);
-        R->su = calloc(2 * e, sizeof *R->su);
-        R->sd = calloc(2 * e, sizeof *R->sd);
-        if (!R->sh_moves || !R->rtot || !R->stot || !R->r_sh || !R->e_sh || !R->su || !R->sd)
-            st = GTS_ENOMEM;
-    }
+    gts_status st = R->mem && R->rk ? GTS_OK : GTS_ENOMEM;
     int opened = 0;
     for (int r = 0; st == GTS_OK && r < R->nlocal; r++, opened++)
         st = rank_open(R, &R->rk[r], engines[r], first_rank + r);
@@ -949,20 +991,8 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
     rank_nodes_out(R, first_rank);
     for (int r = 0; r < opened; r++)
         rank_close(&R->rk[r]);
-    free(R->u);
-    free(R->u1);
-    free(R->d);
-    free(R->d1);
-    free(R->x);
-    free(R->x1);
+    free(R->mem);
     free(R->rk);
-    free(R->sh_moves);
-    free(R->rtot);
-    free(R->stot);
-    free(R->r_sh);
-    free(R->e_sh);
-    free(R->su);
-    free(R->sd);
     return st;
 }
 

@@ -25,10 +25,17 @@
  * MATCH_MAX_PLIES plies (chess: once its state holds CHESS_GAME_PLIES,
  * the opening's moves included) is stopped and counts as a draw; only Go
  * with a large maxmoves and unusually long chess games get there.
+ *
+ * Under MPI (`mpirun -np N gts-mpi match`, mpi/gts-mpi.c) a set-up with
+ * mpi=1 searches through the cli_remote of tools/remote.h: every rank
+ * rebuilds the position from the opening's text and the moves played
+ * (the game's `line`) and searches with libgts-mpi; rank 0 plays the
+ * move. Plain `gts match` has no remote and refuses mpi=1.
  */
 #include "cli.h"
 #include "cmds.h"
 #include "plugin.h"
+#include "remote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -60,6 +67,10 @@ static const char MATCH_USAGE[] =
     "                 the experimental ones (split_ply, virtual, tt_near_depth, ...:\n"
     "                 GTS_EXPERIMENTAL_API) may change in any minor release\n"
     "  name=LABEL     the set-up's label in the output (default A, B)\n"
+    "  mpi=1          search with every rank of the MPI job (gts-mpi match under\n"
+    "                 mpirun only; not chess or a game library): alg=mcts runs\n"
+    "                 gts_mpi_mcts(), an exact alg gts_mpi_search(); the other\n"
+    "                 set-up searches on rank 0 alone\n"
     "At least one budget is required: depth, nodes, time_ms (or mcts_playouts).\n"
     "\n"
     "Options:\n"
@@ -113,6 +124,7 @@ typedef struct setup {
     gts_option opt[MATCH_MAX_OPTS];
     int64_t val[MATCH_MAX_OPTS];
     bool has_seed;
+    bool mpi;         /* mpi=1: searched by every rank (cli_remote) */
     gts_engine *e;
     /* results */
     uint64_t win[2], loss[2], draw[2]; /* [0] moving first from the start, [1] second */
@@ -167,6 +179,12 @@ static bool setup_parse(const char *which, const char *text, setup *s)
                 break;
             }
             snprintf(s->label, sizeof s->label, "%s", v);
+        } else if (strcmp(key, "mpi") == 0) {
+            if (!cli_parse_i64(v, 0, 1, &x)) {
+                ok = setup_bad(which, "mpi: expected 0 or 1, got ", v, "");
+                break;
+            }
+            s->mpi = x == 1;
         } else if (strcmp(key, "depth") == 0) {
             if (!cli_parse_i64(v, 1, GTS_MAX_DEPTH, &x)) {
                 ok = setup_bad(which, "depth: expected 1..127, got ", v, "");
@@ -189,8 +207,8 @@ static bool setup_parse(const char *which, const char *text, setup *s)
             gts_option o;
             if (gts_option_from_name(key, &o) != GTS_OK) {
                 ok = setup_bad(which, "unknown key ", key,
-                               " (expected alg, name, depth, nodes, time_ms or an engine "
-                               "option)");
+                               " (expected alg, name, depth, nodes, time_ms, mpi or an "
+                               "engine option)");
                 break;
             }
             int64_t lo, hi, def;
@@ -526,10 +544,11 @@ static int opening_side(const match_game *m, const char *text, int *held)
     return *held & 1;
 }
 
-/* Play opening @p k with set-up @p first to move after it. Returns the exit
- * status (CLI_OK, CLI_FAIL, or CLI_INTERRUPTED when stopped). */
+/* Play opening @p k with set-up @p first to move after it; the set-ups
+ * with mpi=1 search through @p remote. Returns the exit status (CLI_OK,
+ * CLI_FAIL, or CLI_INTERRUPTED when stopped). */
 static int play(const match_game *m, setup *su, const opening *op, int first, uint64_t seed,
-                uint64_t game_no, game_record *rec)
+                uint64_t game_no, const cli_remote *remote, game_record *rec)
 {
     const gts_game *g = m->g;
     char why[512];
@@ -572,6 +591,11 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     bool keep_history = (m->search->traits & GTS_TRAIT_REPETITION_DRAW) && m->search->hash;
     uint64_t *history = NULL;
     size_t nhistory = 0, history_cap = 0;
+    /* The moves played after the opening: with it, the position every rank
+     * rebuilds for an mpi=1 search (cli_recipe). */
+    gts_move *line = malloc((size_t)MATCH_MAX_PLIES * sizeof *line);
+    if (!line)
+        cli_oom();
     for (;;) {
         gts_move *buf = malloc(((size_t)g->max_moves + 1) * sizeof *buf);
         if (!buf)
@@ -600,13 +624,20 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
         lim.history_len = (uint32_t)nhistory;
         memset(&r, 0, sizeof r);
         r.struct_size = sizeof r;
-        if (s->alg == GTS_ALG_MCTS && nsince[toplay] >= 0)
+        if (s->alg == GTS_ALG_MCTS && nsince[toplay] >= 0 && !s->mpi)
             gts_mcts_advance(s->e, since[toplay], nsince[toplay], NULL);
         nsince[toplay] = 0;
         if (m->search == gts_game_chess_engine())
             gts_chess_set_root(state); /* repetitions from here are draws in the search */
         cli_sigint_search_begin(s->e);
-        gts_status st = gts_search(s->e, s->alg, m->search, state, &lim, &r);
+        gts_status st;
+        if (s->mpi) {
+            cli_recipe recipe = { .game = m->pos_name, .tree = &m->go.tree, .text = op->text,
+                                  .moves = line, .nmoves = (size_t)rec->plies };
+            st = remote->search(remote->ctx, s->e, s->alg, m->search, state, &recipe, &lim, &r);
+        } else {
+            st = gts_search(s->e, s->alg, m->search, state, &lim, &r);
+        }
         cli_sigint_search_end();
         if (cli_interrupted()) {
             status = CLI_INTERRUPTED;
@@ -654,13 +685,14 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
             status = CLI_FAIL;
             break;
         }
-        rec->plies++;
+        line[rec->plies++] = mv[0];
         for (int i = 0; i < 2; i++)
             if (nsince[i] >= 0 && nsince[i] < 2)
                 since[i][nsince[i]++] = mv[0];
         toplay ^= 1;
     }
     free(history);
+    free(line);
     rec->moves = moves;
     if (status == CLI_OK) {
         gts_score v = rec->capped ? 0 : g->evaluate(state, g->user);
@@ -867,6 +899,11 @@ static bool add_opening(const char *command, const char *label, const char *valu
 
 int cmd_match(int argc, char **argv)
 {
+    return cmd_match_remote(argc, argv, NULL);
+}
+
+int cmd_match_remote(int argc, char **argv, const cli_remote *remote)
+{
     const char *spec[2] = { NULL, NULL }, *openings_spec = NULL, *record = NULL;
     const char **extra = calloc((size_t)argc + 1, sizeof *extra);
     if (!extra)
@@ -957,6 +994,19 @@ int cmd_match(int argc, char **argv)
     if (strcmp(su[0].label, su[1].label) == 0) {
         free(extra);
         return cli_usage_error("match", "the two set-ups have the same name '%s'", su[0].label);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!su[i].mpi)
+            continue;
+        const char *why = !remote ? "only gts-mpi match searches with every rank (mpirun -np N "
+                                    "gts-mpi match ...)"
+                          : library || m.search != m.g
+                              ? "a game library or chess cannot be searched by every rank"
+                              : NULL;
+        if (why) {
+            free(extra);
+            return cli_usage_error("match", "--%c: mpi=1: %s", 'a' + i, why);
+        }
     }
 
     /* Openings: the spec (usage errors), then --opening (usage errors). */
@@ -1066,7 +1116,7 @@ int cmd_match(int argc, char **argv)
             nodes[i] = su[i].total_nodes;
             us[i] = su[i].total_us;
         }
-        rc = play(&m, su, &ops.v[o], first, seed, k, &rec[k]);
+        rc = play(&m, su, &ops.v[o], first, seed, k, remote, &rec[k]);
         rec[k].opening = o;
         if (rc == CLI_OK) {
             done++;

@@ -43,10 +43,19 @@
  * a game two passes ended and never passes while the opponent has dead
  * stones: it captures them first.
  *
+ * Under MPI. `mpirun -np N gts-mpi gtp [OPTIONS]` is this engine on rank
+ * 0 (mpi/gts-mpi.c compiles this file with GTS_GTP_NO_MAIN and calls
+ * gtp_main() with a cli_remote, tools/remote.h): rank 0 reads GTP and
+ * answers, and every genmove's search is gts_mpi_mcts() on every rank,
+ * which rebuild the position from the empty board's text and the moves
+ * (remote_search()). --playouts then counts the playouts of all ranks;
+ * --seconds is each rank's time. No tree is reused between moves.
+ *
  * Usage errors exit 2, a failure to start (no memory) 1.
  */
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "remote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -130,6 +139,8 @@ typedef struct gtp {
     const gts_game *game;
     gts_engine *engine;
     void *state;
+    char text[96];      /* the position text of state's empty board (new_game) */
+    const cli_remote *remote; /* NULL, or gts-mpi's: genmove searches on every rank */
     int size;
     int komi2;          /* komi in half points */
     gtp_move *moves;
@@ -165,13 +176,14 @@ static int to_move(const gtp *g) { return gts_go_to_move(g->state); }
  * moves. */
 static gts_status new_game(gtp *g)
 {
-    char text[96];
+    char text[sizeof g->text];
     snprintf(text, sizeof text, "%d komi=%.1f maxmoves=%d patterns=%d", g->size, g->komi2 / 2.0,
              GTP_CAP_PER_POINT * g->size * g->size, g->opt.patterns ? 1 : 0);
     void *s = NULL;
     gts_status rc = gts_go_new(text, &s);
     if (rc != GTS_OK)
         return rc;
+    memcpy(g->text, text, sizeof text);
     gts_games_free(g->game, g->state);
     g->state = s;
     g->nmoves = 0;
@@ -673,6 +685,23 @@ static gts_move cleanup_move(const gtp *g, int color, const uint8_t *c, const bo
     return best != GTS_GO_PASS ? best : any_play;
 }
 
+/* genmove's search under gts-mpi: every rank rebuilds the position from
+ * the empty board's text and the moves (skips and set-up stones included),
+ * searches with gts_mpi_mcts(), and rank 0 (this process) gets the move. */
+static gts_status remote_search(gtp *g, const gts_limits *lim, gts_result *r)
+{
+    gts_move *seq = malloc(sizeof *seq * (g->nmoves ? g->nmoves : 1));
+    if (!seq)
+        return GTS_ENOMEM;
+    for (size_t i = 0; i < g->nmoves; i++)
+        seq[i] = g->moves[i].move;
+    cli_recipe rec = { .game = "go", .text = g->text, .moves = seq, .nmoves = g->nmoves };
+    gts_status rc = g->remote->search(g->remote->ctx, g->engine, GTS_ALG_MCTS, g->game, g->state,
+                                      &rec, lim, r);
+    free(seq);
+    return rc;
+}
+
 /*
  * Choose and play a move for @p color; writes its vertex (or "resign") to
  * @p out. With @p cleanup (kgs-genmove_cleanup), never pass while the
@@ -715,8 +744,9 @@ static const char *genmove(gtp *g, int color, bool cleanup, char *out, size_t si
         }
     }
 
-    /* Step 2. Tree reuse: follow the moves played since the last search. */
-    if (g->searched_at != SIZE_MAX && g->searched_at <= g->nmoves) {
+    /* Step 2. Tree reuse: follow the moves played since the last search
+     * (a distributed search starts from a fresh tree on every rank). */
+    if (!g->remote && g->searched_at != SIZE_MAX && g->searched_at <= g->nmoves) {
         size_t n = g->nmoves - g->searched_at;
         gts_move *seq = malloc(sizeof *seq * (n ? n : 1));
         if (seq) {
@@ -739,7 +769,8 @@ static const char *genmove(gtp *g, int color, bool cleanup, char *out, size_t si
     if (budget <= 0 && g->opt.playouts == 0)
         lim.time_ms = 1000;
     gts_result r = {.struct_size = sizeof r};
-    gts_status rc = gts_mcts(g->engine, g->game, g->state, &lim, &r);
+    gts_status rc = g->remote ? remote_search(g, &lim, &r)
+                              : gts_mcts(g->engine, g->game, g->state, &lim, &r);
     if (rc != GTS_OK) {
         g->searched_at = SIZE_MAX;
         return gts_strerror(rc);
@@ -1695,7 +1726,7 @@ static void handle(gtp *g, char *line)
     reply(id, false, "unknown command");
 }
 
-static void usage(FILE *f, const char *prog)
+static void usage(FILE *f, const char *prog, const cli_remote *remote)
 {
     fprintf(f,
             "Usage: %s [OPTIONS]\n"
@@ -1726,11 +1757,17 @@ static void usage(FILE *f, const char *prog)
             "  --verbose        search figures on stderr\n"
             "  --help           this text\n",
             prog, gts_version_string());
+    if (remote)
+        fprintf(f, "\n"
+                   "Under mpirun every genmove searches with every rank (distributed MCTS,\n"
+                   "gts_mpi_mcts): --playouts counts the playouts of all ranks, --seconds\n"
+                   "is each rank's time; GTP on rank 0's stdin and stdout.\n");
 }
 
-int main(int argc, char **argv)
+int gtp_main(int argc, char **argv, const cli_remote *remote)
 {
     gtp g = {0};
+    g.remote = remote;
     g.opt.seconds = 1.0;
     g.opt.threads = 1;
     g.opt.rave = 1000;
@@ -1791,8 +1828,8 @@ int main(int argc, char **argv)
             break;
         case 'P': g.opt.patterns = true; break;
         case 'v': g.opt.verbose = true; break;
-        case 'h': usage(stdout, argv[0]); return 0;
-        default: usage(stderr, argv[0]); return 2;
+        case 'h': usage(stdout, argv[0], remote); return 0;
+        default: usage(stderr, argv[0], remote); return 2;
         }
         if (!ok) {
             fprintf(stderr, "%s: bad option value: %s\n", argv[0], optarg);
@@ -1801,7 +1838,7 @@ int main(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "%s: unexpected argument: %s\n", argv[0], argv[optind]);
-        usage(stderr, argv[0]);
+        usage(stderr, argv[0], remote);
         return 2;
     }
     g.rng = g.opt.seed;
@@ -1871,3 +1908,12 @@ int main(int argc, char **argv)
     gts_engine_free(g.engine);
     return 0;
 }
+
+#ifndef GTS_GTP_NO_MAIN
+/* gts-mpi (mpi/meson.build) compiles this file with GTS_GTP_NO_MAIN and
+ * runs gtp_main() with its remote search. */
+int main(int argc, char **argv)
+{
+    return gtp_main(argc, argv, NULL);
+}
+#endif

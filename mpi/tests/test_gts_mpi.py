@@ -22,25 +22,13 @@ import signal
 import subprocess
 import sys
 
+from mpitest import ENV, fail, finish, mpirun, run
+
 MPIRUN, GTS, GTS_MPI, POSITIONS = sys.argv[1:5]
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
-
-
-def run(cmd, stdin=""):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=ENV, timeout=120)
-    return p.returncode, p.stdout, p.stderr
 
 
 def mpi(np, args, stdin=""):
-    return run([MPIRUN, "--oversubscribe", "-np", str(np), GTS_MPI] + args, stdin)
+    return run(mpirun(MPIRUN, np, [GTS_MPI] + args), stdin)
 
 
 with open(POSITIONS) as f:
@@ -152,5 +140,4 @@ for np in (None, 1, 2, 4):
     if (np is None and rc != 130) or rc == 0:
         fail("%s Ctrl-C: exit status %d" % (where, rc))
 
-print("gts-mpi: %s" % ("FAILED" if failures else "ok"))
-sys.exit(1 if failures else 0)
+finish("gts-mpi")

@@ -12,30 +12,22 @@
   keeps no tree with a horizon).
 """
 import json
-import os
-import subprocess
 import sys
 
+from mpitest import fail, finish, mpirun, run
+
 MPIRUN, GTS_MPI = sys.argv[1:3]
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
-failures = 0
-
-
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
 
 
 def search(np, *args):
-    cmd = [MPIRUN, "--oversubscribe", "-np", str(np), GTS_MPI, "search", *args,
-           "--alg", "mcts", "--quiet", "--format", "json"]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
-    if p.returncode != 0:
-        fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr}")
-        return None, p.stderr
-    return json.loads(p.stdout), p.stderr
+    cmd = mpirun(MPIRUN, np, [GTS_MPI, "search", *args, "--alg", "mcts", "--quiet", "--format",
+                              "json"])
+    rc, out, err = run(cmd)
+    if rc != 0:
+        if rc is not None:
+            fail(f"{' '.join(cmd)}: exit {rc}: {err}")
+        return None, err
+    return json.loads(out), err
 
 
 for np in (1, 2, 3):
@@ -60,5 +52,4 @@ r, err = search(2, "connect4", "44", "--depth", "6", "--playouts", "500")
 if r and (r["threads"] != 1 or "rank 0 alone" not in err):
     fail(f"depth limit: threads {r['threads']}, stderr {err!r}")
 
-print("gts-mpi search --alg mcts: " + ("FAILED" if failures else "ok"))
-sys.exit(1 if failures else 0)
+finish("gts-mpi search --alg mcts")

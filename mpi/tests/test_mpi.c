@@ -49,8 +49,8 @@
  * The serial reference runs on rank 0 with a fresh engine. Exit status 0
  * when every check passed on every rank.
  */
-#include "gts_mpi.h"
 #include "gts_games.h"
+#include "mpi_check.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -58,9 +58,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int rank, size, failures;
-static bool use_mpi; /* false in the modes that run without mpirun */
 
 /* A set-up that cannot be built: the test itself is broken. */
 static void die_at(int line)
@@ -70,16 +67,6 @@ static void die_at(int line)
         MPI_Abort(MPI_COMM_WORLD, 99);
     exit(99);
 }
-
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "rank %d: FAIL %s:%d: ", rank, __FILE__, __LINE__);    \
-            fprintf(stderr, __VA_ARGS__);                                          \
-            fputc('\n', stderr);                                                   \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
 
 static gts_engine *engine_new(int64_t iterative)
 {
@@ -1393,11 +1380,7 @@ int main(int argc, char **argv)
         printf("test_mpi %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
-    use_mpi = true;
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mpi_check_begin(&argc, &argv);
     static const struct {
         const char *name;
         void (*run)(void);
@@ -1416,11 +1399,5 @@ int main(int argc, char **argv)
                         "test_mpi virtual|vbench [big|all] [work_ahead]\n");
         failures++;
     }
-    int total = 0;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_mpi %s on %d rank%s: %s\n", mode, size, size == 1 ? "" : "s",
-               total ? "FAILED" : "ok");
-    MPI_Finalize();
-    return total ? 1 : 0;
+    return mpi_check_end("test_mpi", mode);
 }

@@ -43,27 +43,14 @@
  *
  * Exit status 0 when every check passed on every rank.
  */
-#include "gts_mpi.h"
 #include "gts_games.h"
+#include "mpi_check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int rank, size, failures;
-static bool use_mpi;
-
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "rank %d: FAIL %s:%d: ", rank, __FILE__, __LINE__);    \
-            fprintf(stderr, __VA_ARGS__);                                          \
-            fputc('\n', stderr);                                                   \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
 
 enum { CAP = 64, VMAX = 64 };
 
@@ -844,11 +831,7 @@ int main(int argc, char **argv)
         printf("test_mpi_mcts %s: %s\n", mode, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
-    use_mpi = true;
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mpi_check_begin(&argc, &argv);
     if (strcmp(mode, "exact") == 0)
         test_exact();
     else if (strcmp(mode, "fail") == 0)
@@ -865,11 +848,5 @@ int main(int argc, char **argv)
                         "(under mpirun), test_mpi_mcts virtual|vbench\n");
         failures++;
     }
-    int total = 0;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_mpi_mcts %s on %d rank%s: %s\n", mode, size, size == 1 ? "" : "s",
-               total ? "FAILED" : "ok");
-    MPI_Finalize();
-    return total ? 1 : 0;
+    return mpi_check_end("test_mpi_mcts", mode);
 }
