@@ -53,8 +53,10 @@
  * are alpha-beta over whatever tree the master holds, so exactness is as
  * above. A request that finds no idle slave cancels a search ahead
  * (master_dispatch): speculation gives way to what the iteration waits
- * for. With one slave neither happens, so np 2 stays a function of its
- * arguments (mpi_vreal_np2).
+ * for. A request that waits for its leaf's busy rank is also searched by
+ * a slave left idle (master_race): the first answer is taken. With one
+ * slave none of this happens, so np 2 stays a function of its arguments
+ * (mpi_vreal_np2).
  *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
