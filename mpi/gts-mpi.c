@@ -33,7 +33,7 @@
  * searched by rank 0 alone with gts_search(), after a warning.
  *
  * Options before the command (rank 0's): --master-plies, --work-ahead,
- * --split (gts_mpi_options), and --virtual N, which runs every search with
+ * --split, --race (gts_mpi_options), and --virtual N, which runs every search with
  * gts_mpi_search_virtual() at N simulated ranks in this one process (no
  * mpirun needed) and prints its virtual time and counters to stderr, so
  * that a user can reproduce the scaling figures of doc/mpi.md.
@@ -217,7 +217,7 @@ static void get_tree(const mpi_command *c, gts_randtree_params *t)
 
 /* ---- options before the command (rank 0) --------------------------------------- */
 
-static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split;
+static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split, opt_race;
 static int32_t opt_virtual; /* 0: real ranks; N: gts_mpi_search_virtual at N */
 static gts_engine **vengines; /* [opt_virtual]: [0] is the command's engine */
 
@@ -284,7 +284,7 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu master_time %llu "
                 "busy %.3f leaves %llu passes %llu leaf_searches %llu leaf_researches %llu "
                 "cancelled %llu cancelled_nodes %llu ahead_nodes %llu splits %llu "
-                "master_max_ply %d messages %llu\n",
+                "master_max_ply %d messages %llu races %llu races_won %llu\n",
                 (int)n, (unsigned long long)stats->virtual_time,
                 (unsigned long long)stats->nodes, (unsigned long long)stats->master_time, busy,
                 (unsigned long long)stats->leaves, (unsigned long long)stats->passes,
@@ -293,7 +293,8 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 (unsigned long long)stats->cancelled,
                 (unsigned long long)stats->cancelled_nodes,
                 (unsigned long long)stats->ahead_nodes, (unsigned long long)stats->splits,
-                (int)stats->master_max_ply, (unsigned long long)stats->messages);
+                (int)stats->master_max_ply, (unsigned long long)stats->messages,
+                (unsigned long long)stats->races, (unsigned long long)stats->races_won);
     }
     return st;
 }
@@ -357,7 +358,8 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
         return virtual_mcts(engine, game, state, limits, &mo, result);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
                           .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
-                          .virtual_latency = opt_latency, .split = opt_split };
+                          .virtual_latency = opt_latency, .split = opt_split,
+                          .race = opt_race };
     gts_mpi_stats stats = { .struct_size = sizeof stats };
     if (result && result->struct_size >= offsetof(gts_result, thread_nodes_capacity)
                                              + sizeof result->thread_nodes_capacity) {
@@ -546,6 +548,8 @@ static const char USAGE[] =
     "  --work-ahead W     plies slaves search ahead (-1 none, 1..2; default 2)\n"
     "  --split S          split the master's heavy leaves: 0 when ranks are many\n"
     "                     (default), 1 always, -1 never\n"
+    "  --race R           idle slaves race requests that wait for a busy rank:\n"
+    "                     0 or 1 (default), -1 never\n"
     "  --latency L        with --virtual: a message's time in nodes (default 0)\n"
     "  --sync-playouts N  distributed MCTS: playouts of each rank between two\n"
     "                     merges (default 1024)\n"
@@ -571,6 +575,7 @@ static int parse_global(int argc, char **argv, int size)
             {"--split", &opt_split, -1, 1},
             {"--sync-playouts", &opt_sync_playouts, 1, 1000000000},
             {"--sync-ms", &opt_sync_ms, 1, 60000},
+            {"--race", &opt_race, -1, 1},
         };
         size_t k = 0;
         while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(argv[i], OPTS[k].name) != 0)
@@ -578,7 +583,7 @@ static int parse_global(int argc, char **argv, int size)
         if (k == sizeof OPTS / sizeof OPTS[0]) {
             char *esc = cli_escaped(argv[i]);
             fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
-                            "--master-plies, --work-ahead, --latency, --split, "
+                            "--master-plies, --work-ahead, --latency, --split, --race, "
                             "--sync-playouts, --sync-ms)\n", cli_prog, esc);
             free(esc);
             return -1;

@@ -53,8 +53,10 @@
  * are alpha-beta over whatever tree the master holds, so exactness is as
  * above. A request that finds no idle slave cancels a search ahead
  * (master_dispatch): speculation gives way to what the iteration waits
- * for. With one slave neither happens, so np 2 stays a function of its
- * arguments (mpi_vreal_np2).
+ * for. A request that waits for its leaf's busy rank is also searched by
+ * a slave left idle (master_race): the first answer is taken. With one
+ * slave none of this happens, so np 2 stays a function of its arguments
+ * (mpi_vreal_np2).
  *
  * A work item is the move path from the root: a slave replays it with
  * apply() on its own root (each rank holds the same root), searches, and
@@ -463,6 +465,8 @@ typedef struct mnode {
     bounds tab[TAB_SLOTS];
     int64_t inflight;  /* seq of the search in flight, 0 if none */
     int32_t inflight_depth;
+    int64_t race;      /* seq of a race copy in flight (master_race), 0 if none */
+    int32_t race_depth;
     int32_t home;      /* rank that searched it last (its table knows it) */
     uint64_t cost;     /* nodes of its deepest completed search ... */
     int32_t cost_depth; /* ... and that search's depth */
@@ -496,6 +500,8 @@ typedef struct master {
     bool preempt;       /* requests cancel searches ahead when no slave is idle */
     bool pin;           /* a request waits for the leaf's own rank */
     bool split;         /* master_split() deepens the tree at heavy leaves */
+    bool race;          /* idle slaves race requests waiting for a busy rank */
+    uint64_t races, races_won;
     uint64_t splits;    /* leaves master_split() made interior */
     int32_t max_ply;    /* the deepest leaf of the master's tree */
     int32_t iter;       /* the iteration's depth */
@@ -910,6 +916,7 @@ typedef struct slave_slot {
     int64_t seq; /* 0: idle */
     int32_t node, depth;
     bool ahead;  /* sent by master_ahead() */
+    bool race;   /* sent by master_race() */
 } slave_slot;
 
 /* ---- the transport: MPI, or virtual ranks ------------------------------------ */
@@ -1121,6 +1128,19 @@ static void decode_result(const int64_t *b, int count, leaf_out *o)
         o->pv[i] = (gts_move)b[RESULT_HDR + i];
 }
 
+/* Cancel the search in flight whose seq is *@p seq (its slot stays busy
+ * until the reply, which master_receive() counts as cancelled); *@p seq
+ * becomes 0. */
+static void cancel_seq(run *R, slave_slot *slots, int64_t *seq)
+{
+    for (int r = 1; r < R->size && *seq; r++)
+        if (slots[r].seq == *seq) {
+            net_cancel(R, r, &slots[r].seq);
+            break;
+        }
+    *seq = 0;
+}
+
 /* Receive one message of a slave if any (waiting as @p mode says), process
  * it. Returns true when one was received. */
 static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode mode,
@@ -1144,8 +1164,20 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
         tally(m, sl->node, &o);
     if (sl->seq == buf[0]) {
         mnode *n = &m->nodes[sl->node];
-        if (n->inflight == sl->seq) {
-            n->inflight = 0;
+        bool raced = n->race && n->race == sl->seq;
+        if (n->inflight == sl->seq || raced) {
+            /* The first of a raced request's two copies answers it; the
+             * other is cancelled (master_race). */
+            if (raced) {
+                n->race = 0;
+                m->races_won++;
+                if (n->inflight && n->inflight_depth == sl->depth)
+                    cancel_seq(R, slots, &n->inflight);
+            } else {
+                n->inflight = 0;
+                if (n->race && n->race_depth == sl->depth)
+                    cancel_seq(R, slots, &n->race);
+            }
             n->home = from;
             if (sl->ahead && o.status >= 0 && !(o.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT
                                                             | GTS_RESULT_TIME_LIMIT)))
@@ -1178,21 +1210,17 @@ static void master_drain(run *R, master *m, slave_slot *slots, gts_mpi_stats *s,
         if (slots[r].seq) {
             net_cancel(R, r, &slots[r].seq);
             m->nodes[slots[r].node].inflight = 0;
+            m->nodes[slots[r].node].race = 0;
         }
     while (any_busy(slots, R->size))
         master_receive(R, m, slots, RECV_DRAIN, s, leaf_nodes);
 }
 
-/* Cancel the search in flight for leaf @p x (its slot stays busy until
- * the reply, which master_receive() counts as cancelled). */
+/* Cancel the searches in flight for leaf @p x, its race copy too. */
 static void cancel_leaf(run *R, master *m, slave_slot *slots, int32_t x)
 {
-    for (int r = 1; r < R->size; r++)
-        if (slots[r].seq && slots[r].seq == m->nodes[x].inflight) {
-            net_cancel(R, r, &slots[r].seq);
-            break;
-        }
-    m->nodes[x].inflight = 0;
+    cancel_seq(R, slots, &m->nodes[x].inflight);
+    cancel_seq(R, slots, &m->nodes[x].race);
 }
 
 /* Whether rank @p to searches leaf @p n to @p depth without deepening to
@@ -1206,9 +1234,10 @@ static bool leaf_direct(const mnode *n, int to, int depth)
     return n->searched_depth > 0 && n->home == to && n->searched_depth >= depth - 1;
 }
 
-/* Send leaf @p x to slave @p to: @p depth plies, window (alpha, beta). */
+/* Send leaf @p x to slave @p to: @p depth plies, window (alpha, beta);
+ * @p race: as the race copy of a waiting request (master_race). */
 static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to, int32_t x,
-                      int depth, gts_score alpha, gts_score beta)
+                      int depth, gts_score alpha, gts_score beta, bool race)
 {
     gts_move path[GTS_MAX_PLY];
     int64_t buf[MSG_MAX];
@@ -1223,9 +1252,14 @@ static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to
     for (int j = 0; j < plen; j++)
         buf[WORK_HDR + j] = (int64_t)path[j];
     net_work(R, to, buf, WORK_HDR + plen);
-    slots[to] = (slave_slot){ *seq, x, depth, false };
-    m->nodes[x].inflight = *seq;
-    m->nodes[x].inflight_depth = depth;
+    slots[to] = (slave_slot){ *seq, x, depth, false, race };
+    if (race) {
+        m->nodes[x].race = *seq;
+        m->nodes[x].race_depth = depth;
+    } else {
+        m->nodes[x].inflight = *seq;
+        m->nodes[x].inflight_depth = depth;
+    }
 }
 
 static int leaf_need(const master *m, const mnode *n);
@@ -1240,6 +1274,19 @@ static bool slot_ahead(const master *m, const slave_slot *slots, int r)
     return n->inflight == slots[r].seq && slots[r].depth > leaf_need(m, n);
 }
 
+/* Whether slave @p r searches a race copy (master_race) not cancelled. */
+static bool slot_race(const master *m, const slave_slot *slots, int r)
+{
+    return slots[r].seq && slots[r].race && m->nodes[slots[r].node].race == slots[r].seq;
+}
+
+/* Whether slave @p r searches something not cancelled. */
+static bool slot_live(const master *m, const slave_slot *slots, int r)
+{
+    const mnode *n = &m->nodes[slots[r].node];
+    return slots[r].seq && (n->inflight == slots[r].seq || n->race == slots[r].seq);
+}
+
 /* The slave whose search ahead gives way to a request of leaf @p n (0:
  * none): the leaf's own rank when it searches ahead (its table knows the
  * leaf), else the search ahead sent last (the fewest nodes lost). */
@@ -1250,6 +1297,9 @@ static int preempt_victim(const master *m, const slave_slot *slots, int size, co
     int victim = 0;
     for (int r = 1; r < size; r++)
         if (slot_ahead(m, slots, r) && (!victim || slots[r].seq > slots[victim].seq))
+            victim = r;
+    for (int r = 1; r < size && !victim; r++)
+        if (slot_race(m, slots, r))
             victim = r;
     return victim;
 }
@@ -1293,8 +1343,10 @@ static void master_dispatch(run *R, master *m, slave_slot *slots, int64_t *seq)
             continue;
         }
         if (n->inflight)
-            cancel_leaf(R, m, slots, q->node);
-        send_leaf(R, m, slots, seq, to, q->node, q->depth, q->alpha, q->beta);
+            cancel_seq(R, slots, &n->inflight);
+        if (n->race && n->race_depth != q->depth)
+            cancel_seq(R, slots, &n->race);
+        send_leaf(R, m, slots, seq, to, q->node, q->depth, q->alpha, q->beta, false);
     }
 }
 
@@ -1351,7 +1403,7 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
     int32_t np = 0;
     for (int32_t i = 0; i < m->nnodes; i++) {
         const mnode *n = &m->nodes[i];
-        if (n->count != 0 || n->terminal || n->inflight || n->need <= 0)
+        if (n->count != 0 || n->terminal || n->inflight || n->race || n->need <= 0)
             continue;
         int need = leaf_need(m, n);
         int have = tab_deepest(n);
@@ -1389,8 +1441,40 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         if (best < 0)
             return;
         const ahead_pick *b = &m->picks[best];
-        send_leaf(R, m, slots, seq, to, b->node, b->target, -GTS_SCORE_INF, GTS_SCORE_INF);
+        send_leaf(R, m, slots, seq, to, b->node, b->target, -GTS_SCORE_INF, GTS_SCORE_INF,
+                  false);
         slots[to].ahead = true;
+    }
+}
+
+/*
+ * Racing (issue 33, more than two ranks). A request of a leaf searched
+ * before waits for the leaf's own rank (master_dispatch), while slaves may
+ * idle: sending it to a cold rank instead cost more than the wait
+ * (doc/results/distributed.md). Here a slave still idle after the searches
+ * ahead were handed out also searches such a request (its race copy), and
+ * the leaf's rank searches it as before when it is free: the first result
+ * answers the request, the other copy is cancelled. So a request never
+ * waits longer than a cold search of it, never longer than before, and
+ * the idle slave's table learns the leaf (if it wins, it becomes the
+ * leaf's rank). Only the slaves nothing else would use race, so the
+ * searches ahead and the requests are not delayed; a request that finds
+ * no idle slave preempts a race copy after the searches ahead.
+ */
+static void master_race(run *R, master *m, slave_slot *slots, int64_t *seq)
+{
+    int to = 1;
+    for (int i = 0; i < m->nreq; i++) {
+        const request *q = &m->req[i];
+        const mnode *n = &m->nodes[q->node];
+        if (n->inflight || n->race || n->home <= 0 || !slot_live(m, slots, n->home))
+            continue;
+        while (to < R->size && slots[to].seq)
+            to++;
+        if (to >= R->size)
+            return;
+        send_leaf(R, m, slots, seq, to, q->node, q->depth, q->alpha, q->beta, true);
+        m->races++;
     }
 }
 
@@ -1403,10 +1487,14 @@ static void master_cancel_behind(run *R, master *m, slave_slot *slots)
         if (!slots[r].seq)
             continue;
         mnode *n = &m->nodes[slots[r].node];
+        if (n->race && n->race == slots[r].seq) {
+            cancel_seq(R, slots, &n->race); /* a request's copy: never ahead */
+            continue;
+        }
         if (n->inflight != slots[r].seq)
             continue; /* cancelled already */
         if (slots[r].depth <= leaf_need(m, n))
-            cancel_leaf(R, m, slots, slots[r].node);
+            cancel_seq(R, slots, &n->inflight);
     }
 }
 
@@ -1508,7 +1596,7 @@ static void master_split(run *R, master *m, slave_slot *slots, int depth)
         if (best < 0 || m->nnodes >= SPLIT_MAX_NODES)
             return;
         m->nodes[best].split_tried = true;
-        if (m->nodes[best].inflight)
+        if (m->nodes[best].inflight || m->nodes[best].race)
             cancel_leaf(R, m, slots, best);
         uint64_t built = m->tree_nodes;
         expand_leaf(m, best);
@@ -1567,6 +1655,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
      * arguments, test mpi_vreal_np2). */
     m.preempt = R->size > 2;
     m.pin = R->size > 2;
+    m.race = R->size > 2 && opt->race >= 0;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
@@ -1638,6 +1727,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             } else {
                 master_dispatch(R, &m, slots, &seq);
                 master_ahead(R, &m, slots, &seq, ahead, depth_max - depth);
+                if (m.race)
+                    master_race(R, &m, slots, &seq);
                 if (!any_busy(slots, R->size)) {
                     fail(&m, GTS_ENOMEM, 0); /* a request could not be recorded */
                     break;
@@ -1696,6 +1787,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     if (slots)
         master_drain(R, &m, slots, s, &leaf_nodes);
     s->splits = m.splits;
+    s->races = m.races;
+    s->races_won = m.races_won;
     s->master_max_ply = m.max_ply > plies ? m.max_ply : plies;
     R->my_nodes = m.tree_nodes + own_nodes;
     res->tt_probes = m.tt_probes;
@@ -1784,6 +1877,7 @@ static const gts__field MPI_OPTIONS_FIELDS[] = {
     GTS__FIELD(gts_mpi_options, struct_size),     GTS__FIELD(gts_mpi_options, algorithm),
     GTS__FIELD(gts_mpi_options, master_plies),    GTS__FIELD(gts_mpi_options, virtual_latency),
     GTS__FIELD(gts_mpi_options, work_ahead),      GTS__FIELD(gts_mpi_options, split),
+    GTS__FIELD(gts_mpi_options, race),
 };
 static const gts__struct_desc MPI_OPTIONS =
     GTS__STRUCT_DESC(gts_mpi_options, GTS_MPI_OPTIONS_SIZE_V0_2, MPI_OPTIONS_FIELDS);
@@ -1797,6 +1891,7 @@ static const gts__field MPI_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_stats, virtual_time),    GTS__FIELD(gts_mpi_stats, master_time),
     GTS__FIELD(gts_mpi_stats, busy_time),       GTS__FIELD(gts_mpi_stats, ahead_nodes),
     GTS__FIELD(gts_mpi_stats, splits),          GTS__FIELD(gts_mpi_stats, master_max_ply),
+    GTS__FIELD(gts_mpi_stats, races),           GTS__FIELD(gts_mpi_stats, races_won),
 };
 static const gts__struct_desc MPI_STATS =
     GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);
@@ -1886,6 +1981,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     if (opt->work_ahead < -1 || opt->work_ahead > GTS_MPI_MAX_WORK_AHEAD)
         return GTS_ERANGE;
     if (opt->split < -1 || opt->split > 1)
+        return GTS_ERANGE;
+    if (opt->race < -1 || opt->race > 1)
         return GTS_ERANGE;
     return GTS_OK;
 }

@@ -88,6 +88,16 @@ typedef struct gts_mpi_options {
      * rank 0's is used. @since 0.3
      */
     int32_t split;
+    /**
+     * @brief Racing of waiting requests. With more than two ranks a
+     * request of a leaf waits for the rank that searched it last (its
+     * table knows the leaf); a slave left idle after the searches ahead
+     * are handed out also searches such a request, and the first of the
+     * two results answers it (the other search is cancelled). 0 (the
+     * default) and 1 = race; -1 = never (the behaviour before this
+     * field). Exact either way. Only rank 0's is used. @since 0.3
+     */
+    int32_t race;
 } gts_mpi_options;
 
 /**
@@ -160,6 +170,10 @@ typedef struct gts_mpi_stats {
     /** @brief Ply of the deepest leaf of the master's tree (master_plies
         unless leaves were split). @since 0.3 */
     int32_t master_max_ply;
+    /** @brief Requests raced by an idle slave (gts_mpi_options::race). @since 0.3 */
+    uint64_t races;
+    /** @brief Of those, the requests the racing slave answered first. @since 0.3 */
+    uint64_t races_won;
 } gts_mpi_stats;
 
 /**

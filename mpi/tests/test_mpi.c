@@ -714,6 +714,10 @@ static void vpool_free(void)
  * split by all of them (test_virtual checks that some were). */
 static int vsplit;
 static uint64_t vsplits_seen;
+/* gts_mpi_options::race of every vsearch, and the requests raced and won
+ * by all of them (test_virtual checks that some were). */
+static int vrace;
+static uint64_t vraces_seen, vraces_won;
 
 /* One virtual search on fresh engines (4 MiB table each, as engine_new). */
 static void vsearch(int ranks, const gts_game *g, void *state, int depth, int plies,
@@ -725,7 +729,7 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     out->r = result_new();
     gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = alg, .master_plies = plies,
                             .virtual_latency = latency, .work_ahead = ahead,
-                            .split = vsplit };
+                            .split = vsplit, .race = vrace };
     out->stats = (gts_mpi_stats){ .struct_size = sizeof out->stats,
                                   .rank_nodes = out->rank_nodes,
                                   .rank_nodes_capacity = VMAX };
@@ -735,6 +739,12 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     vsplits_seen += out->stats.splits;
+    vraces_seen += out->stats.races;
+    vraces_won += out->stats.races_won;
+    CHECK(out->stats.races_won <= out->stats.races, "%llu races won of %llu",
+          (unsigned long long)out->stats.races_won, (unsigned long long)out->stats.races);
+    CHECK(ranks > 2 || out->stats.races == 0, "%llu races at %d ranks",
+          (unsigned long long)out->stats.races, ranks);
     /* Leaf searches turn the engine's iterative deepening off while they
      * run: every engine has the caller's setting back. */
     for (int i = 0; i < ranks; i++) {
@@ -789,7 +799,8 @@ static bool same_vrun(const vrun *a, const vrun *b, int ranks)
         || x->leaf_researches != y->leaf_researches || x->cancelled != y->cancelled
         || x->messages != y->messages || x->nodes != y->nodes
         || x->cancelled_nodes != y->cancelled_nodes || x->virtual_time != y->virtual_time
-        || x->master_time != y->master_time || x->busy_time != y->busy_time)
+        || x->master_time != y->master_time || x->busy_time != y->busy_time
+        || x->races != y->races || x->races_won != y->races_won)
         return false;
     return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
 }
@@ -965,6 +976,12 @@ static void vargs(void)
                              .work_ahead = GTS_MPI_MAX_WORK_AHEAD + 1 };
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
     CHECK(s == GTS_ERANGE, "work_ahead too large: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt, .race = 2 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "race 2: %s", gts_strerror(s));
+    opt = (gts_mpi_options){ .struct_size = sizeof opt, .race = -2 };
+    s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
+    CHECK(s == GTS_ERANGE, "race -2: %s", gts_strerror(s));
     opt = (gts_mpi_options){ .struct_size = sizeof opt, .virtual_latency = -1 };
     opt.virtual_latency = GTS_MPI_MAX_VIRTUAL_LATENCY;
     s = gts_mpi_search_virtual(4, e, g, st, &lim, &opt, &r, NULL);
@@ -1103,12 +1120,66 @@ static void split_one(void)
     }
 }
 
+/* Racing of waiting requests (gts_mpi_options::race, issue 33):
+ * Connect-4 and Othello at 3, 8, 16 and 64 virtual ranks, race never, by
+ * default and on, against serial alpha-beta; races happen only when on,
+ * with more than two ranks, and some of them are won (the racing slave's
+ * result answered the request). Each is run twice for determinism. */
+static void race_one(void)
+{
+    static const struct {
+        const char *game, *pos;
+        int depth;
+    } set[] = { { "connect4h", "4453", 8 }, { "connect4h", "4453", 10 },
+                { "othello", "f5", 9 } };
+    for (size_t i = 0; i < sizeof set / sizeof *set; i++) {
+        const gts_game *g = gts_games_find(set[i].game);
+        void *st = NULL;
+        if (!g || gts_games_position_new(set[i].game, NULL, set[i].pos, &st, NULL, 0) != GTS_OK)
+            die_at(__LINE__);
+        gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, set[i].depth);
+        static const int ranks[] = { 2, 3, 8, 16, 64 };
+        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++) {
+            int n = ranks[ri];
+            uint64_t raced = 0, won = 0;
+            for (vrace = -1; vrace <= 1; vrace++) {
+                vrun v, again;
+                uint64_t seen = vraces_seen, seen_won = vraces_won;
+                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
+                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == set[i].depth,
+                      "race %d, %s '%s' depth %d at %d ranks: %s, score %d, serial %d", vrace,
+                      set[i].game, set[i].pos, set[i].depth, n, gts_strerror(v.st), v.r.score,
+                      ref);
+                check_vstats("race", n, &v);
+                CHECK(vrace >= 0 || v.stats.races == 0, "race -1 at %d ranks: %llu races", n,
+                      (unsigned long long)v.stats.races);
+                if (vrace >= 0) {
+                    raced += vraces_seen - seen;
+                    won += vraces_won - seen_won;
+                }
+                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &again);
+                CHECK(same_vrun(&v, &again, n), "race %d at %d ranks: not deterministic",
+                      vrace, n);
+            }
+            vrace = 0;
+            /* Measured: every one of these races at 8 ranks and more. */
+            CHECK(n < 8 || (raced > 0 && won > 0), "%s '%s' at %d ranks: %llu races, %llu won",
+                  set[i].game, set[i].pos, n, (unsigned long long)raced,
+                  (unsigned long long)won);
+        }
+        gts_games_free(g, st);
+    }
+}
+
 static void test_virtual(void)
 {
     for_each_setup(vcompare);
-    /* The exactness set-ups above ran with the default: some split. */
+    /* The exactness set-ups above ran with the default: some split, some
+     * raced. */
     CHECK(vsplits_seen > 0, "no leaf was split in the exactness set-ups");
+    CHECK(vraces_seen > 0, "no request was raced in the exactness set-ups");
     split_one();
+    race_one();
     static const int ranks[] = { 1, 3, 16 };
     for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
         vfail_one(ranks[i], 500, GTS_ECALLBACK, -1);   /* a leaf search's evaluate() */
