@@ -633,6 +633,58 @@ Test(select, null_move_keeps_the_value_of_a_game_without_zugzwang)
     cr_expect_gt(passes, 0, "passes were made");
 }
 
+Test(select, othello_passes_for_null_move)
+{
+    const gts_game *g = gts_game_othello();
+    cr_assert_not_null(g->null_apply);
+    cr_assert_not_null(g->null_undo);
+    void *s = NULL;
+    cr_assert_eq(gts_othello_new("f5d6c3", &s), GTS_OK);
+    /* Midgame: a pass changes the side to move (the key), and comes back. */
+    uint64_t key = g->hash(s, g->user);
+    cr_assert_eq(g->null_apply(s, g->user), 1, "a pass in the midgame");
+    cr_expect_neq(g->hash(s, g->user), key, "the other side to move");
+    cr_expect_eq(g->undo(s, (gts_move)GTS_OTHELLO_PASS, g->user), GTS_EINVAL,
+                 "undo() does not take the null move for a pass");
+    cr_assert_eq(g->null_undo(s, g->user), 0);
+    cr_expect_eq(g->hash(s, g->user), key, "restored");
+    cr_expect_eq(g->null_undo(s, g->user), GTS_EINVAL, "no null move to take back");
+    /* A search with null move on passes, prunes and plays a legal move. */
+    gts_engine *off = fx_engine(), *on = fx_engine();
+    cr_assert_eq(gts_engine_set(on, GTS_OPT_NULL_MOVE, 3), GTS_OK);
+    gts_result a = fx_search(off, GTS_ALG_PVS, g, s, 8, 0);
+    gts_result b = fx_search(on, GTS_ALG_PVS, g, s, 8, 0);
+    cr_expect_lt(b.nodes, a.nodes, "null move prunes (%llu vs %llu nodes)",
+                 (unsigned long long)b.nodes, (unsigned long long)a.nodes);
+    gts_move moves[64];
+    int n = g->generate(s, moves, 64, g->user), k = 0;
+    while (k < n && moves[k] != b.best_move)
+        k++;
+    cr_expect_lt(k, n, "a legal move");
+    cr_expect_eq(g->hash(s, g->user), key, "the state is restored");
+    /* Played out (the first move each time): passes until 20 empties are
+     * left, none from there on (the tempo decides those). */
+    int empties = 64 - 4 - 3;
+    while (n > 0) {
+        cr_assert_eq(g->apply(s, moves[0], g->user), 0);
+        if (moves[0] != GTS_OTHELLO_PASS)
+            empties--;
+        n = g->generate(s, moves, 64, g->user);
+        if (n == 0)
+            break;
+        int rc = g->null_apply(s, g->user);
+        cr_expect_eq(rc, empties > 20, "%d empties: null_apply() %d", empties, rc);
+        if (rc == 1)
+            cr_assert_eq(g->null_undo(s, g->user), 0);
+    }
+    uint64_t end = g->hash(s, g->user);
+    cr_expect_eq(g->null_apply(s, g->user), 0, "refused once the game is over");
+    cr_expect_eq(g->hash(s, g->user), end, "a refusal changes nothing");
+    gts_engine_free(off);
+    gts_engine_free(on);
+    gts_games_free(g, s);
+}
+
 /* ---- everything on: a legal move and a bounded score, every honouring algorithm ---- */
 
 Test(select, all_on_random_trees_every_algorithm)
