@@ -27,6 +27,9 @@ typedef struct sgame {
     gts_move line[GTS_MAX_PLY + 2];
     int last[GTS_MAX_PLY + 2];    /* last child applied at the node at ply p */
     uint64_t null_calls, null_made, null_after_pass, null_on_leftmost, null_at_root;
+    uint64_t null_deep;   /* passes asked for with 3+ plies to go (split nodes) */
+    uint64_t short_leaves; /* evaluate() below the root above ply D, without a
+                              static_eval */
     uint64_t skips, skips_on_leftmost, lmp_violations;
     int skip_max_depth, skip_min_depth;
     int lmp_base;         /* for lmp_violations: moves before a skip >= base + d^2 */
@@ -77,6 +80,8 @@ static int sg_null_apply(void *s, void *user)
     g->null_calls++;
     if (p == 0)
         g->null_at_root++;
+    if (g->search_depth - p >= 3)
+        g->null_deep++;
     if (g->passed[p])
         g->null_after_pass++;
     if (sg_leftmost(g))
@@ -119,6 +124,8 @@ static gts_score sg_evaluate(void *s, void *user)
     sgame *g = s;
     if (g->static_eval && g->t.ply < g->search_depth)
         return g->static_eval;
+    if (g->t.ply > 0 && g->t.ply < g->search_depth)
+        g->short_leaves++;
     return tgame_evaluate(s, user);
 }
 
@@ -167,6 +174,13 @@ static void expect_sane(const gts_result *r, int branching, const char *what)
     cr_expect(r->score >= -100 && r->score <= 100, "%s: score %d within the leaves' range",
               what, r->score);
 }
+
+/* The exact algorithms that honour the selective options and repetition
+ * draws (ProbCut honours them too, but is not exact). */
+static const gts_algorithm SEL_ALGS[] = {
+    GTS_ALG_ALPHABETA, GTS_ALG_PVS,     GTS_ALG_ABDADA,  GTS_ALG_LAZYSMP, GTS_ALG_YBWC,
+    GTS_ALG_JAMBOREE,  GTS_ALG_PVSPLIT, GTS_ALG_DTS,     GTS_ALG_ROOTSPLIT,
+};
 
 /* ---- null move ----------------------------------------------------------------- */
 
@@ -351,6 +365,326 @@ Test(select, razoring_cuts_hopeless_nodes_near_the_leaves)
     }
 }
 
+/* ---- split nodes ------------------------------------------------------------------------ */
+
+static void set_opts(gts_engine *e, const int64_t *o)
+{
+    for (; o[0]; o += 2)
+        cr_assert_eq(gts_engine_set(e, (gts_option)o[0], o[1]), GTS_OK);
+}
+
+Test(select, split_nodes_search_as_the_serial_node)
+{
+    /* With one thread PV splitting, DTS and root splitting search the tree
+     * PVS searches, in the same order: with the selective search on, their
+     * split nodes must prune, reduce and pass where the serial node would,
+     * node for node. Each technique alone, on a tree where it acts at
+     * nodes with 3+ plies to go (DTS's split nodes), then all of them. */
+    static const struct {
+        int64_t opts[12];
+        int branching, depth, static_eval;
+    } cases[] = {
+        {{GTS_OPT_NULL_MOVE, 3, 0}, 6, 7, 0},
+        {{GTS_OPT_LMR, 100, 0}, 6, 7, 0},
+        {{GTS_OPT_FUTILITY, 60, 0}, 6, 6, -500},
+        {{GTS_OPT_RAZOR, 150, 0}, 6, 6, -500},
+        {{GTS_OPT_LMP, 1, 0}, 12, 5, 0},
+        {{GTS_OPT_NULL_MOVE, 3, GTS_OPT_LMR, 100, GTS_OPT_FUTILITY, 60, GTS_OPT_RAZOR, 150,
+          GTS_OPT_LMP, 2, 0}, 6, 7, 0},
+    };
+    gts_algorithm algs[] = {GTS_ALG_PVSPLIT, GTS_ALG_DTS, GTS_ALG_ROOTSPLIT};
+    for (size_t o = 0; o < sizeof cases / sizeof *cases; o++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+                int b = cases[o].branching, d = cases[o].depth;
+                sgame g, h;
+                gts_game v = sg_new(&g, seed * 5, b, 20, d);
+                gts_game w = sg_new(&h, seed * 5, b, 20, d);
+                g.noisy_mode = h.noisy_mode = (int)(seed % 3);
+                g.static_eval = h.static_eval = cases[o].static_eval;
+                gts_engine *serial = fx_engine_with(1, 4), *split = fx_engine_with(1, 4);
+                /* quiescence would follow sgame's noisy moves to its end */
+                cr_assert_eq(gts_engine_set(serial, GTS_OPT_QUIESCENCE, 0), GTS_OK);
+                cr_assert_eq(gts_engine_set(split, GTS_OPT_QUIESCENCE, 0), GTS_OK);
+                set_opts(serial, cases[o].opts);
+                set_opts(split, cases[o].opts);
+                gts_result want = fx_search(serial, GTS_ALG_PVS, &v, &g, d, 0);
+                gts_result got = fx_search(split, algs[a], &w, &h, d, 0);
+                const char *n = gts_algorithm_name(algs[a]);
+                cr_expect_eq(got.score, want.score, "%s case %zu seed %llu: score %d, pvs %d",
+                             n, o, (unsigned long long)seed, got.score, want.score);
+                cr_expect_eq(got.best_move, want.best_move, "%s case %zu seed %llu: move", n,
+                             o, (unsigned long long)seed);
+                cr_expect_eq(got.nodes, want.nodes, "%s case %zu seed %llu: %llu nodes, "
+                             "pvs %llu", n, o, (unsigned long long)seed,
+                             (unsigned long long)got.nodes, (unsigned long long)want.nodes);
+                cr_expect_eq(h.null_made, g.null_made, "%s case %zu: the same passes", n, o);
+                gts_engine_free(serial);
+                gts_engine_free(split);
+            }
+}
+
+Test(select, split_nodes_prune_and_reduce)
+{
+    /* Every node with 3+ plies to go is a split node of these (their split
+     * depth): what happens there is the split nodes' doing. Passes and
+     * reductions at 2 threads; the pruning at 1, where the instrument
+     * that sees a skipped move works (at 2 a worker's copy of the game
+     * sees only the moves it searched itself). */
+    gts_algorithm algs[] = {GTS_ALG_YBWC, GTS_ALG_JAMBOREE, GTS_ALG_DTS};
+    for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+        const char *n = gts_algorithm_name(algs[a]);
+        uint64_t deep = 0, lmp = 0, fut = 0, reduced = 0;
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            /* Null move: asked for at split nodes, never at the root, twice
+             * in a row or on the first line. */
+            int64_t nm[] = {GTS_OPT_NULL_MOVE, 2, 0};
+            sgame g;
+            gts_game v = sg_new(&g, seed, 5, 20, 7);
+            gts_engine *e = sg_engine(nm);
+            cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 2), GTS_OK);
+            gts_result r = fx_search(e, algs[a], &v, &g, 7, 0);
+            deep += g.null_deep;
+            cr_expect_eq(g.null_at_root, 0, "%s: never at the root", n);
+            cr_expect_eq(g.null_after_pass, 0, "%s: never twice in a row", n);
+            cr_expect_eq(g.null_on_leftmost, 0, "%s: never on the first line", n);
+            expect_sane(&r, 5, n);
+            gts_engine_free(e);
+
+            /* Late-move pruning: 1 + d^2 moves first, so at 3 plies to go
+             * with 12 moves, the last two. */
+            int64_t lp[] = {GTS_OPT_LMP, 1, 0};
+            sgame h;
+            gts_game w = sg_new(&h, seed, 12, 20, 5);
+            h.noisy_mode = SG_NOISY_LAST;
+            h.lmp_base = 1;
+            e = sg_engine(lp);
+            r = fx_search(e, algs[a], &w, &h, 5, 0);
+            lmp += h.skip_max_depth >= 3;
+            cr_expect_eq(h.lmp_violations, 0, "%s seed %llu: pruned only after 1 + d^2 moves", n,
+                         (unsigned long long)seed);
+            cr_expect_eq(h.skips_on_leftmost, 0, "%s: never on the first line", n);
+            expect_sane(&r, 12, n);
+            gts_engine_free(e);
+
+            /* Futility: hopeless nodes with 3 plies to go. */
+            int64_t ft[] = {GTS_OPT_FUTILITY, 100, 0};
+            sgame f;
+            gts_game u = sg_new(&f, seed, 5, 20, 6);
+            f.noisy_mode = SG_NOISY_LAST;
+            f.static_eval = -500;
+            e = sg_engine(ft);
+            r = fx_search(e, algs[a], &u, &f, 6, 0);
+            fut += f.skip_max_depth == 3;
+            cr_expect_leq(f.skip_max_depth, 3, "%s: futility only with 1..3 plies to go", n);
+            expect_sane(&r, 5, n);
+            gts_engine_free(e);
+
+            /* Late-move reductions: the nodes below the split nodes have
+             * 2 plies to go or fewer, where nothing is reduced: a leaf
+             * above the horizon is a reduction at a split node; none when
+             * every late move is noisy. */
+            int64_t lr[] = {GTS_OPT_LMR, 100, 0};
+            for (int noisy = 0; noisy < 2; noisy++) {
+                sgame q;
+                gts_game x = sg_new(&q, seed, 5, 20, 7);
+                q.noisy_mode = noisy ? SG_NOISY_ALL_BUT_FIRST : SG_NOISY_NONE;
+                e = sg_engine(lr);
+                cr_assert_eq(gts_engine_set(e, GTS_OPT_THREADS, 2), GTS_OK);
+                r = fx_search(e, algs[a], &x, &q, 7, 0);
+                if (noisy)
+                    cr_expect_eq(q.short_leaves, 0, "%s seed %llu: a noisy move was reduced", n,
+                                 (unsigned long long)seed);
+                else
+                    reduced += q.short_leaves;
+                expect_sane(&r, 5, n);
+                gts_engine_free(e);
+            }
+        }
+        cr_expect_gt(deep, 0, "%s: passes at split nodes", n);
+        cr_expect_gt(reduced, 0, "%s: reductions at split nodes", n);
+        /* YBWC gives its young brothers the full window: its split nodes
+         * are PV nodes (but by chance), where neither prunes. */
+        if (algs[a] != GTS_ALG_YBWC) {
+            cr_expect_gt(lmp, 0, "%s: late-move pruning at split nodes", n);
+            cr_expect_gt(fut, 0, "%s: futility pruning at split nodes", n);
+        }
+    }
+}
+
+/*
+ * ttt: tic-tac-toe with a pass. A mark more never hurts its owner, so
+ * passing is never better than the best move (no zugzwang): null-move
+ * pruning is sound wherever its reduced search still sees the end of the
+ * game, as it does from a search deeper than the game by R + 1 and more.
+ */
+typedef struct ttt {
+    uint8_t cell[9]; /* 0 empty, 1 the first player's, 2 the second's */
+    int side;        /* 0: the first player to move */
+    uint64_t passes;
+} ttt;
+
+static const uint8_t TTT_LINES[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                        {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+
+static bool ttt_line(const ttt *t, int who)
+{
+    for (int i = 0; i < 8; i++)
+        if (t->cell[TTT_LINES[i][0]] == who && t->cell[TTT_LINES[i][1]] == who
+            && t->cell[TTT_LINES[i][2]] == who)
+            return true;
+    return false;
+}
+
+static int ttt_generate(void *s, gts_move *moves, uint32_t cap, void *user)
+{
+    ttt *t = s;
+    if (ttt_line(t, 1) || ttt_line(t, 2))
+        return 0;
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+        if (!t->cell[i] && (uint32_t)n < cap)
+            moves[n++] = (gts_move)i;
+    return n;
+}
+
+static int ttt_apply(void *s, gts_move m, void *user)
+{
+    ttt *t = s;
+    t->cell[m] = (uint8_t)(t->side + 1);
+    t->side ^= 1;
+    return 0;
+}
+
+static int ttt_undo(void *s, gts_move m, void *user)
+{
+    ttt *t = s;
+    t->side ^= 1;
+    t->cell[m] = 0;
+    return 0;
+}
+
+static gts_score ttt_evaluate(void *s, void *user)
+{
+    ttt *t = s;
+    if (ttt_line(t, 2 - t->side)) /* the other side's line */
+        return GTS_SCORE_LOSS;
+    if (ttt_line(t, t->side + 1))
+        return GTS_SCORE_WIN;
+    return 0;
+}
+
+static uint64_t ttt_hash(void *s, void *user)
+{
+    ttt *t = s;
+    uint64_t k = (uint64_t)t->side;
+    for (int i = 0; i < 9; i++)
+        k = k * 3 + t->cell[i];
+    return tgame_mix(k);
+}
+
+static int ttt_pass(void *s, void *user)
+{
+    ttt *t = s;
+    t->side ^= 1;
+    t->passes++;
+    return 1;
+}
+
+static int ttt_unpass(void *s, void *user)
+{
+    ttt *t = s;
+    t->side ^= 1;
+    return 0;
+}
+
+static void *ttt_clone(void *s, void *user) { return tgame_copy(s, sizeof(ttt)); }
+
+Test(select, null_move_keeps_the_value_of_a_game_without_zugzwang)
+{
+    static const char *const starts[] = {"", "5", "15", "19", "519", "2"};
+    gts_game v = tgame_game_of(9, ttt_generate, ttt_apply, ttt_undo, ttt_evaluate);
+    v.hash = ttt_hash;
+    v.clone = ttt_clone;
+    v.free = tgame_free;
+    v.null_apply = ttt_pass;
+    v.null_undo = ttt_unpass;
+    uint64_t passes = 0;
+    for (size_t p = 0; p < sizeof starts / sizeof *starts; p++) {
+        ttt t = {{0}, 0, 0};
+        for (const char *c = starts[p]; *c; c++)
+            ttt_apply(&t, (gts_move)(*c - '1'), NULL);
+        ttt ref = t;
+        gts_score want = fx_negamax(&v, &ref, 12, 0);
+        for (size_t a = 0; a < sizeof SEL_ALGS / sizeof *SEL_ALGS; a++)
+            for (int threads = 1; threads <= 2; threads++)
+                for (int r = 2; r <= 3; r++) {
+                    gts_engine *e = fx_engine_with(threads, 4);
+                    cr_assert_eq(gts_engine_set(e, GTS_OPT_NULL_MOVE, r), GTS_OK);
+                    t.passes = 0;
+                    gts_result res = fx_search(e, SEL_ALGS[a], &v, &t, 20, 0);
+                    passes += t.passes;
+                    cr_expect_eq(res.score, want, "%s %d threads R %d from \"%s\": %d, not %d",
+                                 gts_algorithm_name(SEL_ALGS[a]), threads, r, starts[p],
+                                 res.score, want);
+                    gts_engine_free(e);
+                }
+    }
+    cr_expect_gt(passes, 0, "passes were made");
+}
+
+Test(select, othello_passes_for_null_move)
+{
+    const gts_game *g = gts_game_othello();
+    cr_assert_not_null(g->null_apply);
+    cr_assert_not_null(g->null_undo);
+    void *s = NULL;
+    cr_assert_eq(gts_othello_new("f5d6c3", &s), GTS_OK);
+    /* Midgame: a pass changes the side to move (the key), and comes back. */
+    uint64_t key = g->hash(s, g->user);
+    cr_assert_eq(g->null_apply(s, g->user), 1, "a pass in the midgame");
+    cr_expect_neq(g->hash(s, g->user), key, "the other side to move");
+    cr_expect_eq(g->undo(s, (gts_move)GTS_OTHELLO_PASS, g->user), GTS_EINVAL,
+                 "undo() does not take the null move for a pass");
+    cr_assert_eq(g->null_undo(s, g->user), 0);
+    cr_expect_eq(g->hash(s, g->user), key, "restored");
+    cr_expect_eq(g->null_undo(s, g->user), GTS_EINVAL, "no null move to take back");
+    /* A search with null move on passes, prunes and plays a legal move. */
+    gts_engine *off = fx_engine(), *on = fx_engine();
+    cr_assert_eq(gts_engine_set(on, GTS_OPT_NULL_MOVE, 3), GTS_OK);
+    gts_result a = fx_search(off, GTS_ALG_PVS, g, s, 8, 0);
+    gts_result b = fx_search(on, GTS_ALG_PVS, g, s, 8, 0);
+    cr_expect_lt(b.nodes, a.nodes, "null move prunes (%llu vs %llu nodes)",
+                 (unsigned long long)b.nodes, (unsigned long long)a.nodes);
+    gts_move moves[64];
+    int n = g->generate(s, moves, 64, g->user), k = 0;
+    while (k < n && moves[k] != b.best_move)
+        k++;
+    cr_expect_lt(k, n, "a legal move");
+    cr_expect_eq(g->hash(s, g->user), key, "the state is restored");
+    /* Played out (the first move each time): passes until 20 empties are
+     * left, none from there on (the tempo decides those). */
+    int empties = 64 - 4 - 3;
+    while (n > 0) {
+        cr_assert_eq(g->apply(s, moves[0], g->user), 0);
+        if (moves[0] != GTS_OTHELLO_PASS)
+            empties--;
+        n = g->generate(s, moves, 64, g->user);
+        if (n == 0)
+            break;
+        int rc = g->null_apply(s, g->user);
+        cr_expect_eq(rc, empties > 20, "%d empties: null_apply() %d", empties, rc);
+        if (rc == 1)
+            cr_assert_eq(g->null_undo(s, g->user), 0);
+    }
+    uint64_t end = g->hash(s, g->user);
+    cr_expect_eq(g->null_apply(s, g->user), 0, "refused once the game is over");
+    cr_expect_eq(g->hash(s, g->user), end, "a refusal changes nothing");
+    gts_engine_free(off);
+    gts_engine_free(on);
+    gts_games_free(g, s);
+}
+
 /* ---- everything on: a legal move and a bounded score, every honouring algorithm ---- */
 
 Test(select, all_on_random_trees_every_algorithm)
@@ -450,30 +784,38 @@ static gts_game ring_game(void)
     return v;
 }
 
-/* The reference: negamax over lines, a position that repeats one of @keys
- * (the line so far, plies 0..ply-1, after @nhist entries of history) with
- * the same side to move a draw worth -@contempt to the root's side. */
-static gts_score ring_ref(ring *r, uint64_t *keys, int nhist, int depth, int ply, int contempt)
+/* The reference: negamax over lines of any game with hash(), a position
+ * that repeats one of @keys (the line so far, plies 0..ply-1, after @nhist
+ * entries of history) a draw worth -@contempt to the root's side. */
+static gts_score rep_ref(const gts_game *v, void *s, uint64_t *keys, int nhist, int depth,
+                         int ply, int contempt)
 {
-    uint64_t k = ring_hash(r, NULL);
+    uint64_t k = v->hash(s, v->user);
     if (ply > 0)
         for (int i = nhist + ply - 1; i >= 0; i--)
             if (keys[i] == k)
                 return (ply & 1) ? contempt : -contempt;
     keys[nhist + ply] = k;
-    gts_move moves[3];
-    int n = depth > 0 ? ring_generate(r, moves, 3, NULL) : 0;
+    gts_move moves[64];
+    cr_assert(v->max_moves <= 64);
+    int n = depth > 0 ? v->generate(s, moves, v->max_moves, v->user) : 0;
     if (n == 0)
-        return ring_evaluate(r, NULL);
+        return fx_adjust(v->evaluate(s, v->user), ply);
     gts_score best = -GTS_SCORE_INF;
     for (int i = 0; i < n; i++) {
-        ring_apply(r, moves[i], NULL);
-        gts_score x = -ring_ref(r, keys, nhist, depth - 1, ply + 1, contempt);
-        ring_undo(r, moves[i], NULL);
+        cr_assert_eq(v->apply(s, moves[i], v->user), 0);
+        gts_score x = -rep_ref(v, s, keys, nhist, depth - 1, ply + 1, contempt);
+        cr_assert_eq(v->undo(s, moves[i], v->user), 0);
         if (x > best)
             best = x;
     }
     return best;
+}
+
+static gts_score ring_ref(ring *r, uint64_t *keys, int nhist, int depth, int ply, int contempt)
+{
+    gts_game v = ring_game();
+    return rep_ref(&v, r, keys, nhist, depth, ply, contempt);
 }
 
 static gts_result ring_search(gts_engine *e, gts_algorithm alg, ring *r, const uint64_t *hist,
@@ -489,11 +831,9 @@ static gts_result ring_search(gts_engine *e, gts_algorithm alg, ring *r, const u
 
 Test(select, repetition_is_a_draw_on_every_line)
 {
-    gts_algorithm algs[] = {GTS_ALG_ALPHABETA, GTS_ALG_PVS, GTS_ALG_ABDADA, GTS_ALG_LAZYSMP,
-                            GTS_ALG_YBWC, GTS_ALG_JAMBOREE, GTS_ALG_PVSPLIT, GTS_ALG_DTS,
-                            GTS_ALG_ROOTSPLIT};
+    const gts_algorithm *algs = SEL_ALGS;
     int contempts[] = {0, 25, -25};
-    for (size_t a = 0; a < sizeof algs / sizeof *algs; a++)
+    for (size_t a = 0; a < sizeof SEL_ALGS / sizeof *SEL_ALGS; a++)
         for (int c = 0; c < 3; c++)
             for (int start = 0; start < RING * RING; start += 3) {
                 ring r = {{start / RING, start % RING}, start & 1, false};
@@ -603,6 +943,54 @@ Test(select, a_value_a_repetition_decided_is_not_stored)
         gts_engine_free(e);
         gts_engine_free(fresh);
     }
+}
+
+Test(select, a_value_the_history_decided_is_not_stored_at_split_nodes)
+{
+    /* A tgame is a tree: no line repeats itself, so only the history makes
+     * draws, and with the table on a search still equals the line-aware
+     * negamax. The history holds every grandchild of the root: every child
+     * of the root, a split node of ybwc and the others from depth 4 on, is
+     * then a draw. Its value depends on the history: stored, the next
+     * search of the same root without the history would read it back. */
+    for (size_t a = 0; a < sizeof SEL_ALGS / sizeof *SEL_ALGS; a++)
+        for (int threads = 1; threads <= 2; threads++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                tgame t;
+                gts_game v = tgame_new(&t, seed, 4, 12, true);
+                v.traits = GTS_TRAIT_REPETITION_DRAW;
+                uint64_t hist[16];
+                int n = 0;
+                for (gts_move x = 0; x < 4; x++)
+                    for (gts_move y = 0; y < 4; y++) {
+                        tgame_apply(&t, x, NULL);
+                        tgame_apply(&t, y, NULL);
+                        hist[n++] = tgame_hash(&t, NULL);
+                        tgame_undo(&t, y, NULL);
+                        tgame_undo(&t, x, NULL);
+                    }
+                const char *name = gts_algorithm_name(SEL_ALGS[a]);
+                gts_engine *e = fx_engine_with(threads, 4);
+                for (int depth = 3; depth <= 6; depth++) {
+                    uint64_t keys[GTS_MAX_PLY + 24];
+                    memcpy(keys, hist, sizeof hist);
+                    gts_score want = rep_ref(&v, &t, keys, n, depth, 0, 0);
+                    gts_limits l = {.struct_size = sizeof l, .depth = depth, .history = hist,
+                                    .history_len = (uint32_t)n};
+                    gts_result r = {.struct_size = sizeof r};
+                    cr_assert_eq(gts_search(e, SEL_ALGS[a], &v, &t, &l, &r), GTS_OK);
+                    cr_expect_eq(r.score, want, "%s %d threads seed %llu depth %d: %d with the "
+                                 "history, reference %d", name, threads,
+                                 (unsigned long long)seed, depth, r.score, want);
+                    want = rep_ref(&v, &t, keys, 0, depth, 0, 0);
+                    r = fx_search(e, SEL_ALGS[a], &v, &t, depth, 0);
+                    cr_expect_eq(r.score, want, "%s %d threads seed %llu depth %d: %d after the "
+                                 "history, reference %d", name, threads,
+                                 (unsigned long long)seed, depth, r.score, want);
+                    gts_engine_clear(e);
+                }
+                gts_engine_free(e);
+            }
 }
 
 Test(select, all_on_real_games_a_legal_move_and_a_bounded_score)

@@ -19,6 +19,13 @@
  * disc-count term weighted up only in the last OTH_LATE_EMPTIES empties.
  * Its magnitude stays below 3000, far from the decided-score range.
  *
+ * Null move (null_apply/null_undo, since 0.3): a pass as a search device,
+ * legal or not under the rules (a history entry of its own, OTH_NULL, so
+ * that undo() never takes it for a move); refused once the game is over,
+ * in the last OTH_LATE_EMPTIES empties, where the tempo (who gets the last
+ * move of a region) decides games and a pass would prove too much, and
+ * when the history is full.
+ *
  * Hash: Zobrist keys (colour x square, plus side to move) from a splitmix64
  * generator with a fixed seed; the table is the only global state and is
  * built once through pthread_once, then read-only.
@@ -34,6 +41,8 @@
 #include <string.h>
 
 enum { OTH_BLACK = 0, OTH_WHITE = 1, OTH_SQUARES = 64, OTH_MAX_PLIES = 128 };
+/* History entry of a null move (never a move of generate()). */
+enum { OTH_NULL = GTS_OTHELLO_PASS + 1 };
 
 static const uint64_t OTH_FILE_A = 0x0101010101010101ull;
 static const uint64_t OTH_FILE_H = 0x8080808080808080ull;
@@ -66,7 +75,8 @@ typedef struct oth_state {
     uint32_t side;                 /* colour to move */
     uint32_t ply;                  /* entries used in the history */
     uint64_t flips[OTH_MAX_PLIES]; /* discs flipped by each move (0 for a pass) */
-    uint8_t played[OTH_MAX_PLIES]; /* the move itself (square or GTS_OTHELLO_PASS) */
+    uint8_t played[OTH_MAX_PLIES]; /* the move itself (square, GTS_OTHELLO_PASS or
+                                      OTH_NULL) */
 } oth_state;
 
 /* ---- Zobrist table ------------------------------------------------------- */
@@ -263,6 +273,35 @@ static gts_score oth_evaluate(void *state, void *user)
     return (gts_score)score;
 }
 
+/* A pass for null-move pruning (gts_game::null_apply): see the header. */
+static int oth_null_apply(void *state, void *user)
+{
+    (void)user;
+    oth_state *s = state;
+    if (!s)
+        return GTS_EINVAL;
+    uint64_t me = oth_me(s), opp = oth_opp(s);
+    if (s->ply >= OTH_MAX_PLIES || OTH_SQUARES - oth_popcount(me | opp) <= OTH_LATE_EMPTIES
+        || (!oth_moves(me, opp) && !oth_moves(opp, me)))
+        return 0;
+    s->flips[s->ply] = 0;
+    s->played[s->ply] = OTH_NULL;
+    s->ply++;
+    s->side ^= 1;
+    return 1;
+}
+
+static int oth_null_undo(void *state, void *user)
+{
+    (void)user;
+    oth_state *s = state;
+    if (!s || s->ply == 0 || s->played[s->ply - 1] != OTH_NULL)
+        return GTS_EINVAL;
+    s->ply--;
+    s->side ^= 1;
+    return 0;
+}
+
 /*
  * Score range (gts_game::bounds): only what holds whatever the position.
  * A finished game scores its evaluate() exactly. Otherwise a search of one
@@ -399,6 +438,8 @@ static const gts_game OTH_GAME = {
     .parse_move = oth_parse_move,
     .user = NULL,
     .bounds = oth_bounds,
+    .null_apply = oth_null_apply,
+    .null_undo = oth_null_undo,
 };
 
 const gts_game *gts_game_othello(void)

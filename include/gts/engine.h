@@ -89,8 +89,9 @@ typedef enum gts_option {
      * (0) by default and may be combined with the others; on, the result
      * is a heuristic value, not the minimax value. Honoured by gts_alphabeta(),
      * gts_pvs(), gts_probcut(), gts_abdada() and gts_lazysmp() at every node,
-     * and by YBWC, Jamboree, PVSplit, DTS and root splitting in the serial
-     * searches below their split points; ignored by minimax, MTD(f), NegaC*,
+     * and by YBWC, Jamboree, PVSplit, DTS and root splitting at every node,
+     * their split nodes included (where YBWC's full windows make most of
+     * them PV nodes); ignored by minimax, MTD(f), NegaC*,
      * the SSS* family, ER (serial and parallel) and the best-first algorithms
      * (MCTS, B*, MMA). doc/architecture.md, "Selective search", states the
      * conditions of each technique. None applies at the root.

@@ -25,7 +25,9 @@
  *
  * Young brothers are searched PVS-style (null window at the current alpha,
  * re-searched with (alpha, beta) when they fail high); below DTS_MIN_DEPTH
- * the serial gts__alphabeta runs. With one thread nobody joins: PVS.
+ * the serial gts__alphabeta runs. With one thread nobody joins: PVS (and
+ * with selective search on, PVS's selective search node for node: the
+ * split nodes use the serial node's rules, split.h).
  *
  * Concurrency contract (slot = dts_node, written by its owner thread):
  *  - word = seq:32 | OPEN | helpers:31. The owner starts a node with the new
@@ -120,7 +122,8 @@ static gts_score dts_child_fn(gts__pw *pw, const void *arg, int depth, int ply, 
 static gts_score dts_move(gts__pw *pw, dts_node *nd, uint32_t k, gts_score a, bool scout,
                           bool *ok)
 {
-    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, scout, dts_child_fn, NULL, ok);
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta,
+                             scout ? GTS__SPLIT_SCOUT : GTS__SPLIT_WINDOW, dts_child_fn, NULL, ok);
 }
 
 /* Take moves of @nd until none is left (owner or helper). */

@@ -345,7 +345,7 @@ static gts_score par_refute(gts__pw *pw, int depth, int ply, gts_score alpha, gt
 
 store:
     /* Step 6. Result: table, PV (split.h) */
-    return gts__par_close(pw, &pn, depth, ply, alpha, beta, best, best_index, line);
+    return gts__par_close(pw, &pn, depth, ply, alpha, beta, best, best_index, line, true);
 }
 
 /* ---- iteration ------------------------------------------------------------------ */

@@ -161,6 +161,87 @@ gts__prune_head(gts__ctx *c, const gts__node_hooks *h, const void *arg, int dept
 }
 
 /*
+ * What the selective steps of a node's move loop need (step 5b), computed
+ * once per node after its moves are generated: by the serial node below,
+ * and by a split node when it opens (gts__par_open), so that both prune
+ * and reduce by the same rules.
+ */
+typedef struct gts__sel {
+    const uint8_t *noisy;    /* generate_noisy() lists moves[i] (by generate()
+                                index), or NULL: none is noisy */
+    bool reduce;             /* late-move reductions may act at the node */
+    bool futile;             /* quiet moves after the first searched are
+                                futility-pruned ... */
+    gts_score fut_value;     /* ... and the node's value is then at least this */
+    int lmp_count;           /* quiet moves from this index on are pruned (LMP) */
+} gts__sel;
+
+/* Step 5b of a selective node at @depth, @ply with @n moves (at c->moves[ply])
+ * and the window's lower end @alpha: @prune as for gts__prune_head, @eval
+ * the static value it left. False after a failure (recorded). */
+static inline __attribute__((always_inline)) bool
+gts__sel_begin(gts__ctx *c, int depth, int ply, bool prune, gts_score alpha, gts_score eval,
+               int n, gts__sel *s)
+{
+    s->noisy = NULL;
+    s->futile = false;
+    s->fut_value = 0;
+    s->lmp_count = n;
+    s->reduce = c->lmr && depth >= GTS__LMR_MIN_DEPTH && ply > 0 && !c->ext_in[ply];
+    if (prune && c->futility && depth <= GTS__FUTILITY_DEPTH && gts__undecided(alpha)) {
+        s->fut_value = eval + c->futility * depth;
+        s->futile = s->fut_value <= alpha;
+    }
+    if (prune && c->lmp && depth <= GTS__LMP_DEPTH)
+        s->lmp_count = c->lmp + depth * depth;
+    if ((s->reduce || s->futile || s->lmp_count < n) && c->game->generate_noisy) {
+        if (!gts__mark_noisy(c, ply, n))
+            return false;
+        s->noisy = c->noisy[ply];
+    }
+    return true;
+}
+
+/* A quiet move: @m (generate() index @i) at @ply is not the table move, not
+ * noisy, not a killer and not extended (@ext). */
+static inline __attribute__((always_inline)) bool
+gts__sel_quiet(const gts__ctx *c, const gts__sel *s, int ply, uint32_t i, gts_move m,
+               uint32_t tt_move, int ext)
+{
+    return ext == 0 && i != tt_move && !(s->noisy && s->noisy[i])
+           && !gts__order_is_killer(c, ply, m);
+}
+
+/* Step 6a: a quiet move, the @k-th of the node's order, after @searched
+ * moves were searched, is pruned (futility, then late-move pruning). */
+static inline __attribute__((always_inline)) bool gts__sel_pruned(const gts__sel *s, int k,
+                                                                  int searched)
+{
+    return searched > 0 && (s->futile || k >= s->lmp_count);
+}
+
+/* Step 6b: the late-move reduction, in plies, of the quiet move @m at a
+ * node at @depth, @ply where s->reduce holds, after @searched moves were
+ * searched (the first two at a PV node, @pv, are never reduced); @d is the
+ * depth of its full search. */
+static inline __attribute__((always_inline)) int
+gts__sel_reduction(const gts__ctx *c, int depth, int ply, gts_move m, int searched, bool pv, int d)
+{
+    if (searched < (pv ? 2 : 1))
+        return 0;
+    int mn = searched + 1;
+    int r = c->lmr_table[depth < 63 ? depth : 63][mn < 63 ? mn : 63] - (pv ? 1 : 0);
+    int32_t hv = gts__order_history(c, ply, m);
+    if (hv >= GTS__LMR_GOOD_HISTORY * depth * depth)
+        r--;
+    else if (hv == 0 && c->use_history)
+        r++;
+    if (r > d - 1)
+        r = d - 1;
+    return r;
+}
+
+/*
  * The children of a lean node at depth 1 below the root when none of them
  * reaches the next limit check (c->nodes + n < c->next_poll): every child
  * is a horizon node, so each is apply, evaluate, undo. The callbacks and
@@ -267,24 +348,9 @@ gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth
 
     /* Step 5b. What the selective steps of the loop need: the noisy moves,
      * the futility value, the move count of late-move pruning. */
-    const uint8_t *noisy = NULL;
-    bool futile = false;
-    gts_score fut_value = 0;
-    int lmp_count = n;
-    if (sel) {
-        bool reduce = c->lmr && depth >= GTS__LMR_MIN_DEPTH && ply > 0 && !c->ext_in[ply];
-        if (prune && c->futility && depth <= GTS__FUTILITY_DEPTH && gts__undecided(alpha)) {
-            fut_value = eval + c->futility * depth;
-            futile = fut_value <= alpha;
-        }
-        if (prune && c->lmp && depth <= GTS__LMP_DEPTH)
-            lmp_count = c->lmp + depth * depth;
-        if ((reduce || futile || lmp_count < n) && c->game->generate_noisy) {
-            if (!gts__mark_noisy(c, ply, n))
-                return 0;
-            noisy = c->noisy[ply];
-        }
-    }
+    gts__sel sl = {.lmp_count = n};
+    if (sel && !gts__sel_begin(c, depth, ply, prune, alpha, eval, n, &sl))
+        return 0;
 
     /* Step 6. Children (a second pass over the deferred ones). The deferred
      * indices reuse this ply's key buffer: gts__order_moves has read the
@@ -323,16 +389,11 @@ gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth
             /* Step 6a. Futility and late-move pruning of quiet moves */
             bool quiet = false;
             if (sel) {
-                quiet = ext == 0 && i != tt_move && !(noisy && noisy[i])
-                        && !gts__order_is_killer(c, ply, m);
-                if (quiet && pass == 0 && searched > 0) {
-                    if (futile) {
-                        if (fut_value > best)
-                            best = fut_value;
-                        continue;
-                    }
-                    if (k >= lmp_count)
-                        continue;
+                quiet = gts__sel_quiet(c, &sl, ply, i, m, tt_move, ext);
+                if (quiet && pass == 0 && gts__sel_pruned(&sl, k, searched)) {
+                    if (sl.futile && sl.fut_value > best)
+                        best = sl.fut_value;
+                    continue;
                 }
             }
             if (!gts__apply_as(c, m, lean))
@@ -351,18 +412,8 @@ gts__node_body(gts__ctx *c, const gts__node_hooks *h, const void *arg, int depth
             if (sel) {
                 c->ext_in[ply + 1] = ext > 0;
                 c->null_in[ply + 1] = false;
-                if (c->lmr && quiet && depth >= GTS__LMR_MIN_DEPTH && ply > 0 && !c->ext_in[ply]
-                    && searched >= (pv ? 2 : 1)) {
-                    int mn = searched + 1;
-                    r = c->lmr_table[depth < 63 ? depth : 63][mn < 63 ? mn : 63] - (pv ? 1 : 0);
-                    int32_t hv = gts__order_history(c, ply, m);
-                    if (hv >= GTS__LMR_GOOD_HISTORY * depth * depth)
-                        r--;
-                    else if (hv == 0 && c->use_history)
-                        r++;
-                    if (r > d - 1)
-                        r = d - 1;
-                }
+                if (sl.reduce && quiet)
+                    r = gts__sel_reduction(c, depth, ply, m, searched, pv, d);
             }
             bool full = true;
             if (r > 0) {

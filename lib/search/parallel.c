@@ -25,6 +25,7 @@
  *    chain and work mode.
  */
 #include "search/parallel.h"
+#include "search/node_search.h"
 
 #include <sched.h>
 #include <time.h>
@@ -309,45 +310,100 @@ void gts__backoff_starved(unsigned round)
 
 /* ---- moves -------------------------------------------------------------------- */
 
-/* The @n ordered moves at @ply (gts__node_moves) into arena arrays; false
- * on failure (recorded). */
-static bool par_moves(gts__pw *pw, int ply, int n, uint32_t tt_move, gts_move **moves,
-                      uint32_t **idx)
+/* The @n ordered moves at @ply (gts__node_moves) into arena arrays, nd->moves
+ * and nd->idx; false on failure (recorded). With @sl (a selective context),
+ * only those the serial node would search (node_search.h, step 6a): within
+ * the N-best limit, without the quiet moves that futility and late-move
+ * pruning drop; nd->n is then their number, nd->floor the futility value
+ * when it dropped one, and nd->quiet flags the quiet ones for late-move
+ * reductions when they may act. */
+static bool par_moves(gts__pw *pw, int depth, int ply, uint32_t tt_move, const gts__sel *sl,
+                      gts__par_node *nd)
 {
     gts__ctx *c = pw->c;
+    int n = nd->n;
     gts_move *mv = gts__pw_alloc(pw, (size_t)n * sizeof *mv);
     uint32_t *ix = gts__pw_alloc(pw, (size_t)n * sizeof *ix);
-    if (!mv || !ix)
+    uint8_t *quiet = sl && sl->reduce ? gts__pw_alloc(pw, (size_t)n) : NULL;
+    if (!mv || !ix || (sl && sl->reduce && !quiet))
         return false;
     bool sort = gts__order_moves(c, ply, n, tt_move);
     const gts_move *gen = gts__moves(c, ply);
-    for (int k = 0; k < n; k++) {
+    int limit = sl ? gts__par_limit(c, depth, n) : n, kept = 0;
+    for (int k = 0; k < limit; k++) {
         uint32_t i = sort ? gts__pick(c, ply, k, n) : (uint32_t)k;
-        mv[k] = gen[i];
-        ix[k] = i;
+        gts_move m = gen[i];
+        if (sl) {
+            /* The extension is asked only for a move that would be pruned;
+             * a kept move checks its own when searched. */
+            bool q = gts__sel_quiet(c, sl, ply, i, m, tt_move, 0);
+            if (q && gts__sel_pruned(sl, k, kept)) {
+                int ext = gts__extension(c, m);
+                if (ext < 0)
+                    return false;
+                if (ext == 0) {
+                    if (sl->futile && sl->fut_value > nd->floor)
+                        nd->floor = sl->fut_value;
+                    continue;
+                }
+                q = false;
+            }
+            if (quiet)
+                quiet[kept] = q;
+        }
+        mv[kept] = m;
+        ix[kept] = i;
+        kept++;
     }
-    *moves = mv;
-    *idx = ix;
+    nd->moves = mv;
+    nd->idx = ix;
+    nd->quiet = quiet;
+    nd->n = kept;
     return true;
 }
+
+/* The serial search a split node's null move and verification run (the
+ * move path of a parallel search never holds a pass). */
+static gts_score par_serial(gts__ctx *c, const void *arg, int depth, int ply, gts_score alpha,
+                            gts_score beta)
+{
+    (void)arg;
+    return gts__alphabeta(c, depth, ply, alpha, beta);
+}
+
+static const gts__node_hooks PAR_SERIAL = {.child = par_serial, .select = true};
 
 void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
                     size_t block, gts__par_node *nd)
 {
     gts__ctx *c = pw->c;
     gts_score *score = &nd->score;
+    nd->open_window = *beta - *alpha > 1;
+    nd->floor = -GTS_SCORE_INF;
+    nd->quiet = NULL;
 
     /* Steps 1-2. Stop, limits, horizon; window and table (node.h) */
     gts__node_in in;
-    if (gts__node_head(c, depth, ply, alpha, beta, false, &in, score)
-        || gts__node_moves(c, depth, ply, &in, score))
+    if (gts__node_head(c, depth, ply, alpha, beta, false, &in, score))
+        return NULL;
+    /* Step 2b. Razoring, null move (the serial node's step 3b) */
+    const bool prune = c->selective && ply > 0 && !nd->open_window && !c->ext_in[ply];
+    gts_score eval = 0;
+    if (prune && gts__prune_head(c, &PAR_SERIAL, NULL, depth, ply, *alpha, *beta, &eval, score))
+        return NULL;
+    if (gts__node_moves(c, depth, ply, &in, score))
         return NULL;
     nd->key = in.key;
     nd->n = in.n;
 
-    /* Step 3. Moves, ordered, into the arena; the node's block */
+    /* Step 3. Moves, ordered (and pruned), into the arena; the node's block */
+    gts__sel sl;
+    if (c->selective && !gts__sel_begin(c, depth, ply, prune, *alpha, eval, in.n, &sl)) {
+        *score = 0; /* a failure (recorded) */
+        return NULL;
+    }
     nd->am = gts__pw_mark(pw);
-    if (par_moves(pw, ply, in.n, in.tt_move, &nd->moves, &nd->idx)
+    if (par_moves(pw, depth, ply, in.tt_move, c->selective ? &sl : NULL, nd)
         && gts__lookahead(c, depth, nd->moves, nd->n)
         && (nd->block = gts__pw_alloc(pw, block)) != NULL)
         return nd->block;

@@ -389,6 +389,13 @@ typedef struct gts__par_node {
     int n;              /* number of moves, > 0 */
     void *block;        /* the caller's node block (gts__par_open's @block bytes) */
     gts_score score;    /* the node's value when gts__par_open decided it */
+    /* Selective search (c->selective; doc/architecture.md, "Selective
+     * search"): what the split node's move loop needs. */
+    gts_score floor;    /* the node's value is at least this (futility
+                           pruned a move); -GTS_SCORE_INF */
+    const uint8_t *quiet; /* late-move reductions at this node: moves[k] is
+                           quiet (but for its extension); else NULL */
+    bool open_window;   /* opened with beta - alpha > 1 (a PV node) */
 } gts__par_node;
 
 /* Steps 1-3 of every parallel node search (the prologue of node.h): stop,
@@ -400,7 +407,14 @@ typedef struct gts__par_node {
  * caller's node. Returns the block (also nd->block) with @nd filled when
  * the node is to be searched; NULL when it is decided here, with its value
  * in nd->score (0 after a stop or a failure, which is recorded), and
- * nothing left in the arena. */
+ * nothing left in the arena.
+ * In a selective context (c->selective) the node's head also runs the
+ * serial node's razoring and null move (gts__prune_head, the searches they
+ * start are serial), and the moves copied are those the serial node would
+ * search: within the N-best limit, without those that futility and
+ * late-move pruning drop (nd->n counts them, nd->floor is the value the
+ * node is at least worth then), with nd->quiet for late-move reductions
+ * (gts__split_search). */
 void *gts__par_open(gts__pw *pw, int depth, int ply, gts_score *alpha, gts_score *beta,
                     size_t block, gts__par_node *nd);
 

@@ -17,13 +17,22 @@
  *          move, arena released).
  * Everything is inline: each algorithm's copy compiles to what it wrote by
  * hand before, and has_pv is a constant at every call.
+ * Selective search (c->selective: GTS_OPT_NULL_MOVE..., repetition draws)
+ * uses the serial node's rules (node_search.h), not a copy of them: the
+ * head's razoring and null move and the pruning of quiet late moves in
+ * gts__par_open, the late-move reductions in gts__split_search, and, as the
+ * serial node's step 7, no table store of a value that a repetition of a
+ * position above the node decided (sn->rep_low, gts__split_close). With
+ * every option off the split node does what it did before, node for node.
  *
  * Concurrency contract: depth, ply, beta, moves, idx, line and cut_flag are
  * written by the owner before any other worker can see the node and are
- * read-only afterwards; alpha is an atomic (written under the lock, read
- * anywhere, so a job may start with a stale, lower alpha: still a proved
- * bound); best, best_k, cut and *line are guarded by the node's spin lock
- * until the owner, alone again, closes the node.
+ * read-only afterwards (quiet and open_window too); alpha is an atomic
+ * (written under the lock, read anywhere, so a job may start with a stale,
+ * lower alpha: still a proved bound); rep_low is an atomic that only goes
+ * down (a CAS loop), read by the owner once alone again; best, best_k, cut
+ * and *line are guarded by the node's spin lock until the owner, alone
+ * again, closes the node.
  *
  * Invariants (exactness): every result folded was searched with the node's
  * beta and an alpha some finished sibling proved (or the node's own), so,
@@ -36,6 +45,7 @@
 #define GTS_SEARCH_SPLIT_H
 
 #include "search/parallel.h"
+#include "search/node_search.h"
 
 typedef struct gts__split {
     int depth, ply;
@@ -49,6 +59,12 @@ typedef struct gts__split {
     const uint32_t *idx;     /* generate() index of moves[k] */
     gts__pvline *line;       /* lock: the node's PV */
     uint32_t *cut_flag;      /* raised at a cutoff: aborts the searches below */
+    /* selective search (gts__par_node) */
+    const uint8_t *quiet;    /* late-move reductions: moves[k] is quiet, or NULL */
+    bool open_window;        /* a PV node of the selective search */
+    uint32_t rep_low;        /* atomic (int32_t bits): the lowest ply of an
+                                earlier position that a repetition draw below
+                                the node matched (gts__ctx::rep_low) */
 } gts__split;
 
 /* Set up @sn for the node @pn opened (gts__par_open) with the window
@@ -63,7 +79,7 @@ static inline void gts__split_init(gts__split *sn, const gts__par_node *pn, int 
     sn->beta = beta;
     gts__atomic_store_relaxed_32(&sn->alpha, (uint32_t)alpha);
     sn->lock = 0;
-    sn->best = -GTS_SCORE_INF;
+    sn->best = pn->floor;
     sn->best_k = 0;
     sn->cut = false;
     sn->moves = pn->moves;
@@ -71,6 +87,18 @@ static inline void gts__split_init(gts__split *sn, const gts__par_node *pn, int 
     sn->line = line;
     line->len = 0;
     sn->cut_flag = cut_flag;
+    sn->quiet = pn->quiet;
+    sn->open_window = pn->open_window;
+    gts__atomic_store_relaxed_32(&sn->rep_low, (uint32_t)GTS__REP_NONE);
+}
+
+/* Repetition draws: a child search of @sn that matched positions down to
+ * ply @low (gts__ctx::rep_low) lowers the node's. */
+static inline void gts__split_rep_low(gts__split *sn, int low)
+{
+    uint32_t cur = gts__atomic_load_relaxed_32(&sn->rep_low);
+    while ((int32_t)cur > low && !gts__atomic_cas_32(&sn->rep_low, cur, (uint32_t)low))
+        cur = gts__atomic_load_relaxed_32(&sn->rep_low);
 }
 
 static inline gts_score gts__split_alpha(const gts__split *sn)
@@ -125,17 +153,30 @@ gts__split_fold(gts__ctx *c, gts__split *sn, uint32_t k, gts_score s, bool has_p
 typedef gts_score (*gts__split_child_fn)(gts__pw *pw, const void *arg, int depth, int ply,
                                          gts_score alpha, gts_score beta);
 
+/* How gts__split_search searches a move. */
+typedef enum gts__split_how {
+    GTS__SPLIT_WINDOW,  /* with the window (a, b) */
+    GTS__SPLIT_SCOUT,   /* PVS: a null window at a, re-searched when it fails high */
+    GTS__SPLIT_RESEARCH /* with (a, b), after a test at full depth failed high
+                           (Jamboree): never reduced again */
+} gts__split_how;
+
 /*
  * Search move @k of the split node: apply it, search the child (@child,
- * @arg), undo. Without @scout the window is (@a, @b); with @scout (a young
- * brother, PVS style) it is a null window at @a, re-searched with
- * (max(@a, the node's alpha by then), beta) when it fails high inside the
- * node's window. The value from the node's side; *ok false when a callback
- * failed (recorded).
+ * @arg), undo. GTS__SPLIT_WINDOW and _RESEARCH search with the window
+ * (@a, @b); GTS__SPLIT_SCOUT (a young brother, PVS style) with a null
+ * window at @a, re-searched with (max(@a, the node's alpha by then), beta)
+ * when it fails high inside the node's window. In a selective context a
+ * quiet late move is first searched reduced with a null window at @a, and
+ * as above only when that fails high (the serial node's step 6b,
+ * node_search.h), but for a re-search; the repetition draws of the
+ * child's searches lower the node's sn->rep_low, whichever worker ran them.
+ * The value from the node's side; *ok false when a callback failed
+ * (recorded).
  */
 static inline __attribute__((always_inline)) gts_score
-gts__split_search(gts__pw *pw, const gts__split *sn, uint32_t k, gts_score a, gts_score b,
-                  bool scout, gts__split_child_fn child, const void *arg, bool *ok)
+gts__split_search(gts__pw *pw, gts__split *sn, uint32_t k, gts_score a, gts_score b,
+                  gts__split_how how, gts__split_child_fn child, const void *arg, bool *ok)
 {
     gts__ctx *c = pw->c;
     gts_move m = sn->moves[k];
@@ -145,12 +186,24 @@ gts__split_search(gts__pw *pw, const gts__split *sn, uint32_t k, gts_score a, gt
         return 0;
     }
     int d = sn->depth - 1 + ext;
+    int r = 0, low = 0;
     if (c->selective) { /* what the serial node below reads (node_search.h) */
         c->ext_in[sn->ply + 1] = ext > 0;
         c->null_in[sn->ply + 1] = false;
+        if (sn->quiet && sn->quiet[k] && ext == 0 && how != GTS__SPLIT_RESEARCH)
+            r = gts__sel_reduction(c, sn->depth, sn->ply, m, (int)k, sn->open_window, d);
+        low = c->rep_low;
+        c->rep_low = GTS__REP_NONE;
     }
-    gts_score s;
-    if (!scout) {
+    gts_score s = 0;
+    bool full = true;
+    if (r > 0) {
+        s = -child(pw, arg, d - r, sn->ply + 1, -a - 1, -a);
+        full = s > a && !gts__aborted(c);
+    }
+    if (!full) {
+        /* the reduced search failed low: taken as the value */
+    } else if (how != GTS__SPLIT_SCOUT) {
         s = -child(pw, arg, d, sn->ply + 1, -b, -a);
     } else {
         s = -child(pw, arg, d, sn->ply + 1, -a - 1, -a);
@@ -160,6 +213,11 @@ gts__split_search(gts__pw *pw, const gts__split *sn, uint32_t k, gts_score a, gt
                 a2 = a;
             s = -child(pw, arg, d, sn->ply + 1, -sn->beta, -a2);
         }
+    }
+    if (c->selective) {
+        if (c->rep_low != GTS__REP_NONE)
+            gts__split_rep_low(sn, c->rep_low);
+        c->rep_low = low;
     }
     gts__pw_undo(pw, sn->ply, m);
     *ok = true;
@@ -182,15 +240,16 @@ gts__split_job_done(gts__pw *pw, gts__split *sn, uint32_t k, gts_score s, bool h
 /*
  * The epilogue of a node opened by gts__par_open and searched with the
  * window (@alpha, @beta) at @depth, @ply: its value @best (generate() index
- * @best_index of its move) stored in the table, its PV row set from @line,
- * the arena released to @pn's mark. Returns @best.
+ * @best_index of its move) stored in the table when @store, its PV row set
+ * from @line, the arena released to @pn's mark. Returns @best.
  */
 static inline gts_score gts__par_close(gts__pw *pw, const gts__par_node *pn, int depth, int ply,
                                        gts_score alpha, gts_score beta, gts_score best,
-                                       uint32_t best_index, const gts__pvline *line)
+                                       uint32_t best_index, const gts__pvline *line, bool store)
 {
     gts__ctx *c = pw->c;
-    gts__tt_save(c, pn->key, depth, ply, alpha, beta, best, best_index);
+    if (store)
+        gts__tt_save(c, pn->key, depth, ply, alpha, beta, best, best_index);
     if (line->len > 0)
         gts__pvline_put(c, ply, line);
     else
@@ -200,8 +259,10 @@ static inline gts_score gts__par_close(gts__pw *pw, const gts__par_node *pn, int
 }
 
 /* Close the split node @sn, opened as @pn with the window (@alpha, beta):
- * 0 (nothing stored) when its search was aborted; else its value, stored,
- * with its PV and, at the root, its move (gts__par_close). */
+ * 0 (nothing stored) when its search was aborted; else its value, with its
+ * PV and, at the root, its move (gts__par_close), stored unless a
+ * repetition of a position above the node decided it (as the serial
+ * node's step 7); the node's repetitions lower the caller's c->rep_low. */
 static inline gts_score gts__split_close(gts__pw *pw, const gts__split *sn,
                                          const gts__par_node *pn, gts_score alpha)
 {
@@ -214,8 +275,15 @@ static inline gts_score gts__split_close(gts__pw *pw, const gts__split *sn,
         c->root_move = sn->moves[sn->best_k];
         c->root_has_move = true;
     }
+    bool store = true;
+    if (c->selective) {
+        int low = (int32_t)gts__atomic_load_relaxed_32(&sn->rep_low);
+        store = low >= sn->ply;
+        if (low < c->rep_low)
+            c->rep_low = low;
+    }
     return gts__par_close(pw, pn, sn->depth, sn->ply, alpha, sn->beta, sn->best,
-                          sn->idx[sn->best_k], sn->line);
+                          sn->idx[sn->best_k], sn->line, store);
 }
 
 #endif

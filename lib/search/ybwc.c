@@ -36,7 +36,8 @@
  *    with (alpha, beta) when they fail high; below the root everything is
  *    serial.
  * Below the split depth every variant runs the serial gts__alphabeta in
- * PVS mode. With one thread the same code runs without a pool and every
+ * PVS mode. With selective search on, the split nodes pass, prune and
+ * reduce by the serial node's rules (split.h). With one thread the same code runs without a pool and every
  * job is run by the owner in order: YBWC becomes alpha-beta with full
  * windows at the upper nodes, the others become PVS (Jamboree with one
  * processor is Scout).
@@ -156,20 +157,21 @@ static gts_score ychild_pv(gts__pw *pw, const void *arg, int depth, int ply, gts
     return ychild(pw, ((const ynode *)arg)->v, depth, ply, alpha, beta, true);
 }
 
-/* Apply move @k of @nd, search it with (alpha, beta), undo. Sets *ok to
- * false if a callback failed (recorded). */
+/* Apply move @k of @nd, search it with (alpha, beta) (@how: WINDOW, or
+ * RESEARCH after a test failed high), undo. Sets *ok to false if a
+ * callback failed (recorded). */
 static gts_score search_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score alpha,
-                             gts_score beta, bool pv, bool *ok)
+                             gts_score beta, bool pv, gts__split_how how, bool *ok)
 {
-    return pv ? gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_pv, nd, ok)
-              : gts__split_search(pw, &nd->s, k, alpha, beta, false, ychild_cut, nd, ok);
+    return pv ? gts__split_search(pw, &nd->s, k, alpha, beta, how, ychild_pv, nd, ok)
+              : gts__split_search(pw, &nd->s, k, alpha, beta, how, ychild_cut, nd, ok);
 }
 
 /* Scout: null window at @a, re-searched with (current alpha, beta) when it
  * fails high inside the window. */
 static gts_score scout_move(gts__pw *pw, ynode *nd, uint32_t k, gts_score a, bool *ok)
 {
-    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, true, ychild_cut, nd, ok);
+    return gts__split_search(pw, &nd->s, k, a, nd->s.beta, GTS__SPLIT_SCOUT, ychild_cut, nd, ok);
 }
 
 /* Job of YBWC, PV splitting and root splitting: one young brother. */
@@ -180,7 +182,7 @@ static void yjob(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     bool ok;
     gts_score s = nd->v->window == YB_WINDOW
-                      ? search_move(pw, nd, k, a, nd->s.beta, false, &ok)
+                      ? search_move(pw, nd, k, a, nd->s.beta, false, GTS__SPLIT_WINDOW, &ok)
                       : scout_move(pw, nd, k, a, &ok);
     if (ok)
         gts__split_job_done(pw, &nd->s, k, s, true, wm);
@@ -194,7 +196,7 @@ static void jtest(gts__pw *pw, gts__sp *sp, uint32_t k)
     gts__waste_mark wm = gts__pw_waste_mark(pw);
     uint32_t st = J_DONE;
     bool ok;
-    gts_score s = search_move(pw, nd, k, a, a + 1, false, &ok);
+    gts_score s = search_move(pw, nd, k, a, a + 1, false, GTS__SPLIT_WINDOW, &ok);
     if (!ok || gts__aborted(pw->c)) {
         st = J_ABORTED;
         if (pw->in_spec)
@@ -240,7 +242,8 @@ static void jamboree_sequence(gts__pw *pw, ynode *nd, int first, int limit)
             goto out;
         if (st == J_RESEARCH) {
             bool ok;
-            gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false, &ok);
+            gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false,
+                                      GTS__SPLIT_RESEARCH, &ok);
             if (!ok || gts__aborted(c))
                 goto out;
             ynode_update(pw, nd, (uint32_t)k, s);
@@ -270,7 +273,8 @@ static int jamboree_prefix(gts__pw *pw, ynode *nd, int limit)
         end = limit;
     for (int k = 1; k < end; k++) {
         bool ok;
-        gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false, &ok);
+        gts_score s = search_move(pw, nd, (uint32_t)k, yn_load_alpha(nd), nd->s.beta, false,
+                                  GTS__SPLIT_WINDOW, &ok);
         if (!ok || gts__aborted(pw->c))
             return -1;
         ynode_update(pw, nd, (uint32_t)k, s);
@@ -325,7 +329,7 @@ static gts_score ysearch(gts__pw *pw, const yvariant *v, int depth, int ply, gts
 
     /* Step 4. The eldest brother, serially */
     bool ok;
-    gts_score s = search_move(pw, nd, 0, alpha, beta, pv, &ok);
+    gts_score s = search_move(pw, nd, 0, alpha, beta, pv, GTS__SPLIT_WINDOW, &ok);
     if (!ok || gts__aborted(c)) {
         gts__pw_release(pw, pn.am);
         return 0;

@@ -18,7 +18,11 @@
  *   4. node limits with threads;
  *   5. a callback failing on a worker thread's state copy;
  *   6. virtual processors (GTS_OPT_VIRTUAL) switched on and off between
- *      searches of one engine: exact, and the same clock after each switch.
+ *      searches of one engine: exact, and the same clock after each switch;
+ *   7. selective search (null move, reductions, pruning, repetition draws
+ *      with the game's history) at the split nodes: chess with the
+ *      engine's repetition rule, and random trees with passes; a legal
+ *      move, and the state unchanged.
  * Everything the helper threads share with each other goes through the
  * library's synchronisation, so under TSan every happens-before edge the
  * algorithms rely on is checked.
@@ -46,6 +50,7 @@ static int npar = (int)(sizeof PAR / sizeof PAR[0]); /* 1 with an algorithm argu
 #define NPAR npar
 
 static unsigned searches, parallel_searches; /* searches, and those >1 thread worked in */
+static unsigned selective_searches;          /* step 7's */
 
 static gts_engine *new_engine(int threads, int tt_mb)
 {
@@ -374,6 +379,90 @@ static void stress_virtual(int threads)
     gts_engine_free(mm);
 }
 
+/* Step 7. Selective search at the split nodes. */
+static const int64_t SELECT_ON[] = {GTS_OPT_NULL_MOVE, 2, GTS_OPT_LMR, 100, GTS_OPT_FUTILITY, 60,
+                                    GTS_OPT_RAZOR, 150, GTS_OPT_LMP, 2, GTS_OPT_CONTEMPT, 10, 0};
+
+static bool legal_move(const gts_game *g, void *s, gts_move m)
+{
+    gts_move moves[256];
+    int n = g->generate(s, moves, 256, g->user);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+static void select_search(gts_engine *e, gts_algorithm alg, const gts_game *g, void *s, int depth,
+                          const uint64_t *hist, uint32_t nhist, const char *what)
+{
+    uint64_t key = g->hash(s, g->user);
+    gts_limits l = {.struct_size = sizeof l, .depth = depth, .history = hist,
+                    .history_len = nhist};
+    gts_result r = {.struct_size = sizeof r};
+    int rc = gts_search(e, alg, g, s, &l, &r);
+    selective_searches++;
+    CHECK(rc == GTS_OK, "%s %s: %s", what, gts_algorithm_name(alg), gts_status_name(rc));
+    CHECK((r.flags & GTS_RESULT_HAS_MOVE) && legal_move(g, s, r.best_move), "%s %s: no legal move",
+          what, gts_algorithm_name(alg));
+    CHECK(g->hash(s, g->user) == key, "%s %s: state changed", what, gts_algorithm_name(alg));
+}
+
+static void stress_select(int threads)
+{
+    /* Chess: the knights went out and back (the root repeats the start,
+     * which the history holds), then an open middlegame. */
+    static const char *const line[] = {"startpos", "startpos moves g1f3", "startpos moves g1f3 g8f6",
+                                       "startpos moves g1f3 g8f6 f3g1"};
+    static const char *const roots[] = {
+        "startpos moves g1f3 g8f6 f3g1 f6g8",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    };
+    const gts_game *g = gts_game_chess_engine();
+    uint64_t hist[4];
+    for (int i = 0; i < 4; i++) {
+        void *s;
+        if (gts_chess_new(line[i], &s) != GTS_OK) {
+            fail("chess history %d", i);
+            return;
+        }
+        hist[i] = g->hash(s, g->user);
+        gts_games_free(g, s);
+    }
+    gts_engine *e = new_engine(threads, 4);
+    for (const int64_t *o = SELECT_ON; o[0]; o += 2)
+        gts_engine_set(e, (gts_option)o[0], o[1]);
+    for (size_t p = 0; p < sizeof roots / sizeof roots[0]; p++) {
+        void *s;
+        if (gts_chess_new(roots[p], &s) != GTS_OK) {
+            fail("chess position %zu", p);
+            continue;
+        }
+        for (int a = 0; a < NPAR; a++) {
+            gts_engine_clear(e);
+            select_search(e, PAR[a], g, s, 5, p == 0 ? hist : NULL, p == 0 ? 4 : 0, roots[p]);
+        }
+        gts_games_free(g, s);
+    }
+    /* Random trees with passes: many split points. */
+    const gts_game *rt = gts_game_randtree();
+    for (int i = 0; i < 4; i++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = 0x5e1ec7 + (uint64_t)i,
+                                 .branching = 6, .depth = 30, .min_value = -1000,
+                                 .max_value = 1000, .transpositions = i % 2 == 1,
+                                 .ordered_percent = 60};
+        void *s;
+        if (gts_randtree_new(&p, &s) != GTS_OK) {
+            fail("select tree %d", i);
+            continue;
+        }
+        for (int a = 0; a < NPAR; a++)
+            select_search(e, PAR[a], rt, s, 8, NULL, 0, "select tree");
+        gts_games_free(rt, s);
+    }
+    gts_engine_free(e);
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
@@ -395,9 +484,12 @@ int main(int argc, char **argv)
     stress_limits(threads);
     stress_failure(threads);
     stress_virtual(threads);
+    stress_select(threads);
     printf("stress_search: %d threads, %u exact searches (%u with 2+ busy threads), "
-           "slowest stop %.2f s, helper failure fired in %d of %d searches, %s in %.1f s\n",
-           threads, searches, parallel_searches, g_stop_worst, g_failures_fired,
+           "%u selective, slowest stop %.2f s, helper failure fired in %d of %d searches, "
+           "%s in %.1f s\n",
+           threads, searches, parallel_searches, selective_searches, g_stop_worst,
+           g_failures_fired,
            threads > 1 ? NPAR : 0, failures ? "FAILED" : "all checks passed", now() - t0);
     return failures ? 1 : 0;
 }
