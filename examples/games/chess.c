@@ -1,7 +1,8 @@
 /*
- * chess.c - chess adapter for libgts: the full rules, a material +
- * piece-square evaluation, and every optional callback a searching engine
- * uses (quiescence moves, ordering hints, check extension, Zobrist keys).
+ * chess.c - chess adapter for libgts: the full rules, two evaluations (a
+ * plain material + piece-square one, and the engine's), and every optional
+ * callback a searching engine uses (quiescence moves, ordering hints, check
+ * extension, Zobrist keys).
  *
  * It is meant to be read by engine authors as a model of an adapter, so it
  * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
@@ -46,9 +47,37 @@
  * middle game to endgame by the non-pawn material left. The magnitude stays
  * below 10,000, far from the decided range.
  *
+ * Two vtables. gts_game_chess() is the rules' and keeps that simple
+ * evaluation: the documented node counts, the exactness tests and the
+ * CLIs' figures rely on it, and it reads as the model adapter.
+ * gts_game_chess_engine(), which gts-uci plays with, differs in four
+ * ways (issue 32: the adapter was what held gts-uci back):
+ *   - its draw rule (ch_drawn: a repetition since the root);
+ *   - its evaluation (ch_eval_full): material and piece-square values in
+ *     a middle-game and an endgame set, tapered by the phase and kept
+ *     incrementally (emg, eeg); at the leaf, pawn structure (doubled,
+ *     isolated, passed pawns by rank, a free path, the kings' distances
+ *     to the stop square), mobility (safe squares of each piece, from the
+ *     bitboards), king safety (pawn shield, the pieces attacking the
+ *     king's zone), the bishop pair, rooks on open and half-open files,
+ *     and endgame knowledge (a lone king to the edge; no pawns and less
+ *     than a rook ahead is drawish). Every term is computed for each
+ *     colour from its own side, so a position and its colour-flipped
+ *     mirror score the same; scores stay within +-9,000;
+ *   - its evaluate() tests for a legal move only in check (a checkmate).
+ *     Out of check it does not generate: a stalemate is a draw when the
+ *     engine's generate() has just found no move in that position (the
+ *     search generates first, then asks for the value), but a stalemate
+ *     at the horizon, where quiescence stands pat without generating all
+ *     moves, is scored as the position's static value;
+ *   - its quiescence moves leave out the captures that lose material by
+ *     static exchange (ch_see: SEE < 0), which the selective search then
+ *     treats as quiet moves.
+ *
  * Optional callbacks and why:
  *   generate_noisy  captures (en passant included) and queen promotions:
- *                   what quiescence search must resolve before standing pat.
+ *                   what quiescence search must resolve before standing pat
+ *                   (the engine's: without the losing captures).
  *   move_score /    MVV-LVA (most valuable victim, least valuable attacker)
  *   generate_keyed  for captures, queen promotions above them, quiet moves
  *                   0 (so the library's killers and history order them,
