@@ -13,6 +13,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -598,4 +599,244 @@ Test(chess, wins_material)
     gts_result r = search(fen, GTS_ALG_PVS, 3, 1);
     expect_best(fen, &r, "d2d5");
     cr_expect_gt(r.score, 300);
+}
+
+/* ---- the engine's evaluation and quiescence (gts_game_chess_engine) ------ */
+
+/* The colour-flipped mirror of a FEN: ranks in reverse order, colours and
+ * the side to move swapped, castling rights and en passant mirrored. */
+static void mirror_fen(const char *fen, char *out, size_t size)
+{
+    char place[100], side[4], castle[8], ep[4], half[8] = "0", full[8] = "1";
+    int n = sscanf(fen, "%99s %3s %7s %3s %7s %7s", place, side, castle, ep, half, full);
+    cr_assert(n >= 4, "bad FEN %s", fen);
+    char ranks[8][16];
+    int r = 0;
+    for (char *tok = strtok(place, "/"); tok && r < 8; tok = strtok(NULL, "/"))
+        snprintf(ranks[r++], sizeof ranks[0], "%s", tok);
+    cr_assert_eq(r, 8);
+    char flipped[100] = "";
+    for (int i = 7; i >= 0; i--) {
+        for (char *p = ranks[i]; *p; p++)
+            *p = (char)(isupper((unsigned char)*p) ? tolower((unsigned char)*p)
+                                                   : toupper((unsigned char)*p));
+        strcat(flipped, ranks[i]);
+        if (i)
+            strcat(flipped, "/");
+    }
+    for (char *p = castle; *p && *p != '-'; p++)
+        *p = (char)(isupper((unsigned char)*p) ? tolower((unsigned char)*p)
+                                               : toupper((unsigned char)*p));
+    if (ep[0] != '-')
+        ep[1] = (char)('1' + '8' - ep[1]);
+    snprintf(out, size, "%s %s %s %s %s %s", flipped, side[0] == 'w' ? "b" : "w", castle, ep, half,
+             full);
+}
+
+static gts_move mirror_move(gts_move m)
+{
+    return ((m & 63) ^ 56) | ((m >> 6 & 63) ^ 56) << 6 | (m >> 12) << 12;
+}
+
+Test(chess, engine_evaluation_is_colour_symmetric)
+{
+    /* A position and its colour-flipped mirror score the same for the side
+     * to move, along random games from positions of every phase. */
+    const gts_game *e = gts_game_chess_engine();
+    static const char *const fens[] = {
+        START, KIWIPETE, POS3, POS4, POS5, POS6,
+        "8/8/4k3/8/2p5/8/B2P4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "8/5pk1/6p1/3P4/1p6/1P3KP1/8/8 b - - 0 40",
+    };
+    uint64_t rng = 12345;
+    int compared = 0, nonzero = 0;
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        char mirrored[160];
+        mirror_fen(fens[i], mirrored, sizeof mirrored);
+        for (int walk = 0; walk < 4; walk++) {
+            void *a = chess(fens[i]), *b = chess(mirrored);
+            for (int ply = 0; ply < 40; ply++) {
+                gts_score va = e->evaluate(a, NULL), vb = e->evaluate(b, NULL);
+                cr_expect_eq(va, vb, "%s + %d plies: %d, mirrored %d", fens[i], ply, va, vb);
+                cr_expect_eq(e->evaluate(a, NULL), va, "evaluate() is deterministic");
+                cr_expect(va == GTS_SCORE_LOSS || (va > -10000 && va < 10000),
+                          "%s: score %d out of range", fens[i], va);
+                compared++;
+                nonzero += va != 0;
+                gts_move mv[256], mw[256];
+                int n = e->generate(a, mv, 256, NULL), nb = e->generate(b, mw, 256, NULL);
+                cr_assert_eq(n, nb, "the mirror has as many moves");
+                if (n == 0)
+                    break;
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                gts_move m = mv[(rng >> 33) % (uint64_t)n];
+                cr_assert_eq(e->apply(a, m, NULL), 0);
+                cr_assert_eq(e->apply(b, mirror_move(m), NULL), 0);
+            }
+            gts_games_free(e, a);
+            gts_games_free(e, b);
+        }
+    }
+    cr_expect_gt(nonzero, compared / 2, "most positions score something");
+}
+
+Test(chess, engine_evaluation_knows_chess)
+{
+    /* Each term of the evaluation, on two positions of the same material
+     * that differ by that term (white to move, so the scores are white's). */
+    const gts_game *e = gts_game_chess_engine();
+    static const struct { const char *better, *worse, *why; } pairs[] = {
+        { "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", "4k3/8/8/8/8/P7/P7/4K3 w - - 0 1",
+          "doubled, isolated pawns are weak" },
+        { "4k3/p7/8/3P4/8/8/8/4K3 w - - 0 1", "4k3/2p5/8/3P4/8/8/8/4K3 w - - 0 1",
+          "a passed pawn on the fifth rank is an asset" },
+        { "4k3/8/8/8/8/8/P5P1/2R3K1 w - - 0 1", "4k3/8/8/8/8/8/P5P1/R5K1 w - - 0 1",
+          "a rook belongs on an open file" },
+        { "r2q2k1/5ppp/8/8/8/8/5PPP/R2Q2K1 w - - 0 1", "r2q2k1/5ppp/8/8/8/5PPP/8/R2Q2K1 w - - 0 1",
+          "a middle-game king wants its pawn shield" },
+        { "r5k1/5ppp/8/6NQ/8/8/5PPP/R5K1 w - - 0 1", "r5k1/5ppp/8/QN6/8/8/5PPP/R5K1 w - - 0 1",
+          "queen and knight aimed at the king count" },
+        { "7k/8/5K2/8/8/8/8/R7 w - - 0 1", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+          "a lone king belongs in the corner, the winning king near it" },
+        { "4k3/p7/8/8/8/2N5/P7/4K3 w - - 0 1", "4k3/p7/8/8/8/8/P7/N3K3 w - - 0 1",
+          "a knight in the centre beats one in the corner" },
+        { "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
+          "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+          "development (a knight out for each side, white's first)" },
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        void *a = chess(pairs[i].better), *b = chess(pairs[i].worse);
+        gts_score va = e->evaluate(a, NULL), vb = e->evaluate(b, NULL);
+        cr_expect_gt(va, vb, "%s: %s scores %d, %s %d", pairs[i].why, pairs[i].better, va,
+                     pairs[i].worse, vb);
+        gts_games_free(e, a);
+        gts_games_free(e, b);
+    }
+}
+
+Test(chess, engine_evaluate_sees_mates_and_generated_stalemates)
+{
+    const gts_game *e = gts_game_chess_engine();
+    gts_move mv[256];
+    void *s = chess("startpos moves f2f3 e7e5 g2g4 d8h4"); /* fool's mate */
+    cr_expect_eq(e->evaluate(s, NULL), GTS_SCORE_LOSS, "in check, evaluate() finds the mate");
+    gts_games_free(e, s);
+    /* Out of check evaluate() makes no legal-move test: a stalemate is a
+     * draw once generate() has found no move there, as the search asks. */
+    s = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    cr_expect_eq(e->generate(s, mv, 256, NULL), 0);
+    cr_expect_eq(e->evaluate(s, NULL), 0, "a generated stalemate is a draw");
+    gts_games_free(e, s);
+    /* The mark is the position's: after a move and its undo it still holds,
+     * and another position of the same ply does not inherit it. */
+    s = chess("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    gts_move m;
+    cr_assert_eq(e->parse_move(s, "f1f7", &m, NULL), 0);
+    cr_assert_eq(e->apply(s, m, NULL), 0);
+    cr_expect_eq(e->generate(s, mv, 256, NULL), 0);
+    cr_expect_eq(e->evaluate(s, NULL), 0);
+    cr_assert_eq(e->undo(s, m, NULL), 0);
+    cr_assert_eq(e->parse_move(s, "f1f6", &m, NULL), 0);
+    cr_assert_eq(e->apply(s, m, NULL), 0);
+    cr_expect_lt(e->evaluate(s, NULL), -500, "not stalemate: black is a queen down");
+    cr_assert_eq(e->undo(s, m, NULL), 0);
+    gts_games_free(e, s);
+}
+
+/* ---- an exchange reference for the engine's quiescence moves ---------------
+ * The best balance the side to move reaches by captures on one square, each
+ * side free to stop, played with the adapter's legal moves on a board kept
+ * here (positions without promotions, en passant or discovered checks, so
+ * that this is what static exchange evaluation estimates). */
+
+static const int EXCHANGE_VALUE[128] = { ['p'] = 100, ['n'] = 325, ['b'] = 325, ['r'] = 500,
+                                         ['q'] = 1000, ['k'] = 20000 };
+
+static void board_of_fen(const char *fen, char board[64])
+{
+    memset(board, 0, 64);
+    int r = 7, f = 0;
+    for (const char *p = fen; *p && *p != ' '; p++) {
+        if (*p == '/') {
+            r--;
+            f = 0;
+        } else if (isdigit((unsigned char)*p)) {
+            f += *p - '0';
+        } else {
+            board[r * 8 + f++] = (char)tolower((unsigned char)*p);
+        }
+    }
+}
+
+static int exchange_on(void *s, char board[64], int sq)
+{
+    const gts_game *g = gts_game_chess();
+    gts_move mv[256];
+    int n = g->generate(s, mv, 256, NULL), best = 0;
+    for (int i = 0; i < n; i++) {
+        int from = (int)(mv[i] & 63), to = (int)(mv[i] >> 6 & 63);
+        if (to != sq || !board[sq])
+            continue;
+        char victim = board[sq], mover = board[from];
+        cr_assert_eq(g->apply(s, mv[i], NULL), 0);
+        board[sq] = mover;
+        board[from] = 0;
+        int v = EXCHANGE_VALUE[(int)victim] - exchange_on(s, board, sq);
+        board[from] = mover;
+        board[sq] = victim;
+        cr_assert_eq(g->undo(s, mv[i], NULL), 0);
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
+Test(chess, engine_quiescence_leaves_out_losing_captures)
+{
+    /* A capture is in the engine's noisy list exactly when the exchange it
+     * starts does not lose material (x-rays, a king that may not recapture
+     * a defended square, knight for bishop even). */
+    static const char *const fens[] = {
+        "4k3/8/2p5/3p4/8/5N2/3Q4/4K3 w - - 0 1",      /* Qxd5 loses the queen */
+        "3r2k1/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1",     /* two rooks against two */
+        "4k3/8/5n2/3p4/8/8/3R4/3RK3 w - - 0 1",       /* two rooks against a knight */
+        "4k3/8/4p3/3p4/8/4N3/8/4K3 w - - 0 1",        /* Nxd5 exd5 */
+        "4k3/8/2p5/3n4/8/5B2/8/4K3 w - - 0 1",        /* Bxd5 cxd5: even */
+        "8/8/8/8/8/2k5/3p4/3QK3 w - - 0 1",           /* the king on c3 cannot take back */
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    };
+    const gts_game *e = gts_game_chess_engine(), *g = gts_game_chess();
+    int kept = 0, dropped = 0;
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        void *s = chess(fens[i]);
+        char board[64];
+        board_of_fen(fens[i], board);
+        gts_move all[256], noisy[256];
+        int n = g->generate_noisy(s, all, 256, NULL);
+        int m = e->generate_noisy(s, noisy, 256, NULL);
+        for (int k = 0; k < n; k++) {
+            int from = (int)(all[k] & 63), to = (int)(all[k] >> 6 & 63);
+            bool listed = false;
+            for (int j = 0; j < m; j++)
+                listed |= noisy[j] == all[k];
+            char victim = board[to], mover = board[from];
+            cr_assert_eq(g->apply(s, all[k], NULL), 0);
+            board[to] = mover;
+            board[from] = 0;
+            int see = EXCHANGE_VALUE[(int)victim] - exchange_on(s, board, to);
+            board[from] = mover;
+            board[to] = victim;
+            cr_assert_eq(g->undo(s, all[k], NULL), 0);
+            cr_expect_eq(listed, see >= 0, "%s: capture %c%d-%c%d, exchange %d, %s", fens[i],
+                         'a' + from % 8, from / 8 + 1, 'a' + to % 8, to / 8 + 1, see,
+                         listed ? "listed" : "left out");
+            kept += listed;
+            dropped += !listed;
+        }
+        gts_games_free(e, s);
+    }
+    cr_expect_gt(dropped, 3, "some captures lose");
+    cr_expect_gt(kept, 3, "some do not");
 }

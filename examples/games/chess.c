@@ -1,7 +1,8 @@
 /*
- * chess.c - chess adapter for libgts: the full rules, a material +
- * piece-square evaluation, and every optional callback a searching engine
- * uses (quiescence moves, ordering hints, check extension, Zobrist keys).
+ * chess.c - chess adapter for libgts: the full rules, two evaluations (a
+ * plain material + piece-square one, and the engine's), and every optional
+ * callback a searching engine uses (quiescence moves, ordering hints, check
+ * extension, Zobrist keys).
  *
  * It is meant to be read by engine authors as a model of an adapter, so it
  * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
@@ -46,9 +47,37 @@
  * middle game to endgame by the non-pawn material left. The magnitude stays
  * below 10,000, far from the decided range.
  *
+ * Two vtables. gts_game_chess() is the rules' and keeps that simple
+ * evaluation: the documented node counts, the exactness tests and the
+ * CLIs' figures rely on it, and it reads as the model adapter.
+ * gts_game_chess_engine(), which gts-uci plays with, differs in four
+ * ways (issue 32: the adapter was what held gts-uci back):
+ *   - its draw rule (ch_drawn: a repetition since the root);
+ *   - its evaluation (ch_eval_full): material and piece-square values in
+ *     a middle-game and an endgame set, tapered by the phase and kept
+ *     incrementally (emg, eeg); at the leaf, pawn structure (doubled,
+ *     isolated, passed pawns by rank, a free path, the kings' distances
+ *     to the stop square), mobility (safe squares of each piece, from the
+ *     bitboards), king safety (pawn shield, the pieces attacking the
+ *     king's zone), the bishop pair, rooks on open and half-open files,
+ *     and endgame knowledge (a lone king to the edge; no pawns and less
+ *     than a rook ahead is drawish). Every term is computed for each
+ *     colour from its own side, so a position and its colour-flipped
+ *     mirror score the same; scores stay within +-9,000;
+ *   - its evaluate() tests for a legal move only in check (a checkmate).
+ *     Out of check it does not generate: a stalemate is a draw when the
+ *     engine's generate() has just found no move in that position (the
+ *     search generates first, then asks for the value), but a stalemate
+ *     at the horizon, where quiescence stands pat without generating all
+ *     moves, is scored as the position's static value;
+ *   - its quiescence moves leave out the captures that lose material by
+ *     static exchange (ch_see: SEE < 0), which the selective search then
+ *     treats as quiet moves.
+ *
  * Optional callbacks and why:
  *   generate_noisy  captures (en passant included) and queen promotions:
- *                   what quiescence search must resolve before standing pat.
+ *                   what quiescence search must resolve before standing pat
+ *                   (the engine's: without the losing captures).
  *   move_score /    MVV-LVA (most valuable victim, least valuable attacker)
  *   generate_keyed  for captures, queen promotions above them, quiet moves
  *                   0 (so the library's killers and history order them,
@@ -187,6 +216,25 @@ static const int32_t CH_KEY_CAPTURE = 1000;     /* + 10 * victim - attacker */
 static const int32_t CH_KEY_PROMOTE_QUEEN = 2000;
 static const int32_t CH_KEY_UNDERPROMOTE = -1;
 static const int32_t CH_KEY_ILLEGAL = INT32_MIN / 2;
+/* The engine's captures that lose material (ch_see() < 0): after the
+ * quiet moves, the least losing first. */
+static const int32_t CH_KEY_LOSING_CAPTURE = -1000;
+
+/* The engine's quiescence and ordering choices (ch_generate_any,
+ * ch_engine_filter), each measured on Win At Chess at a node budget
+ * (doc/results/games.md, issue 32): leaving losing captures out of
+ * quiescence is kept; all evasions as quiescence moves in check and
+ * losing captures ordered after the quiet moves did not help and are off.
+ * A build may turn each on or off (-DCH_QS_EVASIONS=1) to measure again. */
+#ifndef CH_QS_EVASIONS
+#define CH_QS_EVASIONS 0
+#endif
+#ifndef CH_QS_SEE_PRUNE
+#define CH_QS_SEE_PRUNE 1
+#endif
+#ifndef CH_SEE_ORDER
+#define CH_SEE_ORDER 0
+#endif
 
 /* Zobrist generator seed: any fixed constant. */
 static const uint64_t CH_ZOBRIST_SEED = 0x636865737321656eull;
@@ -212,11 +260,17 @@ typedef struct ch_state {
     uint16_t rule50;     /* plies since the last capture or pawn move */
     uint16_t fullmove;   /* from the FEN; informative only */
     int32_t mg, eg;      /* material + tables, white minus black */
+    int32_t emg, eeg;    /* the engine's material + tables (ch_eval_pst), white minus black */
     int32_t phase;       /* sum of CH_PHASE_WEIGHT over the board */
     uint8_t count[16];   /* pieces on the board, by piece code */
     uint64_t bb[16];     /* the same pieces as bitboards (bit sq), by piece code */
     uint64_t occ[2];     /* the squares of each colour's pieces */
     uint64_t key;
+    /* The engine's generate() found no legal move at ply nomoves_ply - 1 in
+     * the position of key nomoves_key (0: never): evaluate() of that
+     * position out of check is then a stalemate (see ch_evaluate_engine). */
+    uint64_t nomoves_key;
+    uint32_t nomoves_ply;
     uint32_t ply;        /* entries used in hist */
     uint32_t root;       /* ply when gts_chess_new() returned: the search root */
     ch_record hist[CH_MAX_PLIES];
@@ -243,6 +297,14 @@ static uint64_t ch_knight_bb[64], ch_king_bb[64], ch_pawn_bb[2][64];
 static uint64_t ch_ray_bb[64][8], ch_between[64][64];
 /* Castling rights kept after a move from or to each square. */
 static uint8_t ch_castle_keep[64];
+/* The engine's evaluation (ch_eval_init): material + piece-square value of
+ * each piece code on each square, middle game [0] and endgame [1], signed
+ * (white positive); the files, the files beside each file, and for each
+ * colour and square the squares ahead on the file (front) and on the file
+ * and the two beside it (passed: no enemy pawn there makes a pawn passed). */
+static int16_t ch_eval_pst[2][16][64];
+static uint64_t ch_file_bb[8], ch_adjacent_bb[8];
+static uint64_t ch_front_bb[2][64], ch_passed_bb[2][64];
 static pthread_once_t ch_init_once = PTHREAD_ONCE_INIT;
 
 static uint64_t ch_splitmix64(uint64_t *x)
@@ -251,6 +313,127 @@ static uint64_t ch_splitmix64(uint64_t *x)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* ---- the engine's evaluation: constants and tables ----------------------------
+ * Centipawns. Material and piece-square values come in a middle-game and an
+ * endgame flavour, blended by the phase (CH_PHASE_WEIGHT) like the plain
+ * evaluation's king. The piece-square values are built from a few rules of
+ * the chess literature rather than typed in: knights and bishops want the
+ * centre and to leave the back rank, rooks the seventh rank, the queen the
+ * centre in the endgame, the king the corner behind its pawns in the middle
+ * game and the centre in the endgame, pawns the centre and to advance. */
+static const int CH_EVAL_VALUE[2][7] = {
+    { 0, 85, 330, 345, 470, 950, 0 },  /* middle game */
+    { 0, 105, 300, 315, 530, 970, 0 }, /* endgame */
+};
+/* Pawns: advancement (by the rank seen from the pawn's side), the centre. */
+static const int CH_PAWN_ADVANCE[2][8] = { { 0, 0, 2, 5, 10, 20, 35, 0 },
+                                           { 0, 0, 3, 6, 12, 20, 30, 0 } };
+static const int CH_PAWN_CENTRE = 12;     /* a d or e pawn on the 4th or 5th rank; half on c, f */
+static const int CH_PAWN_UNMOVED_DE = -10; /* a d or e pawn still at home (middle game) */
+/* Per step of centrality (0..6: file and rank distance from the edge). */
+static const int CH_CENTRE_STEP[2][7] = {
+    { 0, 0, 6, 3, 0, 2, 0 }, /* middle game, by type */
+    { 0, 0, 5, 3, 0, 4, 8 }, /* endgame, by type */
+};
+static const int CH_MINOR_BACK_RANK = -8;  /* an undeveloped knight or bishop */
+static const int CH_ROOK_SEVENTH[2] = { 15, 12 };
+static const int CH_KING_RANK_STEP = -15;  /* the middle-game king off its back rank, a rank */
+static const int CH_KING_HOME_FILE[8] = { 15, 20, 10, -5, 0, -5, 25, 15 }; /* on the back rank */
+
+/* Pawn structure, by the rank seen from the pawn's side. */
+static const int CH_DOUBLED[2] = { -10, -20 };  /* a pawn with an own pawn ahead on its file */
+static const int CH_ISOLATED[2] = { -12, -12 }; /* no own pawn on the files beside */
+static const int CH_PASSED[2][8] = { { 0, 5, 5, 10, 20, 35, 60, 0 },
+                                     { 0, 10, 15, 25, 45, 75, 120, 0 } };
+static const int CH_PASSED_FREE[8] = { 0, 0, 5, 10, 20, 35, 60, 0 }; /* endgame, path empty */
+static const int CH_PASSED_KING = 2; /* endgame, x (rank - 2) x king distances to the stop square */
+/* Mobility: per safe square (not own-occupied, not attacked by an enemy
+ * pawn) above or below a typical count, by type (knight..queen). */
+static const int CH_MOBILITY[2][7] = { { 0, 0, 4, 4, 2, 1, 0 }, { 0, 0, 4, 5, 4, 2, 0 } };
+static const int CH_MOBILITY_TYPICAL[7] = { 0, 0, 4, 6, 6, 12, 0 };
+/* King safety (middle game): each enemy piece that attacks the king's
+ * zone (its square and its neighbours) adds its weight plus the zone
+ * squares it hits; from two such pieces on, the danger is the square of
+ * the sum, scaled, capped, and halved without an enemy queen. */
+static const int CH_ATTACK_WEIGHT[7] = { 0, 0, 2, 2, 3, 5, 0 };
+static const int CH_DANGER_SCALE_NUM = 3, CH_DANGER_SCALE_DEN = 2, CH_DANGER_MAX = 450;
+static const int CH_SHIELD_NEAR = 12, CH_SHIELD_FAR = 6, CH_SHIELD_MISSING = -12;
+static const int CH_SHIELD_OPEN_FILE = -10; /* ... and no enemy pawn on that file either */
+static const int CH_BISHOP_PAIR[2] = { 30, 50 };
+static const int CH_ROOK_OPEN[2] = { 25, 10 }, CH_ROOK_HALF_OPEN[2] = { 12, 6 };
+/* A lone king: the winning side drives it to the edge and comes close. */
+static const int CH_LONE_KING_EDGE = 10, CH_LONE_KING_CLOSE = 4;
+/* The engine's scores stay within this (far from the decided range). */
+static const int CH_EVAL_LIMIT = 9000;
+
+static int ch_centrality(int sq)
+{
+    int f = sq & 7, r = sq >> 3;
+    return (f < 4 ? f : 7 - f) + (r < 4 ? r : 7 - r);
+}
+
+/* The piece-square value of type @p t of the side to which @p sq is
+ * rank @p r (0 = its back rank), phase @p ph (0 middle game, 1 endgame),
+ * material included. */
+static int ch_eval_square(int t, int sq, int r, int ph)
+{
+    int f = sq & 7, fc = f < 4 ? f : 7 - f, centre = ch_centrality(sq);
+    int v = CH_EVAL_VALUE[ph][t] + CH_CENTRE_STEP[ph][t] * (centre - 3);
+    switch (t) {
+    case CH_PAWN:
+        v += CH_PAWN_ADVANCE[ph][r];
+        if (ph == 0 && (r == 3 || r == 4) && fc >= 2)
+            v += fc == 3 ? CH_PAWN_CENTRE : CH_PAWN_CENTRE / 2;
+        if (ph == 0 && r == 1 && fc == 3)
+            v += CH_PAWN_UNMOVED_DE;
+        break;
+    case CH_KNIGHT:
+    case CH_BISHOP:
+        if (ph == 0 && r == 0)
+            v += CH_MINOR_BACK_RANK;
+        break;
+    case CH_ROOK:
+        if (r == 6)
+            v += CH_ROOK_SEVENTH[ph];
+        break;
+    case CH_KING:
+        if (ph == 0)
+            v += r == 0 ? CH_KING_HOME_FILE[f] : CH_KING_RANK_STEP * (r < 4 ? r : 4);
+        break;
+    default:
+        break;
+    }
+    return v;
+}
+
+static void ch_eval_init(void)
+{
+    for (int sq = 0; sq < 64; sq++) {
+        int f = sq & 7, r = sq >> 3;
+        ch_file_bb[f] |= 1ull << sq;
+        for (int t = CH_PAWN; t <= CH_KING; t++)
+            for (int ph = 0; ph < 2; ph++) {
+                /* Black's square sq is white's sq ^ 56: the same value, negated. */
+                ch_eval_pst[ph][t][sq] = (int16_t)ch_eval_square(t, sq, r, ph);
+                ch_eval_pst[ph][t | 8][sq ^ 56] = (int16_t)-ch_eval_square(t, sq, r, ph);
+            }
+    }
+    for (int f = 0; f < 8; f++)
+        ch_adjacent_bb[f] = (f > 0 ? ch_file_bb[f - 1] : 0) | (f < 7 ? ch_file_bb[f + 1] : 0);
+    for (int sq = 0; sq < 64; sq++) {
+        int f = sq & 7, r = sq >> 3;
+        for (int rr = r + 1; rr < 8; rr++)
+            ch_front_bb[CH_WHITE][sq] |= 1ull << (rr * 8 + f);
+        for (int rr = r - 1; rr >= 0; rr--)
+            ch_front_bb[CH_BLACK][sq] |= 1ull << (rr * 8 + f);
+        for (int c = 0; c < 2; c++) {
+            uint64_t front = ch_front_bb[c][sq];
+            ch_passed_bb[c][sq] = front | ((f > 0 ? front >> 1 : 0) & ~ch_file_bb[7]) |
+                                  ((f < 7 ? front << 1 : 0) & ~ch_file_bb[0]);
+        }
+    }
 }
 
 static void ch_init(void)
@@ -310,6 +493,7 @@ static void ch_init(void)
     ch_castle_keep[56] &= (uint8_t)~CH_BQ; /* a8 */
     ch_castle_keep[63] &= (uint8_t)~CH_BK; /* h8 */
     ch_castle_keep[60] &= (uint8_t)~(CH_BK | CH_BQ); /* e8 */
+    ch_eval_init();
 }
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -338,6 +522,8 @@ static void ch_put(ch_state *s, int sq, int piece)
     s->key ^= ch_zobrist_piece[piece][sq];
     s->mg += sign * (CH_VALUE[t] + CH_PST[t][idx]);
     s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->emg += ch_eval_pst[0][piece][sq];
+    s->eeg += ch_eval_pst[1][piece][sq];
     s->phase += CH_PHASE_WEIGHT[t];
     s->count[piece]++;
     s->bb[piece] |= 1ull << sq;
@@ -354,6 +540,8 @@ static void ch_remove(ch_state *s, int sq)
     s->key ^= ch_zobrist_piece[piece][sq];
     s->mg -= sign * (CH_VALUE[t] + CH_PST[t][idx]);
     s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->emg -= ch_eval_pst[0][piece][sq];
+    s->eeg -= ch_eval_pst[1][piece][sq];
     s->phase -= CH_PHASE_WEIGHT[t];
     s->count[piece]--;
     s->bb[piece] &= ~(1ull << sq);
@@ -693,6 +881,232 @@ static bool ch_insufficient_material(const ch_state *s)
     return minors <= 1;
 }
 
+/* ---- the engine's evaluation ------------------------------------------------ */
+
+/* Bits set in @p b: inline, since the library is built for any x86-64
+ * (no POPCNT instruction: __builtin_popcountll would be a call). */
+static int ch_popcount(uint64_t b)
+{
+    b = b - ((b >> 1) & 0x5555555555555555ull);
+    b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+    b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((b * 0x0101010101010101ull) >> 56);
+}
+
+static int ch_distance(int a, int b)
+{
+    int df = abs((a & 7) - (b & 7)), dr = abs((a >> 3) - (b >> 3));
+    return df > dr ? df : dr;
+}
+
+/* The squares the pawns of colour @p c attack. */
+static uint64_t ch_pawn_attacks(uint64_t pawns, int c)
+{
+    uint64_t west = pawns & ~ch_file_bb[0], east = pawns & ~ch_file_bb[7];
+    return c == CH_WHITE ? west << 7 | east << 9 : west >> 9 | east >> 7;
+}
+
+/* The squares a piece of type @p t on @p sq attacks over @p occ. */
+static uint64_t ch_piece_attacks(int t, int sq, uint64_t occ)
+{
+    if (t == CH_KNIGHT)
+        return ch_knight_bb[sq];
+    uint64_t a = 0;
+    int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
+    for (int d = d0; d < d1; d++)
+        a |= ch_slide(sq, d, occ);
+    return a;
+}
+
+/* Pawn structure of colour @p c, added to mg[0] / eg[0] (from c's side). */
+static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
+{
+    uint64_t own = s->bb[ch_piece(c, CH_PAWN)], opp = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    uint64_t occ = s->occ[0] | s->occ[1];
+    int up = c == CH_WHITE ? 8 : -8;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), f = sq & 7, r = c == CH_WHITE ? sq >> 3 : 7 - (sq >> 3);
+        bool doubled = (own & ch_front_bb[c][sq]) != 0;
+        if (doubled) {
+            *mg += CH_DOUBLED[0];
+            *eg += CH_DOUBLED[1];
+        }
+        if (!(own & ch_adjacent_bb[f])) {
+            *mg += CH_ISOLATED[0];
+            *eg += CH_ISOLATED[1];
+        }
+        if (doubled || (opp & ch_passed_bb[c][sq]))
+            continue;
+        *mg += CH_PASSED[0][r];
+        *eg += CH_PASSED[1][r];
+        if (!(occ & ch_front_bb[c][sq]))
+            *eg += CH_PASSED_FREE[r];
+        if (r >= 3) {
+            int stop = sq + up;
+            *eg += CH_PASSED_KING * (r - 2) *
+                   (2 * ch_distance(s->king[c ^ 1], stop) - ch_distance(s->king[c], stop));
+        }
+    }
+}
+
+/* The pawn shield of colour @p c's king (middle game, from c's side): own
+ * pawns one or two ranks ahead on its file and the two beside, a file
+ * without one costs more when the enemy has no pawn there either. */
+static int ch_eval_shield(const ch_state *s, int c)
+{
+    int k = s->king[c], kr = c == CH_WHITE ? k >> 3 : 7 - (k >> 3);
+    if (kr > 1)
+        return 0;
+    uint64_t own = s->bb[ch_piece(c, CH_PAWN)], opp = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    int up = c == CH_WHITE ? 8 : -8, v = 0;
+    for (int f = (k & 7) - 1; f <= (k & 7) + 1; f++) {
+        if (f < 0 || f > 7)
+            continue;
+        int near = (k & ~7) + f + up;
+        if (own >> near & 1)
+            v += CH_SHIELD_NEAR;
+        else if (own >> (near + up) & 1)
+            v += CH_SHIELD_FAR;
+        else
+            v += CH_SHIELD_MISSING + (opp & ch_file_bb[f] ? 0 : CH_SHIELD_OPEN_FILE);
+    }
+    return v;
+}
+
+/* Pieces of colour @p c: mobility, rooks on open files, the bishop pair,
+ * and the attack on the enemy king's zone (*danger: the enemy king's
+ * middle-game penalty). From c's side. */
+static void ch_eval_pieces(const ch_state *s, int c, int *mg, int *eg, int *danger)
+{
+    uint64_t occ = s->occ[0] | s->occ[1];
+    uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    uint64_t safe = ~s->occ[c] & ~ch_pawn_attacks(opp_pawns, c ^ 1);
+    int ek = s->king[c ^ 1];
+    uint64_t zone = ch_king_bb[ek] | 1ull << ek;
+    int attackers = 0, units = 0;
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++) {
+        for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            uint64_t a = ch_piece_attacks(t, sq, occ);
+            int n = ch_popcount(a & safe) - CH_MOBILITY_TYPICAL[t];
+            *mg += CH_MOBILITY[0][t] * n;
+            *eg += CH_MOBILITY[1][t] * n;
+            if (a & zone) {
+                attackers++;
+                units += CH_ATTACK_WEIGHT[t] + ch_popcount(a & zone);
+            }
+            if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
+                bool open = !(opp_pawns & ch_file_bb[sq & 7]);
+                *mg += open ? CH_ROOK_OPEN[0] : CH_ROOK_HALF_OPEN[0];
+                *eg += open ? CH_ROOK_OPEN[1] : CH_ROOK_HALF_OPEN[1];
+            }
+        }
+    }
+    if (s->count[ch_piece(c, CH_BISHOP)] >= 2) {
+        *mg += CH_BISHOP_PAIR[0];
+        *eg += CH_BISHOP_PAIR[1];
+    }
+    *danger = 0;
+    if (attackers >= 2) {
+        int d = units * units * CH_DANGER_SCALE_NUM / CH_DANGER_SCALE_DEN;
+        d = d < CH_DANGER_MAX ? d : CH_DANGER_MAX;
+        *danger = s->count[ch_piece(c, CH_QUEEN)] ? d : d / 2;
+    }
+}
+
+/* Non-pawn material of colour @p c (middle-game values). */
+static int ch_non_pawn(const ch_state *s, int c)
+{
+    int v = 0;
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
+        v += s->count[ch_piece(c, t)] * CH_EVAL_VALUE[0][t];
+    return v;
+}
+
+/* The engine's static evaluation of a position that is not over, from the
+ * side to move. Symmetric by construction: every term is computed for each
+ * colour from its own side and subtracted. */
+static int ch_eval_full(const ch_state *s)
+{
+    int mg[2] = { 0, 0 }, eg[2] = { 0, 0 }, danger[2];
+    for (int c = 0; c < 2; c++) {
+        ch_eval_pawns(s, c, &mg[c], &eg[c]);
+        ch_eval_pieces(s, c, &mg[c], &eg[c], &danger[c]);
+        mg[c] += ch_eval_shield(s, c);
+    }
+    int white_mg = s->emg + mg[0] - mg[1] + danger[0] - danger[1];
+    int white_eg = s->eeg + eg[0] - eg[1];
+    /* Endgames: a lone king is driven to the edge; without pawns, an
+     * advantage of less than a rook rarely wins. */
+    for (int c = 0; c < 2; c++) {
+        int sign = c == CH_WHITE ? 1 : -1, lone = s->king[c ^ 1];
+        if (s->occ[c ^ 1] == 1ull << lone && ch_non_pawn(s, c) >= CH_EVAL_VALUE[0][CH_ROOK])
+            white_eg += sign * (CH_LONE_KING_EDGE * (6 - ch_centrality(lone)) +
+                                CH_LONE_KING_CLOSE * (14 - 2 * ch_distance(s->king[c], lone)));
+    }
+    int strong = white_eg > 0 ? CH_WHITE : CH_BLACK;
+    if (!s->count[ch_piece(strong, CH_PAWN)] &&
+        ch_non_pawn(s, strong) - ch_non_pawn(s, strong ^ 1) < CH_EVAL_VALUE[0][CH_ROOK])
+        white_eg /= 4;
+    int phase = s->phase < CH_PHASE_MAX ? s->phase : CH_PHASE_MAX;
+    int white = (white_mg * phase + white_eg * (CH_PHASE_MAX - phase)) / CH_PHASE_MAX;
+    white = white > CH_EVAL_LIMIT ? CH_EVAL_LIMIT : white < -CH_EVAL_LIMIT ? -CH_EVAL_LIMIT : white;
+    return s->side == CH_WHITE ? white : -white;
+}
+
+/* ---- static exchange evaluation ---------------------------------------------- */
+
+/* Exchange values: knight and bishop equal, so that trading one for the
+ * other is not a loss. */
+static const int CH_SEE_VALUE[7] = { 0, 100, 325, 325, 500, 1000, 20000 };
+
+/* The material balance, for the side to move, of the capture @p m followed
+ * by the best sequence of recaptures on its square, each side free to stop
+ * (the swap algorithm; pins are ignored). Captures of a piece worth at
+ * least the capturer return early: they never lose. */
+static int ch_see(const ch_state *s, gts_move m)
+{
+    int from = ch_move_from(m), to = ch_move_to(m), us = s->side;
+    int t = ch_type(s->board[from]), victim = ch_type(s->board[to]);
+    uint64_t occ = (s->occ[0] | s->occ[1]) & ~(1ull << from);
+    if (t == CH_PAWN && victim == CH_EMPTY && (from & 7) != (to & 7)) {
+        victim = CH_PAWN; /* en passant */
+        occ &= ~(1ull << (us == CH_WHITE ? to - 8 : to + 8));
+    }
+    if (CH_SEE_VALUE[victim] >= CH_SEE_VALUE[t])
+        return CH_SEE_VALUE[victim];
+    /* gain[k]: the balance for the side making capture k if the exchange
+     * stopped after it; each side may stop instead of capturing. */
+    int gain[32], d = 0, side = us ^ 1;
+    gain[0] = CH_SEE_VALUE[victim];
+    int on_square = t; /* the piece standing on @p to, which the next capture takes */
+    for (;;) {
+        uint64_t att = ch_attackers(s, to, side, occ, occ);
+        if (!att)
+            break;
+        int a = CH_PAWN;
+        uint64_t pick = 0;
+        for (; a <= CH_KING; a++)
+            if ((pick = att & s->bb[ch_piece(side, a)]))
+                break;
+        /* A king may take only when the other side has nothing left there. */
+        if (a == CH_KING && ch_attackers(s, to, side ^ 1, occ, occ))
+            break;
+        d++;
+        gain[d] = CH_SEE_VALUE[on_square] - gain[d - 1];
+        if (d == 31)
+            break;
+        occ &= ~(pick & -pick);
+        on_square = a;
+        side ^= 1;
+    }
+    while (d > 0) {
+        gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+        d--;
+    }
+    return gain[0];
+}
+
 /* ---- the vtable ------------------------------------------------------------- */
 
 static int ch_emit(const ch_list *l, gts_move *moves, int32_t *keys, uint32_t capacity)
@@ -707,6 +1121,33 @@ static int ch_emit(const ch_list *l, gts_move *moves, int32_t *keys, uint32_t ca
     return l->n;
 }
 
+/* The engine's changes to a legal move list (gts_game_chess_engine()):
+ * captures that lose material by static exchange (ch_see() < 0) are left
+ * out of the noisy list (quiescence does not search them; the selective
+ * search then treats them as quiet moves) and ordered after the quiet
+ * moves in the full list. */
+static void ch_engine_filter(const ch_state *s, ch_list *l, bool noisy)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        gts_move m = l->move[i];
+        int32_t key = l->key[i];
+        if (key >= CH_KEY_CAPTURE && key < CH_KEY_PROMOTE_QUEEN) {
+            int see = ch_see(s, m);
+            if (see < 0) {
+                if (noisy && CH_QS_SEE_PRUNE)
+                    continue;
+                if (CH_SEE_ORDER)
+                    key = CH_KEY_LOSING_CAPTURE + see / 10;
+            }
+        }
+        l->move[n] = m;
+        l->key[n] = key;
+        n++;
+    }
+    l->n = n;
+}
+
 static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t capacity,
                            bool noisy, bool engine)
 {
@@ -715,7 +1156,18 @@ static int ch_generate_any(ch_state *s, gts_move *moves, int32_t *keys, uint32_t
     if (ch_drawn(s, engine))
         return 0;
     ch_list l;
+    /* The engine's quiescence moves in check: every evasion. */
+    if (engine && noisy && CH_QS_EVASIONS && ch_in_check(s))
+        noisy = false;
     ch_generate_legal(s, &l, noisy);
+    if (engine) {
+        if (!noisy && l.n == 0) {
+            s->nomoves_key = s->key;
+            s->nomoves_ply = s->ply + 1;
+        }
+        if (noisy ? CH_QS_SEE_PRUNE : CH_SEE_ORDER)
+            ch_engine_filter(s, &l, noisy);
+    }
     return ch_emit(&l, moves, keys, capacity);
 }
 
@@ -950,10 +1402,26 @@ static gts_score ch_evaluate(void *state, void *user)
     return ch_evaluate_any(state, false);
 }
 
+/* The engine's evaluate(): the legal-move test only in check (a
+ * checkmate); out of check, a position without moves is a stalemate only
+ * when the engine's generate() has just said so (nomoves_*), which is how
+ * the search meets one: it generates, finds nothing, then asks for the
+ * score. A stalemate at the horizon, never generated, is not seen. */
 static gts_score ch_evaluate_engine(void *state, void *user)
 {
     (void)user;
-    return ch_evaluate_any(state, true);
+    const ch_state *s = state;
+    if (!s)
+        return GTS_SCORE_INVALID;
+    if (ch_in_check(s)) {
+        if (!ch_has_legal_move(s))
+            return GTS_SCORE_LOSS;
+    } else if (s->nomoves_ply == s->ply + 1 && s->nomoves_key == s->key) {
+        return 0;
+    }
+    if (ch_drawn(s, true) || ch_insufficient_material(s))
+        return 0;
+    return ch_eval_full(s);
 }
 
 static uint64_t ch_hash(void *state, void *user)
@@ -993,6 +1461,17 @@ static int32_t ch_move_score(void *state, gts_move move, void *user)
     if (s->board[from] == CH_EMPTY || ch_colour(s->board[from]) != s->side)
         return CH_KEY_ILLEGAL;
     return ch_key(s, from, to, ch_move_promo(move));
+}
+
+static int32_t ch_move_score_engine(void *state, gts_move move, void *user)
+{
+    int32_t key = ch_move_score(state, move, user);
+    if (CH_SEE_ORDER && key >= CH_KEY_CAPTURE && key < CH_KEY_PROMOTE_QUEEN) {
+        int see = ch_see(state, move);
+        if (see < 0)
+            key = CH_KEY_LOSING_CAPTURE + see / 10;
+    }
+    return key;
 }
 
 static int ch_extend(void *state, gts_move move, void *user)
@@ -1101,7 +1580,7 @@ static const gts_game CH_ENGINE_GAME = {
     .clone = ch_clone,
     .free = ch_free,
     .generate_noisy = ch_generate_noisy_engine,
-    .move_score = ch_move_score,
+    .move_score = ch_move_score_engine,
     .extend = ch_extend,
     .format_move = ch_format_move,
     .parse_move = ch_parse_move,

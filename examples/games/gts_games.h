@@ -169,7 +169,11 @@ GTS_GAMES_API const gts_game *gts_game_chess(void);
  *  still needs its third occurrence. A value then depends on the path to a
  *  node, not only on the node (graph history interaction): searches with a
  *  transposition table may differ from plain minimax on it, so use
- *  gts_game_chess() where exactness is checked. gts-uci plays with it
+ *  gts_game_chess() where exactness is checked. Since 0.3 it also has its
+ *  own, stronger evaluation (pawn structure, mobility, king safety...),
+ *  tests for legal moves in evaluate() only in check, and leaves captures
+ *  that lose material by static exchange out of generate_noisy() (see the
+ *  header comment of chess.c). gts-uci plays with it
  *  (not in gts_games_find()'s list: the CLIs keep the rules' version).
  *  @since 0.2 */
 GTS_GAMES_API const gts_game *gts_game_chess_engine(void);
