@@ -1,8 +1,8 @@
 /*
- * cli.c - helpers shared by the commands of the `gts` tool: messages,
- * algorithms, games and engines built from command-line options, the
- * stderr progress bar and SIGINT. The option parser is options.c, the
- * output tables table.c; a game's position text is read by the game
+ * cli.c - helpers shared by the commands of the `gts` tool: algorithms,
+ * games and engines built from command-line options, the stderr progress
+ * bar and SIGINT. Messages are message.c, the option parser options.c,
+ * the output tables table.c; a game's position text is read by the game
  * (libgts-games, or a game library: plugin.c).
  *
  * Only the public API of libgts and libgts-games is used.
@@ -18,66 +18,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *cli_prog = "gts";
-const char *cli_command = NULL;
-
-/* "PROG COMMAND: " (doc/cli.md, "Messages"), or "PROG: " before a command. */
-static void message_prefix(void)
-{
-    if (cli_command)
-        fprintf(stderr, "%s %s: ", cli_prog, cli_command);
-    else
-        fprintf(stderr, "%s: ", cli_prog);
-}
-
-void cli_oom(void)
-{
-    message_prefix();
-    fputs("out of memory\n", stderr);
-    exit(CLI_FAIL);
-}
-
-/* ---- messages ------------------------------------------------------------- */
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    message_prefix();
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    message_prefix();
-    fputs("warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-int cli_usage_error(const char *command, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (command)
-        fprintf(stderr, "%s %s: ", cli_prog, command);
-    else
-        fprintf(stderr, "%s: ", cli_prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    if (command)
-        fprintf(stderr, "Try '%s %s --help' for more information.\n", cli_prog, command);
-    else
-        fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
-    return CLI_USAGE;
-}
 
 uint64_t cli_now_us(void)
 {
@@ -127,22 +67,17 @@ bool cli_algorithm(const char *command, const char *name, gts_algorithm *alg)
 
 const char cli_game_names[] = "tictactoe, connect4, othello, chess, go, randtree";
 
-char *cli_escaped(const char *s)
+const gts_plugin *cli_game_load(const char *name, const char *command)
 {
-    size_t len = strlen(s);
-    char *out = malloc(4 * len + 1);
-    if (!out)
-        cli_oom();
-    size_t n = 0;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x21 && c < 0x7f)
-            out[n++] = (char)c;
-        else
-            n += (size_t)sprintf(out + n, "\\x%02x", c);
+    if (cli_is_game_library(name))
+        return cli_plugin_load(name, command);
+    const gts_plugin *p = gts_games_plugin(name);
+    if (!p) {
+        char *esc = cli_escaped(name ? name : "");
+        cli_usage_error(command, "unknown game '%s' (known: %s)", esc, cli_game_names);
+        free(esc);
     }
-    out[n] = '\0';
-    return out;
+    return p;
 }
 
 /* ---- positions -------------------------------------------------------------

@@ -19,31 +19,13 @@
 
 #include <gts/gts.h>
 #include "gts_games.h"
+#include "message.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_INTERRUPTED = 130 };
-
-/* Program name used in messages ("gts"). */
-extern const char *cli_prog;
-/* The command running ("search"), set by main() before it runs one; NULL
- * before. Every message starts with "PROG COMMAND: " (doc/cli.md,
- * "Messages"), or "PROG: " without a command. */
-extern const char *cli_command;
-
-/* ---- messages ---------------------------------------------------------- */
-
-/* Print "PROG COMMAND: out of memory" and exit with CLI_FAIL. */
-void cli_oom(void) __attribute__((noreturn));
-/* "PROG COMMAND: message" on stderr (the message names no command). */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "PROG COMMAND: warning: message" on stderr. */
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print "gts COMMAND: message" plus a hint to run --help; returns CLI_USAGE. */
-int cli_usage_error(const char *command, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Exit statuses, cli_prog, cli_command and the messages: message.h. */
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -194,11 +176,12 @@ const gts_game *cli_game_new(const cli_game_opts *o, const char *command, void *
  * NULL with the game's reason in @p why ("move 3: column 1 is full"). */
 void *cli_position_new(const char *name, const gts_randtree_params *tree, const char *text,
                        char *why, size_t size);
-/* @p s for a message, in a new string (free it): bytes 0x21-0x7e as they
- * are, any other as \xHH. Never NULL (out of memory exits). */
-char *cli_escaped(const char *s);
 /* Names of the built-in games, for messages. */
 extern const char cli_game_names[];
+/* The descriptor of GAME @p name: a game library's (cli_plugin_load) or a
+ * built-in game's (gts_games_plugin, libgts-games), so that the commands
+ * treat both alike; NULL after printing a usage error of @p command. */
+const gts_plugin *cli_game_load(const char *name, const char *command);
 
 
 /* ---- engine ---------------------------------------------------------------- */

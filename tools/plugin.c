@@ -18,7 +18,8 @@
  */
 #include "plugin.h"
 
-#include "cli.h"
+#include "gts_games.h"
+#include "message.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -134,19 +135,6 @@ const gts_plugin *cli_plugin_load(const char *path, const char *command)
     if (!p) {
         char *esc = cli_escaped(path);
         cli_usage_error(command, "game library '%s': %s", esc, why);
-        free(esc);
-    }
-    return p;
-}
-
-const gts_plugin *cli_game_load(const char *name, const char *command)
-{
-    if (cli_is_game_library(name))
-        return cli_plugin_load(name, command);
-    const gts_plugin *p = gts_games_plugin(name);
-    if (!p) {
-        char *esc = cli_escaped(name ? name : "");
-        cli_usage_error(command, "unknown game '%s' (known: %s)", esc, cli_game_names);
         free(esc);
     }
     return p;

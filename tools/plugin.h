@@ -26,11 +26,6 @@ const gts_plugin *cli_plugin_get(const char *path, char *why, size_t size);
 /* cli_plugin_get(), printing the reason as a usage error of @p command. */
 const gts_plugin *cli_plugin_load(const char *path, const char *command);
 
-/* The descriptor of GAME @p name: a game library's (cli_plugin_load) or a
- * built-in game's (gts_games_plugin, libgts-games), so that the commands
- * treat both alike; NULL after printing a usage error of @p command. */
-const gts_plugin *cli_game_load(const char *name, const char *command);
-
 /* A state of @p p's game from @p text (its position_new() with its user
  * pointer), or NULL with the reason in @p why: the game's own words, else
  * the status's. */
