@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <gts/check.h>
+#include "games_internal.h"
 #include "gts_games.h"
 
 static const char *const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -923,4 +924,52 @@ Test(chess, engine_evaluation_values_are_fixed)
     cr_log_info("%d positions, fold 0x%016llx", f.count, (unsigned long long)f.fold);
     cr_expect_eq(f.count, 1148, "positions");
     cr_expect_eq(f.fold, 0xdf5c2040735b0679ull, "the fold of the values");
+}
+
+static void cache_visit(void *s, int ply, bool back, void *ctx)
+{
+    (void)back;
+    int *compared = ctx;
+    gts_score cached = gts_game_chess_engine()->evaluate(s, NULL);
+    int reference = gts__chess_evaluate_uncached(s);
+    cr_expect_eq(cached, reference, "ply %d: %d with the pawn table, %d without", ply, cached,
+                 reference);
+    (*compared)++;
+}
+
+Test(chess, engine_pawn_table_agrees_with_the_evaluation_without_it)
+{
+    /* The pawn table keeps what the pawns alone decide, looked up by a
+     * pawn key that apply() and undo() keep up to date (captures of and by
+     * pawns, promotions, en passant): along random games and back, the
+     * same states evaluated with the table (which they fill and reuse:
+     * every structure comes back on the way up) and without it agree. */
+    uint64_t rng = 7;
+    int compared = 0;
+    for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
+        for (int walk = 0; walk < 12; walk++)
+            eval_walk(EVAL_FENS[i], &rng, 100, cache_visit, &compared);
+    cr_expect_gt(compared, 10000, "%d positions compared", compared);
+}
+
+Test(chess, engine_clone_has_its_own_pawn_table)
+{
+    /* A clone evaluates like its original, with a table of its own (the
+     * original's is not shared between threads, nor freed twice). */
+    const gts_game *e = gts_game_chess_engine();
+    void *s = chess(KIWIPETE);
+    gts_score v = e->evaluate(s, NULL);
+    void *copy = e->clone(s, NULL);
+    cr_assert(copy);
+    cr_expect_eq(e->evaluate(copy, NULL), v);
+    gts_move mv[256];
+    int n = e->generate(copy, mv, 256, NULL);
+    for (int k = 0; k < n; k++) {
+        cr_assert_eq(e->apply(copy, mv[k], NULL), 0);
+        cr_expect_eq(e->evaluate(copy, NULL), gts__chess_evaluate_uncached(copy));
+        cr_assert_eq(e->undo(copy, mv[k], NULL), 0);
+    }
+    gts_games_free(e, copy);
+    cr_expect_eq(e->evaluate(s, NULL), v);
+    gts_games_free(e, s);
 }

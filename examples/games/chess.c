@@ -251,6 +251,21 @@ typedef struct ch_record {
     uint8_t special;   /* CH_SPECIAL_* */
 } ch_record;
 
+/* An entry of the engine's pawn table (ch_pawn_probe): what the pawn
+ * structure alone decides, for the position of pawns of @c key. */
+typedef struct ch_pawn_entry {
+    uint64_t key;       /* ch_state.pawn_key of the pawns it describes */
+    uint64_t passed;    /* the passed pawns of both colours */
+    int16_t mg[2], eg[2]; /* per colour: doubled, isolated, passed by rank */
+    int16_t shield[2];  /* per colour: ch_eval_shield() with the king on shield_sq */
+    uint8_t shield_sq[2]; /* CH_NO_SQ: not computed yet */
+} ch_pawn_entry;
+_Static_assert(sizeof(ch_pawn_entry) == 32, "two pawn entries a cache line");
+
+/* Entries of the pawn table: 64 KiB a state that evaluates (a searching
+ * thread's clone); a search meets a few thousand pawn structures. */
+enum { CH_PAWN_TABLE_BITS = 11 };
+
 typedef struct ch_state {
     uint8_t board[64];
     uint8_t king[2];     /* squares of the kings */
@@ -266,6 +281,10 @@ typedef struct ch_state {
     uint64_t bb[16];     /* the same pieces as bitboards (bit sq), by piece code */
     uint64_t occ[2];     /* the squares of each colour's pieces */
     uint64_t key;
+    uint64_t pawn_key;   /* Zobrist key of the pawns alone (the pawn table's) */
+    /* The engine's pawn table (CH_PAWN_TABLE_BITS entries), allocated by
+     * its first evaluate(); NULL before, and in a clone, which gets its own. */
+    ch_pawn_entry *pawns;
     /* The engine's generate() found no legal move at ply nomoves_ply - 1 in
      * the position of key nomoves_key (0: never): evaluate() of that
      * position out of check is then a stalemate (see ch_evaluate_engine). */
@@ -279,6 +298,7 @@ typedef struct ch_state {
 /* ---- tables built once ------------------------------------------------------ */
 
 static uint64_t ch_zobrist_piece[16][64];
+static uint64_t ch_zobrist_pawn[16][64]; /* ch_zobrist_piece for pawns, 0 for the others */
 static uint64_t ch_zobrist_castling[16];
 static uint64_t ch_zobrist_ep[8];
 static uint64_t ch_zobrist_side;
@@ -442,6 +462,9 @@ static void ch_init(void)
     for (int p = 0; p < 16; p++)
         for (int sq = 0; sq < 64; sq++)
             ch_zobrist_piece[p][sq] = ch_splitmix64(&seed);
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 64; sq++)
+            ch_zobrist_pawn[CH_PAWN | c << 3][sq] = ch_zobrist_piece[CH_PAWN | c << 3][sq];
     for (int c = 0; c < 16; c++)
         ch_zobrist_castling[c] = c ? ch_splitmix64(&seed) : 0;
     for (int f = 0; f < 8; f++)
@@ -520,6 +543,7 @@ static void ch_put(ch_state *s, int sq, int piece)
     int sign = c == CH_WHITE ? 1 : -1;
     s->board[sq] = (uint8_t)piece;
     s->key ^= ch_zobrist_piece[piece][sq];
+    s->pawn_key ^= ch_zobrist_pawn[piece][sq];
     s->mg += sign * (CH_VALUE[t] + CH_PST[t][idx]);
     s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
     s->emg += ch_eval_pst[0][piece][sq];
@@ -538,6 +562,7 @@ static void ch_remove(ch_state *s, int sq)
     int idx = c == CH_WHITE ? sq ^ 56 : sq, sign = c == CH_WHITE ? 1 : -1;
     s->board[sq] = CH_EMPTY;
     s->key ^= ch_zobrist_piece[piece][sq];
+    s->pawn_key ^= ch_zobrist_pawn[piece][sq];
     s->mg -= sign * (CH_VALUE[t] + CH_PST[t][idx]);
     s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
     s->emg -= ch_eval_pst[0][piece][sq];
@@ -918,12 +943,13 @@ static uint64_t ch_piece_attacks(int t, int sq, uint64_t occ)
     return a;
 }
 
-/* Pawn structure of colour @p c, added to mg[0] / eg[0] (from c's side). */
-static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
+/* Pawn structure of colour @p c from the pawns alone, from c's side:
+ * doubled and isolated pawns and the passed pawns by rank into *mg, *eg;
+ * the passed pawns are returned (ch_eval_passed adds what else they need). */
+static uint64_t ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
 {
     uint64_t own = s->bb[ch_piece(c, CH_PAWN)], opp = s->bb[ch_piece(c ^ 1, CH_PAWN)];
-    uint64_t occ = s->occ[0] | s->occ[1];
-    int up = c == CH_WHITE ? 8 : -8;
+    uint64_t passed = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int sq = __builtin_ctzll(b), f = sq & 7, r = c == CH_WHITE ? sq >> 3 : 7 - (sq >> 3);
         bool doubled = (own & ch_front_bb[c][sq]) != 0;
@@ -939,6 +965,20 @@ static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
             continue;
         *mg += CH_PASSED[0][r];
         *eg += CH_PASSED[1][r];
+        passed |= 1ull << sq;
+    }
+    return passed;
+}
+
+/* The passed pawns @p passed of colour @p c, what depends on more than the
+ * pawns (endgame, into *eg, from c's side): a free path, and from the
+ * fourth rank on the kings' distances to the square ahead. */
+static void ch_eval_passed(const ch_state *s, int c, uint64_t passed, int *eg)
+{
+    uint64_t occ = s->occ[0] | s->occ[1];
+    int up = c == CH_WHITE ? 8 : -8;
+    for (uint64_t b = passed; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), r = c == CH_WHITE ? sq >> 3 : 7 - (sq >> 3);
         if (!(occ & ch_front_bb[c][sq]))
             *eg += CH_PASSED_FREE[r];
         if (r >= 3) {
@@ -951,7 +991,8 @@ static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
 
 /* The pawn shield of colour @p c's king (middle game, from c's side): own
  * pawns one or two ranks ahead on its file and the two beside, a file
- * without one costs more when the enemy has no pawn there either. */
+ * without one costs more when the enemy has no pawn there either. Pawns
+ * and the king's square decide it. */
 static int ch_eval_shield(const ch_state *s, int c)
 {
     int k = s->king[c], kr = c == CH_WHITE ? k >> 3 : 7 - (k >> 3);
@@ -971,6 +1012,39 @@ static int ch_eval_shield(const ch_state *s, int c)
             v += CH_SHIELD_MISSING + (opp & ch_file_bb[f] ? 0 : CH_SHIELD_OPEN_FILE);
     }
     return v;
+}
+
+/* The pawn table entry of @p s's pawns, filled in on a miss (always
+ * replacing); NULL when the state has no table and none can be allocated,
+ * or when @p s has none by choice (gts__chess_evaluate_uncached). Each
+ * entry is the pawns' exact terms, looked up by the whole 64-bit key: a
+ * hit returns what ch_eval_pawns() would compute, unless two pawn
+ * structures share a key (odds of 2^-64 a pair). */
+static ch_pawn_entry *ch_pawn_probe(ch_state *s)
+{
+    if (!s->pawns) {
+        s->pawns = malloc(sizeof *s->pawns << CH_PAWN_TABLE_BITS);
+        if (!s->pawns)
+            return NULL;
+        memset(s->pawns, 0, sizeof *s->pawns << CH_PAWN_TABLE_BITS);
+        for (size_t i = 0; i < (size_t)1 << CH_PAWN_TABLE_BITS; i++) {
+            s->pawns[i].key = ~s->pawn_key; /* no entry matches yet */
+            s->pawns[i].shield_sq[0] = s->pawns[i].shield_sq[1] = CH_NO_SQ;
+        }
+    }
+    ch_pawn_entry *e = &s->pawns[s->pawn_key & (((uint64_t)1 << CH_PAWN_TABLE_BITS) - 1)];
+    if (e->key != s->pawn_key) {
+        e->key = s->pawn_key;
+        e->passed = 0;
+        for (int c = 0; c < 2; c++) {
+            int mg = 0, eg = 0;
+            e->passed |= ch_eval_pawns(s, c, &mg, &eg);
+            e->mg[c] = (int16_t)mg;
+            e->eg[c] = (int16_t)eg;
+            e->shield_sq[c] = CH_NO_SQ;
+        }
+    }
+    return e;
 }
 
 /* Pieces of colour @p c: mobility, rooks on open files, the bishop pair,
@@ -1026,13 +1100,27 @@ static int ch_non_pawn(const ch_state *s, int c)
 /* The engine's static evaluation of a position that is not over, from the
  * side to move. Symmetric by construction: every term is computed for each
  * colour from its own side and subtracted. */
-static int ch_eval_full(const ch_state *s)
+static int ch_eval_full(ch_state *s, bool cached)
 {
     int mg[2] = { 0, 0 }, eg[2] = { 0, 0 }, danger[2];
+    ch_pawn_entry *e = cached ? ch_pawn_probe(s) : NULL;
     for (int c = 0; c < 2; c++) {
-        ch_eval_pawns(s, c, &mg[c], &eg[c]);
+        uint64_t passed;
+        if (e) {
+            mg[c] += e->mg[c];
+            eg[c] += e->eg[c];
+            passed = e->passed & s->bb[ch_piece(c, CH_PAWN)];
+            if (e->shield_sq[c] != s->king[c]) {
+                e->shield_sq[c] = s->king[c];
+                e->shield[c] = (int16_t)ch_eval_shield(s, c);
+            }
+            mg[c] += e->shield[c];
+        } else {
+            passed = ch_eval_pawns(s, c, &mg[c], &eg[c]);
+            mg[c] += ch_eval_shield(s, c);
+        }
+        ch_eval_passed(s, c, passed, &eg[c]);
         ch_eval_pieces(s, c, &mg[c], &eg[c], &danger[c]);
-        mg[c] += ch_eval_shield(s, c);
     }
     int white_mg = s->emg + mg[0] - mg[1] + danger[0] - danger[1];
     int white_eg = s->eeg + eg[0] - eg[1];
@@ -1407,10 +1495,8 @@ static gts_score ch_evaluate(void *state, void *user)
  * when the engine's generate() has just said so (nomoves_*), which is how
  * the search meets one: it generates, finds nothing, then asks for the
  * score. A stalemate at the horizon, never generated, is not seen. */
-static gts_score ch_evaluate_engine(void *state, void *user)
+static gts_score ch_evaluate_engine_any(ch_state *s, bool cached)
 {
-    (void)user;
-    const ch_state *s = state;
     if (!s)
         return GTS_SCORE_INVALID;
     if (ch_in_check(s)) {
@@ -1421,7 +1507,18 @@ static gts_score ch_evaluate_engine(void *state, void *user)
     }
     if (ch_drawn(s, true) || ch_insufficient_material(s))
         return 0;
-    return ch_eval_full(s);
+    return ch_eval_full(s, cached);
+}
+
+static gts_score ch_evaluate_engine(void *state, void *user)
+{
+    (void)user;
+    return ch_evaluate_engine_any(state, true);
+}
+
+int gts__chess_evaluate_uncached(void *state)
+{
+    return ch_evaluate_engine_any(state, false);
 }
 
 static uint64_t ch_hash(void *state, void *user)
@@ -1442,13 +1539,17 @@ static void *ch_clone(void *state, void *user)
         return NULL;
     /* The history beyond ply is never read: copy only what is used. */
     memcpy(copy, s, offsetof(ch_state, hist) + s->ply * sizeof s->hist[0]);
+    copy->pawns = NULL;
     return copy;
 }
 
 static void ch_free(void *state, void *user)
 {
     (void)user;
-    free(state);
+    ch_state *s = state;
+    if (s)
+        free(s->pawns);
+    free(s);
 }
 
 static int32_t ch_move_score(void *state, gts_move move, void *user)

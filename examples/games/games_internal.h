@@ -42,4 +42,8 @@ int gts__randtree_turn(const void *state, int *plies);
 int gts__go_turn(const void *state, int *plies);
 int gts__chess_turn(const void *state, int *plies);
 
+/* gts_game_chess_engine()'s evaluate() of a chess state computed without
+ * the state's pawn table (the reference its cached values must equal). */
+int gts__chess_evaluate_uncached(void *state);
+
 #endif
