@@ -337,6 +337,8 @@ static uint8_t ch_castle_keep[64];
 static int16_t ch_eval_pst[2][16][64];
 static uint64_t ch_file_bb[8], ch_adjacent_bb[8];
 static uint64_t ch_front_bb[2][64], ch_passed_bb[2][64];
+/* Whether the processor has the POPCNT instruction (ch_eval_pieces_popcnt). */
+static bool ch_use_popcnt;
 static pthread_once_t ch_init_once = PTHREAD_ONCE_INIT;
 
 static uint64_t ch_splitmix64(uint64_t *x)
@@ -645,6 +647,10 @@ static void ch_init(void)
     ch_castle_keep[56] &= (uint8_t)~CH_BQ; /* a8 */
     ch_castle_keep[63] &= (uint8_t)~CH_BK; /* h8 */
     ch_castle_keep[60] &= (uint8_t)~(CH_BK | CH_BQ); /* e8 */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+    __builtin_cpu_init();
+    ch_use_popcnt = __builtin_cpu_supports("popcnt");
+#endif
     ch_magic_init(ch_rook_magic, ch_rook_table, CH_ROOK_MAGIC, 0);
     ch_magic_init(ch_bishop_magic, ch_bishop_table, CH_BISHOP_MAGIC, 4);
     ch_eval_init();
@@ -1151,8 +1157,10 @@ static ch_pawn_entry *ch_pawn_probe(ch_state *s)
 /* Pieces of colour @p c: mobility, rooks on open files, the bishop pair,
  * and the attack on the enemy king's zone (*danger: the enemy king's
  * middle-game penalty). From c's side. */
-static void ch_eval_pieces(const ch_state *s, int c, int *mg, int *eg, int *danger)
+static inline __attribute__((always_inline)) void
+ch_eval_pieces_body(const ch_state *s, int c, int *mg, int *eg, int *danger, bool hw)
 {
+#define CH_POPCOUNT(b) (hw ? __builtin_popcountll(b) : ch_popcount(b))
     uint64_t occ = s->occ[0] | s->occ[1];
     uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
     uint64_t safe = ~s->occ[c] & ~ch_pawn_attacks(opp_pawns, c ^ 1);
@@ -1163,12 +1171,12 @@ static void ch_eval_pieces(const ch_state *s, int c, int *mg, int *eg, int *dang
         for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
             int sq = __builtin_ctzll(b);
             uint64_t a = ch_piece_attacks(t, sq, occ);
-            int n = ch_popcount(a & safe) - CH_MOBILITY_TYPICAL[t];
+            int n = CH_POPCOUNT(a & safe) - CH_MOBILITY_TYPICAL[t];
             *mg += CH_MOBILITY[0][t] * n;
             *eg += CH_MOBILITY[1][t] * n;
             if (a & zone) {
                 attackers++;
-                units += CH_ATTACK_WEIGHT[t] + ch_popcount(a & zone);
+                units += CH_ATTACK_WEIGHT[t] + CH_POPCOUNT(a & zone);
             }
             if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
                 bool open = !(opp_pawns & ch_file_bb[sq & 7]);
@@ -1187,6 +1195,32 @@ static void ch_eval_pieces(const ch_state *s, int c, int *mg, int *eg, int *dang
         d = d < CH_DANGER_MAX ? d : CH_DANGER_MAX;
         *danger = s->count[ch_piece(c, CH_QUEEN)] ? d : d / 2;
     }
+#undef CH_POPCOUNT
+}
+
+/* The same, compiled twice: with the POPCNT instruction for the processors
+ * that have it (chosen once, ch_init), and without. The library is built
+ * for any x86-64, where __builtin_popcountll is a call to a library
+ * routine; a build for a processor with POPCNT (-mpopcnt, -march=...)
+ * uses the instruction everywhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+__attribute__((target("popcnt"))) static void ch_eval_pieces_popcnt(const ch_state *s, int c,
+                                                                    int *mg, int *eg,
+                                                                    int *danger)
+{
+    ch_eval_pieces_body(s, c, mg, eg, danger, true);
+}
+#else
+#define ch_eval_pieces_popcnt ch_eval_pieces_plain
+#endif
+
+static void ch_eval_pieces_plain(const ch_state *s, int c, int *mg, int *eg, int *danger)
+{
+#ifdef __POPCNT__
+    ch_eval_pieces_body(s, c, mg, eg, danger, true);
+#else
+    ch_eval_pieces_body(s, c, mg, eg, danger, false);
+#endif
 }
 
 /* Non-pawn material of colour @p c (middle-game values). */
@@ -1200,7 +1234,9 @@ static int ch_non_pawn(const ch_state *s, int c)
 
 /* The engine's static evaluation of a position that is not over, from the
  * side to move. Symmetric by construction: every term is computed for each
- * colour from its own side and subtracted. */
+ * colour from its own side and subtracted. @p cached: through the state's
+ * pawn table and with POPCNT where the processor has it; false: the plain
+ * computation of the same value (gts__chess_evaluate_uncached). */
 static int ch_eval_full(ch_state *s, bool cached)
 {
     int mg[2] = { 0, 0 }, eg[2] = { 0, 0 }, danger[2];
@@ -1221,7 +1257,10 @@ static int ch_eval_full(ch_state *s, bool cached)
             mg[c] += ch_eval_shield(s, c);
         }
         ch_eval_passed(s, c, passed, &eg[c]);
-        ch_eval_pieces(s, c, &mg[c], &eg[c], &danger[c]);
+        if (ch_use_popcnt && cached)
+            ch_eval_pieces_popcnt(s, c, &mg[c], &eg[c], &danger[c]);
+        else
+            ch_eval_pieces_plain(s, c, &mg[c], &eg[c], &danger[c]);
     }
     int white_mg = s->emg + mg[0] - mg[1] + danger[0] - danger[1];
     int white_eg = s->eeg + eg[0] - eg[1];
@@ -1617,6 +1656,7 @@ static gts_score ch_evaluate_engine(void *state, void *user)
     return ch_evaluate_engine_any(state, true);
 }
 
+/* The reference evaluation: no pawn table, and the portable popcount. */
 int gts__chess_evaluate_uncached(void *state)
 {
     return ch_evaluate_engine_any(state, false);

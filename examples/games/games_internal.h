@@ -43,7 +43,8 @@ int gts__go_turn(const void *state, int *plies);
 int gts__chess_turn(const void *state, int *plies);
 
 /* gts_game_chess_engine()'s evaluate() of a chess state computed without
- * the state's pawn table (the reference its cached values must equal). */
+ * the state's pawn table and with the portable popcount, never the POPCNT
+ * instruction (the reference that evaluate()'s values must equal). */
 int gts__chess_evaluate_uncached(void *state);
 
 #endif
