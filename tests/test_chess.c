@@ -973,3 +973,48 @@ Test(chess, engine_clone_has_its_own_pawn_table)
     cr_expect_eq(e->evaluate(s, NULL), v);
     gts_games_free(e, s);
 }
+
+static void extend_visit(void *s, int ply, bool back, void *ctx)
+{
+    (void)ply;
+    if (back)
+        return;
+    const gts_game *g = gts_game_chess();
+    int *checks = ctx;
+    gts_move mv[256];
+    int n = g->generate(s, mv, 256, NULL);
+    for (int k = 0; k < n; k++) {
+        int extend = g->extend(s, mv[k], NULL);
+        cr_assert_eq(g->apply(s, mv[k], NULL), 0);
+        bool check = gts__chess_in_check(s);
+        cr_assert_eq(g->undo(s, mv[k], NULL), 0);
+        cr_expect_eq(extend, check ? 1 : 0, "move %u: extend() %d, in check after it: %d",
+                     (unsigned)mv[k], extend, check);
+        checks[check]++;
+    }
+}
+
+Test(chess, extend_is_exactly_the_checking_moves)
+{
+    /* extend() tells a checking move without playing it (direct checks,
+     * discovered ones, promotions; castling and en passant are played):
+     * every legal move along random games, against the position after it. */
+    static const char *const more[] = {
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",           /* castling gives check */
+        "8/8/8/KPp4r/8/8/8/4k2B w - c6 0 2",          /* en passant discovers check */
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",             /* promotions */
+        "4k3/4n3/8/8/4R3/8/4B3/4K3 b - - 0 1",
+    };
+    uint64_t rng = 99;
+    int checks[2] = { 0, 0 };
+    for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
+        for (int walk = 0; walk < 3; walk++)
+            eval_walk(EVAL_FENS[i], &rng, 40, extend_visit, checks);
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        void *s = chess(more[i]);
+        extend_visit(s, 0, false, checks);
+        gts_games_free(gts_game_chess(), s);
+    }
+    cr_expect_gt(checks[1], 100, "%d checking moves", checks[1]);
+    cr_expect_gt(checks[0], 10000, "%d others", checks[0]);
+}

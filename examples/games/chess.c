@@ -1656,6 +1656,11 @@ static gts_score ch_evaluate_engine(void *state, void *user)
     return ch_evaluate_engine_any(state, true);
 }
 
+bool gts__chess_in_check(const void *state)
+{
+    return ch_in_check(state);
+}
+
 /* The reference evaluation: no pawn table, and the portable popcount. */
 int gts__chess_evaluate_uncached(void *state)
 {
@@ -1716,16 +1721,45 @@ static int32_t ch_move_score_engine(void *state, gts_move move, void *user)
     return key;
 }
 
+/* Whether the legal move @p m gives check, without playing it: the moved
+ * piece attacks the enemy king from its arrival square (as what it
+ * promotes to), or leaving its square opens a line of one of the mover's
+ * sliders onto that king. No other piece of the mover can attack the king
+ * after the move, since none did before (the side not to move is never in
+ * check). Castling and en passant (a rook that moves too, two squares
+ * emptied) are played out instead. */
+static bool ch_gives_check(ch_state *s, gts_move m)
+{
+    int from = ch_move_from(m), to = ch_move_to(m), promo = ch_move_promo(m);
+    int us = s->side, t = ch_type(s->board[from]), ek = s->king[us ^ 1];
+    if ((t == CH_KING && (to - from == 2 || from - to == 2)) ||
+        (t == CH_PAWN && to == s->ep && ch_file(from) != ch_file(to))) {
+        ch_do_move(s, m);
+        bool check = ch_in_check(s);
+        ch_undo_move(s);
+        return check;
+    }
+    uint64_t occ = ((s->occ[0] | s->occ[1]) & ~(1ull << from)) | 1ull << to;
+    int now = promo ? promo : t;
+    uint64_t direct = now == CH_PAWN     ? ch_pawn_bb[us][to]
+                      : now == CH_KNIGHT ? ch_knight_bb[to]
+                      : now == CH_KING   ? 0
+                                         : ch_slider_attacks(now, to, occ);
+    if (direct >> ek & 1)
+        return true;
+    uint64_t queens = s->bb[ch_piece(us, CH_QUEEN)], gone = ~(1ull << from);
+    uint64_t rooks = (s->bb[ch_piece(us, CH_ROOK)] | queens) & gone;
+    uint64_t bishops = (s->bb[ch_piece(us, CH_BISHOP)] | queens) & gone;
+    return ((ch_rook_attacks(ek, occ) & rooks) | (ch_bishop_attacks(ek, occ) & bishops)) != 0;
+}
+
 static int ch_extend(void *state, gts_move move, void *user)
 {
     (void)user;
     ch_state *s = state;
     if (!s || s->ply >= CH_MAX_PLIES)
         return GTS_EINVAL;
-    ch_do_move(s, move);
-    bool check = ch_in_check(s);
-    ch_undo_move(s);
-    return check ? 1 : 0;
+    return ch_gives_check(s, move) ? 1 : 0;
 }
 
 static int ch_format_move(void *state, gts_move move, char *buf, size_t size, void *user)

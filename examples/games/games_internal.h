@@ -7,6 +7,7 @@
 #ifndef GTS_GAMES_INTERNAL_H
 #define GTS_GAMES_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <gts/gts.h>
@@ -46,5 +47,7 @@ int gts__chess_turn(const void *state, int *plies);
  * the state's pawn table and with the portable popcount, never the POPCNT
  * instruction (the reference that evaluate()'s values must equal). */
 int gts__chess_evaluate_uncached(void *state);
+/* Whether the side to move of a chess state is in check. */
+bool gts__chess_in_check(const void *state);
 
 #endif
