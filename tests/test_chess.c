@@ -891,7 +891,7 @@ static void eval_walk(const char *fen, uint64_t *rng, int plies, eval_visit *vis
 /* The fold of every value along the walks, and the values on the way down,
  * which the way back must meet again. */
 typedef struct eval_fold {
-    uint64_t fold;
+    uint64_t fold, plain_fold; /* the engine's evaluate(), gts_game_chess()'s */
     int count;
     gts_score down[129];
 } eval_fold;
@@ -907,23 +907,28 @@ static void fold_visit(void *s, int ply, bool back, void *ctx)
     }
     f->down[ply] = v;
     f->fold = (f->fold ^ (uint32_t)v) * 0x100000001b3ull;
+    gts_score plain = gts_game_chess()->evaluate(s, NULL);
+    f->plain_fold = (f->plain_fold ^ (uint32_t)plain) * 0x100000001b3ull;
     f->count++;
 }
 
 Test(chess, engine_evaluation_values_are_fixed)
 {
     /* The engine's evaluation of 1,000-odd positions, folded into one
-     * number recorded when the evaluation was last changed on purpose: a
+     * number recorded when the evaluation was last changed on purpose (and
+     * the same for gts_game_chess()'s plain evaluation): a
      * change of speed (a cache, a faster attack set) must leave every
      * value as it was; a change of value changes this number. */
-    eval_fold f = { .fold = 0xcbf29ce484222325ull };
+    eval_fold f = { .fold = 0xcbf29ce484222325ull, .plain_fold = 0xcbf29ce484222325ull };
     uint64_t rng = 2026;
     for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
         for (int walk = 0; walk < 2; walk++)
             eval_walk(EVAL_FENS[i], &rng, 40, fold_visit, &f);
-    cr_log_info("%d positions, fold 0x%016llx", f.count, (unsigned long long)f.fold);
+    cr_log_info("%d positions, fold 0x%016llx, plain 0x%016llx", f.count,
+                (unsigned long long)f.fold, (unsigned long long)f.plain_fold);
     cr_expect_eq(f.count, 1148, "positions");
     cr_expect_eq(f.fold, 0xdf5c2040735b0679ull, "the fold of the values");
+    cr_expect_eq(f.plain_fold, 0x708f505f4782d3b9ull, "the fold of gts_game_chess()'s values");
 }
 
 static void cache_visit(void *s, int ply, bool back, void *ctx)

@@ -335,6 +335,12 @@ static uint8_t ch_castle_keep[64];
  * colour and square the squares ahead on the file (front) and on the file
  * and the two beside it (passed: no enemy pawn there makes a pawn passed). */
 static int16_t ch_eval_pst[2][16][64];
+/* The plain evaluation's value of each piece code on each square (material
+ * + CH_PST, the king's endgame table in [1]), middle game [0] and endgame
+ * [1], signed (white positive), and each piece code's phase weight: what
+ * ch_put and ch_remove add and take away. */
+static int16_t ch_plain_pst[2][16][64];
+static uint8_t ch_phase_of[16];
 static uint64_t ch_file_bb[8], ch_adjacent_bb[8];
 static uint64_t ch_front_bb[2][64], ch_passed_bb[2][64];
 /* Whether the processor has the POPCNT instruction (ch_eval_pieces_popcnt). */
@@ -454,6 +460,16 @@ static void ch_eval_init(void)
                 ch_eval_pst[ph][t | 8][sq ^ 56] = (int16_t)-ch_eval_square(t, sq, r, ph);
             }
     }
+    for (int sq = 0; sq < 64; sq++)
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            int idx = sq ^ 56; /* a white piece's entry in the tables printed rank 8 first */
+            int eg = t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx];
+            ch_plain_pst[0][t][sq] = (int16_t)(CH_VALUE[t] + CH_PST[t][idx]);
+            ch_plain_pst[1][t][sq] = (int16_t)(CH_VALUE[t] + eg);
+            ch_plain_pst[0][t | 8][sq ^ 56] = (int16_t)-ch_plain_pst[0][t][sq];
+            ch_plain_pst[1][t | 8][sq ^ 56] = (int16_t)-ch_plain_pst[1][t][sq];
+            ch_phase_of[t] = ch_phase_of[t | 8] = (uint8_t)CH_PHASE_WEIGHT[t];
+        }
     for (int f = 0; f < 8; f++)
         ch_adjacent_bb[f] = (f > 0 ? ch_file_bb[f - 1] : 0) | (f < 7 ? ch_file_bb[f + 1] : 0);
     for (int sq = 0; sq < 64; sq++) {
@@ -676,16 +692,15 @@ static gts_move ch_make_move(int from, int to, int promo)
  * and the counts up to date. */
 static void ch_put(ch_state *s, int sq, int piece)
 {
-    int t = ch_type(piece), c = ch_colour(piece), idx = c == CH_WHITE ? sq ^ 56 : sq;
-    int sign = c == CH_WHITE ? 1 : -1;
+    int t = ch_type(piece), c = ch_colour(piece);
     s->board[sq] = (uint8_t)piece;
     s->key ^= ch_zobrist_piece[piece][sq];
     s->pawn_key ^= ch_zobrist_pawn[piece][sq];
-    s->mg += sign * (CH_VALUE[t] + CH_PST[t][idx]);
-    s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->mg += ch_plain_pst[0][piece][sq];
+    s->eg += ch_plain_pst[1][piece][sq];
     s->emg += ch_eval_pst[0][piece][sq];
     s->eeg += ch_eval_pst[1][piece][sq];
-    s->phase += CH_PHASE_WEIGHT[t];
+    s->phase += ch_phase_of[piece];
     s->count[piece]++;
     s->bb[piece] |= 1ull << sq;
     s->occ[c] |= 1ull << sq;
@@ -695,16 +710,15 @@ static void ch_put(ch_state *s, int sq, int piece)
 
 static void ch_remove(ch_state *s, int sq)
 {
-    int piece = s->board[sq], t = ch_type(piece), c = ch_colour(piece);
-    int idx = c == CH_WHITE ? sq ^ 56 : sq, sign = c == CH_WHITE ? 1 : -1;
+    int piece = s->board[sq], c = ch_colour(piece);
     s->board[sq] = CH_EMPTY;
     s->key ^= ch_zobrist_piece[piece][sq];
     s->pawn_key ^= ch_zobrist_pawn[piece][sq];
-    s->mg -= sign * (CH_VALUE[t] + CH_PST[t][idx]);
-    s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->mg -= ch_plain_pst[0][piece][sq];
+    s->eg -= ch_plain_pst[1][piece][sq];
     s->emg -= ch_eval_pst[0][piece][sq];
     s->eeg -= ch_eval_pst[1][piece][sq];
-    s->phase -= CH_PHASE_WEIGHT[t];
+    s->phase -= ch_phase_of[piece];
     s->count[piece]--;
     s->bb[piece] &= ~(1ull << sq);
     s->occ[c] &= ~(1ull << sq);
