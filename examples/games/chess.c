@@ -819,6 +819,8 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
     int us = s->side, them = us ^ 1;
     int up = us == CH_WHITE ? 8 : -8;
     int start_rank = us == CH_WHITE ? 1 : 6, last_rank = us == CH_WHITE ? 7 : 0;
+    /* What a pawn may capture: a piece of the other side, or en passant. */
+    uint64_t targets = s->occ[them] | (s->ep != CH_NO_SQ ? 1ull << s->ep : 0);
     l->n = 0;
     for (uint64_t own = s->occ[us]; own; own &= own - 1) {
         int from = __builtin_ctzll(own), t = ch_type(s->board[from]);
@@ -830,14 +832,12 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
                 if (!noisy && ch_rank(from) == start_rank && s->board[to + up] == CH_EMPTY)
                     ch_add(l, s, from, to + up, 0);
             }
-            for (int df = -1; df <= 1; df += 2) {
-                if (ch_file(from) + df < 0 || ch_file(from) + df > 7)
-                    continue;
-                int cap = to + df, victim = s->board[cap];
-                if ((victim != CH_EMPTY && ch_colour(victim) == them) || cap == s->ep)
-                    ch_add_pawn(l, s, from, cap, noisy);
-            }
+            /* Captures: towards the a-file first, which is the lower square. */
+            for (uint64_t b = ch_pawn_bb[us][from] & targets; b; b &= b - 1)
+                ch_add_pawn(l, s, from, __builtin_ctzll(b), noisy);
         } else if (t == CH_KNIGHT || t == CH_KING) {
+            if (noisy && !((t == CH_KNIGHT ? ch_knight_bb[from] : ch_king_bb[from]) & s->occ[them]))
+                continue; /* nothing to take: the usual case */
             const uint8_t *to = t == CH_KNIGHT ? ch_knight_to[from] : ch_king_to[from];
             int n = t == CH_KNIGHT ? ch_knight_n[from] : ch_king_n[from];
             for (int i = 0; i < n; i++) {
