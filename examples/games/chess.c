@@ -1322,8 +1322,21 @@ static int ch_see(const ch_state *s, gts_move m)
     int gain[32], d = 0, side = us ^ 1;
     gain[0] = CH_SEE_VALUE[victim];
     int on_square = t; /* the piece standing on @p to, which the next capture takes */
+    /* The pieces of both sides still on the board (in occ) that attack
+     * @p to: those of the sliders change as pieces leave their lines. */
+    const uint64_t *bb = s->bb;
+    uint64_t straight = bb[ch_piece(0, CH_ROOK)] | bb[ch_piece(0, CH_QUEEN)] |
+                        bb[ch_piece(1, CH_ROOK)] | bb[ch_piece(1, CH_QUEEN)];
+    uint64_t diagonal = bb[ch_piece(0, CH_BISHOP)] | bb[ch_piece(0, CH_QUEEN)] |
+                        bb[ch_piece(1, CH_BISHOP)] | bb[ch_piece(1, CH_QUEEN)];
+    uint64_t fixed = (ch_pawn_bb[CH_BLACK][to] & bb[ch_piece(CH_WHITE, CH_PAWN)]) |
+                     (ch_pawn_bb[CH_WHITE][to] & bb[ch_piece(CH_BLACK, CH_PAWN)]) |
+                     (ch_knight_bb[to] & (bb[ch_piece(0, CH_KNIGHT)] | bb[ch_piece(1, CH_KNIGHT)])) |
+                     (ch_king_bb[to] & (bb[ch_piece(0, CH_KING)] | bb[ch_piece(1, CH_KING)]));
     for (;;) {
-        uint64_t att = ch_attackers(s, to, side, occ, occ);
+        uint64_t all = (fixed | (ch_rook_attacks(to, occ) & straight) |
+                        (ch_bishop_attacks(to, occ) & diagonal)) & occ;
+        uint64_t att = all & s->occ[side];
         if (!att)
             break;
         int a = CH_PAWN;
@@ -1332,7 +1345,7 @@ static int ch_see(const ch_state *s, gts_move m)
             if ((pick = att & s->bb[ch_piece(side, a)]))
                 break;
         /* A king may take only when the other side has nothing left there. */
-        if (a == CH_KING && ch_attackers(s, to, side ^ 1, occ, occ))
+        if (a == CH_KING && (all & s->occ[side ^ 1]))
             break;
         d++;
         gain[d] = CH_SEE_VALUE[on_square] - gain[d - 1];
