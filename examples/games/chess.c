@@ -7,13 +7,16 @@
  * It is meant to be read by engine authors as a model of an adapter, so it
  * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
  * generation filtered by "is my king attacked after the move", and a history
- * stack that makes undo() exact. One concession to speed, where the profile
- * of a search put 40% of the time (doc/results/games.md, issue 32): the
- * pieces are also kept as bitboards, so that "is this square attacked" is a
- * few table lookups and one blocker scan per line instead of a walk along
- * eight rays, and the legality test runs only on the moves that can leave
- * the king attacked (king moves, pinned pieces, en passant, any move when
- * in check). Moves come out in the same order as from the plain loops.
+ * stack that makes undo() exact. Concessions to speed, each where a profile
+ * of a search put the time (doc/results/games.md, issue 32): the pieces
+ * are also kept as bitboards, and a slider's attack set is one lookup in
+ * magic-bitboard tables (ch_rook_attacks), so that "is this square
+ * attacked" is a few table lookups instead of a walk along eight rays; the
+ * legality test runs only on the moves that can leave the king attacked
+ * (king moves, pinned pieces, en passant, any move when in check); extend()
+ * tells a checking move without playing it (ch_gives_check). Moves come
+ * out in the same order as from the plain loops (by square, then by
+ * direction, nearest square first), so every search is the same.
  *
  * Representation: squares 0..63 with a1 = 0, h1 = 7, a8 = 56, h8 = 63. A
  * piece is its type (CH_PAWN..CH_KING, 1..6) plus 8 for black; 0 is empty.
@@ -73,6 +76,18 @@
  *   - its quiescence moves leave out the captures that lose material by
  *     static exchange (ch_see: SEE < 0), which the selective search then
  *     treats as quiet moves.
+ * The engine's evaluation is computed cheaply without changing its value
+ * (issue 32): what the pawns alone decide (doubled, isolated and passed
+ * pawns, and the king's pawn shield for its square) is kept in a pawn
+ * table of the state (ch_pawn_probe: 64 KiB, allocated by the first
+ * evaluate(), one per clone, so per searching thread), keyed by a
+ * pawn-only Zobrist key that apply() and undo() keep; mobility and king
+ * attacks share one attack set per piece; bits are counted with POPCNT
+ * where the processor has it (chosen at start-up: the library is built
+ * for any x86-64). gts__chess_evaluate_uncached() computes the same value
+ * the plain way, the tests' reference. A lazy evaluation (stopping early
+ * when the material is far outside the window) would need the window,
+ * which the library's evaluate() does not pass.
  *
  * Optional callbacks and why:
  *   generate_noisy  captures (en passant included) and queen promotions:
@@ -111,8 +126,9 @@
  * would cost a generate() per node. parse_move() is the checked way in for
  * moves from outside.
  *
- * Concurrency: the Zobrist and move tables are built once (pthread_once),
- * then only read; every callback touches only its own state.
+ * Concurrency: the Zobrist, move and magic tables are built once
+ * (pthread_once), then only read; every callback touches only its own
+ * state (the pawn table included: a clone starts without one).
  */
 #include "gts_games.h"
 #include "games_internal.h"
