@@ -85,7 +85,10 @@
  * attacks share one attack set per piece; bits are counted with POPCNT
  * where the processor has it (chosen at start-up: the library is built
  * for any x86-64). gts__chess_evaluate_uncached() computes the same value
- * the plain way, the tests' reference. A lazy evaluation (stopping early
+ * the plain way, the tests' reference. The pawn table is a cache, not part
+ * of the position: after a search the position is restored (every
+ * callback answers as before), the table's bytes are not, like the
+ * engine's stalemate mark. A lazy evaluation (stopping early
  * when the material is far outside the window) would need the window,
  * which the library's evaluate() does not pass.
  *
