@@ -1187,49 +1187,76 @@ static ch_pawn_entry *ch_pawn_probe(ch_state *s)
     return e;
 }
 
+/* Bits set in @p b, with the instruction in a function compiled for a
+ * processor with POPCNT (@p hw: see ch_eval_pieces_popcnt). */
+#define CH_POPCOUNT(b) (hw ? __builtin_popcountll(b) : ch_popcount(b))
+
+/* What ch_eval_pieces_body keeps for one side while it goes through the
+ * pieces. */
+typedef struct ch_piece_sums {
+    int mg, eg;          /* rooks on open files */
+    int mobility[7];     /* safe squares above the typical count, by type */
+    int attackers, units; /* the king-zone attack */
+} ch_piece_sums;
+
+/* The pieces of type @p t (a constant where it is inlined) of colour @p c. */
+static inline __attribute__((always_inline)) void
+ch_eval_type(const ch_state *s, int c, int t, uint64_t occ, uint64_t safe, uint64_t zone,
+             ch_piece_sums *sum, bool hw)
+{
+    uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        uint64_t a = ch_piece_attacks(t, sq, occ);
+        sum->mobility[t] += CH_POPCOUNT(a & safe) - CH_MOBILITY_TYPICAL[t];
+        if (a & zone) {
+            sum->attackers++;
+            sum->units += CH_ATTACK_WEIGHT[t] + CH_POPCOUNT(a & zone);
+        }
+        if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
+            bool open = !(opp_pawns & ch_file_bb[sq & 7]);
+            sum->mg += open ? CH_ROOK_OPEN[0] : CH_ROOK_HALF_OPEN[0];
+            sum->eg += open ? CH_ROOK_OPEN[1] : CH_ROOK_HALF_OPEN[1];
+        }
+    }
+}
+
 /* Pieces of colour @p c: mobility, rooks on open files, the bishop pair,
  * and the attack on the enemy king's zone (*danger: the enemy king's
- * middle-game penalty). From c's side. */
+ * middle-game penalty). From c's side. One attack set per piece serves
+ * mobility and the king's zone; the mobility is summed by type and
+ * weighted once. */
 static inline __attribute__((always_inline)) void
 ch_eval_pieces_body(const ch_state *s, int c, int *mg, int *eg, int *danger, bool hw)
 {
-#define CH_POPCOUNT(b) (hw ? __builtin_popcountll(b) : ch_popcount(b))
     uint64_t occ = s->occ[0] | s->occ[1];
-    uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    uint64_t opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
     uint64_t safe = ~s->occ[c] & ~ch_pawn_attacks(opp_pawns, c ^ 1);
     int ek = s->king[c ^ 1];
     uint64_t zone = ch_king_bb[ek] | 1ull << ek;
-    int attackers = 0, units = 0;
+    ch_piece_sums sum = { 0 };
+    ch_eval_type(s, c, CH_KNIGHT, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_BISHOP, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_ROOK, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_QUEEN, occ, safe, zone, &sum, hw);
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++) {
-        for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
-            uint64_t a = ch_piece_attacks(t, sq, occ);
-            int n = CH_POPCOUNT(a & safe) - CH_MOBILITY_TYPICAL[t];
-            *mg += CH_MOBILITY[0][t] * n;
-            *eg += CH_MOBILITY[1][t] * n;
-            if (a & zone) {
-                attackers++;
-                units += CH_ATTACK_WEIGHT[t] + CH_POPCOUNT(a & zone);
-            }
-            if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
-                bool open = !(opp_pawns & ch_file_bb[sq & 7]);
-                *mg += open ? CH_ROOK_OPEN[0] : CH_ROOK_HALF_OPEN[0];
-                *eg += open ? CH_ROOK_OPEN[1] : CH_ROOK_HALF_OPEN[1];
-            }
-        }
+        *mg += CH_MOBILITY[0][t] * sum.mobility[t];
+        *eg += CH_MOBILITY[1][t] * sum.mobility[t];
     }
+    *mg += sum.mg;
+    *eg += sum.eg;
     if (s->count[ch_piece(c, CH_BISHOP)] >= 2) {
         *mg += CH_BISHOP_PAIR[0];
         *eg += CH_BISHOP_PAIR[1];
     }
     *danger = 0;
-    if (attackers >= 2) {
-        int d = units * units * CH_DANGER_SCALE_NUM / CH_DANGER_SCALE_DEN;
+    if (sum.attackers >= 2) {
+        int d = sum.units * sum.units * CH_DANGER_SCALE_NUM / CH_DANGER_SCALE_DEN;
         d = d < CH_DANGER_MAX ? d : CH_DANGER_MAX;
         *danger = s->count[ch_piece(c, CH_QUEEN)] ? d : d / 2;
     }
-#undef CH_POPCOUNT
 }
+#undef CH_POPCOUNT
 
 /* The same, compiled twice: with the POPCNT instruction for the processors
  * that have it (chosen once, ch_init), and without. The library is built
