@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <gts/check.h>
+#include "games_internal.h"
 #include "gts_games.h"
 
 static const char *const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -839,4 +840,186 @@ Test(chess, engine_quiescence_leaves_out_losing_captures)
     }
     cr_expect_gt(dropped, 3, "some captures lose");
     cr_expect_gt(kept, 3, "some do not");
+}
+
+/* ---- the engine's evaluation: the same values, however it is computed ------
+ * Random games (gts_game_chess()'s moves, so repetitions do not end them)
+ * from positions of every phase, with promotions, en passant and castling
+ * on the way, walked down and taken back move by move: eval_walk() calls
+ * @p visit at every position on the way down and again on the way back. */
+
+static const char *const EVAL_FENS[] = {
+    START, KIWIPETE, POS3, POS4, POS4_MIRRORED, POS5, POS6,
+    "8/8/4k3/8/2p5/8/B2P4/4K3 w - - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/5pk1/6p1/3P4/1p6/1P3KP1/8/8 b - - 0 40",
+    "8/1P4k1/8/3pP3/8/8/5p2/2K5 w - d6 0 50",           /* en passant, promotions */
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 30",    /* promotions with captures */
+    "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 0 23",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+};
+
+typedef void eval_visit(void *state, int ply, bool back, void *ctx);
+
+static void eval_walk(const char *fen, uint64_t *rng, int plies, eval_visit *visit, void *ctx)
+{
+    const gts_game *g = gts_game_chess();
+    void *s = chess(fen);
+    gts_move line[128];
+    int depth = 0;
+    cr_assert(plies <= 128);
+    for (; depth < plies; depth++) {
+        visit(s, depth, false, ctx);
+        gts_move mv[256];
+        int n = g->generate(s, mv, 256, NULL);
+        if (n == 0)
+            break;
+        *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+        line[depth] = mv[(*rng >> 33) % (uint64_t)n];
+        cr_assert_eq(g->apply(s, line[depth], NULL), 0);
+    }
+    if (depth == plies)
+        visit(s, depth, false, ctx);
+    while (depth > 0) {
+        depth--;
+        cr_assert_eq(g->undo(s, line[depth], NULL), 0);
+        visit(s, depth, true, ctx);
+    }
+    gts_games_free(g, s);
+}
+
+/* The fold of every value along the walks, and the values on the way down,
+ * which the way back must meet again. */
+typedef struct eval_fold {
+    uint64_t fold, plain_fold; /* the engine's evaluate(), gts_game_chess()'s */
+    int count;
+    gts_score down[129];
+} eval_fold;
+
+static void fold_visit(void *s, int ply, bool back, void *ctx)
+{
+    eval_fold *f = ctx;
+    gts_score v = gts_game_chess_engine()->evaluate(s, NULL);
+    if (back) {
+        cr_expect_eq(v, f->down[ply], "ply %d: %d after the undo, %d before", ply, v,
+                     f->down[ply]);
+        return;
+    }
+    f->down[ply] = v;
+    f->fold = (f->fold ^ (uint32_t)v) * 0x100000001b3ull;
+    gts_score plain = gts_game_chess()->evaluate(s, NULL);
+    f->plain_fold = (f->plain_fold ^ (uint32_t)plain) * 0x100000001b3ull;
+    f->count++;
+}
+
+Test(chess, engine_evaluation_values_are_fixed)
+{
+    /* The engine's evaluation of 1,000-odd positions, folded into one
+     * number recorded when the evaluation was last changed on purpose (and
+     * the same for gts_game_chess()'s plain evaluation): a
+     * change of speed (a cache, a faster attack set) must leave every
+     * value as it was; a change of value changes this number. */
+    eval_fold f = { .fold = 0xcbf29ce484222325ull, .plain_fold = 0xcbf29ce484222325ull };
+    uint64_t rng = 2026;
+    for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
+        for (int walk = 0; walk < 2; walk++)
+            eval_walk(EVAL_FENS[i], &rng, 40, fold_visit, &f);
+    cr_log_info("%d positions, fold 0x%016llx, plain 0x%016llx", f.count,
+                (unsigned long long)f.fold, (unsigned long long)f.plain_fold);
+    cr_expect_eq(f.count, 1148, "positions");
+    cr_expect_eq(f.fold, 0xdf5c2040735b0679ull, "the fold of the values");
+    cr_expect_eq(f.plain_fold, 0x708f505f4782d3b9ull, "the fold of gts_game_chess()'s values");
+}
+
+static void cache_visit(void *s, int ply, bool back, void *ctx)
+{
+    (void)back;
+    int *compared = ctx;
+    gts_score cached = gts_game_chess_engine()->evaluate(s, NULL);
+    int reference = gts__chess_evaluate_uncached(s);
+    cr_expect_eq(cached, reference, "ply %d: %d with the pawn table, %d without", ply, cached,
+                 reference);
+    (*compared)++;
+}
+
+Test(chess, engine_pawn_table_agrees_with_the_evaluation_without_it)
+{
+    /* The pawn table keeps what the pawns alone decide, looked up by a
+     * pawn key that apply() and undo() keep up to date (captures of and by
+     * pawns, promotions, en passant): along random games and back, the
+     * same states evaluated with the table (which they fill and reuse:
+     * every structure comes back on the way up) and without it agree. */
+    uint64_t rng = 7;
+    int compared = 0;
+    for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
+        for (int walk = 0; walk < 12; walk++)
+            eval_walk(EVAL_FENS[i], &rng, 100, cache_visit, &compared);
+    cr_expect_gt(compared, 10000, "%d positions compared", compared);
+}
+
+Test(chess, engine_clone_has_its_own_pawn_table)
+{
+    /* A clone evaluates like its original, with a table of its own (the
+     * original's is not shared between threads, nor freed twice). */
+    const gts_game *e = gts_game_chess_engine();
+    void *s = chess(KIWIPETE);
+    gts_score v = e->evaluate(s, NULL);
+    void *copy = e->clone(s, NULL);
+    cr_assert(copy);
+    cr_expect_eq(e->evaluate(copy, NULL), v);
+    gts_move mv[256];
+    int n = e->generate(copy, mv, 256, NULL);
+    for (int k = 0; k < n; k++) {
+        cr_assert_eq(e->apply(copy, mv[k], NULL), 0);
+        cr_expect_eq(e->evaluate(copy, NULL), gts__chess_evaluate_uncached(copy));
+        cr_assert_eq(e->undo(copy, mv[k], NULL), 0);
+    }
+    gts_games_free(e, copy);
+    cr_expect_eq(e->evaluate(s, NULL), v);
+    gts_games_free(e, s);
+}
+
+static void extend_visit(void *s, int ply, bool back, void *ctx)
+{
+    (void)ply;
+    if (back)
+        return;
+    const gts_game *g = gts_game_chess();
+    int *checks = ctx;
+    gts_move mv[256];
+    int n = g->generate(s, mv, 256, NULL);
+    for (int k = 0; k < n; k++) {
+        int extend = g->extend(s, mv[k], NULL);
+        cr_assert_eq(g->apply(s, mv[k], NULL), 0);
+        bool check = gts__chess_in_check(s);
+        cr_assert_eq(g->undo(s, mv[k], NULL), 0);
+        cr_expect_eq(extend, check ? 1 : 0, "move %u: extend() %d, in check after it: %d",
+                     (unsigned)mv[k], extend, check);
+        checks[check]++;
+    }
+}
+
+Test(chess, extend_is_exactly_the_checking_moves)
+{
+    /* extend() tells a checking move without playing it (direct checks,
+     * discovered ones, promotions; castling and en passant are played):
+     * every legal move along random games, against the position after it. */
+    static const char *const more[] = {
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",           /* castling gives check */
+        "8/8/8/KPp4r/8/8/8/4k2B w - c6 0 2",          /* en passant discovers check */
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",             /* promotions */
+        "4k3/4n3/8/8/4R3/8/4B3/4K3 b - - 0 1",
+    };
+    uint64_t rng = 99;
+    int checks[2] = { 0, 0 };
+    for (size_t i = 0; i < sizeof EVAL_FENS / sizeof EVAL_FENS[0]; i++)
+        for (int walk = 0; walk < 3; walk++)
+            eval_walk(EVAL_FENS[i], &rng, 40, extend_visit, checks);
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        void *s = chess(more[i]);
+        extend_visit(s, 0, false, checks);
+        gts_games_free(gts_game_chess(), s);
+    }
+    cr_expect_gt(checks[1], 100, "%d checking moves", checks[1]);
+    cr_expect_gt(checks[0], 10000, "%d others", checks[0]);
 }

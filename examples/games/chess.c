@@ -7,13 +7,16 @@
  * It is meant to be read by engine authors as a model of an adapter, so it
  * favours the plain over the fast: a 64-square mailbox board, pseudo-legal
  * generation filtered by "is my king attacked after the move", and a history
- * stack that makes undo() exact. One concession to speed, where the profile
- * of a search put 40% of the time (doc/results/games.md, issue 32): the
- * pieces are also kept as bitboards, so that "is this square attacked" is a
- * few table lookups and one blocker scan per line instead of a walk along
- * eight rays, and the legality test runs only on the moves that can leave
- * the king attacked (king moves, pinned pieces, en passant, any move when
- * in check). Moves come out in the same order as from the plain loops.
+ * stack that makes undo() exact. Concessions to speed, each where a profile
+ * of a search put the time (doc/results/games.md, issue 32): the pieces
+ * are also kept as bitboards, and a slider's attack set is one lookup in
+ * magic-bitboard tables (ch_rook_attacks), so that "is this square
+ * attacked" is a few table lookups instead of a walk along eight rays; the
+ * legality test runs only on the moves that can leave the king attacked
+ * (king moves, pinned pieces, en passant, any move when in check); extend()
+ * tells a checking move without playing it (ch_gives_check). Moves come
+ * out in the same order as from the plain loops (by square, then by
+ * direction, nearest square first), so every search is the same.
  *
  * Representation: squares 0..63 with a1 = 0, h1 = 7, a8 = 56, h8 = 63. A
  * piece is its type (CH_PAWN..CH_KING, 1..6) plus 8 for black; 0 is empty.
@@ -73,6 +76,21 @@
  *   - its quiescence moves leave out the captures that lose material by
  *     static exchange (ch_see: SEE < 0), which the selective search then
  *     treats as quiet moves.
+ * The engine's evaluation is computed cheaply without changing its value
+ * (issue 32): what the pawns alone decide (doubled, isolated and passed
+ * pawns, and the king's pawn shield for its square) is kept in a pawn
+ * table of the state (ch_pawn_probe: 64 KiB, allocated by the first
+ * evaluate(), one per clone, so per searching thread), keyed by a
+ * pawn-only Zobrist key that apply() and undo() keep; mobility and king
+ * attacks share one attack set per piece; bits are counted with POPCNT
+ * where the processor has it (chosen at start-up: the library is built
+ * for any x86-64). gts__chess_evaluate_uncached() computes the same value
+ * the plain way, the tests' reference. The pawn table is a cache, not part
+ * of the position: after a search the position is restored (every
+ * callback answers as before), the table's bytes are not, like the
+ * engine's stalemate mark. A lazy evaluation (stopping early
+ * when the material is far outside the window) would need the window,
+ * which the library's evaluate() does not pass.
  *
  * Optional callbacks and why:
  *   generate_noisy  captures (en passant included) and queen promotions:
@@ -111,8 +129,9 @@
  * would cost a generate() per node. parse_move() is the checked way in for
  * moves from outside.
  *
- * Concurrency: the Zobrist and move tables are built once (pthread_once),
- * then only read; every callback touches only its own state.
+ * Concurrency: the Zobrist, move and magic tables are built once
+ * (pthread_once), then only read; every callback touches only its own
+ * state (the pawn table included: a clone starts without one).
  */
 #include "gts_games.h"
 #include "games_internal.h"
@@ -251,6 +270,21 @@ typedef struct ch_record {
     uint8_t special;   /* CH_SPECIAL_* */
 } ch_record;
 
+/* An entry of the engine's pawn table (ch_pawn_probe): what the pawn
+ * structure alone decides, for the position of pawns of @c key. */
+typedef struct ch_pawn_entry {
+    uint64_t key;       /* ch_state.pawn_key of the pawns it describes */
+    uint64_t passed;    /* the passed pawns of both colours */
+    int16_t mg[2], eg[2]; /* per colour: doubled, isolated, passed by rank */
+    int16_t shield[2];  /* per colour: ch_eval_shield() with the king on shield_sq */
+    uint8_t shield_sq[2]; /* CH_NO_SQ: not computed yet */
+} ch_pawn_entry;
+_Static_assert(sizeof(ch_pawn_entry) == 32, "two pawn entries a cache line");
+
+/* Entries of the pawn table: 64 KiB a state that evaluates (a searching
+ * thread's clone); a search meets a few thousand pawn structures. */
+enum { CH_PAWN_TABLE_BITS = 11 };
+
 typedef struct ch_state {
     uint8_t board[64];
     uint8_t king[2];     /* squares of the kings */
@@ -266,6 +300,10 @@ typedef struct ch_state {
     uint64_t bb[16];     /* the same pieces as bitboards (bit sq), by piece code */
     uint64_t occ[2];     /* the squares of each colour's pieces */
     uint64_t key;
+    uint64_t pawn_key;   /* Zobrist key of the pawns alone (the pawn table's) */
+    /* The engine's pawn table (CH_PAWN_TABLE_BITS entries), allocated by
+     * its first evaluate(); NULL before, and in a clone, which gets its own. */
+    ch_pawn_entry *pawns;
     /* The engine's generate() found no legal move at ply nomoves_ply - 1 in
      * the position of key nomoves_key (0: never): evaluate() of that
      * position out of check is then a stalemate (see ch_evaluate_engine). */
@@ -279,6 +317,7 @@ typedef struct ch_state {
 /* ---- tables built once ------------------------------------------------------ */
 
 static uint64_t ch_zobrist_piece[16][64];
+static uint64_t ch_zobrist_pawn[16][64]; /* ch_zobrist_piece for pawns, 0 for the others */
 static uint64_t ch_zobrist_castling[16];
 static uint64_t ch_zobrist_ep[8];
 static uint64_t ch_zobrist_side;
@@ -295,6 +334,18 @@ static uint8_t ch_ray[64][8][7], ch_ray_n[64][8];
  * which tells whether its nearest blocker is the lowest or highest bit. */
 static uint64_t ch_knight_bb[64], ch_king_bb[64], ch_pawn_bb[2][64];
 static uint64_t ch_ray_bb[64][8], ch_between[64][64];
+/* Magic bitboards: the squares a rook (bishop) on sq attacks over an
+ * occupancy occ are table[(occ & mask) * magic >> shift] of its entry, the
+ * magic numbers found by the usual trial of sparse random numbers
+ * (CH_ROOK_MAGIC). 102,400 + 5,248 attack sets: 841 KiB, built once. The plain form of the same is ch_slide(). */
+typedef struct ch_magic {
+    uint64_t mask, magic;
+    const uint64_t *attacks;
+    unsigned shift;
+} ch_magic;
+enum { CH_ROOK_ENTRIES = 102400, CH_BISHOP_ENTRIES = 5248 };
+static ch_magic ch_rook_magic[64], ch_bishop_magic[64];
+static uint64_t ch_rook_table[CH_ROOK_ENTRIES], ch_bishop_table[CH_BISHOP_ENTRIES];
 /* Castling rights kept after a move from or to each square. */
 static uint8_t ch_castle_keep[64];
 /* The engine's evaluation (ch_eval_init): material + piece-square value of
@@ -303,8 +354,16 @@ static uint8_t ch_castle_keep[64];
  * colour and square the squares ahead on the file (front) and on the file
  * and the two beside it (passed: no enemy pawn there makes a pawn passed). */
 static int16_t ch_eval_pst[2][16][64];
+/* The plain evaluation's value of each piece code on each square (material
+ * + CH_PST, the king's endgame table in [1]), middle game [0] and endgame
+ * [1], signed (white positive), and each piece code's phase weight: what
+ * ch_put and ch_remove add and take away. */
+static int16_t ch_plain_pst[2][16][64];
+static uint8_t ch_phase_of[16];
 static uint64_t ch_file_bb[8], ch_adjacent_bb[8];
 static uint64_t ch_front_bb[2][64], ch_passed_bb[2][64];
+/* Whether the processor has the POPCNT instruction (ch_eval_pieces_popcnt). */
+static bool ch_use_popcnt;
 static pthread_once_t ch_init_once = PTHREAD_ONCE_INIT;
 
 static uint64_t ch_splitmix64(uint64_t *x)
@@ -420,6 +479,16 @@ static void ch_eval_init(void)
                 ch_eval_pst[ph][t | 8][sq ^ 56] = (int16_t)-ch_eval_square(t, sq, r, ph);
             }
     }
+    for (int sq = 0; sq < 64; sq++)
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            int idx = sq ^ 56; /* a white piece's entry in the tables printed rank 8 first */
+            int eg = t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx];
+            ch_plain_pst[0][t][sq] = (int16_t)(CH_VALUE[t] + CH_PST[t][idx]);
+            ch_plain_pst[1][t][sq] = (int16_t)(CH_VALUE[t] + eg);
+            ch_plain_pst[0][t | 8][sq ^ 56] = (int16_t)-ch_plain_pst[0][t][sq];
+            ch_plain_pst[1][t | 8][sq ^ 56] = (int16_t)-ch_plain_pst[1][t][sq];
+            ch_phase_of[t] = ch_phase_of[t | 8] = (uint8_t)CH_PHASE_WEIGHT[t];
+        }
     for (int f = 0; f < 8; f++)
         ch_adjacent_bb[f] = (f > 0 ? ch_file_bb[f - 1] : 0) | (f < 7 ? ch_file_bb[f + 1] : 0);
     for (int sq = 0; sq < 64; sq++) {
@@ -436,12 +505,132 @@ static void ch_eval_init(void)
     }
 }
 
+/* The squares a slider on @p sq reaches in direction @p d over the
+ * occupancy @p occ: the ray up to and including its nearest blocker. */
+static uint64_t ch_slide(int sq, int d, uint64_t occ)
+{
+    uint64_t ray = ch_ray_bb[sq][d], block = ray & occ;
+    if (!block)
+        return ray;
+    int b = (d & 1) == 0 ? __builtin_ctzll(block) : 63 - __builtin_clzll(block);
+    return ray ^ ch_ray_bb[b][d];
+}
+
+/* The magic numbers: for each square, the first of a fixed sequence of
+ * sparse random numbers (the AND of three splitmix64 outputs, seeded with
+ * CH_ZOBRIST_SEED, xor 4 for the bishops) that maps every subset of the
+ * square's mask to an index without two different attack sets meeting.
+ * Searching takes a second at start-up, so the numbers found are written
+ * here; ch_magic_init fills the tables from them, and any wrong number
+ * would show in the perft counts. */
+static const uint64_t CH_ROOK_MAGIC[64] = {
+    0x0080005022c00188ull, 0x2080108020004000ull, 0x0100200010090040ull,
+    0x0480100008018005ull, 0x0200040200089120ull, 0x0d0009001c00a802ull,
+    0x0480020009000080ull, 0x0080008000d52900ull, 0x0000802040008004ull,
+    0x0020804000802002ull, 0x4400801000802002ull, 0x800200400a002010ull,
+    0x0803001100080024ull, 0x400a000200081005ull, 0x8401000100020004ull,
+    0x400500110000a042ull, 0x0204248000400081ull, 0x0090044000402008ull,
+    0x0010220010420080ull, 0x0808008008801000ull, 0x7040828004000801ull,
+    0x0801010002080400ull, 0xb40004009008360bull, 0x0004060000810444ull,
+    0x0010400080208001ull, 0x0210004040002010ull, 0x4080200100410010ull,
+    0x2001000900100420ull, 0x0282011200080420ull, 0x1002008080020400ull,
+    0x0001480400109201ull, 0x0041000100004082ull, 0x0802400283800028ull,
+    0x4000200040401000ull, 0x00c1002003004010ull, 0x8059001001000824ull,
+    0x0c08000400800880ull, 0x0000020080800400ull, 0x0b0e000432000148ull,
+    0x1028088042000419ull, 0x0400802040008006ull, 0x4060004000808024ull,
+    0x0800402001010012ull, 0x2000100008008080ull, 0x50c4008040080800ull,
+    0x4000020004008080ull, 0x2004010802040010ull, 0x0000410080520024ull,
+    0x4000800041003100ull, 0x2020810020400100ull, 0x0000200100401900ull,
+    0x4c00800800100280ull, 0x4000040080080080ull, 0x8040020080040080ull,
+    0x002c58a201100400ull, 0x0404040040b90200ull, 0x3000201201004082ull,
+    0x64c0104000802101ull, 0x848501c02000106dull, 0x0800200810000501ull,
+    0x0001001004080013ull, 0x8141000844000241ull, 0x1000021000810804ull,
+    0x1043c40045007082ull,
+};
+static const uint64_t CH_BISHOP_MAGIC[64] = {
+    0x2020011012024240ull, 0x8050108080968108ull, 0x0404413401058282ull,
+    0x8008060440040042ull, 0x04120211423002c0ull, 0x6020825040002000ull,
+    0x88a0620220201404ull, 0x0082028414011c02ull, 0x0012e00210224088ull,
+    0x5000202401060c35ull, 0x6000080204002810ull, 0x0801040414840201ull,
+    0x8001021210200404ull, 0x4000010108400004ull, 0x0418940c02021100ull,
+    0x00d0470048220803ull, 0x6411020420020400ull, 0x0144904851142401ull,
+    0x000a004042820081ull, 0x400120140c008048ull, 0x0005002890400000ull,
+    0x1001042200420200ull, 0x0104102080b80800ull, 0x400600844c560820ull,
+    0x0008400004042804ull, 0x0008820004101200ull, 0x2200900082040010ull,
+    0x000104001800a020ull, 0x0000488014002003ull, 0x0008080a0c410800ull,
+    0x12424400208c1122ull, 0x0004050204804100ull, 0x5001a02104081802ull,
+    0x0002086000444108ull, 0x28440028002c8200ull, 0x9800440108840100ull,
+    0x0012020400020083ull, 0x8004088200888800ull, 0x000808144000aa00ull,
+    0x022a81290004c400ull, 0x0000882010800800ull, 0x0081380202041010ull,
+    0x0008084402021000ull, 0x6825484208000080ull, 0x8400508210102e00ull,
+    0x024422828a000704ull, 0x8009412803820e00ull, 0x00842b0200380201ull,
+    0x1a20442404408110ull, 0x220223280a100020ull, 0x0604010088040000ull,
+    0x00004210208821a8ull, 0x0140002020410000ull, 0x2028041002021000ull,
+    0x0804301091090000ull, 0x0884884884018400ull, 0x2834210c00a00808ull,
+    0x0180408a081e0a00ull, 0x0493840210840448ull, 0x28a0020080208821ull,
+    0x6020090020120480ull, 0x0a000020a5300080ull, 0x0000081001086100ull,
+    0x0810240808640020ull,
+};
+
+/* The magic entries of the rook (d0 = 0) or bishop (d0 = 4) of each square
+ * into @p m, their attack sets into @p table (ch_init). */
+static void ch_magic_init(ch_magic *m, uint64_t *table, const uint64_t *magic, int d0)
+{
+    uint64_t *next = table;
+    for (int sq = 0; sq < 64; sq++) {
+        uint64_t mask = 0;
+        for (int d = d0; d < d0 + 4; d++) {
+            uint64_t ray = ch_ray_bb[sq][d];
+            if (!ray)
+                continue;
+            int far = (d & 1) == 0 ? 63 - __builtin_clzll(ray) : __builtin_ctzll(ray);
+            mask |= ray & ~(1ull << far); /* the edge square never blocks */
+        }
+        int bits = __builtin_popcountll(mask);
+        m[sq].mask = mask;
+        m[sq].magic = magic[sq];
+        m[sq].shift = (unsigned)(64 - bits);
+        m[sq].attacks = next;
+        uint64_t sub = 0;
+        do { /* every subset of the mask (carry-rippler) */
+            uint64_t a = 0;
+            for (int d = d0; d < d0 + 4; d++)
+                a |= ch_slide(sq, d, sub);
+            next[(sub * magic[sq]) >> m[sq].shift] = a;
+            sub = (sub - mask) & mask;
+        } while (sub);
+        next += (size_t)1 << bits;
+    }
+}
+
+static uint64_t ch_rook_attacks(int sq, uint64_t occ)
+{
+    const ch_magic *m = &ch_rook_magic[sq];
+    return m->attacks[((occ & m->mask) * m->magic) >> m->shift];
+}
+
+static uint64_t ch_bishop_attacks(int sq, uint64_t occ)
+{
+    const ch_magic *m = &ch_bishop_magic[sq];
+    return m->attacks[((occ & m->mask) * m->magic) >> m->shift];
+}
+
+/* The squares a bishop, rook or queen (@p t) on @p sq attacks over @p occ. */
+static uint64_t ch_slider_attacks(int t, int sq, uint64_t occ)
+{
+    uint64_t a = t == CH_ROOK ? 0 : ch_bishop_attacks(sq, occ);
+    return t == CH_BISHOP ? a : a | ch_rook_attacks(sq, occ);
+}
+
 static void ch_init(void)
 {
     uint64_t seed = CH_ZOBRIST_SEED;
     for (int p = 0; p < 16; p++)
         for (int sq = 0; sq < 64; sq++)
             ch_zobrist_piece[p][sq] = ch_splitmix64(&seed);
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 64; sq++)
+            ch_zobrist_pawn[CH_PAWN | c << 3][sq] = ch_zobrist_piece[CH_PAWN | c << 3][sq];
     for (int c = 0; c < 16; c++)
         ch_zobrist_castling[c] = c ? ch_splitmix64(&seed) : 0;
     for (int f = 0; f < 8; f++)
@@ -493,6 +682,12 @@ static void ch_init(void)
     ch_castle_keep[56] &= (uint8_t)~CH_BQ; /* a8 */
     ch_castle_keep[63] &= (uint8_t)~CH_BK; /* h8 */
     ch_castle_keep[60] &= (uint8_t)~(CH_BK | CH_BQ); /* e8 */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+    __builtin_cpu_init();
+    ch_use_popcnt = __builtin_cpu_supports("popcnt");
+#endif
+    ch_magic_init(ch_rook_magic, ch_rook_table, CH_ROOK_MAGIC, 0);
+    ch_magic_init(ch_bishop_magic, ch_bishop_table, CH_BISHOP_MAGIC, 4);
     ch_eval_init();
 }
 
@@ -516,15 +711,15 @@ static gts_move ch_make_move(int from, int to, int promo)
  * and the counts up to date. */
 static void ch_put(ch_state *s, int sq, int piece)
 {
-    int t = ch_type(piece), c = ch_colour(piece), idx = c == CH_WHITE ? sq ^ 56 : sq;
-    int sign = c == CH_WHITE ? 1 : -1;
+    int t = ch_type(piece), c = ch_colour(piece);
     s->board[sq] = (uint8_t)piece;
     s->key ^= ch_zobrist_piece[piece][sq];
-    s->mg += sign * (CH_VALUE[t] + CH_PST[t][idx]);
-    s->eg += sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->pawn_key ^= ch_zobrist_pawn[piece][sq];
+    s->mg += ch_plain_pst[0][piece][sq];
+    s->eg += ch_plain_pst[1][piece][sq];
     s->emg += ch_eval_pst[0][piece][sq];
     s->eeg += ch_eval_pst[1][piece][sq];
-    s->phase += CH_PHASE_WEIGHT[t];
+    s->phase += ch_phase_of[piece];
     s->count[piece]++;
     s->bb[piece] |= 1ull << sq;
     s->occ[c] |= 1ull << sq;
@@ -534,29 +729,18 @@ static void ch_put(ch_state *s, int sq, int piece)
 
 static void ch_remove(ch_state *s, int sq)
 {
-    int piece = s->board[sq], t = ch_type(piece), c = ch_colour(piece);
-    int idx = c == CH_WHITE ? sq ^ 56 : sq, sign = c == CH_WHITE ? 1 : -1;
+    int piece = s->board[sq], c = ch_colour(piece);
     s->board[sq] = CH_EMPTY;
     s->key ^= ch_zobrist_piece[piece][sq];
-    s->mg -= sign * (CH_VALUE[t] + CH_PST[t][idx]);
-    s->eg -= sign * (CH_VALUE[t] + (t == CH_KING ? CH_KING_ENDGAME[idx] : CH_PST[t][idx]));
+    s->pawn_key ^= ch_zobrist_pawn[piece][sq];
+    s->mg -= ch_plain_pst[0][piece][sq];
+    s->eg -= ch_plain_pst[1][piece][sq];
     s->emg -= ch_eval_pst[0][piece][sq];
     s->eeg -= ch_eval_pst[1][piece][sq];
-    s->phase -= CH_PHASE_WEIGHT[t];
+    s->phase -= ch_phase_of[piece];
     s->count[piece]--;
     s->bb[piece] &= ~(1ull << sq);
     s->occ[c] &= ~(1ull << sq);
-}
-
-/* The squares a slider on @p sq reaches in direction @p d over the
- * occupancy @p occ: the ray up to and including its nearest blocker. */
-static uint64_t ch_slide(int sq, int d, uint64_t occ)
-{
-    uint64_t ray = ch_ray_bb[sq][d], block = ray & occ;
-    if (!block)
-        return ray;
-    int b = (d & 1) == 0 ? __builtin_ctzll(block) : 63 - __builtin_clzll(block);
-    return ray ^ ch_ray_bb[b][d];
 }
 
 /* The pieces of colour @p by among @p mask that attack @p sq when the board
@@ -572,12 +756,10 @@ static uint64_t ch_attackers(const ch_state *s, int sq, int by, uint64_t occ, ui
                    (ch_knight_bb[sq] & bb[ch_piece(by, CH_KNIGHT)]) |
                    (ch_king_bb[sq] & bb[ch_piece(by, CH_KING)]);
     hit &= mask;
-    for (int d = 0; d < 4 && rooks; d++)
-        if (ch_ray_bb[sq][d] & rooks)
-            hit |= ch_slide(sq, d, occ) & rooks;
-    for (int d = 4; d < 8 && bishops; d++)
-        if (ch_ray_bb[sq][d] & bishops)
-            hit |= ch_slide(sq, d, occ) & bishops;
+    if (rooks)
+        hit |= ch_rook_attacks(sq, occ) & rooks;
+    if (bishops)
+        hit |= ch_bishop_attacks(sq, occ) & bishops;
     return hit;
 }
 
@@ -656,6 +838,8 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
     int us = s->side, them = us ^ 1;
     int up = us == CH_WHITE ? 8 : -8;
     int start_rank = us == CH_WHITE ? 1 : 6, last_rank = us == CH_WHITE ? 7 : 0;
+    /* What a pawn may capture: a piece of the other side, or en passant. */
+    uint64_t targets = s->occ[them] | (s->ep != CH_NO_SQ ? 1ull << s->ep : 0);
     l->n = 0;
     for (uint64_t own = s->occ[us]; own; own &= own - 1) {
         int from = __builtin_ctzll(own), t = ch_type(s->board[from]);
@@ -667,14 +851,12 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
                 if (!noisy && ch_rank(from) == start_rank && s->board[to + up] == CH_EMPTY)
                     ch_add(l, s, from, to + up, 0);
             }
-            for (int df = -1; df <= 1; df += 2) {
-                if (ch_file(from) + df < 0 || ch_file(from) + df > 7)
-                    continue;
-                int cap = to + df, victim = s->board[cap];
-                if ((victim != CH_EMPTY && ch_colour(victim) == them) || cap == s->ep)
-                    ch_add_pawn(l, s, from, cap, noisy);
-            }
+            /* Captures: towards the a-file first, which is the lower square. */
+            for (uint64_t b = ch_pawn_bb[us][from] & targets; b; b &= b - 1)
+                ch_add_pawn(l, s, from, __builtin_ctzll(b), noisy);
         } else if (t == CH_KNIGHT || t == CH_KING) {
+            if (noisy && !((t == CH_KNIGHT ? ch_knight_bb[from] : ch_king_bb[from]) & s->occ[them]))
+                continue; /* nothing to take: the usual case */
             const uint8_t *to = t == CH_KNIGHT ? ch_knight_to[from] : ch_king_to[from];
             int n = t == CH_KNIGHT ? ch_knight_n[from] : ch_king_n[from];
             for (int i = 0; i < n; i++) {
@@ -683,29 +865,20 @@ static void ch_generate_pseudo(const ch_state *s, ch_list *l, bool noisy)
                     ch_add(l, s, from, to[i], 0);
             }
         } else {
+            /* Direction by direction, nearest square first: a positive
+             * ray's squares by increasing index, a negative one's by
+             * decreasing (the order of a walk along the ray). */
             int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
-            if (noisy) {
-                /* Only the blocker of each ray can be a capture: no walk. */
-                uint64_t occ = s->occ[0] | s->occ[1];
-                for (int d = d0; d < d1; d++) {
-                    uint64_t hit = ch_slide(from, d, occ) & s->occ[them];
-                    if (hit)
-                        ch_add(l, s, from, __builtin_ctzll(hit), 0);
-                }
-                continue;
-            }
-            for (int d = d0; d < d1; d++) {
-                for (int k = 0; k < ch_ray_n[from][d]; k++) {
-                    int to = ch_ray[from][d][k], q = s->board[to];
-                    if (q == CH_EMPTY) {
-                        if (!noisy)
-                            ch_add(l, s, from, to, 0);
-                        continue;
-                    }
-                    if (ch_colour(q) == them)
-                        ch_add(l, s, from, to, 0);
-                    break;
-                }
+            uint64_t reach = ch_slider_attacks(t, from, s->occ[0] | s->occ[1]) &
+                             (noisy ? s->occ[them] : ~s->occ[us]);
+            for (int d = d0; d < d1 && reach; d++) {
+                uint64_t b = reach & ch_ray_bb[from][d];
+                if ((d & 1) == 0)
+                    for (; b; b &= b - 1)
+                        ch_add(l, s, from, __builtin_ctzll(b), 0);
+                else
+                    for (; b; b ^= 1ull << (63 - __builtin_clzll(b)))
+                        ch_add(l, s, from, 63 - __builtin_clzll(b), 0);
             }
         }
     }
@@ -829,10 +1002,8 @@ static bool ch_has_legal_move(const ch_state *s)
                 if (ch_knight_bb[from] & target)
                     return true;
             } else {
-                int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
-                for (int d = d0; d < d1; d++)
-                    if (ch_slide(from, d, occ) & target)
-                        return true;
+                if (ch_slider_attacks(t, from, occ) & target)
+                    return true;
             }
         }
     }
@@ -909,21 +1080,16 @@ static uint64_t ch_pawn_attacks(uint64_t pawns, int c)
 /* The squares a piece of type @p t on @p sq attacks over @p occ. */
 static uint64_t ch_piece_attacks(int t, int sq, uint64_t occ)
 {
-    if (t == CH_KNIGHT)
-        return ch_knight_bb[sq];
-    uint64_t a = 0;
-    int d0 = t == CH_BISHOP ? 4 : 0, d1 = t == CH_ROOK ? 4 : 8;
-    for (int d = d0; d < d1; d++)
-        a |= ch_slide(sq, d, occ);
-    return a;
+    return t == CH_KNIGHT ? ch_knight_bb[sq] : ch_slider_attacks(t, sq, occ);
 }
 
-/* Pawn structure of colour @p c, added to mg[0] / eg[0] (from c's side). */
-static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
+/* Pawn structure of colour @p c from the pawns alone, from c's side:
+ * doubled and isolated pawns and the passed pawns by rank into *mg, *eg;
+ * the passed pawns are returned (ch_eval_passed adds what else they need). */
+static uint64_t ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
 {
     uint64_t own = s->bb[ch_piece(c, CH_PAWN)], opp = s->bb[ch_piece(c ^ 1, CH_PAWN)];
-    uint64_t occ = s->occ[0] | s->occ[1];
-    int up = c == CH_WHITE ? 8 : -8;
+    uint64_t passed = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int sq = __builtin_ctzll(b), f = sq & 7, r = c == CH_WHITE ? sq >> 3 : 7 - (sq >> 3);
         bool doubled = (own & ch_front_bb[c][sq]) != 0;
@@ -939,6 +1105,20 @@ static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
             continue;
         *mg += CH_PASSED[0][r];
         *eg += CH_PASSED[1][r];
+        passed |= 1ull << sq;
+    }
+    return passed;
+}
+
+/* The passed pawns @p passed of colour @p c, what depends on more than the
+ * pawns (endgame, into *eg, from c's side): a free path, and from the
+ * fourth rank on the kings' distances to the square ahead. */
+static void ch_eval_passed(const ch_state *s, int c, uint64_t passed, int *eg)
+{
+    uint64_t occ = s->occ[0] | s->occ[1];
+    int up = c == CH_WHITE ? 8 : -8;
+    for (uint64_t b = passed; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), r = c == CH_WHITE ? sq >> 3 : 7 - (sq >> 3);
         if (!(occ & ch_front_bb[c][sq]))
             *eg += CH_PASSED_FREE[r];
         if (r >= 3) {
@@ -951,7 +1131,8 @@ static void ch_eval_pawns(const ch_state *s, int c, int *mg, int *eg)
 
 /* The pawn shield of colour @p c's king (middle game, from c's side): own
  * pawns one or two ranks ahead on its file and the two beside, a file
- * without one costs more when the enemy has no pawn there either. */
+ * without one costs more when the enemy has no pawn there either. Pawns
+ * and the king's square decide it. */
 static int ch_eval_shield(const ch_state *s, int c)
 {
     int k = s->king[c], kr = c == CH_WHITE ? k >> 3 : 7 - (k >> 3);
@@ -973,45 +1154,133 @@ static int ch_eval_shield(const ch_state *s, int c)
     return v;
 }
 
+/* The pawn table entry of @p s's pawns, filled in on a miss (always
+ * replacing); NULL when the state has no table and none can be allocated,
+ * or when @p s has none by choice (gts__chess_evaluate_uncached). Each
+ * entry is the pawns' exact terms, looked up by the whole 64-bit key: a
+ * hit returns what ch_eval_pawns() would compute, unless two pawn
+ * structures share a key (odds of 2^-64 a pair). */
+static ch_pawn_entry *ch_pawn_probe(ch_state *s)
+{
+    if (!s->pawns) {
+        s->pawns = malloc(sizeof *s->pawns << CH_PAWN_TABLE_BITS);
+        if (!s->pawns)
+            return NULL;
+        memset(s->pawns, 0, sizeof *s->pawns << CH_PAWN_TABLE_BITS);
+        for (size_t i = 0; i < (size_t)1 << CH_PAWN_TABLE_BITS; i++) {
+            s->pawns[i].key = ~s->pawn_key; /* no entry matches yet */
+            s->pawns[i].shield_sq[0] = s->pawns[i].shield_sq[1] = CH_NO_SQ;
+        }
+    }
+    ch_pawn_entry *e = &s->pawns[s->pawn_key & (((uint64_t)1 << CH_PAWN_TABLE_BITS) - 1)];
+    if (e->key != s->pawn_key) {
+        e->key = s->pawn_key;
+        e->passed = 0;
+        for (int c = 0; c < 2; c++) {
+            int mg = 0, eg = 0;
+            e->passed |= ch_eval_pawns(s, c, &mg, &eg);
+            e->mg[c] = (int16_t)mg;
+            e->eg[c] = (int16_t)eg;
+            e->shield_sq[c] = CH_NO_SQ;
+        }
+    }
+    return e;
+}
+
+/* Bits set in @p b, with the instruction in a function compiled for a
+ * processor with POPCNT (@p hw: see ch_eval_pieces_popcnt). */
+#define CH_POPCOUNT(b) (hw ? __builtin_popcountll(b) : ch_popcount(b))
+
+/* What ch_eval_pieces_body keeps for one side while it goes through the
+ * pieces. */
+typedef struct ch_piece_sums {
+    int mg, eg;          /* rooks on open files */
+    int mobility[7];     /* safe squares above the typical count, by type */
+    int attackers, units; /* the king-zone attack */
+} ch_piece_sums;
+
+/* The pieces of type @p t (a constant where it is inlined) of colour @p c. */
+static inline __attribute__((always_inline)) void
+ch_eval_type(const ch_state *s, int c, int t, uint64_t occ, uint64_t safe, uint64_t zone,
+             ch_piece_sums *sum, bool hw)
+{
+    uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        uint64_t a = ch_piece_attacks(t, sq, occ);
+        sum->mobility[t] += CH_POPCOUNT(a & safe) - CH_MOBILITY_TYPICAL[t];
+        if (a & zone) {
+            sum->attackers++;
+            sum->units += CH_ATTACK_WEIGHT[t] + CH_POPCOUNT(a & zone);
+        }
+        if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
+            bool open = !(opp_pawns & ch_file_bb[sq & 7]);
+            sum->mg += open ? CH_ROOK_OPEN[0] : CH_ROOK_HALF_OPEN[0];
+            sum->eg += open ? CH_ROOK_OPEN[1] : CH_ROOK_HALF_OPEN[1];
+        }
+    }
+}
+
 /* Pieces of colour @p c: mobility, rooks on open files, the bishop pair,
  * and the attack on the enemy king's zone (*danger: the enemy king's
- * middle-game penalty). From c's side. */
-static void ch_eval_pieces(const ch_state *s, int c, int *mg, int *eg, int *danger)
+ * middle-game penalty). From c's side. One attack set per piece serves
+ * mobility and the king's zone; the mobility is summed by type and
+ * weighted once. */
+static inline __attribute__((always_inline)) void
+ch_eval_pieces_body(const ch_state *s, int c, int *mg, int *eg, int *danger, bool hw)
 {
     uint64_t occ = s->occ[0] | s->occ[1];
-    uint64_t own_pawns = s->bb[ch_piece(c, CH_PAWN)], opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
+    uint64_t opp_pawns = s->bb[ch_piece(c ^ 1, CH_PAWN)];
     uint64_t safe = ~s->occ[c] & ~ch_pawn_attacks(opp_pawns, c ^ 1);
     int ek = s->king[c ^ 1];
     uint64_t zone = ch_king_bb[ek] | 1ull << ek;
-    int attackers = 0, units = 0;
+    ch_piece_sums sum = { 0 };
+    ch_eval_type(s, c, CH_KNIGHT, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_BISHOP, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_ROOK, occ, safe, zone, &sum, hw);
+    ch_eval_type(s, c, CH_QUEEN, occ, safe, zone, &sum, hw);
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++) {
-        for (uint64_t b = s->bb[ch_piece(c, t)]; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
-            uint64_t a = ch_piece_attacks(t, sq, occ);
-            int n = ch_popcount(a & safe) - CH_MOBILITY_TYPICAL[t];
-            *mg += CH_MOBILITY[0][t] * n;
-            *eg += CH_MOBILITY[1][t] * n;
-            if (a & zone) {
-                attackers++;
-                units += CH_ATTACK_WEIGHT[t] + ch_popcount(a & zone);
-            }
-            if (t == CH_ROOK && !(own_pawns & ch_file_bb[sq & 7])) {
-                bool open = !(opp_pawns & ch_file_bb[sq & 7]);
-                *mg += open ? CH_ROOK_OPEN[0] : CH_ROOK_HALF_OPEN[0];
-                *eg += open ? CH_ROOK_OPEN[1] : CH_ROOK_HALF_OPEN[1];
-            }
-        }
+        *mg += CH_MOBILITY[0][t] * sum.mobility[t];
+        *eg += CH_MOBILITY[1][t] * sum.mobility[t];
     }
+    *mg += sum.mg;
+    *eg += sum.eg;
     if (s->count[ch_piece(c, CH_BISHOP)] >= 2) {
         *mg += CH_BISHOP_PAIR[0];
         *eg += CH_BISHOP_PAIR[1];
     }
     *danger = 0;
-    if (attackers >= 2) {
-        int d = units * units * CH_DANGER_SCALE_NUM / CH_DANGER_SCALE_DEN;
+    if (sum.attackers >= 2) {
+        int d = sum.units * sum.units * CH_DANGER_SCALE_NUM / CH_DANGER_SCALE_DEN;
         d = d < CH_DANGER_MAX ? d : CH_DANGER_MAX;
         *danger = s->count[ch_piece(c, CH_QUEEN)] ? d : d / 2;
     }
+}
+#undef CH_POPCOUNT
+
+/* The same, compiled twice: with the POPCNT instruction for the processors
+ * that have it (chosen once, ch_init), and without. The library is built
+ * for any x86-64, where __builtin_popcountll is a call to a library
+ * routine; a build for a processor with POPCNT (-mpopcnt, -march=...)
+ * uses the instruction everywhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+__attribute__((target("popcnt"))) static void ch_eval_pieces_popcnt(const ch_state *s, int c,
+                                                                    int *mg, int *eg,
+                                                                    int *danger)
+{
+    ch_eval_pieces_body(s, c, mg, eg, danger, true);
+}
+#else
+#define ch_eval_pieces_popcnt ch_eval_pieces_plain
+#endif
+
+static void ch_eval_pieces_plain(const ch_state *s, int c, int *mg, int *eg, int *danger)
+{
+#ifdef __POPCNT__
+    ch_eval_pieces_body(s, c, mg, eg, danger, true);
+#else
+    ch_eval_pieces_body(s, c, mg, eg, danger, false);
+#endif
 }
 
 /* Non-pawn material of colour @p c (middle-game values). */
@@ -1025,14 +1294,33 @@ static int ch_non_pawn(const ch_state *s, int c)
 
 /* The engine's static evaluation of a position that is not over, from the
  * side to move. Symmetric by construction: every term is computed for each
- * colour from its own side and subtracted. */
-static int ch_eval_full(const ch_state *s)
+ * colour from its own side and subtracted. @p cached: through the state's
+ * pawn table and with POPCNT where the processor has it; false: the plain
+ * computation of the same value (gts__chess_evaluate_uncached). */
+static int ch_eval_full(ch_state *s, bool cached)
 {
     int mg[2] = { 0, 0 }, eg[2] = { 0, 0 }, danger[2];
+    ch_pawn_entry *e = cached ? ch_pawn_probe(s) : NULL;
     for (int c = 0; c < 2; c++) {
-        ch_eval_pawns(s, c, &mg[c], &eg[c]);
-        ch_eval_pieces(s, c, &mg[c], &eg[c], &danger[c]);
-        mg[c] += ch_eval_shield(s, c);
+        uint64_t passed;
+        if (e) {
+            mg[c] += e->mg[c];
+            eg[c] += e->eg[c];
+            passed = e->passed & s->bb[ch_piece(c, CH_PAWN)];
+            if (e->shield_sq[c] != s->king[c]) {
+                e->shield_sq[c] = s->king[c];
+                e->shield[c] = (int16_t)ch_eval_shield(s, c);
+            }
+            mg[c] += e->shield[c];
+        } else {
+            passed = ch_eval_pawns(s, c, &mg[c], &eg[c]);
+            mg[c] += ch_eval_shield(s, c);
+        }
+        ch_eval_passed(s, c, passed, &eg[c]);
+        if (ch_use_popcnt && cached)
+            ch_eval_pieces_popcnt(s, c, &mg[c], &eg[c], &danger[c]);
+        else
+            ch_eval_pieces_plain(s, c, &mg[c], &eg[c], &danger[c]);
     }
     int white_mg = s->emg + mg[0] - mg[1] + danger[0] - danger[1];
     int white_eg = s->eeg + eg[0] - eg[1];
@@ -1080,8 +1368,21 @@ static int ch_see(const ch_state *s, gts_move m)
     int gain[32], d = 0, side = us ^ 1;
     gain[0] = CH_SEE_VALUE[victim];
     int on_square = t; /* the piece standing on @p to, which the next capture takes */
+    /* The pieces of both sides still on the board (in occ) that attack
+     * @p to: those of the sliders change as pieces leave their lines. */
+    const uint64_t *bb = s->bb;
+    uint64_t straight = bb[ch_piece(0, CH_ROOK)] | bb[ch_piece(0, CH_QUEEN)] |
+                        bb[ch_piece(1, CH_ROOK)] | bb[ch_piece(1, CH_QUEEN)];
+    uint64_t diagonal = bb[ch_piece(0, CH_BISHOP)] | bb[ch_piece(0, CH_QUEEN)] |
+                        bb[ch_piece(1, CH_BISHOP)] | bb[ch_piece(1, CH_QUEEN)];
+    uint64_t fixed = (ch_pawn_bb[CH_BLACK][to] & bb[ch_piece(CH_WHITE, CH_PAWN)]) |
+                     (ch_pawn_bb[CH_WHITE][to] & bb[ch_piece(CH_BLACK, CH_PAWN)]) |
+                     (ch_knight_bb[to] & (bb[ch_piece(0, CH_KNIGHT)] | bb[ch_piece(1, CH_KNIGHT)])) |
+                     (ch_king_bb[to] & (bb[ch_piece(0, CH_KING)] | bb[ch_piece(1, CH_KING)]));
     for (;;) {
-        uint64_t att = ch_attackers(s, to, side, occ, occ);
+        uint64_t all = (fixed | (ch_rook_attacks(to, occ) & straight) |
+                        (ch_bishop_attacks(to, occ) & diagonal)) & occ;
+        uint64_t att = all & s->occ[side];
         if (!att)
             break;
         int a = CH_PAWN;
@@ -1090,7 +1391,7 @@ static int ch_see(const ch_state *s, gts_move m)
             if ((pick = att & s->bb[ch_piece(side, a)]))
                 break;
         /* A king may take only when the other side has nothing left there. */
-        if (a == CH_KING && ch_attackers(s, to, side ^ 1, occ, occ))
+        if (a == CH_KING && (all & s->occ[side ^ 1]))
             break;
         d++;
         gain[d] = CH_SEE_VALUE[on_square] - gain[d - 1];
@@ -1407,10 +1708,8 @@ static gts_score ch_evaluate(void *state, void *user)
  * when the engine's generate() has just said so (nomoves_*), which is how
  * the search meets one: it generates, finds nothing, then asks for the
  * score. A stalemate at the horizon, never generated, is not seen. */
-static gts_score ch_evaluate_engine(void *state, void *user)
+static gts_score ch_evaluate_engine_any(ch_state *s, bool cached)
 {
-    (void)user;
-    const ch_state *s = state;
     if (!s)
         return GTS_SCORE_INVALID;
     if (ch_in_check(s)) {
@@ -1421,7 +1720,24 @@ static gts_score ch_evaluate_engine(void *state, void *user)
     }
     if (ch_drawn(s, true) || ch_insufficient_material(s))
         return 0;
-    return ch_eval_full(s);
+    return ch_eval_full(s, cached);
+}
+
+static gts_score ch_evaluate_engine(void *state, void *user)
+{
+    (void)user;
+    return ch_evaluate_engine_any(state, true);
+}
+
+bool gts__chess_in_check(const void *state)
+{
+    return ch_in_check(state);
+}
+
+/* The reference evaluation: no pawn table, and the portable popcount. */
+int gts__chess_evaluate_uncached(void *state)
+{
+    return ch_evaluate_engine_any(state, false);
 }
 
 static uint64_t ch_hash(void *state, void *user)
@@ -1442,13 +1758,17 @@ static void *ch_clone(void *state, void *user)
         return NULL;
     /* The history beyond ply is never read: copy only what is used. */
     memcpy(copy, s, offsetof(ch_state, hist) + s->ply * sizeof s->hist[0]);
+    copy->pawns = NULL;
     return copy;
 }
 
 static void ch_free(void *state, void *user)
 {
     (void)user;
-    free(state);
+    ch_state *s = state;
+    if (s)
+        free(s->pawns);
+    free(s);
 }
 
 static int32_t ch_move_score(void *state, gts_move move, void *user)
@@ -1474,16 +1794,45 @@ static int32_t ch_move_score_engine(void *state, gts_move move, void *user)
     return key;
 }
 
+/* Whether the legal move @p m gives check, without playing it: the moved
+ * piece attacks the enemy king from its arrival square (as what it
+ * promotes to), or leaving its square opens a line of one of the mover's
+ * sliders onto that king. No other piece of the mover can attack the king
+ * after the move, since none did before (the side not to move is never in
+ * check). Castling and en passant (a rook that moves too, two squares
+ * emptied) are played out instead. */
+static bool ch_gives_check(ch_state *s, gts_move m)
+{
+    int from = ch_move_from(m), to = ch_move_to(m), promo = ch_move_promo(m);
+    int us = s->side, t = ch_type(s->board[from]), ek = s->king[us ^ 1];
+    if ((t == CH_KING && (to - from == 2 || from - to == 2)) ||
+        (t == CH_PAWN && to == s->ep && ch_file(from) != ch_file(to))) {
+        ch_do_move(s, m);
+        bool check = ch_in_check(s);
+        ch_undo_move(s);
+        return check;
+    }
+    uint64_t occ = ((s->occ[0] | s->occ[1]) & ~(1ull << from)) | 1ull << to;
+    int now = promo ? promo : t;
+    uint64_t direct = now == CH_PAWN     ? ch_pawn_bb[us][to]
+                      : now == CH_KNIGHT ? ch_knight_bb[to]
+                      : now == CH_KING   ? 0
+                                         : ch_slider_attacks(now, to, occ);
+    if (direct >> ek & 1)
+        return true;
+    uint64_t queens = s->bb[ch_piece(us, CH_QUEEN)], gone = ~(1ull << from);
+    uint64_t rooks = (s->bb[ch_piece(us, CH_ROOK)] | queens) & gone;
+    uint64_t bishops = (s->bb[ch_piece(us, CH_BISHOP)] | queens) & gone;
+    return ((ch_rook_attacks(ek, occ) & rooks) | (ch_bishop_attacks(ek, occ) & bishops)) != 0;
+}
+
 static int ch_extend(void *state, gts_move move, void *user)
 {
     (void)user;
     ch_state *s = state;
     if (!s || s->ply >= CH_MAX_PLIES)
         return GTS_EINVAL;
-    ch_do_move(s, move);
-    bool check = ch_in_check(s);
-    ch_undo_move(s);
-    return check ? 1 : 0;
+    return ch_gives_check(s, move) ? 1 : 0;
 }
 
 static int ch_format_move(void *state, gts_move move, char *buf, size_t size, void *user)

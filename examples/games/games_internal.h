@@ -7,6 +7,7 @@
 #ifndef GTS_GAMES_INTERNAL_H
 #define GTS_GAMES_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <gts/gts.h>
@@ -41,5 +42,12 @@ int gts__othello_turn(const void *state, int *plies);
 int gts__randtree_turn(const void *state, int *plies);
 int gts__go_turn(const void *state, int *plies);
 int gts__chess_turn(const void *state, int *plies);
+
+/* gts_game_chess_engine()'s evaluate() of a chess state computed without
+ * the state's pawn table and with the portable popcount, never the POPCNT
+ * instruction (the reference that evaluate()'s values must equal). */
+int gts__chess_evaluate_uncached(void *state);
+/* Whether the side to move of a chess state is in check. */
+bool gts__chess_in_check(const void *state);
 
 #endif
