@@ -144,6 +144,7 @@ typedef struct mpi_command {
     int64_t exit_status;                 /* CMD_QUIT: rank 0's */
     int64_t slot;                        /* distributed MCTS: rank 0's engine (tree reuse) */
     int64_t advance_from;                /* its kept trees follow moves[from..]; -1: fresh */
+    int64_t share_plies, share_permille; /* gts_mpi_mcts_options */
 } mpi_command;
 enum { COMMAND_WORDS = (int)(sizeof(mpi_command) / sizeof(int64_t)) };
 
@@ -397,7 +398,8 @@ static int64_t reuse_from(engine_slot *sl, gts_engine *engine, const cli_recipe 
 
 /* ---- rank 0: the hooks ------------------------------------------------------------ */
 
-static int32_t opt_sync_playouts, opt_sync_ms; /* gts_mpi_mcts_options; 0: default */
+/* gts_mpi_mcts_options; 0: default */
+static int32_t opt_sync_playouts, opt_sync_ms, opt_share_plies, opt_share_permille;
 
 /* Search @p state, the position of @p recipe, with every rank: the search
  * hook of solve and search (a recipe without moves) and the cli_remote of
@@ -439,7 +441,8 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
     }
 
     gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = opt_sync_playouts,
-                                .sync_ms = opt_sync_ms };
+                                .sync_ms = opt_sync_ms, .share_plies = opt_share_plies,
+                                .share_permille = opt_share_permille };
     /* Tree reuse (gtp, match): every rank's tree follows the moves played
      * since this engine's last search (a search's own trees start fresh) */
     int slot = mcts ? slot_of(engine) : 0;
@@ -476,6 +479,8 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
     c.nmoves = (int64_t)rec->nmoves;
     c.sync_playouts = opt_sync_playouts;
     c.sync_ms = opt_sync_ms;
+    c.share_plies = opt_share_plies;
+    c.share_permille = opt_share_permille;
     c.slot = slot;
     c.advance_from = from;
     if (rec->tree)
@@ -613,7 +618,8 @@ static int serve(sigset_t *signals)
         r.struct_size = sizeof r;
         gts_mpi_options o = { .struct_size = sizeof o, .algorithm = (gts_algorithm)c.alg };
         gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = c.sync_playouts,
-                                    .sync_ms = c.sync_ms };
+                                    .sync_ms = c.sync_ms, .share_plies = c.share_plies,
+                                    .share_permille = c.share_permille };
         /* Tree reuse: follow the moves played since this slot's last
          * search, as rank 0 did (a tree this rank lacks starts fresh). */
         if (c.alg == GTS_ALG_MCTS && c.advance_from >= 0 && c.advance_from <= c.nmoves
@@ -670,6 +676,10 @@ static const char USAGE[] =
     "  --sync-playouts N  distributed MCTS: playouts of each rank between two\n"
     "                     merges (default 1024)\n"
     "  --sync-ms T        distributed MCTS: merge every T ms of each rank instead\n"
+    "  --share-plies S    distributed MCTS: plies of shared nodes (1: the root\n"
+    "                     only, 1..8; default 3)\n"
+    "  --share-permille M distributed MCTS: share of the playouts that makes a\n"
+    "                     node shared, in thousandths (1..1000; default 50)\n"
     "\n"
     "Run 'gts-mpi COMMAND --help' for the options of a command.\n";
 
@@ -691,6 +701,8 @@ static int parse_global(int argc, char **argv, int size)
             {"--split", &opt_split, -1, 1},
             {"--sync-playouts", &opt_sync_playouts, 1, 1000000000},
             {"--sync-ms", &opt_sync_ms, 1, 60000},
+            {"--share-plies", &opt_share_plies, 1, 8},
+            {"--share-permille", &opt_share_permille, 1, 1000},
             {"--race", &opt_race, -1, 1},
         };
         size_t k = 0;
@@ -700,7 +712,8 @@ static int parse_global(int argc, char **argv, int size)
             char *esc = cli_escaped(argv[i]);
             fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
                             "--master-plies, --work-ahead, --latency, --split, --race, "
-                            "--sync-playouts, --sync-ms)\n", cli_prog, esc);
+                            "--sync-playouts, --sync-ms, --share-plies, --share-permille)\n",
+                    cli_prog, esc);
             free(esc);
             return -1;
         }
