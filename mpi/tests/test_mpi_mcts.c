@@ -10,7 +10,14 @@
  *                          equal the playouts of all ranks; a playout
  *                          budget is met exactly; the same seed gives the
  *                          same result and statistics; the virtual ranks
- *                          at N do what the N real ranks did.
+ *                          at N do what the N real ranks did; tree reuse
+ *                          (gts_mcts_advance between two searches): every
+ *                          rank continues its tree, each engine's root
+ *                          holds its kept visits plus all ranks' playouts,
+ *                          no child's visits exceed its parent's, proofs
+ *                          after a reuse are alpha-beta's, unseen moves
+ *                          and unadvanced ranks start fresh, virtual ==
+ *                          real.
  *   test_mpi_mcts fail     a callback fails on one rank: every rank returns
  *                          GTS_ECALLBACK with its status, the root restored;
  *                          then a search works again.
@@ -28,8 +35,8 @@
  *
  * Without mpirun:
  *
- *   test_mpi_mcts virtual  the checks of `exact` at 1, 2, 3 and 8 virtual
- *                          ranks, failures, arguments.
+ *   test_mpi_mcts virtual  the checks of `exact` (tree reuse included) at
+ *                          1, 2, 3 and 8 virtual ranks, failures, arguments.
  *   test_mpi_mcts vbench   not a test: playouts per virtual time at 1..64
  *                          virtual ranks (the speedup), CSV.
  *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO [SHARE_PLIES [PERMILLE]]]
