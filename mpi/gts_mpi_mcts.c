@@ -315,6 +315,31 @@ static void rank_layout(carve *c, dm_rank *k, size_t n, size_t e, size_t m)
 }
 
 /*
+ * The children of the node reached by @path (@depth moves) in rank @k's
+ * kept tree, read into @buf: when the tree holds it expanded with the @n
+ * moves @moves in that order (the game's: else it is not held alike), their
+ * visits, AMAF visits and reward sums go to @v, @av, @s, @as [0 .. n-1]
+ * and it returns true; else nothing is written.
+ */
+static bool read_node(dm_rank *k, const gts_move *path, int depth, const gts_move *moves, int n,
+                      gts_mcts_move_stats *buf, uint64_t *v, uint64_t *av, double *s, double *as)
+{
+    buf[0].struct_size = sizeof buf[0];
+    if (gts_mcts_node_stats(k->engine, path, depth, buf, n) != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (buf[i].move != moves[i])
+            return false;
+    for (int i = 0; i < n; i++) {
+        v[i] = buf[i].visits;
+        av[i] = buf[i].amaf_visits;
+        s[i] = buf[i].mean * (double)buf[i].visits;
+        as[i] = buf[i].amaf_mean * (double)buf[i].amaf_visits;
+    }
+    return true;
+}
+
+/*
  * Tree reuse across searches (doc/mpi.md, "Tree reuse"). What a rank's
  * kept tree holds when a search starts counts as already merged: its root
  * children's statistics are those the last search left (with the playouts
@@ -334,20 +359,11 @@ static bool kept_baseline(dm_run *R, dm_rank *k)
     gts_engine_get(k->engine, GTS_OPT_MCTS_PARALLEL, &parallel);
     if (R->n <= 0 || (threads > 1 && parallel == GTS_MCTS_ROOT))
         return false;
-    k->cur[0].struct_size = sizeof k->cur[0];
-    if (gts_mcts_node_stats(k->engine, NULL, 0, k->cur, R->n) != R->n)
+    if (!read_node(k, NULL, 0, R->moves, R->n, k->cur, k->seen_v, k->seen_av, k->seen_s,
+                   k->seen_as))
         return false;
     for (int i = 0; i < R->n; i++)
-        if (k->cur[i].move != R->moves[i])
-            return false;
-    for (int i = 0; i < R->n; i++) {
-        const gts_mcts_move_stats *c = &k->cur[i];
-        k->seen_v[i] = c->visits;
-        k->seen_av[i] = c->amaf_visits;
-        k->seen_s[i] = c->mean * (double)c->visits;
-        k->seen_as[i] = c->amaf_mean * (double)c->amaf_visits;
-        k->kept_visits += c->visits;
-    }
+        k->kept_visits += k->seen_v[i];
     return true;
 }
 
@@ -471,24 +487,10 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     k->has_tree = true;
     /* the shared nodes its tree holds expanded */
     for (int s = 0; s < R->nsh; s++) {
-        int n = R->sh_off[s + 1] - R->sh_off[s];
-        k->sbuf[0].struct_size = sizeof k->sbuf[0];
-        if (gts_mcts_node_stats(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n) != n)
-            continue;
-        bool same = true; /* the game's moves, in its order (else: not held alike) */
-        for (int i = 0; i < n; i++)
-            same = same && k->sbuf[i].move == R->sh_moves[R->sh_off[s] + i];
-        if (!same)
-            continue;
-        for (int i = 0; i < n; i++) {
-            const gts_mcts_move_stats *c = &k->sbuf[i];
-            int e = R->sh_off[s] + i;
-            k->sc_v[e] = c->visits;
-            k->sc_av[e] = c->amaf_visits;
-            k->sc_s[e] = c->mean * (double)c->visits;
-            k->sc_as[e] = c->amaf_mean * (double)c->amaf_visits;
-        }
-        k->sh_ok[s] = true;
+        int e = R->sh_off[s];
+        k->sh_ok[s] = read_node(k, R->sh_path[s], R->sh_depth[s], &R->sh_moves[e],
+                                R->sh_off[s + 1] - e, k->sbuf, &k->sc_v[e], &k->sc_av[e],
+                                &k->sc_s[e], &k->sc_as[e]);
     }
 }
 
@@ -675,21 +677,9 @@ static void shared_baseline(dm_run *R, dm_rank *k, int s)
 {
     if (!k->adopted || !k->has_tree || k->st != GTS_OK)
         return;
-    int n = R->sh_off[s + 1] - R->sh_off[s];
-    k->sbuf[0].struct_size = sizeof k->sbuf[0];
-    if (gts_mcts_node_stats(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n) != n)
-        return;
-    for (int i = 0; i < n; i++)
-        if (k->sbuf[i].move != R->sh_moves[R->sh_off[s] + i])
-            return;
-    for (int i = 0; i < n; i++) {
-        const gts_mcts_move_stats *c = &k->sbuf[i];
-        int e = R->sh_off[s] + i;
-        k->ss_v[e] = c->visits;
-        k->ss_av[e] = c->amaf_visits;
-        k->ss_s[e] = c->mean * (double)c->visits;
-        k->ss_as[e] = c->amaf_mean * (double)c->amaf_visits;
-    }
+    int e = R->sh_off[s];
+    read_node(k, R->sh_path[s], R->sh_depth[s], &R->sh_moves[e], R->sh_off[s + 1] - e, k->sbuf,
+              &k->ss_v[e], &k->ss_av[e], &k->ss_s[e], &k->ss_as[e]);
 }
 
 /* Share node (@parent's path, then @move) from the next merge on: its
