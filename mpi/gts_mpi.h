@@ -326,8 +326,8 @@ typedef struct gts_mpi_mcts_stats {
         their engine (gts_mcts_advance() since the last search, as for
         gts_mcts()); 0 when every rank started fresh. @since 0.3 */
     int32_t reused_ranks;
-    /** @brief Tree reuse: the root visits those kept trees held when the
-        search started, summed over the ranks. @since 0.3 */
+    /** @brief Tree reuse: the visits of the root moves in those kept trees
+        when the search started, summed over the ranks. @since 0.3 */
     uint64_t kept_visits;
 } gts_mpi_mcts_stats;
 

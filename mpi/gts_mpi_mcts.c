@@ -367,6 +367,8 @@ static bool kept_baseline(dm_run *R, dm_rank *k)
     return true;
 }
 
+static void shared_baseline(dm_run *R, dm_rank *k, int s);
+
 static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
 {
     memset(k, 0, sizeof *k);
@@ -484,7 +486,12 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
         return;
     }
     k->searched = true;
+    bool first = !k->has_tree;
     k->has_tree = true;
+    /* a kept tree first searched after nodes were shared (this rank had
+     * no playout in the first rounds): their baselines as at a join */
+    for (int s = 0; first && s < R->nsh; s++)
+        shared_baseline(R, k, s);
     /* the shared nodes its tree holds expanded */
     for (int s = 0; s < R->nsh; s++) {
         int e = R->sh_off[s];
