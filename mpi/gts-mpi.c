@@ -142,6 +142,9 @@ typedef struct mpi_command {
     int64_t nmoves;                      /* moves applied to the text's position */
     int64_t sync_playouts, sync_ms;      /* gts_mpi_mcts_options */
     int64_t exit_status;                 /* CMD_QUIT: rank 0's */
+    int64_t slot;                        /* distributed MCTS: rank 0's engine (tree reuse) */
+    int64_t advance_from;                /* its kept trees follow moves[from..]; -1: fresh */
+    int64_t share_plies, share_permille; /* gts_mpi_mcts_options */
 } mpi_command;
 enum { COMMAND_WORDS = (int)(sizeof(mpi_command) / sizeof(int64_t)) };
 
@@ -219,18 +222,53 @@ static void get_tree(const mpi_command *c, gts_randtree_params *t)
 
 static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split, opt_race;
 static int32_t opt_virtual; /* 0: real ranks; N: gts_mpi_search_virtual at N */
-static gts_engine **vengines; /* [opt_virtual]: [0] is the command's engine */
+
+/*
+ * Each engine of rank 0 (a match has one per set-up) has a slot: the
+ * engines of its virtual ranks, and for tree reuse the recipe of its last
+ * distributed MCTS search. The other ranks keep an engine per slot too
+ * (serve()), so each rank's tree follows one engine of rank 0's, as the
+ * virtual ranks' do. A slot is taken round robin when an engine has none
+ * (its trees then start fresh).
+ */
+enum { NSLOTS = 4 };
+typedef struct engine_slot {
+    gts_engine *engine;  /* rank 0's (NULL: free) */
+    gts_engine **virt;   /* [opt_virtual]: its virtual ranks' ([0] is engine) */
+    bool known;          /* the recipe below is its last MCTS search's */
+    char *game, *text;
+    int64_t tree[9];     /* randtree's parameters (set_tree) */
+    gts_move *moves;
+    size_t nmoves;
+} engine_slot;
+static engine_slot slots[NSLOTS];
+static int next_slot;
+
+static int slot_of(gts_engine *engine)
+{
+    for (int i = 0; i < NSLOTS; i++)
+        if (slots[i].engine == engine)
+            return i;
+    int i = next_slot;
+    next_slot = (next_slot + 1) % NSLOTS;
+    slots[i].engine = engine;
+    slots[i].known = false;
+    return i;
+}
 
 /* The search at opt_virtual simulated ranks: engines 1..N-1 are created
- * once (their tables live on from search to search, as real ranks' do)
- * and take rank 0's engine options; one line of counters to stderr. */
+ * once per slot (their tables and trees live on from search to search, as
+ * real ranks' do) and take rank 0's engine options; one line of counters
+ * to stderr. */
 /* The engines of the virtual ranks: rank 0's is @engine, the others (made
  * once) get its options. */
 static gts_engine *const *virtual_engines(gts_engine *engine)
 {
     int32_t n = opt_virtual;
+    engine_slot *sl = &slots[slot_of(engine)];
+    gts_engine **vengines = sl->virt;
     if (!vengines) {
-        vengines = calloc((size_t)n, sizeof *vengines);
+        vengines = sl->virt = calloc((size_t)n, sizeof *vengines);
         if (!vengines)
             cli_oom();
         for (int32_t i = 1; i < n; i++)
@@ -261,10 +299,11 @@ static gts_status virtual_mcts(gts_engine *engine, const gts_game *game, void *s
     if (st == GTS_OK)
         fprintf(stderr,
                 "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu playouts %llu "
-                "merges %llu\n",
+                "merges %llu reused_ranks %d kept_visits %llu\n",
                 (int)stats.ranks, (unsigned long long)stats.virtual_time,
                 (unsigned long long)stats.nodes, (unsigned long long)stats.playouts,
-                (unsigned long long)stats.merges);
+                (unsigned long long)stats.merges, (int)stats.reused_ranks,
+                (unsigned long long)stats.kept_visits);
     return st;
 }
 
@@ -301,17 +340,66 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
 
 static void virtual_free(void)
 {
-    if (!vengines)
-        return;
-    for (int32_t i = 1; i < opt_virtual; i++)
-        gts_engine_free(vengines[i]);
-    free(vengines);
-    vengines = NULL;
+    for (int s = 0; s < NSLOTS; s++) {
+        engine_slot *sl = &slots[s];
+        for (int32_t i = 1; sl->virt && i < opt_virtual; i++)
+            gts_engine_free(sl->virt[i]);
+        free(sl->virt);
+        free(sl->game);
+        free(sl->text);
+        free(sl->moves);
+        memset(sl, 0, sizeof *sl);
+    }
+}
+
+/*
+ * Tree reuse of distributed MCTS (rank 0): where in @rec's moves the last
+ * MCTS search of @engine's slot @sl stood, when @rec continues it (the
+ * same game, text and moves, and more of them), after advancing @engine's
+ * kept tree (and its virtual ranks') by the moves played since; -1 when
+ * the trees start fresh: reuse off (the engine's mcts_reuse, every rank
+ * gets rank 0's), another game or position, or no tree kept on rank 0
+ * (gts match clears its engines at each game). The other ranks advance
+ * by the same moves (mpi_command::advance_from). Then @rec is the slot's.
+ */
+static int64_t reuse_from(engine_slot *sl, gts_engine *engine, const cli_recipe *rec)
+{
+    int64_t reuse = 0, from = -1;
+    gts_engine_get(engine, GTS_OPT_MCTS_REUSE, &reuse);
+    mpi_command tree; /* randtree's parameters, as sent (field by field) */
+    memset(&tree, 0, sizeof tree);
+    if (rec->tree)
+        set_tree(&tree, rec->tree);
+    if (reuse && sl->known && strcmp(sl->game, rec->game) == 0 && strcmp(sl->text, rec->text) == 0
+        && memcmp(sl->tree, tree.tree, sizeof tree.tree) == 0 && rec->nmoves >= sl->nmoves
+        && (sl->nmoves == 0 || memcmp(sl->moves, rec->moves, sl->nmoves * sizeof *rec->moves) == 0))
+        from = (int64_t)sl->nmoves;
+    int n = from >= 0 ? (int)(rec->nmoves - (size_t)from) : 0;
+    const gts_move *since = n > 0 ? rec->moves + from : NULL;
+    if (from >= 0 && (n > GTS_MAX_DEPTH || gts_mcts_advance(engine, since, n, NULL) != 1))
+        from = -1;
+    for (int32_t i = 1; from >= 0 && sl->virt && i < opt_virtual; i++)
+        gts_mcts_advance(sl->virt[i], since, n, NULL);
+    free(sl->game);
+    free(sl->text);
+    free(sl->moves);
+    sl->game = strdup(rec->game);
+    sl->text = strdup(rec->text);
+    sl->moves = malloc((rec->nmoves ? rec->nmoves : 1) * sizeof *sl->moves);
+    if (!sl->game || !sl->text || !sl->moves)
+        cli_oom();
+    if (rec->nmoves)
+        memcpy(sl->moves, rec->moves, rec->nmoves * sizeof *rec->moves);
+    sl->nmoves = rec->nmoves;
+    memcpy(sl->tree, tree.tree, sizeof sl->tree);
+    sl->known = true;
+    return from;
 }
 
 /* ---- rank 0: the hooks ------------------------------------------------------------ */
 
-static int32_t opt_sync_playouts, opt_sync_ms; /* gts_mpi_mcts_options; 0: default */
+/* gts_mpi_mcts_options; 0: default */
+static int32_t opt_sync_playouts, opt_sync_ms, opt_share_plies, opt_share_permille;
 
 /* Search @p state, the position of @p recipe, with every rank: the search
  * hook of solve and search (a recipe without moves) and the cli_remote of
@@ -320,7 +408,7 @@ static int32_t opt_sync_playouts, opt_sync_ms; /* gts_mpi_mcts_options; 0: defau
  * exact nor MCTS without a depth limit. */
 static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, const gts_game *game,
                                      void *state, const cli_recipe *rec, const gts_limits *limits,
-                                     gts_result *result)
+                                     gts_result *result, bool reuse)
 {
     static bool warned;
     mpi_command c;
@@ -353,7 +441,16 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
     }
 
     gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = opt_sync_playouts,
-                                .sync_ms = opt_sync_ms };
+                                .sync_ms = opt_sync_ms, .share_plies = opt_share_plies,
+                                .share_permille = opt_share_permille };
+    /* Tree reuse (gtp, match): every rank's tree follows the moves played
+     * since this engine's last search (a search's own trees start fresh) */
+    int slot = mcts ? slot_of(engine) : 0;
+    if (mcts && opt_virtual > 0)
+        virtual_engines(engine); /* the slot's engines, before they advance */
+    int64_t from = mcts && reuse ? reuse_from(&slots[slot], engine, rec) : -1;
+    if (mcts && !reuse)
+        slots[slot].known = false;
     if (mcts && opt_virtual > 0)
         return virtual_mcts(engine, game, state, limits, &mo, result);
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
@@ -382,6 +479,10 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
     c.nmoves = (int64_t)rec->nmoves;
     c.sync_playouts = opt_sync_playouts;
     c.sync_ms = opt_sync_ms;
+    c.share_plies = opt_share_plies;
+    c.share_permille = opt_share_permille;
+    c.slot = slot;
+    c.advance_from = from;
     if (rec->tree)
         set_tree(&c, rec->tree);
     gts_option opts[OPT_SLOTS];
@@ -412,7 +513,7 @@ gts_status gts_mpi_cli_search(gts_engine *engine, gts_algorithm alg, const gts_g
     const record *r = recall(state);
     cli_recipe rec = { .game = r ? r->name : "", .tree = r ? &r->tree : NULL,
                        .text = r ? r->text : "" };
-    return distributed_search(engine, alg, game, state, r ? &rec : NULL, limits, result);
+    return distributed_search(engine, alg, game, state, r ? &rec : NULL, limits, result, false);
 }
 
 static gts_status remote_search(void *ctx, gts_engine *engine, gts_algorithm alg,
@@ -420,7 +521,7 @@ static gts_status remote_search(void *ctx, gts_engine *engine, gts_algorithm alg
                                 const gts_limits *limits, gts_result *result)
 {
     (void)ctx;
-    return distributed_search(engine, alg, game, state, recipe, limits, result);
+    return distributed_search(engine, alg, game, state, recipe, limits, result, true);
 }
 
 static const cli_remote REMOTE = { remote_search, NULL };
@@ -458,6 +559,8 @@ static int serve(sigset_t *signals)
     pthread_t t;
     if (pthread_create(&t, NULL, serve_signals, signals) == 0)
         pthread_detach(t);
+    /* distributed MCTS: one engine per slot of rank 0's (its kept tree) */
+    gts_engine *se[NSLOTS] = { NULL };
     int rc = CLI_OK;
     for (;;) {
         mpi_command c;
@@ -471,8 +574,19 @@ static int serve(sigset_t *signals)
             cli_oom();
         bcast_words(name, (int)c.name_len, MPI_CHAR);
         bcast_words(text, (int)c.text_len, MPI_CHAR);
+        gts_engine *use = e;
+        if (c.alg == GTS_ALG_MCTS && c.slot >= 0 && c.slot < NSLOTS) {
+            if (!se[c.slot] && gts_engine_new(&se[c.slot]) != GTS_OK) {
+                cli_error("cannot create an engine");
+                MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+            }
+            use = se[c.slot];
+        }
+        pthread_mutex_lock(&serve_lock);
+        serve_engine = use;
+        pthread_mutex_unlock(&serve_lock);
         for (int64_t i = 0; i < c.nopts && i < OPT_SLOTS; i++)
-            gts_engine_set(e, (gts_option)c.opts[i][0], c.opts[i][1]);
+            gts_engine_set(use, (gts_option)c.opts[i][0], c.opts[i][1]);
         gts_randtree_params tree;
         get_tree(&c, &tree);
         gts_move *moves = malloc((size_t)(c.nmoves > 0 ? c.nmoves : 1) * sizeof *moves);
@@ -504,10 +618,16 @@ static int serve(sigset_t *signals)
         r.struct_size = sizeof r;
         gts_mpi_options o = { .struct_size = sizeof o, .algorithm = (gts_algorithm)c.alg };
         gts_mpi_mcts_options mo = { .struct_size = sizeof mo, .sync_playouts = c.sync_playouts,
-                                    .sync_ms = c.sync_ms };
+                                    .sync_ms = c.sync_ms, .share_plies = c.share_plies,
+                                    .share_permille = c.share_permille };
+        /* Tree reuse: follow the moves played since this slot's last
+         * search, as rank 0 did (a tree this rank lacks starts fresh). */
+        if (c.alg == GTS_ALG_MCTS && c.advance_from >= 0 && c.advance_from <= c.nmoves
+            && c.nmoves - c.advance_from <= GTS_MAX_DEPTH)
+            gts_mcts_advance(use, moves + c.advance_from, (int)(c.nmoves - c.advance_from), NULL);
         /* A NULL state or game makes every rank fail the search (GTS_EINVAL). */
         if (c.alg == GTS_ALG_MCTS)
-            gts_mpi_mcts(MPI_COMM_WORLD, e, g, state, &lim, &mo, &r, NULL);
+            gts_mpi_mcts(MPI_COMM_WORLD, use, g, state, &lim, &mo, &r, NULL);
         else
             gts_mpi_search(MPI_COMM_WORLD, e, g, state, &lim, &o, &r, NULL);
         if (state && g)
@@ -520,6 +640,8 @@ static int serve(sigset_t *signals)
     serve_engine = NULL;
     pthread_mutex_unlock(&serve_lock);
     gts_engine_free(e);
+    for (int i = 0; i < NSLOTS; i++)
+        gts_engine_free(se[i]);
     return rc;
 }
 
@@ -554,6 +676,10 @@ static const char USAGE[] =
     "  --sync-playouts N  distributed MCTS: playouts of each rank between two\n"
     "                     merges (default 1024)\n"
     "  --sync-ms T        distributed MCTS: merge every T ms of each rank instead\n"
+    "  --share-plies S    distributed MCTS: plies of shared nodes (1: the root\n"
+    "                     only, 1..8; default 3)\n"
+    "  --share-permille M distributed MCTS: share of the playouts that makes a\n"
+    "                     node shared, in thousandths (1..1000; default 50)\n"
     "\n"
     "Run 'gts-mpi COMMAND --help' for the options of a command.\n";
 
@@ -575,6 +701,8 @@ static int parse_global(int argc, char **argv, int size)
             {"--split", &opt_split, -1, 1},
             {"--sync-playouts", &opt_sync_playouts, 1, 1000000000},
             {"--sync-ms", &opt_sync_ms, 1, 60000},
+            {"--share-plies", &opt_share_plies, 1, 8},
+            {"--share-permille", &opt_share_permille, 1, 1000},
             {"--race", &opt_race, -1, 1},
         };
         size_t k = 0;
@@ -584,7 +712,8 @@ static int parse_global(int argc, char **argv, int size)
             char *esc = cli_escaped(argv[i]);
             fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
                             "--master-plies, --work-ahead, --latency, --split, --race, "
-                            "--sync-playouts, --sync-ms)\n", cli_prog, esc);
+                            "--sync-playouts, --sync-ms, --share-plies, --share-permille)\n",
+                    cli_prog, esc);
             free(esc);
             return -1;
         }

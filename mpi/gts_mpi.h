@@ -322,6 +322,13 @@ typedef struct gts_mpi_mcts_stats {
         that round (the ranks wait for each other at each merge; the merge
         itself costs nothing). 0 over MPI. @since 0.3 */
     uint64_t virtual_time;
+    /** @brief Tree reuse: ranks whose search continued the tree kept in
+        their engine (gts_mcts_advance() since the last search, as for
+        gts_mcts()); 0 when every rank started fresh. @since 0.3 */
+    int32_t reused_ranks;
+    /** @brief Tree reuse: the visits of the root moves in those kept trees
+        when the search started, summed over the ranks. @since 0.3 */
+    uint64_t kept_visits;
 } gts_mpi_mcts_stats;
 
 /**
@@ -379,9 +386,24 @@ typedef struct gts_mpi_mcts_stats {
  * move alone), nodes (all ranks), threads (the number of ranks), time_us
  * (this rank's). gts_mcts_root_stats() on any rank's engine afterwards
  * gives the merged statistics. The tree stays in each engine as
- * gts_mcts() leaves it (#GTS_OPT_MCTS_REUSE): a search starts from a
- * fresh tree on every rank (a kept tree of an earlier search is
- * dropped).
+ * gts_mcts() leaves it (#GTS_OPT_MCTS_REUSE).
+ *
+ * **Tree reuse** (since 0.3), as for gts_mcts(): a rank whose engine has
+ * #GTS_OPT_MCTS_REUSE on and a tree kept from its last search (distributed
+ * or not) that gts_mcts_advance() moved to this search's root (the moves
+ * played since, or none for the same position) continues that tree;
+ * otherwise, or without that call, it starts fresh. Each rank decides for
+ * its own tree; call gts_mcts_advance() on every rank alike. What a kept
+ * tree holds when the search starts counts as already merged: its root
+ * statistics (every rank's playouts where the last search shared that
+ * node, the rank's own elsewhere) stay in that rank's root, and the merges
+ * carry only what the ranks add from then on, so no playout is counted
+ * twice; likewise a node below the root that joins the shared nodes
+ * during the search carries what each rank adds from then on (doc/mpi.md,
+ * "Tree reuse"). So the ranks' roots may differ by what their kept trees
+ * held; rank 0's chooses. gts_mpi_mcts_stats::reused_ranks and
+ * kept_visits say what was continued. With root parallelisation inside a
+ * rank (#GTS_MCTS_ROOT and more than one thread) the rank starts fresh.
  *
  * **Errors.** Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ENOTSUP,
  * #GTS_EBUSY) are agreed on by all ranks before searching. A failure of

@@ -96,6 +96,9 @@ typedef struct dm_rank {
     bool time_up;            /* this rank's time limit is reached */
     bool searched;           /* it searched in this round */
     bool has_tree;           /* it searched in some round: its engine keeps a tree */
+    bool kept;               /* a kept root matched at the start: seen_* hold its stats */
+    bool adopted;            /* its first search continued the kept tree (tree reuse) */
+    uint64_t kept_visits;    /* the kept root's visits (with kept) */
     gts_mcts_move_stats *cur;  /* [n]: the root statistics after the round */
     gts_mcts_move_stats *add;  /* [n]: the others' deltas, to inject */
     uint64_t *seen_v, *seen_av; /* [n]: after the last merge */
@@ -126,6 +129,7 @@ typedef struct dm_run {
     uint64_t start_us;
     uint64_t round;
     uint64_t playouts, nodes, vtime;
+    uint64_t reused, kept_visits; /* tree reuse: all ranks' (reuse_out) */
     /* the merge: one process's contributions, then the totals */
     uint64_t *u;  /* [2n + U_MORE]: visits, AMAF visits per move; playouts, nodes (sum) */
     double *d;    /* [2n]: reward sums, AMAF reward sums (sum) */
@@ -212,6 +216,7 @@ static const gts__field MCTS_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_mcts_stats, struct_size), GTS__FIELD(gts_mpi_mcts_stats, ranks),
     GTS__FIELD(gts_mpi_mcts_stats, merges),      GTS__FIELD(gts_mpi_mcts_stats, playouts),
     GTS__FIELD(gts_mpi_mcts_stats, nodes),       GTS__FIELD(gts_mpi_mcts_stats, virtual_time),
+    GTS__FIELD(gts_mpi_mcts_stats, reused_ranks), GTS__FIELD(gts_mpi_mcts_stats, kept_visits),
 };
 static const gts__struct_desc MCTS_STATS =
     GTS__STRUCT_DESC(gts_mpi_mcts_stats, sizeof(gts_mpi_mcts_stats), MCTS_STATS_FIELDS);
@@ -309,6 +314,61 @@ static void rank_layout(carve *c, dm_rank *k, size_t n, size_t e, size_t m)
     CARVE(c, k->ss_as, e);
 }
 
+/*
+ * The children of the node reached by @path (@depth moves) in rank @k's
+ * kept tree, read into @buf: when the tree holds it expanded with the @n
+ * moves @moves in that order (the game's: else it is not held alike), their
+ * visits, AMAF visits and reward sums go to @v, @av, @s, @as [0 .. n-1]
+ * and it returns true; else nothing is written.
+ */
+static bool read_node(dm_rank *k, const gts_move *path, int depth, const gts_move *moves, int n,
+                      gts_mcts_move_stats *buf, uint64_t *v, uint64_t *av, double *s, double *as)
+{
+    buf[0].struct_size = sizeof buf[0];
+    if (gts_mcts_node_stats(k->engine, path, depth, buf, n) != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (buf[i].move != moves[i])
+            return false;
+    for (int i = 0; i < n; i++) {
+        v[i] = buf[i].visits;
+        av[i] = buf[i].amaf_visits;
+        s[i] = buf[i].mean * (double)buf[i].visits;
+        as[i] = buf[i].amaf_mean * (double)buf[i].amaf_visits;
+    }
+    return true;
+}
+
+/*
+ * Tree reuse across searches (doc/mpi.md, "Tree reuse"). What a rank's
+ * kept tree holds when a search starts counts as already merged: its root
+ * children's statistics are those the last search left (with the playouts
+ * of every rank where that node was shared, this rank's own elsewhere),
+ * and the merges of this search carry only what is added from now on. So
+ * the baseline the first merge subtracts (seen_*) is the kept root's
+ * statistics, read here; the rank's first search says whether it
+ * continued that tree (GTS_RESULT_TREE_REUSED), else the baseline is 0
+ * (rank_round). False when there is no kept root with this root's moves,
+ * or the engine grows one tree per thread (GTS_MCTS_ROOT: the statistics
+ * of the kept root below are the first tree's only): a fresh tree then.
+ */
+static bool kept_baseline(dm_run *R, dm_rank *k)
+{
+    int64_t threads = 1, parallel = GTS_MCTS_TREE;
+    gts_engine_get(k->engine, GTS_OPT_THREADS, &threads);
+    gts_engine_get(k->engine, GTS_OPT_MCTS_PARALLEL, &parallel);
+    if (R->n <= 0 || (threads > 1 && parallel == GTS_MCTS_ROOT))
+        return false;
+    if (!read_node(k, NULL, 0, R->moves, R->n, k->cur, k->seen_v, k->seen_av, k->seen_s,
+                   k->seen_as))
+        return false;
+    for (int i = 0; i < R->n; i++)
+        k->kept_visits += k->seen_v[i];
+    return true;
+}
+
+static void shared_baseline(dm_run *R, dm_rank *k, int s);
+
 static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
 {
     memset(k, 0, sizeof *k);
@@ -329,9 +389,16 @@ static gts_status rank_open(dm_run *R, dm_rank *k, gts_engine *engine, int rank)
         || gts_engine_get(engine, GTS_OPT_MCTS_REUSE, &k->reuse) != GTS_OK)
         return GTS_EINVAL;
     k->saved = true;
-    /* A fresh tree: reuse off drops a kept one, on keeps the rounds'. */
-    gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 0);
-    gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 1);
+    /* Tree reuse: with the caller's GTS_OPT_MCTS_REUSE on, the first search
+     * continues the tree the caller kept and advanced (gts_mcts_advance),
+     * as gts_mcts() would; its root statistics are the baseline of the
+     * first merge (kept_baseline). Otherwise a fresh tree: reuse off drops
+     * a kept one, on keeps the rounds'. */
+    k->kept = k->reuse && kept_baseline(R, k);
+    if (!k->kept) {
+        gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 0);
+        gts_engine_set(engine, GTS_OPT_MCTS_REUSE, 1);
+    }
     k->res.struct_size = sizeof k->res;
     return GTS_OK;
 }
@@ -376,6 +443,17 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
             slice = left;
     }
     lim.time_ms = slice;
+    /* this round continues the tree of the last (the first: the caller's
+     * kept tree, if it advanced one); marked here, not after the round, so
+     * that the tree the search leaves is continued only after the caller's
+     * own gts_mcts_advance(), as after gts_mcts() */
+    if (k->has_tree) {
+        int rc = gts_mcts_advance(k->engine, NULL, 0, NULL);
+        if (rc != 1) {
+            k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+            return;
+        }
+    }
     gts_result res = {.struct_size = sizeof res};
     gts_status st = gts_mcts(k->engine, R->game, R->state, &lim, &res);
     if (st != GTS_OK) {
@@ -387,10 +465,19 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
     k->nodes = res.nodes;
     k->total += res.nodes;
     k->flags = res.flags & GTS_RESULT_MEMORY_LIMIT;
-    /* the next round continues this tree */
-    int rc = gts_mcts_advance(k->engine, NULL, 0, NULL);
-    if (rc != 1) {
-        k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
+    if (!k->has_tree) {
+        /* the first search: it continued the kept tree (whose root the
+         * baseline holds), or started fresh (baseline 0) */
+        k->adopted = k->kept && (res.flags & GTS_RESULT_TREE_REUSED);
+        if (!k->adopted)
+            for (int i = 0; i < R->n; i++) {
+                k->seen_v[i] = k->seen_av[i] = 0;
+                k->seen_s[i] = k->seen_as[i] = 0.0;
+            }
+    }
+    /* the tree is kept for the next round (and the merge's injections) */
+    if (gts_mcts_node_stats(k->engine, NULL, 0, NULL, 0) != R->n) {
+        k->st = GTS_ENOMEM;
         return;
     }
     k->cur[0].struct_size = sizeof k->cur[0];
@@ -399,27 +486,18 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
         return;
     }
     k->searched = true;
+    bool first = !k->has_tree;
     k->has_tree = true;
+    /* a kept tree first searched after nodes were shared (this rank had
+     * no playout in the first rounds): their baselines as at a join */
+    for (int s = 0; first && s < R->nsh; s++)
+        shared_baseline(R, k, s);
     /* the shared nodes its tree holds expanded */
     for (int s = 0; s < R->nsh; s++) {
-        int n = R->sh_off[s + 1] - R->sh_off[s];
-        k->sbuf[0].struct_size = sizeof k->sbuf[0];
-        if (gts_mcts_node_stats(k->engine, R->sh_path[s], R->sh_depth[s], k->sbuf, n) != n)
-            continue;
-        bool same = true; /* the game's moves, in its order (else: not held alike) */
-        for (int i = 0; i < n; i++)
-            same = same && k->sbuf[i].move == R->sh_moves[R->sh_off[s] + i];
-        if (!same)
-            continue;
-        for (int i = 0; i < n; i++) {
-            const gts_mcts_move_stats *c = &k->sbuf[i];
-            int e = R->sh_off[s] + i;
-            k->sc_v[e] = c->visits;
-            k->sc_av[e] = c->amaf_visits;
-            k->sc_s[e] = c->mean * (double)c->visits;
-            k->sc_as[e] = c->amaf_mean * (double)c->amaf_visits;
-        }
-        k->sh_ok[s] = true;
+        int e = R->sh_off[s];
+        k->sh_ok[s] = read_node(k, R->sh_path[s], R->sh_depth[s], &R->sh_moves[e],
+                                R->sh_off[s + 1] - e, k->sbuf, &k->sc_v[e], &k->sc_av[e],
+                                &k->sc_s[e], &k->sc_as[e]);
     }
 }
 
@@ -591,6 +669,26 @@ static void inject_shared(dm_run *R, dm_rank *k, int s)
         k->st = rc < 0 ? (gts_status)rc : GTS_ENOMEM;
 }
 
+/*
+ * The baseline of rank @k at shared node @s, which joins the shared set
+ * now: what its first merge subtracts. A tree this search grew from
+ * nothing holds only this search's playouts there, all sent at that merge
+ * (baseline 0). A kept tree (tree reuse) may hold there statistics the
+ * last search merged, which every rank already has: there the node's
+ * statistics now count as already merged (what this search added to it
+ * before it was shared stays this rank's own), as the root's did at the
+ * start (kept_baseline). A node the tree does not hold expanded now gets
+ * children only from now on: baseline 0.
+ */
+static void shared_baseline(dm_run *R, dm_rank *k, int s)
+{
+    if (!k->adopted || !k->has_tree || k->st != GTS_OK)
+        return;
+    int e = R->sh_off[s];
+    read_node(k, R->sh_path[s], R->sh_depth[s], &R->sh_moves[e], R->sh_off[s + 1] - e, k->sbuf,
+              &k->ss_v[e], &k->ss_av[e], &k->ss_s[e], &k->ss_as[e]);
+}
+
 /* Share node (@parent's path, then @move) from the next merge on: its
  * moves from the game (every process lists the same). False when it has
  * none, does not fit or a callback failed (it is then not shared: every
@@ -624,6 +722,8 @@ static bool shared_add(dm_run *R, int parent, gts_move move)
         R->e_sh[e] = false;
     }
     R->nsh++;
+    for (int r = 0; r < R->nlocal; r++)
+        shared_baseline(R, &R->rk[r], s);
     return true;
 }
 
@@ -905,6 +1005,22 @@ static void rank_nodes_out(dm_run *R, int first_rank)
     }
 }
 
+/* Tree reuse over all ranks: how many continued a kept tree, and its
+ * root visits then (collective over MPI, as rank_nodes_out). */
+static void reuse_out(dm_run *R)
+{
+    uint64_t v[2] = { 0, 0 };
+    for (int r = 0; R->rk && r < R->nlocal; r++)
+        if (R->rk[r].adopted) {
+            v[0]++;
+            v[1] += R->rk[r].kept_visits;
+        }
+    if (R->comm != MPI_COMM_NULL)
+        MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_SUM, R->comm);
+    R->reused = v[0];
+    R->kept_visits = v[1];
+}
+
 /* Where rank_nodes_out() writes: @result's thread_nodes, if it has them
  * (@result passed check_args). */
 static void rank_nodes_to(dm_run *R, const gts_result *result)
@@ -989,6 +1105,7 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
         res->callback_status = cb == INT64_MIN ? 0 : (int32_t)cb;
     }
     rank_nodes_out(R, first_rank);
+    reuse_out(R);
     for (int r = 0; r < opened; r++)
         rank_close(&R->rk[r]);
     free(R->mem);
@@ -1003,7 +1120,8 @@ static void stats_out(gts_mpi_mcts_stats *stats, const dm_run *R)
         return;
     gts_mpi_mcts_stats S = {.struct_size = sizeof S, .ranks = R->ranks, .merges = R->round,
                             .playouts = R->playouts, .nodes = R->nodes,
-                            .virtual_time = R->comm == MPI_COMM_NULL ? R->vtime : 0};
+                            .virtual_time = R->comm == MPI_COMM_NULL ? R->vtime : 0,
+                            .reused_ranks = (int32_t)R->reused, .kept_visits = R->kept_visits};
     gts__struct_out(stats, &S, n);
 }
 

@@ -1134,9 +1134,11 @@ Test(mcts, reuse_carries_the_statistics)
     stats_of(e, a, 4);
     /* Same position again (n = 0): the whole tree continues. */
     uint64_t visits = 99;
+    cr_assert_eq(r.flags & GTS_RESULT_TREE_REUSED, 0u, "the first search starts fresh");
     cr_assert_eq(gts_mcts_advance(e, NULL, 0, &visits), 1);
     cr_assert_eq(visits, 2000, "the root's visits");
-    mcts(e, &v, &g, NULL);
+    r = mcts(e, &v, &g, NULL);
+    cr_assert(r.flags & GTS_RESULT_TREE_REUSED, "flags %#x: the kept tree continued", r.flags);
     stats_of(e, b, 4);
     uint64_t sum = 0;
     for (int i = 0; i < 4; i++) {
@@ -1147,6 +1149,7 @@ Test(mcts, reuse_carries_the_statistics)
     cr_assert_eq(sum, 4000, "2000 kept + 2000 new playouts");
     /* Play the best move: its subtree becomes the root. */
     r = mcts(e, &v, &g, NULL); /* no advance since: a fresh search */
+    cr_assert_eq(r.flags & GTS_RESULT_TREE_REUSED, 0u, "no advance: fresh");
     stats_of(e, a, 4);
     uint64_t want = 0;
     for (int i = 0; i < 4; i++) {
@@ -1285,6 +1288,7 @@ Test(mcts, reuse_detects_another_position)
             cr_assert_eq(gts_mcts_advance(e, &m, 1, NULL), wrong == 2 ? 0 : 1);
             vh.apply(&h, 0, NULL);
             gts_result r1 = mcts(e, &vh, &h, NULL), r2 = mcts(fresh, &vh, &h, NULL);
+            cr_assert_eq(r1.flags & GTS_RESULT_TREE_REUSED, 0u, "case %d: not continued", wrong);
             gts_mcts_move_stats a[5], b[5];
             int n = h.branching;
             stats_of(e, a, n);

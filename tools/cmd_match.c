@@ -582,7 +582,8 @@ static int play(const match_game *m, setup *su, const opening *op, int first, ui
     gts_result r;
     /* MCTS tree reuse: the moves played since each set-up's last search,
      * handed to gts_mcts_advance() before its next one (a set-up with
-     * mcts_reuse=0 keeps no tree and starts afresh anyway). */
+     * mcts_reuse=0 keeps no tree and starts afresh anyway; one with mpi=1:
+     * the remote's hook advances every rank's tree from the recipe). */
     gts_move since[2][2];
     int nsince[2] = { -1, -1 }; /* -1: no search yet in this game */
     /* A game whose repeated positions are draws (GTS_TRAIT_REPETITION_DRAW)

@@ -49,7 +49,9 @@
  * answers, and every genmove's search is gts_mpi_mcts() on every rank,
  * which rebuild the position from the empty board's text and the moves
  * (remote_search()). --playouts then counts the playouts of all ranks;
- * --seconds is each rank's time. No tree is reused between moves.
+ * --seconds is each rank's time. Every rank's tree is reused between
+ * moves as here: gts-mpi's search hook advances it by the moves since the
+ * last genmove (since 0.3).
  *
  * Usage errors exit 2, a failure to start (no memory) 1.
  */
@@ -745,7 +747,7 @@ static const char *genmove(gtp *g, int color, bool cleanup, char *out, size_t si
     }
 
     /* Step 2. Tree reuse: follow the moves played since the last search
-     * (a distributed search starts from a fresh tree on every rank). */
+     * (a distributed search: gts-mpi's hook does it on every rank). */
     if (!g->remote && g->searched_at != SIZE_MAX && g->searched_at <= g->nmoves) {
         size_t n = g->nmoves - g->searched_at;
         gts_move *seq = malloc(sizeof *seq * (n ? n : 1));

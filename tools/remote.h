@@ -30,7 +30,11 @@ typedef struct cli_recipe {
 typedef struct cli_remote {
     /* Search @p state (the position of @p recipe, on the caller's
      * process) as gts_search(engine, alg, game, state, limits, result)
-     * would, but with every rank: the same status and result on rank 0. */
+     * would, but with every rank: the same status and result on rank 0.
+     * MCTS trees are reused as the caller would with gts_mcts_advance():
+     * when @p recipe continues the last one searched with @p engine (the
+     * same text, its moves and more), every rank's tree follows the moves
+     * since, so the caller does not advance @p engine itself (since 0.3). */
     gts_status (*search)(void *ctx, gts_engine *engine, gts_algorithm alg, const gts_game *game,
                          void *state, const cli_recipe *recipe, const gts_limits *limits,
                          gts_result *result);

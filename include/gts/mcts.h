@@ -168,7 +168,9 @@ typedef struct gts_mcts_move_stats {
  * is proven (the value is then exact to that depth), else the length of
  * the pv; 0 with the first legal move and the static score when no playout
  * completed. nodes: moves applied (tree and playouts) plus the root.
- * #GTS_RESULT_MEMORY_LIMIT: the tree stopped growing. The progress
+ * #GTS_RESULT_MEMORY_LIMIT: the tree stopped growing;
+ * #GTS_RESULT_TREE_REUSED (since 0.3): the search continued the kept tree
+ * (gts_mcts_advance()) instead of a fresh one. The progress
  * callback fires, between batches of playouts (1024, 2048, 4096, ...),
  * whenever depth grew. Per-move statistics: gts_mcts_root_stats().
  *
@@ -258,7 +260,8 @@ GTS_API int gts_mcts_root_stats(const gts_engine *engine, gts_mcts_move_stats *o
  * and the search starts fresh. The adopted root keeps its statistics (its
  * visits, the children's visits, means, AMAF counts and proven ranges);
  * #GTS_OPT_MCTS_PLAYOUTS and gts_limits count only the new search's
- * playouts and moves. With root parallelisation each worker's tree is
+ * playouts and moves; the search's result has #GTS_RESULT_TREE_REUSED
+ * (since 0.3). With root parallelisation each worker's tree is
  * advanced and adopted alike. A kept tree is freed by the next MCTS
  * search that does not adopt it, by gts_engine_clear(), by setting
  * #GTS_OPT_MCTS_REUSE to 0, and by gts_engine_free().

@@ -283,7 +283,15 @@ enum {
      * (#GTS_OPT_TREE_MB): it stopped growing the tree and went on
      * searching the tree it had. @since 0.2
      */
-    GTS_RESULT_MEMORY_LIMIT = 1u << 6
+    GTS_RESULT_MEMORY_LIMIT = 1u << 6,
+    /**
+     * @brief An MCTS search continued the tree kept from the last search
+     * (gts_mcts_advance(), #GTS_OPT_MCTS_REUSE): its root statistics
+     * include the kept tree's. Without it a search started from a fresh
+     * tree. Distributed MCTS (libgts-mpi) reads it to know what each rank's
+     * root held before its first playout. @since 0.3
+     */
+    GTS_RESULT_TREE_REUSED = 1u << 7
 };
 
 /**

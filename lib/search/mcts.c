@@ -178,6 +178,7 @@ struct mc_search {
     bool hashed;            /* children arrays record their parent's hash */
     bool policy;            /* the game's playout_move() */
     bool trusted;           /* ... played without generate() (GTS_TRAIT_TRUSTED_PLAYOUT) */
+    bool adopted;           /* it continues a kept tree (GTS_RESULT_TREE_REUSED) */
     bool horizon_active;    /* limits.depth < GTS_MAX_DEPTH */
     int horizon;            /* tree nodes at this ply are leaves */
     int playout_horizon;    /* playouts stop at this ply: limits.depth or GTS_MAX_PLY */
@@ -1680,6 +1681,7 @@ static bool mc_setup_roots(mc_search *m)
         return false;
     }
     int adopted = mc_adopt(m, n);
+    m->adopted = adopted > 0;
     for (int t = 0; t < adopted; t++) { /* a kept tree: narrow by bounds() */
         mc_node *root = &m->roots[t];
         raise_i32(&root->lower, lo);
@@ -1828,6 +1830,8 @@ void gts__run_mcts(gts__run *run)
 
     /* Step 4. Keep the tree for gts_mcts_advance(), or free it; free the
      * scratch memory */
+    if (ok && m->adopted)
+        r->flags |= GTS_RESULT_TREE_REUSED;
     if (ok)
         mc_keep(m);
     if (m->w)

@@ -16,7 +16,9 @@
   sides (APHID for the distributed side), every game is a draw. With
   `--virtual 3` (no mpirun) the mpi=1 set-up and gtp's genmove search on
   virtual ranks; a Connect-4 match with playout budgets gives the same
-  games and node counts at 2 real ranks and at 2 virtual ranks.
+  games and node counts at 2 real ranks and at 2 virtual ranks, whose
+  searches continue every rank's tree from the second move of a game on
+  (tree reuse), and none with mcts_reuse=0 (other games).
 * Bad options are usage errors (exit 2) of the whole job, reported once:
   gtp's option, mpi=2, mpi=1 with chess, and mpi=1 in plain `gts match`.
 """
@@ -195,6 +197,27 @@ if real[0] != 0 or virt[0] != 0 or untimed(real[1]) != untimed(virt[1]) or \
     fail("match at 2 real and 2 virtual ranks: exit %s / %s, outputs differ:\n%s\n%s" %
          (real[0], virt[0], real[1], virt[1]))
 
+# Tree reuse: from its second search of a game on, the mpi=1 set-up's
+# search continues every rank's tree (the virtual counters say so; the
+# real ranks played the same games above), and with mcts_reuse=0 none;
+# --share-plies reaches every rank (the real and virtual runs agree).
+if virt[0] == 0 and ("reused_ranks 2 " not in virt[2] or "reused_ranks 0 " not in virt[2]):
+    fail("match at 2 virtual ranks: no search continued its trees:\n%s" % virt[2][-800:])
+OFF = [("alg=mcts,mcts_playouts=1200,mpi=1,mcts_reuse=0" if a == "alg=mcts,mcts_playouts=1200,mpi=1"
+        else a) for a in SAME]
+off = run([GTS_MPI, "--virtual", "2"] + OFF, timeout=300)
+if off[0] != 0 or "reused_ranks 2 " in off[2] or "reused_ranks 0 " not in off[2] or \
+   untimed(off[1]) == untimed(virt[1]):
+    fail("match at 2 virtual ranks, mcts_reuse=0: exit %s, a tree continued or the same games:"
+         "\n%s" % (off[0], off[2][-800:]))
+SP = ["--share-plies", "2"] + SAME
+real = run(mpirun(MPIRUN, 2, [GTS_MPI] + SP), timeout=300)
+sp = run([GTS_MPI, "--virtual", "2"] + SP, timeout=300)
+if real[0] != 0 or sp[0] != 0 or untimed(real[1]) != untimed(sp[1]) or \
+   untimed(sp[1]) == untimed(virt[1]):
+    fail("match --share-plies 2 at 2 real and 2 virtual ranks: exit %s / %s, outputs differ "
+         "or equal the default's" % (real[0], sp[0]))
+
 # --virtual N without mpirun: the mpi=1 set-up on N virtual ranks in one
 # process, and a GTP genmove there.
 rc, out, err = run([GTS_MPI, "--virtual", "3", "match", "tictactoe", "--a",
@@ -221,6 +244,7 @@ if s:
 for what, cmd in (
         ("gtp --threads 0", mpirun(MPIRUN, 2, [GTS_MPI, "gtp", "--threads", "0"])),
         ("gtp --nope", mpirun(MPIRUN, 2, [GTS_MPI, "gtp", "--nope"])),
+        ("--share-plies 9", mpirun(MPIRUN, 2, [GTS_MPI, "--share-plies", "9", "gtp"])),
         ("match mpi=2", mpirun(MPIRUN, 2, [GTS_MPI, "match", "tictactoe", "--a",
                                            "alg=mcts,mcts_playouts=50,mpi=2", "--b",
                                            "alg=mcts,mcts_playouts=50"])),

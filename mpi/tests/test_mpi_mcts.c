@@ -10,7 +10,14 @@
  *                          equal the playouts of all ranks; a playout
  *                          budget is met exactly; the same seed gives the
  *                          same result and statistics; the virtual ranks
- *                          at N do what the N real ranks did.
+ *                          at N do what the N real ranks did; tree reuse
+ *                          (gts_mcts_advance between two searches): every
+ *                          rank continues its tree, each engine's root
+ *                          holds its kept visits plus all ranks' playouts,
+ *                          no child's visits exceed its parent's, proofs
+ *                          after a reuse are alpha-beta's, unseen moves
+ *                          and unadvanced ranks start fresh, virtual ==
+ *                          real.
  *   test_mpi_mcts fail     a callback fails on one rank: every rank returns
  *                          GTS_ECALLBACK with its status, the root restored;
  *                          then a search works again.
@@ -28,8 +35,8 @@
  *
  * Without mpirun:
  *
- *   test_mpi_mcts virtual  the checks of `exact` at 1, 2, 3 and 8 virtual
- *                          ranks, failures, arguments.
+ *   test_mpi_mcts virtual  the checks of `exact` (tree reuse included) at
+ *                          1, 2, 3 and 8 virtual ranks, failures, arguments.
  *   test_mpi_mcts vbench   not a test: playouts per virtual time at 1..64
  *                          virtual ranks (the speedup), CSV.
  *   test_mpi_mcts vmatch GAME RANKS GAMES PLAYOUTS SYNC [SOLO [SHARE_PLIES [PERMILLE]]]
@@ -190,7 +197,8 @@ static void solved_one(int vranks, const char *what, const gts_game *g, void *st
         CHECK(total == s.playouts, "%s: engine %d's root visits %llu, playouts of all %llu", what,
               i, (unsigned long long)total, (unsigned long long)s.playouts);
     }
-    same_everywhere(what, &r);
+    if (vranks == 0)
+        same_everywhere(what, &r);
     engines_free(es, k);
 }
 
@@ -245,7 +253,8 @@ static void budget_one(int vranks, const char *what, const gts_game *g, void *st
         CHECK(v == budget, "%s: playouts option %lld after the search", what, (long long)v);
         gts_engine_get(es[0], GTS_OPT_MCTS_SEED, &v);
         CHECK(v == 11, "%s: seed option %lld after the search", what, (long long)v);
-        same_everywhere(what, &r[run_i]);
+        if (vranks == 0) /* a collective: not in rank 0's virtual runs */
+            same_everywhere(what, &r[run_i]);
         engines_free(es, k);
     }
     CHECK(r[0].best_move == r[1].best_move && r[0].score == r[1].score,
@@ -359,10 +368,285 @@ static void share_suite(int vranks)
     gts_games_free(gts_game_connect4(), st);
 }
 
+
+/* ---- tree reuse across searches ------------------------------------------------- */
+
+/* A sum over the ranks (one value per process; virtual ranks: local). */
+static uint64_t sum_ranks(int vranks, uint64_t v)
+{
+    uint64_t t = v;
+    if (use_mpi && vranks == 0)
+        MPI_Allreduce(&v, &t, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    return t;
+}
+
+/* Every engine's tree, below every root move m: its children's visits sum
+ * to at most m's visits (what a kept tree held there counts once: the
+ * merges never send it again). */
+static void no_double_count(const char *what, gts_engine **es, int k)
+{
+    for (int e = 0; e < k; e++) {
+        gts_mcts_move_stats ms[CAP];
+        uint64_t total;
+        int n = root_stats(es[e], ms, &total);
+        for (int i = 0; i < n && i < CAP; i++) {
+            gts_mcts_move_stats below[CAP];
+            memset(below, 0, sizeof below);
+            below[0].struct_size = sizeof below[0];
+            int m = gts_mcts_node_stats(es[e], &ms[i].move, 1, below, CAP);
+            uint64_t sum = 0;
+            for (int j = 0; j < m && j < CAP; j++)
+                sum += below[j].visits;
+            CHECK(sum <= ms[i].visits, "%s: engine %d, move %d: children %llu > visits %llu",
+                  what, e, i, (unsigned long long)sum, (unsigned long long)ms[i].visits);
+        }
+    }
+}
+
+/*
+ * Tree reuse (gts_mcts_advance between two searches): from Connect-4
+ * @pos, a search of @budget playouts, then every engine advanced by
+ * @nplay moves (the first search's pv: its move and the reply it
+ * expects; 0: the same position again), then a second search. With
+ * @reuse every rank continues its tree: the kept root held visits on
+ * every rank (advance's count), reused_ranks == P, kept_visits their sum,
+ * and each engine's root visits afterwards are its own kept visits plus
+ * the playouts of all ranks (the merges send nothing twice); without,
+ * every rank starts fresh (root visits == playouts). Returns the second
+ * search's visits per root move (rank 0's engine) in @visits.
+ */
+static void reuse_one(int vranks, const char *what, const char *pos, int64_t budget, int nplay,
+                      bool reuse, int64_t plies, uint64_t *visits, gts_result *out)
+{
+    void *st = NULL;
+    if (gts_connect4_new(pos, &st) != GTS_OK)
+        abort();
+    const gts_game *g = gts_game_connect4();
+    int k = local(vranks), P = vranks > 0 ? vranks : size;
+    gts_engine *es[VMAX];
+    engines_new(es, k, budget, 3);
+    for (int i = 0; i < k; i++)
+        gts_engine_set(es[i], GTS_OPT_MCTS_REUSE, reuse);
+    gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = 128,
+                                .share_plies = plies};
+    gts_result r = result_new();
+    gts_mpi_mcts_stats s = stats_new();
+    gts_status rc = run(vranks, es, g, st, NULL, &opt, &r, &s);
+    CHECK(rc == GTS_OK, "%s: first search: %s", what, gts_strerror(rc));
+    CHECK(s.reused_ranks == 0 && s.kept_visits == 0, "%s: first search reused %d ranks", what,
+          s.reused_ranks);
+    gts_move play[2];
+    for (int i = 0; i < nplay; i++) {
+        play[i] = r.pv_length > (uint32_t)i ? r.pv[i] : (gts_move)3;
+        CHECK(g->apply(st, play[i], g->user) == 0, "%s: move %d", what, i);
+    }
+    /* Step 1. Every engine follows the moves (the same on every rank);
+     * kept[i]: the visits of the kept root's children */
+    uint64_t kept[VMAX] = { 0 }, kept_all = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t v = 0;
+        int a = gts_mcts_advance(es[i], play, nplay, &v);
+        CHECK(a == (reuse ? 1 : 0), "%s: advance on engine %d: %d", what, i, a);
+        CHECK(!reuse || v > 0, "%s: engine %d keeps no visits", what, i);
+        gts_mcts_move_stats ks[CAP];
+        memset(ks, 0, sizeof ks);
+        ks[0].struct_size = sizeof ks[0];
+        int n = gts_mcts_node_stats(es[i], NULL, 0, ks, CAP);
+        for (int j = 0; j < n && j < CAP; j++)
+            kept[i] += ks[j].visits;
+        kept_all += kept[i];
+    }
+    kept_all = sum_ranks(vranks, kept_all);
+    /* Step 2. The second search continues them */
+    r = result_new();
+    s = stats_new();
+    rc = run(vranks, es, g, st, NULL, &opt, &r, &s);
+    CHECK(rc == GTS_OK, "%s: second search: %s", what, gts_strerror(rc));
+    CHECK(s.playouts == (uint64_t)budget || r.depth == GTS_MAX_DEPTH, "%s: %llu playouts",
+          what, (unsigned long long)s.playouts);
+    CHECK(s.reused_ranks == (reuse ? P : 0), "%s: reused_ranks %d of %d", what, s.reused_ranks,
+          P);
+    CHECK(s.kept_visits == (reuse ? kept_all : 0), "%s: kept_visits %llu, advance said %llu",
+          what, (unsigned long long)s.kept_visits, (unsigned long long)kept_all);
+    for (int i = 0; i < k; i++) {
+        gts_mcts_move_stats ms[CAP];
+        uint64_t total;
+        root_stats(es[i], ms, &total);
+        CHECK(total == kept[i] + s.playouts,
+              "%s: engine %d's root visits %llu, kept %llu + playouts of all %llu", what, i,
+              (unsigned long long)total, (unsigned long long)kept[i],
+              (unsigned long long)s.playouts);
+    }
+    no_double_count(what, es, k);
+    if (vranks == 0)
+        same_everywhere(what, &r);
+    gts_mcts_move_stats ms[CAP];
+    int n = root_stats(es[0], ms, &(uint64_t){ 0 });
+    for (int i = 0; i < n && i < CAP && visits; i++)
+        visits[i] = ms[i].visits;
+    if (out)
+        *out = r;
+    engines_free(es, k);
+    gts_games_free(g, st);
+}
+
+static int generate_count(const gts_game *g, void *st)
+{
+    gts_move buf[CAP];
+    return g->generate(st, buf, CAP, g->user);
+}
+
+/* A proof after tree reuse: a partial search, then the position after its
+ * move and the reply solved by a search that continues the trees: the
+ * value of serial alpha-beta, a move leading to it. */
+static void reuse_solved(int vranks, const char *what, const gts_game *g, void *st,
+                         int64_t first)
+{
+    int k = local(vranks);
+    gts_engine *es[VMAX];
+    engines_new(es, k, first, 7);
+    gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = 16};
+    gts_result r = result_new();
+    gts_status rc = run(vranks, es, g, st, NULL, &opt, &r, NULL);
+    CHECK(rc == GTS_OK && (r.flags & GTS_RESULT_HAS_MOVE), "%s: first search: %s", what,
+          gts_strerror(rc));
+    gts_move play[2] = { r.best_move, 0 };
+    int nplay = 1;
+    if (g->apply(st, play[0], g->user) != 0) {
+        CHECK(false, "%s: move", what);
+        engines_free(es, k);
+        return;
+    }
+    gts_move buf[CAP];
+    int nm = g->generate(st, buf, CAP, g->user);
+    if (nm > 0) { /* the reply the tree expects, else the first */
+        play[1] = r.pv_length > 1 ? r.pv[1] : buf[0];
+        if (g->apply(st, play[1], g->user) == 0)
+            nplay = 2;
+    }
+    for (int i = 0; i < k; i++) {
+        gts_engine_set(es[i], GTS_OPT_MCTS_PLAYOUTS, 0);
+        gts_mcts_advance(es[i], play, nplay, NULL);
+    }
+    r = result_new();
+    gts_mpi_mcts_stats s = stats_new();
+    rc = run(vranks, es, g, st, NULL, &opt, &r, &s);
+    CHECK(rc == GTS_OK, "%s: second search: %s", what, gts_strerror(rc));
+    if (rank == 0 && generate_count(g, st) > 0) {
+        gts_score ref = serial_value(g, st, 0);
+        CHECK(r.score == ref, "%s: score %d after reuse, minimax %d", what, r.score, ref);
+        CHECK(r.depth == GTS_MAX_DEPTH, "%s: depth %d, want the proof's", what, r.depth);
+        if (g->apply(st, r.best_move, g->user) == 0) {
+            gts_score after = -serial_value(g, st, 0);
+            g->undo(st, r.best_move, g->user);
+            /* a decided score one ply further from the root */
+            after = after >= GTS_SCORE_DECIDED ? after - 1 : after <= -GTS_SCORE_DECIDED ? after + 1 : after;
+            CHECK(after == ref, "%s: best move gives %d, not %d", what, after, ref);
+        } else {
+            CHECK(false, "%s: best move illegal", what);
+        }
+    }
+    if (vranks == 0)
+        same_everywhere(what, &r);
+    for (int i = nplay - 1; i >= 0; i--)
+        g->undo(st, play[i], g->user);
+    engines_free(es, k);
+}
+
+static void reuse_suite(int vranks)
+{
+    char what[96];
+    int P = vranks > 0 ? vranks : size;
+    /* the move and the reply; the same position again (the nodes shared
+     * in the first search are still below the root: their kept
+     * statistics must not be sent again when they are shared again) */
+    for (int64_t plies = 1; plies <= 3; plies += 2) {
+        snprintf(what, sizeof what, "reuse, 2 moves, share_plies %lld", (long long)plies);
+        reuse_one(vranks, what, "44", 1000 * (int64_t)P, 2, true, plies, NULL, NULL);
+        snprintf(what, sizeof what, "reuse, 0 moves, share_plies %lld", (long long)plies);
+        reuse_one(vranks, what, "44", 1000 * (int64_t)P, 0, true, plies, NULL, NULL);
+    }
+    reuse_one(vranks, "mcts_reuse 0", "44", 1000 * (int64_t)P, 2, false, 0, NULL, NULL);
+    /* exact values unaffected */
+    void *st = NULL;
+    if (gts_tictactoe_new("", &st) != GTS_OK)
+        abort();
+    reuse_solved(vranks, "tictactoe after reuse", gts_game_tictactoe(), st, 60);
+    gts_games_free(gts_game_tictactoe(), st);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        gts_randtree_params p = {.struct_size = sizeof p, .seed = seed, .branching = 4,
+                                 .depth = 6, .min_value = -50, .max_value = 50};
+        if (gts_randtree_new(&p, &st) != GTS_OK)
+            abort();
+        snprintf(what, sizeof what, "randtree %llu after reuse", (unsigned long long)seed);
+        reuse_solved(vranks, what, gts_game_randtree(), st, 40);
+        gts_games_free(gts_game_randtree(), st);
+    }
+    /* moves the trees never saw: a first search of 2 playouts a rank
+     * expands no node below the root, so no rank can follow a move and a
+     * reply; every rank starts fresh */
+    if (gts_connect4_new("", &st) != GTS_OK)
+        abort();
+    const gts_game *g = gts_game_connect4();
+    int k = local(vranks);
+    gts_engine *es[VMAX];
+    engines_new(es, k, 2 * (int64_t)P, 3);
+    gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = 2};
+    gts_result r = result_new();
+    CHECK(run(vranks, es, g, st, NULL, &opt, &r, NULL) == GTS_OK, "unseen: first search");
+    gts_move play[2] = { 0, 0 };
+    g->apply(st, play[0], g->user);
+    g->apply(st, play[1], g->user);
+    for (int i = 0; i < k; i++) {
+        int a = gts_mcts_advance(es[i], play, 2, NULL);
+        CHECK(a == 0, "unseen: advance on engine %d: %d, want 0 (no such node)", i, a);
+        gts_engine_set(es[i], GTS_OPT_MCTS_PLAYOUTS, 500 * (int64_t)P);
+    }
+    gts_mpi_mcts_stats s = stats_new();
+    r = result_new();
+    CHECK(run(vranks, es, g, st, NULL, &opt, &r, &s) == GTS_OK, "unseen: second search");
+    CHECK(s.reused_ranks == 0 && s.playouts == 500 * (uint64_t)P,
+          "unseen: reused_ranks %d, playouts %llu", s.reused_ranks,
+          (unsigned long long)s.playouts);
+    for (int i = 0; i < k; i++) {
+        gts_mcts_move_stats ms[CAP];
+        uint64_t total;
+        root_stats(es[i], ms, &total);
+        CHECK(total == s.playouts, "unseen: engine %d's root visits %llu, playouts %llu", i,
+              (unsigned long long)total, (unsigned long long)s.playouts);
+    }
+    /* one rank advanced, the others not (a caller that forgot them):
+     * that rank alone continues its tree, the counts stay exact */
+    g->undo(st, play[1], g->user);
+    g->undo(st, play[0], g->user);
+    engines_free(es, k);
+    engines_new(es, k, 400 * (int64_t)P, 3);
+    opt.sync_playouts = 64;
+    CHECK(run(vranks, es, g, st, NULL, &opt, &r, NULL) == GTS_OK, "one rank: first search");
+    uint64_t kept = 0;
+    if (rank == 0)
+        CHECK(gts_mcts_advance(es[0], NULL, 0, &kept) == 1 && kept == 400 * (uint64_t)P,
+              "one rank: advance kept %llu", (unsigned long long)kept);
+    s = stats_new();
+    CHECK(run(vranks, es, g, st, NULL, &opt, &r, &s) == GTS_OK, "one rank: second search");
+    CHECK(s.reused_ranks == 1, "one rank: reused_ranks %d", s.reused_ranks);
+    for (int i = 0; i < k; i++) {
+        gts_mcts_move_stats ms[CAP];
+        uint64_t total;
+        root_stats(es[i], ms, &total);
+        uint64_t want = s.playouts + (rank == 0 && i == 0 ? kept : 0);
+        CHECK(total == want, "one rank: engine %d's root visits %llu, want %llu", i,
+              (unsigned long long)total, (unsigned long long)want);
+    }
+    engines_free(es, k);
+    gts_games_free(g, st);
+}
+
 static void test_exact(void)
 {
     exact_suite(0);
     share_suite(0);
+    reuse_suite(0);
     /* Virtual ranks at the communicator's size on rank 0 do what the real
      * ranks did: same visits per root move (same merges, same order). */
     void *st = NULL;
@@ -380,6 +664,16 @@ static void test_exact(void)
               "virtual at %d: result differs from the real ranks'", size);
     }
     gts_games_free(gts_game_connect4(), st);
+    /* ... also when every rank continues its tree (tree reuse) */
+    reuse_one(0, "reuse real", "44", 1000 * (int64_t)size, 2, true, 0, real, &rr);
+    if (rank == 0) {
+        reuse_one(size, "reuse virtual", "44", 1000 * (int64_t)size, 2, true, 0, virt, &rv);
+        for (int i = 0; i < 7; i++)
+            CHECK(real[i] == virt[i], "reuse, virtual at %d: move %d visits %llu, real %llu",
+                  size, i, (unsigned long long)virt[i], (unsigned long long)real[i]);
+        CHECK(rr.best_move == rv.best_move && rr.score == rv.score,
+              "reuse, virtual at %d: result differs from the real ranks'", size);
+    }
 }
 
 /* ---- failures, stops, limits, arguments ---------------------------------------- */
@@ -556,6 +850,7 @@ static void test_virtual(void)
     for (size_t i = 0; i < sizeof RANKS / sizeof RANKS[0]; i++) {
         exact_suite(RANKS[i]);
         share_suite(RANKS[i]);
+        reuse_suite(RANKS[i]);
         fail_one(RANKS[i], 0);
         stop_suite(RANKS[i]);
     }

@@ -80,6 +80,7 @@ RESULT_TIME_LIMIT = 1 << 3
 RESULT_LOWER_BOUND = 1 << 4
 RESULT_UPPER_BOUND = 1 << 5
 RESULT_MEMORY_LIMIT = 1 << 6
+RESULT_TREE_REUSED = 1 << 7  # since 0.3
 
 #: gts_game_trait bits (game.h) the binding can declare.
 TRAIT_DISTANCE_SCORES = 1 << 2
@@ -93,6 +94,7 @@ RESULT_FLAG_NAMES = (
     (RESULT_LOWER_BOUND, "lower_bound"),
     (RESULT_UPPER_BOUND, "upper_bound"),
     (RESULT_MEMORY_LIMIT, "memory_limit"),
+    (RESULT_TREE_REUSED, "tree_reused"),
 )
 
 #: gts_option values (engine.h), by the lowercase name used in Python.

@@ -188,7 +188,8 @@ class Result:
     best_move``); ``depth`` the last completed iteration; ``flags`` a set of
     ``"stopped"``, ``"node_limit"``, ``"time_limit"``, ``"lower_bound"``,
     ``"upper_bound"``, ``"memory_limit"`` (a best-first tree filled its
-    ``tree_mb``); ``stats`` a dict of counters (``tt_probes``,
+    ``tree_mb``), ``"tree_reused"`` (since 0.3: MCTS continued the tree
+    kept by ``mcts_advance()``); ``stats`` a dict of counters (``tt_probes``,
     ``tt_hits``, ``tt_cutoffs``, ``nodes_mandatory``, ``nodes_speculative``,
     ``nodes_wasted``, ``threads``, ``thread_nodes``, ``callback_status``).
     A frozen dataclass: fields cannot be reassigned; results compare and

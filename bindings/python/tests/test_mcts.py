@@ -83,9 +83,11 @@ class TestMcts(unittest.TestCase):
         with gts.Engine(mcts_playouts=1000, mcts_seed=4) as e:
             self.assertFalse(e.mcts_advance([3]), "no tree yet")
             r = e.search(g, "mcts")
+            self.assertNotIn("tree_reused", r.flags)
             before = {s.move: s.visits for s in e.mcts_root_stats()}
             self.assertTrue(e.mcts_advance())
-            e.search(g, "mcts")
+            r = e.search(g, "mcts")
+            self.assertIn("tree_reused", r.flags)  # since 0.3
             after = e.mcts_root_stats()
             self.assertEqual(sum(s.visits for s in after), sum(before.values()) + 1000)
             r = e.search(g, "mcts")
