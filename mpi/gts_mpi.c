@@ -12,9 +12,10 @@
  * gts_search() under the window the master's pass had there. A leaf whose
  * bounds decide the pass's question (exact, lo >= beta or hi <= alpha)
  * returns them; any other leaf is "uncertain": the pass requests its
- * search and goes on with a guess (its last known value, first its static
- * evaluation), so that one pass names every leaf the search will probably
- * need and they are searched in parallel. The master re-runs the pass
+ * search and goes on with a guess (its last known value, of the same
+ * depth parity when it has one; first its static evaluation), so that
+ * one pass names every leaf the search will probably need and they are
+ * searched in parallel. The master re-runs the pass
  * whenever results arrive, until a pass uses no guess: then every leaf
  * returned a value satisfying the fail-soft property (v <= alpha implies
  * true <= v, v >= beta implies true >= v, else true == v) and, by
@@ -51,9 +52,10 @@
  * last search cost more than the slaves' fair share (master_split), so the
  * principal variation's subtree is searched by several ranks; the passes
  * are alpha-beta over whatever tree the master holds, so exactness is as
- * above. A request that finds no idle slave cancels a search ahead
- * (master_dispatch): speculation gives way to what the iteration waits
- * for. A request that waits for its leaf's busy rank is also searched by
+ * above; a leaf the master waited for during half an iteration is split
+ * too (the critical path). A request that finds no idle slave cancels a
+ * search ahead (master_dispatch): speculation gives way to what the
+ * iteration waits for. A request that waits for its leaf's busy rank is also searched by
  * a slave left idle (master_race): the first answer is taken. With one
  * slave none of this happens, so np 2 stays a function of its arguments
  * (mpi_vreal_np2).
@@ -472,6 +474,16 @@ typedef struct mnode {
     int32_t cost_depth; /* ... and that search's depth */
     bool split_tried;  /* master_split() expanded it (or tried) */
     int32_t searched_depth; /* depth of its last completed search */
+    /* Its last value at an even and at an odd remaining depth (index
+     * depth & 1; par_depth 0: none): a pass guesses from the same parity. */
+    gts_score par_est[2];
+    int32_t par_depth[2];
+    /* The master's waits in iteration waited_iter with a search of it in
+     * flight that the iteration needed (master_charge), and the wait that
+     * charged it last. */
+    uint64_t waited;
+    int32_t waited_iter;
+    uint64_t waited_stamp;
     /* The last pass that reached this leaf: its depth there, the
      * iteration, the pass and the visit (its order in the pass). */
     int32_t need;
@@ -505,6 +517,10 @@ typedef struct master {
     uint64_t splits;    /* leaves master_split() made interior */
     int32_t max_ply;    /* the deepest leaf of the master's tree */
     int32_t iter;       /* the iteration's depth */
+    bool split_critical; /* master_split() deepens the tree at critical leaves */
+    uint64_t iter_start, iter_time; /* the iteration's start, the last one's length */
+    uint64_t waits;     /* the master's waits for a result so far */
+    int32_t *needed;    /* master_needed()'s leaves, one per rank */
     uint64_t npass;     /* passes so far */
     gts_status status;
     int32_t callback_status;
@@ -746,7 +762,14 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
         m->uncertain = true;
         request_leaf(m, x, depth, alpha, beta);
         n = &m->nodes[x];
-        gts_score g = n->est;
+        /* The guess: the leaf's last value at a depth of the same parity
+         * if it has one, else its last value. Connect-4's evaluation
+         * swings by about 2000 from one depth to the next (its odd/even
+         * effect) and by 265 from a depth to the one two plies deeper
+         * (doc/results/distributed.md, "second round"): a guess of the
+         * other parity gave the pass's requests windows far from their
+         * values, and searches to repeat. */
+        gts_score g = n->par_depth[depth & 1] ? n->par_est[depth & 1] : n->est;
         if (b)
             g = g < b->lo ? b->lo : g > b->hi ? b->hi : g;
         return g;
@@ -872,6 +895,10 @@ static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_
     if (b->lo > b->hi) /* cannot happen with a consistent game; stay sound */
         b->hi = b->lo;
     n->est = v < b->lo ? b->lo : v > b->hi ? b->hi : v;
+    if (depth >= n->par_depth[depth & 1]) {
+        n->par_depth[depth & 1] = depth;
+        n->par_est[depth & 1] = n->est;
+    }
 }
 
 /* ---- master / slave drivers ------------------------------------------------------ */
@@ -973,6 +1000,8 @@ typedef struct vnet {
     vrank *ranks;         /* [size]; rank 0 is the master: only its engine */
 } vnet;
 
+static uint64_t master_now(const run *R);
+
 static gts_engine *vnet_engine(const run *R, int rank)
 {
     return R->virt->ranks[rank].engine;
@@ -1040,6 +1069,12 @@ static int vnet_recv(run *R, enum recv_mode mode, int *from, int64_t *buf, int *
     *count = k->count;
     *from = best;
     return TAG_RESULT;
+}
+
+/* The master's clock: virtual time, or microseconds over MPI. */
+static uint64_t master_now(const run *R)
+{
+    return R->virt ? R->virt->clock : gts__mpi_now_us();
 }
 
 /* Send work item @p buf (@p n words) to slave @p to. */
@@ -1510,6 +1545,17 @@ static void master_cancel_behind(run *R, master *m, slave_slot *slots)
  * would with a deeper uniform tree but without its cost everywhere else.
  * Exactness is untouched: the passes are alpha-beta over whatever tree
  * the master holds, and every leaf of it is searched as before.
+ *
+ * The critical leaf (issue 33, fourth round). With fewer slaves than
+ * leaves the fair-share rule is off (it lost as often as it won), yet at
+ * 16 ranks the master waited most of each iteration for one leaf's
+ * search. So the master charges each wait for a result to every leaf
+ * whose search in flight the iteration needs (master_charge), and a leaf
+ * charged with at least half of the last iteration's time is split too,
+ * whatever the ranks. A split leaf's children start with guesses from
+ * its values (expand_leaf): splitting Connect-4 with static evaluations
+ * as the children's guesses gave their requests windows far from their
+ * values and cost more than it saved (doc/results/distributed.md).
  */
 static const int SPLIT_MIN_DEPTH = 3;     /* a split leaf still needs this many plies */
 static const int SPLIT_MAX_PLY = 16;      /* no master leaf deeper than this */
@@ -1533,6 +1579,8 @@ static void expand_leaf(master *m, int32_t x)
     }
     if (applied == len) {
         gts_score est = m->nodes[x].est;
+        gts_score par_e[2] = { m->nodes[x].par_est[0], m->nodes[x].par_est[1] };
+        int32_t par_d[2] = { m->nodes[x].par_depth[0], m->nodes[x].par_depth[1] };
         int32_t home = m->nodes[x].home, searched = m->nodes[x].searched_depth;
         gts_move pv0 = 0;
         bool has_pv = false;
@@ -1558,6 +1606,22 @@ static void expand_leaf(master *m, int32_t x)
             }
             if (has_pv && c->move == pv0)
                 n->best_kid = m->kids[n->first + i];
+            /* Guesses from x's values (the pass's guess for a new leaf
+             * would be its static evaluation): the PV child has x's value,
+             * the others fail low just below it, as they did in x's
+             * search; the same for x's values at each parity. */
+            {
+                bool pvc = has_pv && c->move == pv0;
+                for (int q = 0; q < 2; q++) {
+                    if (par_d[q] < 2)
+                        continue; /* none, or no child depth of that parity */
+                    gts_score e = par_e[q];
+                    int cq = (par_d[q] - 1) & 1;
+                    c->par_depth[cq] = par_d[q] - 1;
+                    c->par_est[cq] = pvc || e <= -UNDECIDED_MAX || e >= UNDECIDED_MAX ? -e : -e + 1;
+                }
+                c->est = pvc || est <= -UNDECIDED_MAX || est >= UNDECIDED_MAX ? -est : -est + 1;
+            }
         }
     }
     while (applied > 0) {
@@ -1568,8 +1632,43 @@ static void expand_leaf(master *m, int32_t x)
     }
 }
 
+/* The leaves whose search in flight this iteration needs (at most one a
+ * slave) into @p out; returns their count. */
+static int master_needed(const run *R, const master *m, const slave_slot *slots, int32_t *out)
+{
+    int k = 0;
+    for (int r = 1; r < R->size; r++) {
+        if (!slot_live(m, slots, r))
+            continue;
+        const mnode *n = &m->nodes[slots[r].node];
+        if (slots[r].depth <= leaf_need(m, n))
+            out[k++] = slots[r].node;
+    }
+    return k;
+}
+
+/* The master waited @p dt with the searches of @p nodes in flight: each
+ * leaf is charged once a wait (a request and its race copy are one). */
+static void master_charge(master *m, const int32_t *nodes, int k, uint64_t dt)
+{
+    m->waits++;
+    for (int i = 0; i < k; i++) {
+        mnode *n = &m->nodes[nodes[i]];
+        if (n->waited_stamp == m->waits)
+            continue;
+        n->waited_stamp = m->waits;
+        if (n->waited_iter != m->iter) {
+            n->waited_iter = m->iter;
+            n->waited = 0;
+        }
+        n->waited += dt;
+    }
+}
+
 /* Before iteration @p depth: split the leaves whose last search cost more
- * than 1 / (slaves) of all the leaves' (see above). */
+ * than 1 / (slaves) of all the leaves' (m->split, see above), and those
+ * the master waited for during at least half of the last iteration
+ * (m->split_critical: the critical path was that leaf's search). */
 static void master_split(run *R, master *m, slave_slot *slots, int depth)
 {
     int slaves = R->size - 1;
@@ -1588,7 +1687,9 @@ static void master_split(run *R, master *m, slave_slot *slots, int depth)
             if (n->count != 0 || n->terminal || n->seen_iter != depth - 1 || n->split_tried
                 || n->ply >= SPLIT_MAX_PLY || n->need + 1 < SPLIT_MIN_DEPTH)
                 continue;
-            if (n->cost * (uint64_t)slaves <= total)
+            bool critical = m->split_critical && n->waited_iter == depth - 1 && m->iter_time
+                            && n->waited * 2 >= m->iter_time;
+            if (!critical && (!m->split || n->cost * (uint64_t)slaves <= total))
                 continue;
             if (best < 0 || n->cost > m->nodes[best].cost)
                 best = i;
@@ -1656,12 +1757,14 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     m.preempt = R->size > 2;
     m.pin = R->size > 2;
     m.race = R->size > 2 && opt->race >= 0;
+    m.split_critical = R->size > 2 && opt->split >= 0;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
         plies = depth_max - 1;
     slave_slot *slots = calloc((size_t)R->size, sizeof *slots);
-    if (!slots || node_add(&m, 0, -1, 0, 0) < 0)
+    m.needed = calloc((size_t)R->size, sizeof *m.needed);
+    if (!slots || !m.needed || node_add(&m, 0, -1, 0, 0) < 0)
         fail(&m, GTS_ENOMEM, 0);
     m.tree_nodes = 1;
     /* Step 1. The master's tree, and the fallback result (as gts_search:
@@ -1697,9 +1800,10 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     for (int depth = iterative ? 1 : depth_max; depth <= depth_max && !stop
          && m.status == GTS_OK; depth++) {
         gts_score v = 0;
-        if (m.split && depth > 1)
+        if ((m.split || m.split_critical) && depth > 1)
             master_split(R, &m, slots, depth);
         m.iter = depth;
+        m.iter_start = master_now(R);
         /* Step 2. Passes until one needs no guess. */
         for (;;) {
             m.nreq = 0;
@@ -1734,7 +1838,10 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                     break;
                 }
                 /* Step 3. Wait for one result, take all that arrived. */
+                uint64_t t0 = master_now(R);
+                int nneed = master_needed(R, &m, slots, m.needed);
                 master_receive(R, &m, slots, RECV_WAIT, s, &leaf_nodes);
+                master_charge(&m, m.needed, nneed, master_now(R) - t0);
                 while (master_receive(R, &m, slots, RECV_POLL, s, &leaf_nodes))
                     ;
             }
@@ -1763,6 +1870,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
          * flight is cancelled, except searches ahead of this iteration
          * (work_ahead), which go on for the next ones. */
         master_fill(&m, R, depth, v, res);
+        m.iter_time = master_now(R) - m.iter_start;
         s->leaves = 0;
         for (int32_t i = 0; i < m.nnodes; i++)
             s->leaves += m.nodes[i].count == 0 && !m.nodes[i].terminal;
@@ -1809,6 +1917,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     net_done(R, done, DONE_HDR + (int)res->pv_length);
     res->callback_status = m.callback_status;
     free(slots);
+    free(m.needed);
     free(m.nodes);
     free(m.kids);
     free(m.req);

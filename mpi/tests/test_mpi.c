@@ -1079,10 +1079,13 @@ static void vargs(void)
 static void warm_one(int vranks);
 
 /* Deeper master trees where the work is (gts_mpi_options::split, issue
- * 33): Connect-4 at 2, 3, 16 and 64 virtual ranks, split never, when the
- * ranks are many, and always, against serial alpha-beta; splitting makes
- * interior nodes below master_plies, and never happens at two ranks, when
- * switched off, or automatically at 16 ranks for Connect-4's 49 leaves. */
+ * 33): Connect-4 at 2, 3, 16 and 64 virtual ranks, split never, by default
+ * and always, against serial alpha-beta; splitting makes interior nodes
+ * below master_plies, and never happens at two ranks or when switched
+ * off. At 16 ranks the fair-share rule is off by default (15 slaves,
+ * Connect-4's 49 leaves), and the leaf the master waited for during half
+ * an iteration is split all the same (the critical leaf, fourth round):
+ * without that rule the default run at 16 ranks splits nothing. */
 static void split_one(void)
 {
     const gts_game *g = gts_games_find("connect4h");
@@ -1103,8 +1106,7 @@ static void split_one(void)
                       "split %d, connect4 '%s' at %d ranks: %s, score %d, serial %d", vsplit,
                       pos[i], n, gts_strerror(v.st), v.r.score, ref);
                 check_vstats("split", n, &v);
-                /* Automatic: 15 slaves < 49 leaves at 16 ranks, 63 > 49 at 64. */
-                bool may = n > 2 && (vsplit == 1 || (vsplit == 0 && n == 64));
+                bool may = n > 2 && vsplit >= 0;
                 CHECK(may || (v.stats.splits == 0 && v.stats.master_max_ply == 2),
                       "split %d at %d ranks: %llu splits, master leaves to ply %d", vsplit, n,
                       (unsigned long long)v.stats.splits, v.stats.master_max_ply);
@@ -1139,6 +1141,7 @@ static void race_one(void)
             die_at(__LINE__);
         gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, set[i].depth);
         static const int ranks[] = { 2, 3, 8, 16, 64 };
+        uint64_t won_all = 0;
         for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++) {
             int n = ranks[ri];
             uint64_t raced = 0, won = 0;
@@ -1162,11 +1165,15 @@ static void race_one(void)
                       vrace, n);
             }
             vrace = 0;
-            /* Measured: every one of these races at 8 ranks and more. */
-            CHECK(n < 8 || (raced > 0 && won > 0), "%s '%s' at %d ranks: %llu races, %llu won",
-                  set[i].game, set[i].pos, n, (unsigned long long)raced,
-                  (unsigned long long)won);
+            won_all += won;
+            /* Measured: every one of these races at 8 ranks and more, and
+             * wins some of its races (not at every rank count: Connect-4
+             * '4453' depth 8 lost its 2 races at 64 ranks once the
+             * fourth round's splitting and guesses changed its schedule). */
+            CHECK(n < 8 || raced > 0, "%s '%s' at %d ranks: %llu races, %llu won", set[i].game,
+                  set[i].pos, n, (unsigned long long)raced, (unsigned long long)won);
         }
+        CHECK(won_all > 0, "%s '%s': no race won", set[i].game, set[i].pos);
         gts_games_free(g, st);
     }
 }
