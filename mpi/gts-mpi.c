@@ -33,7 +33,7 @@
  * searched by rank 0 alone with gts_search(), after a warning.
  *
  * Options before the command (rank 0's): --master-plies, --work-ahead,
- * --split, --race (gts_mpi_options), and --virtual N, which runs every search with
+ * --split, --race, --narrow (gts_mpi_options), and --virtual N, which runs every search with
  * gts_mpi_search_virtual() at N simulated ranks in this one process (no
  * mpirun needed) and prints its virtual time and counters to stderr, so
  * that a user can reproduce the scaling figures of doc/mpi.md.
@@ -220,7 +220,8 @@ static void get_tree(const mpi_command *c, gts_randtree_params *t)
 
 /* ---- options before the command (rank 0) --------------------------------------- */
 
-static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split, opt_race;
+static int32_t opt_master_plies, opt_work_ahead, opt_latency, opt_split, opt_race,
+    opt_narrow;
 static int32_t opt_virtual; /* 0: real ranks; N: gts_mpi_search_virtual at N */
 
 /*
@@ -323,7 +324,7 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 "gts-mpi: virtual ranks %d: virtual_time %llu nodes %llu master_time %llu "
                 "busy %.3f leaves %llu passes %llu leaf_searches %llu leaf_researches %llu "
                 "cancelled %llu cancelled_nodes %llu ahead_nodes %llu splits %llu "
-                "master_max_ply %d messages %llu races %llu races_won %llu\n",
+                "master_max_ply %d messages %llu races %llu races_won %llu narrow_ahead %llu\n",
                 (int)n, (unsigned long long)stats->virtual_time,
                 (unsigned long long)stats->nodes, (unsigned long long)stats->master_time, busy,
                 (unsigned long long)stats->leaves, (unsigned long long)stats->passes,
@@ -333,7 +334,8 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 (unsigned long long)stats->cancelled_nodes,
                 (unsigned long long)stats->ahead_nodes, (unsigned long long)stats->splits,
                 (int)stats->master_max_ply, (unsigned long long)stats->messages,
-                (unsigned long long)stats->races, (unsigned long long)stats->races_won);
+                (unsigned long long)stats->races, (unsigned long long)stats->races_won,
+                (unsigned long long)stats->narrow_ahead);
     }
     return st;
 }
@@ -456,7 +458,7 @@ static gts_status distributed_search(gts_engine *engine, gts_algorithm alg, cons
     gts_mpi_options o = { .struct_size = sizeof o, .algorithm = alg,
                           .master_plies = opt_master_plies, .work_ahead = opt_work_ahead,
                           .virtual_latency = opt_latency, .split = opt_split,
-                          .race = opt_race };
+                          .race = opt_race, .narrow = opt_narrow };
     gts_mpi_stats stats = { .struct_size = sizeof stats };
     if (result && result->struct_size >= offsetof(gts_result, thread_nodes_capacity)
                                              + sizeof result->thread_nodes_capacity) {
@@ -672,6 +674,8 @@ static const char USAGE[] =
     "                     (default), 1 always, -1 never\n"
     "  --race R           idle slaves race requests that wait for a busy rank:\n"
     "                     0 or 1 (default), -1 never\n"
+    "  --narrow N         narrow windows for the searches ahead: 0 when measured\n"
+    "                     to pay (default), 1 always, -1 never\n"
     "  --latency L        with --virtual: a message's time in nodes (default 0)\n"
     "  --sync-playouts N  distributed MCTS: playouts of each rank between two\n"
     "                     merges (default 1024)\n"
@@ -704,6 +708,7 @@ static int parse_global(int argc, char **argv, int size)
             {"--share-plies", &opt_share_plies, 1, 8},
             {"--share-permille", &opt_share_permille, 1, 1000},
             {"--race", &opt_race, -1, 1},
+            {"--narrow", &opt_narrow, -1, 1},
         };
         size_t k = 0;
         while (k < sizeof OPTS / sizeof OPTS[0] && strcmp(argv[i], OPTS[k].name) != 0)
@@ -712,6 +717,7 @@ static int parse_global(int argc, char **argv, int size)
             char *esc = cli_escaped(argv[i]);
             fprintf(stderr, "%s: unknown option '%s' (before the command: --virtual, "
                             "--master-plies, --work-ahead, --latency, --split, --race, "
+                            "--narrow, "
                             "--sync-playouts, --sync-ms, --share-plies, --share-permille)\n",
                     cli_prog, esc);
             free(esc);

@@ -448,7 +448,14 @@ typedef struct bounds {
     gts_score lo, hi;
     uint32_t pv_length;
     gts_move pv[GTS_MAX_PLY];
+    /* A search ahead off the PV not yet used by a pass (master_narrow):
+     * 0 none, PROBE_WHOLE its exact value, PROBE_NARROW a window around
+     * ctr; ctr is the narrow window's centre (leaf-relative). */
+    uint8_t probe;
+    gts_score ctr;
 } bounds;
+
+enum { PROBE_NONE, PROBE_WHOLE, PROBE_NARROW };
 
 typedef struct mnode {
     gts_move move;     /* the move from the parent */
@@ -514,6 +521,14 @@ typedef struct master {
     bool split;         /* master_split() deepens the tree at heavy leaves */
     bool race;          /* idle slaves race requests waiting for a busy rank */
     uint64_t races, races_won;
+    /* Narrow windows ahead (master_narrow): allowed (more than one slave),
+     * the root's last value at each parity of the iteration's depth, and
+     * the passes' uses of results ahead off the PV and how many of them a
+     * narrow window's bound answered (or would have). */
+    bool narrow, narrow_always, narrow_now;
+    gts_score root_par[2];
+    int32_t root_par_depth[2];
+    uint64_t narrow_uses, narrow_answers, narrow_sent;
     uint64_t splits;    /* leaves master_split() made interior */
     int32_t max_ply;    /* the deepest leaf of the master's tree */
     int32_t iter;       /* the iteration's depth */
@@ -698,6 +713,7 @@ static bounds *tab_slot(mnode *n, int depth)
     b->lo = -GTS_SCORE_INF;
     b->hi = GTS_SCORE_INF;
     b->pv_length = 0;
+    b->probe = PROBE_NONE;
     return b;
 }
 
@@ -732,6 +748,77 @@ static void request_leaf(master *m, int32_t x, int depth, gts_score alpha, gts_s
 }
 
 /*
+ * Narrow windows ahead (issue 33, fifth round). A search ahead off the
+ * principal variation may use the window (c - 1, c + 1) around c, the
+ * root's last value at the parity of the iteration it serves (from the
+ * leaf's side): its bound answers a later pass whose window lies on one
+ * side of c, with fewer nodes than the whole window. Whether it does
+ * depends on the game (doc/results/distributed.md, "fourth round":
+ * Othello's passes were answered, Connect-4's were not and searched the
+ * leaf again on the critical path), so the master measures it: the first
+ * time a pass reads a result ahead off the PV, it counts whether a narrow
+ * bound answered the pass's window (a narrow result), or would have (a
+ * whole-window result: its exact value x gives the bound [c+1, inf] if
+ * x > c, [-inf, c-1] if x < c, c if x = c). The searches ahead are narrow
+ * at the start of each iteration while NARROW_NUM / NARROW_DEN (70 %) of
+ * NARROW_MIN or more such uses so far were
+ * answered, whole otherwise.
+ */
+#define NARROW_MIN 16
+#define NARROW_NUM 7
+#define NARROW_DEN 10
+
+static void narrow_measure(master *m, bounds *b, gts_score alpha, gts_score beta)
+{
+    gts_score lo = b->lo, hi = b->hi, c = b->ctr;
+    if (b->probe == PROBE_WHOLE) {
+        if (lo != hi) {
+            b->probe = PROBE_NONE;
+            return;
+        }
+        if (lo > c)
+            lo = c + 1, hi = GTS_SCORE_INF;
+        else if (lo < c)
+            lo = -GTS_SCORE_INF, hi = c - 1;
+    }
+    b->probe = PROBE_NONE;
+    m->narrow_uses++;
+    m->narrow_answers += lo == hi || lo >= beta || hi <= alpha;
+}
+
+/* Whether the master's searches ahead are narrow now (see above). */
+static bool narrow_on(const master *m)
+{
+    return m->narrow_uses >= NARROW_MIN
+        && m->narrow_answers * NARROW_DEN >= m->narrow_uses * NARROW_NUM;
+}
+
+/* Whether @p x is on the principal variation of the last pass. */
+static bool on_pv(const master *m, int32_t x)
+{
+    for (int32_t p = m->nodes[x].parent; p >= 0; x = p, p = m->nodes[x].parent)
+        if (m->nodes[p].best_kid != x)
+            return false;
+    return true;
+}
+
+/* The narrow window's centre for a search of leaf @p x to @p depth
+ * (leaf-relative), in *c; false if it has none: on the PV, no root value
+ * of that parity yet, or a decided one. */
+static bool narrow_centre(const master *m, int32_t x, int depth, gts_score *c)
+{
+    const mnode *n = &m->nodes[x];
+    int q = (n->ply + depth) & 1;
+    if (!m->narrow || !m->root_par_depth[q] || on_pv(m, x))
+        return false;
+    gts_score v = m->root_par[q];
+    if (v <= -UNDECIDED_MAX || v >= UNDECIDED_MAX)
+        return false;
+    *c = n->ply & 1 ? -v : v;
+    return true;
+}
+
+/*
  * One pass of fail-soft alpha-beta over the master's tree: node @p x with
  * @p depth plies to go, window (alpha, beta). Uncertain leaves are
  * requested and answered with a guess (m->uncertain is set).
@@ -753,6 +840,8 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
         n->seen_pass = m->npass;
         n->seen_at = m->visits;
         const bounds *b = tab_find(n, depth);
+        if (b && b->probe)
+            narrow_measure(m, &n->tab[tab_index(n, depth)], alpha, beta);
         if (b) {
             if (b->lo == b->hi || b->lo >= beta)
                 return b->lo;
@@ -943,6 +1032,8 @@ typedef struct slave_slot {
     int64_t seq; /* 0: idle */
     int32_t node, depth;
     bool ahead;  /* sent by master_ahead() */
+    uint8_t probe; /* master_narrow: its result's bounds::probe and ctr */
+    gts_score ctr;
     bool race;   /* sent by master_race() */
 } slave_slot;
 
@@ -1218,6 +1309,11 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
                                                             | GTS_RESULT_TIME_LIMIT)))
                 s->ahead_nodes += (uint64_t)o.nodes;
             leaf_result(m, sl->node, sl->depth, &o, s);
+            int at = tab_index(&m->nodes[sl->node], sl->depth);
+            if (at >= 0) {
+                m->nodes[sl->node].tab[at].probe = sl->probe;
+                m->nodes[sl->node].tab[at].ctr = sl->ctr;
+            }
         } else if (o.status < 0) {
             fail(m, (gts_status)o.status, (int32_t)o.callback_status);
         } else {
@@ -1287,7 +1383,7 @@ static void send_leaf(run *R, master *m, slave_slot *slots, int64_t *seq, int to
     for (int j = 0; j < plen; j++)
         buf[WORK_HDR + j] = (int64_t)path[j];
     net_work(R, to, buf, WORK_HDR + plen);
-    slots[to] = (slave_slot){ *seq, x, depth, false, race };
+    slots[to] = (slave_slot){ .seq = *seq, .node = x, .depth = depth, .race = race };
     if (race) {
         m->nodes[x].race = *seq;
         m->nodes[x].race_depth = depth;
@@ -1476,9 +1572,15 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         if (best < 0)
             return;
         const ahead_pick *b = &m->picks[best];
-        send_leaf(R, m, slots, seq, to, b->node, b->target, -GTS_SCORE_INF, GTS_SCORE_INF,
-                  false);
+        gts_score c = 0;
+        bool probe = narrow_centre(m, b->node, b->target, &c);
+        bool narrow = probe && m->narrow_now;
+        send_leaf(R, m, slots, seq, to, b->node, b->target, narrow ? c - 1 : -GTS_SCORE_INF,
+                  narrow ? c + 1 : GTS_SCORE_INF, false);
         slots[to].ahead = true;
+        slots[to].probe = !probe ? PROBE_NONE : narrow ? PROBE_NARROW : PROBE_WHOLE;
+        slots[to].ctr = c;
+        m->narrow_sent += narrow;
     }
 }
 
@@ -1758,6 +1860,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     m.pin = R->size > 2;
     m.race = R->size > 2 && opt->race >= 0;
     m.split_critical = R->size > 2 && opt->split >= 0;
+    m.narrow = R->size > 2 && opt->narrow >= 0;
+    m.narrow_always = opt->narrow > 0;
     int depth_max = R->lim.depth;
     int plies = opt->master_plies;
     if (plies > depth_max - 1)
@@ -1804,6 +1908,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             master_split(R, &m, slots, depth);
         m.iter = depth;
         m.iter_start = master_now(R);
+        m.narrow_now = m.narrow_always || narrow_on(&m);
         /* Step 2. Passes until one needs no guess. */
         for (;;) {
             m.nreq = 0;
@@ -1870,6 +1975,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
          * flight is cancelled, except searches ahead of this iteration
          * (work_ahead), which go on for the next ones. */
         master_fill(&m, R, depth, v, res);
+        m.root_par[depth & 1] = v;
+        m.root_par_depth[depth & 1] = depth;
         m.iter_time = master_now(R) - m.iter_start;
         s->leaves = 0;
         for (int32_t i = 0; i < m.nnodes; i++)
@@ -1895,6 +2002,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     if (slots)
         master_drain(R, &m, slots, s, &leaf_nodes);
     s->splits = m.splits;
+    s->narrow_ahead = m.narrow_sent;
     s->races = m.races;
     s->races_won = m.races_won;
     s->master_max_ply = m.max_ply > plies ? m.max_ply : plies;
@@ -1986,7 +2094,7 @@ static const gts__field MPI_OPTIONS_FIELDS[] = {
     GTS__FIELD(gts_mpi_options, struct_size),     GTS__FIELD(gts_mpi_options, algorithm),
     GTS__FIELD(gts_mpi_options, master_plies),    GTS__FIELD(gts_mpi_options, virtual_latency),
     GTS__FIELD(gts_mpi_options, work_ahead),      GTS__FIELD(gts_mpi_options, split),
-    GTS__FIELD(gts_mpi_options, race),
+    GTS__FIELD(gts_mpi_options, race),            GTS__FIELD(gts_mpi_options, narrow),
 };
 static const gts__struct_desc MPI_OPTIONS =
     GTS__STRUCT_DESC(gts_mpi_options, GTS_MPI_OPTIONS_SIZE_V0_2, MPI_OPTIONS_FIELDS);
@@ -2001,6 +2109,7 @@ static const gts__field MPI_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_stats, busy_time),       GTS__FIELD(gts_mpi_stats, ahead_nodes),
     GTS__FIELD(gts_mpi_stats, splits),          GTS__FIELD(gts_mpi_stats, master_max_ply),
     GTS__FIELD(gts_mpi_stats, races),           GTS__FIELD(gts_mpi_stats, races_won),
+    GTS__FIELD(gts_mpi_stats, narrow_ahead),
 };
 static const gts__struct_desc MPI_STATS =
     GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);
@@ -2092,6 +2201,8 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     if (opt->split < -1 || opt->split > 1)
         return GTS_ERANGE;
     if (opt->race < -1 || opt->race > 1)
+        return GTS_ERANGE;
+    if (opt->narrow < -1 || opt->narrow > 1)
         return GTS_ERANGE;
     return GTS_OK;
 }

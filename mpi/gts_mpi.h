@@ -98,6 +98,18 @@ typedef struct gts_mpi_options {
      * field). Exact either way. Only rank 0's is used. @since 0.3
      */
     int32_t race;
+    /**
+     * @brief Narrow windows for the searches ahead. With more than two
+     * ranks a search ahead off the principal variation may use the window
+     * (c - 1, c + 1) around the root's last value c at the parity of the
+     * iteration it serves (from the leaf's side), instead of the whole
+     * window. 0 (the default) = when the master measures that such bounds
+     * answer the passes that read them (at least 70 % of the results ahead
+     * read so far, checked at each iteration); 1 = always; -1 = never (the
+     * behaviour before this field). Exact either way. Only rank 0's is
+     * used. @since 0.3
+     */
+    int32_t narrow;
 } gts_mpi_options;
 
 /**
@@ -174,6 +186,9 @@ typedef struct gts_mpi_stats {
     uint64_t races;
     /** @brief Of those, the requests the racing slave answered first. @since 0.3 */
     uint64_t races_won;
+    /** @brief Searches ahead sent with a narrow window
+        (gts_mpi_options::narrow). @since 0.3 */
+    uint64_t narrow_ahead;
 } gts_mpi_stats;
 
 /**

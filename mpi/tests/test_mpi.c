@@ -718,6 +718,8 @@ static uint64_t vsplits_seen;
  * by all of them (test_virtual checks that some were). */
 static int vrace;
 static uint64_t vraces_seen, vraces_won;
+/* gts_mpi_options::narrow of every vsearch. */
+static int vnarrow;
 
 /* One virtual search on fresh engines (4 MiB table each, as engine_new). */
 static void vsearch(int ranks, const gts_game *g, void *state, int depth, int plies,
@@ -729,7 +731,7 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     out->r = result_new();
     gts_mpi_options opt = { .struct_size = sizeof opt, .algorithm = alg, .master_plies = plies,
                             .virtual_latency = latency, .work_ahead = ahead,
-                            .split = vsplit, .race = vrace };
+                            .split = vsplit, .race = vrace, .narrow = vnarrow };
     out->stats = (gts_mpi_stats){ .struct_size = sizeof out->stats,
                                   .rank_nodes = out->rank_nodes,
                                   .rank_nodes_capacity = VMAX };
@@ -745,6 +747,8 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
           (unsigned long long)out->stats.races_won, (unsigned long long)out->stats.races);
     CHECK(ranks > 2 || out->stats.races == 0, "%llu races at %d ranks",
           (unsigned long long)out->stats.races, ranks);
+    CHECK(ranks > 2 || out->stats.narrow_ahead == 0, "%llu narrow searches at %d ranks",
+          (unsigned long long)out->stats.narrow_ahead, ranks);
     /* Leaf searches turn the engine's iterative deepening off while they
      * run: every engine has the caller's setting back. */
     for (int i = 0; i < ranks; i++) {
@@ -800,7 +804,8 @@ static bool same_vrun(const vrun *a, const vrun *b, int ranks)
         || x->messages != y->messages || x->nodes != y->nodes
         || x->cancelled_nodes != y->cancelled_nodes || x->virtual_time != y->virtual_time
         || x->master_time != y->master_time || x->busy_time != y->busy_time
-        || x->races != y->races || x->races_won != y->races_won)
+        || x->races != y->races || x->races_won != y->races_won
+        || x->narrow_ahead != y->narrow_ahead)
         return false;
     return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
 }
@@ -1178,6 +1183,55 @@ static void race_one(void)
     }
 }
 
+/* Narrow windows ahead (gts_mpi_options::narrow, issue 33, fifth round):
+ * Othello and Connect-4 at 2, 16 and 64 virtual ranks, narrow never, by
+ * the master's measure (default) and always, against serial alpha-beta,
+ * each twice for determinism. Never sends none; always sends some at 16
+ * ranks and more; by default Othello 'f5d6' depth 10 at 64 ranks gets
+ * narrow windows (measured: 121 of its searches ahead; its virtual time
+ * 18,553 -> 11,193) and Connect-4 '4453' depth 10 gets none (fewer than
+ * 70 % of its results ahead would have answered their passes). */
+static void narrow_one(void)
+{
+    static const struct {
+        const char *game, *pos;
+        int depth;
+        bool narrow; /* the default sends narrow searches at 64 ranks */
+    } set[] = { { "othello", "f5d6", 10, true }, { "connect4h", "4453", 10, false } };
+    for (size_t i = 0; i < sizeof set / sizeof *set; i++) {
+        const gts_game *g = gts_games_find(set[i].game);
+        void *st = NULL;
+        if (!g || gts_games_position_new(set[i].game, NULL, set[i].pos, &st, NULL, 0) != GTS_OK)
+            die_at(__LINE__);
+        gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, set[i].depth);
+        static const int ranks[] = { 2, 16, 64 };
+        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++)
+            for (vnarrow = -1; vnarrow <= 1; vnarrow++) {
+                int n = ranks[ri];
+                vrun v, again;
+                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
+                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == set[i].depth,
+                      "narrow %d, %s '%s' depth %d at %d ranks: %s, score %d, serial %d",
+                      vnarrow, set[i].game, set[i].pos, set[i].depth, n, gts_strerror(v.st),
+                      v.r.score, ref);
+                check_vstats("narrow", n, &v);
+                uint64_t k = v.stats.narrow_ahead;
+                CHECK(vnarrow >= 0 || k == 0, "narrow -1 at %d ranks: %llu narrow", n,
+                      (unsigned long long)k);
+                CHECK(vnarrow <= 0 || n < 16 || k > 0, "narrow 1, %s at %d ranks: none",
+                      set[i].game, n);
+                CHECK(vnarrow != 0 || n != 64 || (k > 0) == set[i].narrow,
+                      "narrow 0, %s '%s' depth %d at 64 ranks: %llu narrow searches ahead",
+                      set[i].game, set[i].pos, set[i].depth, (unsigned long long)k);
+                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &again);
+                CHECK(same_vrun(&v, &again, n), "narrow %d at %d ranks: not deterministic",
+                      vnarrow, n);
+            }
+        vnarrow = 0;
+        gts_games_free(g, st);
+    }
+}
+
 static void test_virtual(void)
 {
     for_each_setup(vcompare);
@@ -1187,6 +1241,7 @@ static void test_virtual(void)
     CHECK(vraces_seen > 0, "no request was raced in the exactness set-ups");
     split_one();
     race_one();
+    narrow_one();
     static const int ranks[] = { 1, 3, 16 };
     for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
         vfail_one(ranks[i], 500, GTS_ECALLBACK, -1);   /* a leaf search's evaluate() */
