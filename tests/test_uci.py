@@ -303,12 +303,12 @@ class UciTest(unittest.TestCase):
 
     def test_threads_with_a_serial_algorithm(self):
         # Threads 2 with the default (serial) algorithm: a parallel one
-        # searches, and the engine says so, once.
+        # (dts) searches, and the engine says so, once.
         self.e.send("setoption name Threads value 2")
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
         self.assertTrue([l for l in lines
-                         if l.startswith("info string Threads 2: searching with ybwc")], lines)
+                         if l.startswith("info string Threads 2: searching with dts")], lines)
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
         self.assert_no_info_string(lines)
