@@ -131,9 +131,10 @@ class UciTest(unittest.TestCase):
         self.assertRegex(text, r"(?m)^option name Algorithm type combo default pvs .*var ybwc")
         self.assertRegex(text, r"(?m)^option name Ponder type check default false$")
         self.assertRegex(text, r"(?m)^option name Clear Hash type button$")
-        # The selective search (issue 32): on by default, 0 switches each off.
+        # The selective search (issue 32): on by default but Razor and LMP,
+        # 0 switches each off.
         for name, default in (("NullMove", 3), ("LMR", 100), ("Futility", 100),
-                              ("Razor", 0), ("LMP", 3)):
+                              ("Razor", 0), ("LMP", 0)):
             self.assertRegex(text, rf"(?m)^option name {name} type spin default {default} "
                                    rf"min 0 max \d+$")
         self.assertRegex(text, r"(?m)^option name Contempt type spin default 0 min -\d+ max \d+$")
