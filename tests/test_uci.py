@@ -131,9 +131,10 @@ class UciTest(unittest.TestCase):
         self.assertRegex(text, r"(?m)^option name Algorithm type combo default pvs .*var ybwc")
         self.assertRegex(text, r"(?m)^option name Ponder type check default false$")
         self.assertRegex(text, r"(?m)^option name Clear Hash type button$")
-        # The selective search (issue 32): on by default, 0 switches each off.
+        # The selective search (issue 32): on by default but Razor and LMP,
+        # 0 switches each off.
         for name, default in (("NullMove", 3), ("LMR", 100), ("Futility", 100),
-                              ("Razor", 0), ("LMP", 3)):
+                              ("Razor", 0), ("LMP", 0)):
             self.assertRegex(text, rf"(?m)^option name {name} type spin default {default} "
                                    rf"min 0 max \d+$")
         self.assertRegex(text, r"(?m)^option name Contempt type spin default 0 min -\d+ max \d+$")
@@ -303,12 +304,12 @@ class UciTest(unittest.TestCase):
 
     def test_threads_with_a_serial_algorithm(self):
         # Threads 2 with the default (serial) algorithm: a parallel one
-        # searches, and the engine says so, once.
+        # (dts) searches, and the engine says so, once.
         self.e.send("setoption name Threads value 2")
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
         self.assertTrue([l for l in lines
-                         if l.startswith("info string Threads 2: searching with ybwc")], lines)
+                         if l.startswith("info string Threads 2: searching with dts")], lines)
         self.e.send("go depth 3")
         lines = self.e.expect(r"^bestmove")
         self.assert_no_info_string(lines)

@@ -56,13 +56,14 @@
  * parameter and every move is searched.
  *
  * Options: Hash (MiB, the transposition table), Threads (the workers of a
- * parallel algorithm: with a serial one, such as the default pvs, ybwc
+ * parallel algorithm: with a serial one, such as the default pvs, dts
  * searches instead, unless Algorithm was set, and an info string says
  * which), Algorithm (a combo of the exact depth-first algorithms of
  * `gts algorithms`), Ponder (the GUI's switch; nothing to set), Clear Hash,
  * and the library's selective search as spin options, each 0 = off, on by
- * default (UCI_KNOBS): NullMove, LMR, Futility, LMP; Razor (off by
- * default: it lost tactics) and Contempt (0 by default). The algorithms that ignore them (see GTS_OPT_NULL_MOVE)
+ * default (UCI_KNOBS): NullMove, LMR, Futility; Razor (off by
+ * default: it lost tactics), LMP (off by default: it lost games) and
+ * Contempt (0 by default). The algorithms that ignore them (see GTS_OPT_NULL_MOVE)
  * search the full tree.
  *
  * Usage: gts-uci [--help | --version]; exit 2 on a bad argument.
@@ -94,8 +95,12 @@ enum {
 
 static const char UCI_NAME[] = "gts-uci";
 static const char UCI_DEFAULT_ALG[] = "pvs";
-/* Searches with Threads > 1 when Algorithm was not set (pvs is serial). */
-static const gts_algorithm UCI_PARALLEL_ALG = GTS_ALG_YBWC;
+/* Searches with Threads > 1 when Algorithm was not set (pvs is serial).
+ * DTS gives its young brothers a null window, so the selective search
+ * prunes at its split nodes too (ybwc's full windows make them PV nodes):
+ * 269 against 251 of the 300 Win At Chess positions at 300,000 nodes, two
+ * threads (doc/results/games.md, issue 32). Algorithm ybwc chooses ybwc. */
+static const gts_algorithm UCI_PARALLEL_ALG = GTS_ALG_DTS;
 /* Time management (see the header comment). */
 static const int64_t UCI_DEFAULT_MOVES_TO_GO = 30;
 static const int64_t UCI_HARD_FACTOR = 3;
@@ -121,7 +126,9 @@ static const uci_knob UCI_KNOBS[] = {
     { "Razor", GTS_OPT_RAZOR, 0 },         /* margin per ply, centipawns: off, it
                                             * cost 17 of the 300 Win At Chess positions
                                             * (doc/results/games.md, issue 32) */
-    { "LMP", GTS_OPT_LMP, 3 },             /* move-count base */
+    { "LMP", GTS_OPT_LMP, 0 },             /* move-count base: off, LMP 3 scored 18.8%
+                                            * against LMP 0 in self-play at 50,000 nodes
+                                            * a move (doc/results/games.md, issue 32) */
     { "Contempt", GTS_OPT_CONTEMPT, 0 },   /* centipawns a draw costs the root side */
 };
 enum { UCI_N_KNOBS = sizeof UCI_KNOBS / sizeof UCI_KNOBS[0] };
