@@ -1083,6 +1083,39 @@ static void vargs(void)
 
 static void warm_one(int vranks);
 
+/* The knob set-ups below (split, race, narrow): the default search at @n
+ * virtual ranks (plies 2, iterative, PVS), checked exact against serial
+ * alpha-beta's @ref at @depth and for sane statistics. @what and @knob
+ * name the set-up in messages. */
+static void vsearch_knob(const char *what, int knob, const char *game, const char *pos, int n,
+                         const gts_game *g, void *st, int depth, gts_score ref, vrun *v)
+{
+    vsearch(n, g, st, depth, 2, 1, GTS_ALG_PVS, 0, 0, v);
+    CHECK(v->st == GTS_OK && v->r.score == ref && v->r.depth == depth,
+          "%s %d, %s '%s' depth %d at %d ranks: %s, score %d, serial %d", what, knob, game, pos,
+          depth, n, gts_strerror(v->st), v->r.score, ref);
+    check_vstats(what, n, v);
+}
+
+/* The same search as vsearch_knob() gave @v, again: the same run. */
+static void vsearch_knob_again(const char *what, int knob, int n, const gts_game *g, void *st,
+                               int depth, const vrun *v)
+{
+    vrun again;
+    vsearch(n, g, st, depth, 2, 1, GTS_ALG_PVS, 0, 0, &again);
+    CHECK(same_vrun(v, &again, n), "%s %d at %d ranks: not deterministic", what, knob, n);
+}
+
+/* A built-in game's position for the set-ups below (dies if refused). */
+static const gts_game *named_position(const char *game, const char *pos, void **st)
+{
+    const gts_game *g = gts_games_find(game);
+    *st = NULL;
+    if (!g || gts_games_position_new(game, NULL, pos, st, NULL, 0) != GTS_OK)
+        die_at(__LINE__);
+    return g;
+}
+
 /* Deeper master trees where the work is (gts_mpi_options::split, issue
  * 33): Connect-4 at 2, 3, 16 and 64 virtual ranks, split never, by default
  * and always, against serial alpha-beta; splitting makes interior nodes
@@ -1106,11 +1139,7 @@ static void split_one(void)
             for (vsplit = -1; vsplit <= 1; vsplit++) {
                 int n = ranks[ri];
                 vrun v;
-                vsearch(n, g, st, depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
-                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == depth,
-                      "split %d, connect4 '%s' at %d ranks: %s, score %d, serial %d", vsplit,
-                      pos[i], n, gts_strerror(v.st), v.r.score, ref);
-                check_vstats("split", n, &v);
+                vsearch_knob("split", vsplit, "connect4", pos[i], n, g, st, depth, ref, &v);
                 bool may = n > 2 && vsplit >= 0;
                 CHECK(may || (v.stats.splits == 0 && v.stats.master_max_ply == 2),
                       "split %d at %d ranks: %llu splits, master leaves to ply %d", vsplit, n,
@@ -1140,10 +1169,8 @@ static void race_one(void)
     } set[] = { { "connect4h", "4453", 8 }, { "connect4h", "4453", 10 },
                 { "othello", "f5", 9 } };
     for (size_t i = 0; i < sizeof set / sizeof *set; i++) {
-        const gts_game *g = gts_games_find(set[i].game);
-        void *st = NULL;
-        if (!g || gts_games_position_new(set[i].game, NULL, set[i].pos, &st, NULL, 0) != GTS_OK)
-            die_at(__LINE__);
+        void *st;
+        const gts_game *g = named_position(set[i].game, set[i].pos, &st);
         gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, set[i].depth);
         static const int ranks[] = { 2, 3, 8, 16, 64 };
         uint64_t won_all = 0;
@@ -1151,23 +1178,17 @@ static void race_one(void)
             int n = ranks[ri];
             uint64_t raced = 0, won = 0;
             for (vrace = -1; vrace <= 1; vrace++) {
-                vrun v, again;
+                vrun v;
                 uint64_t seen = vraces_seen, seen_won = vraces_won;
-                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
-                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == set[i].depth,
-                      "race %d, %s '%s' depth %d at %d ranks: %s, score %d, serial %d", vrace,
-                      set[i].game, set[i].pos, set[i].depth, n, gts_strerror(v.st), v.r.score,
-                      ref);
-                check_vstats("race", n, &v);
+                vsearch_knob("race", vrace, set[i].game, set[i].pos, n, g, st, set[i].depth, ref,
+                             &v);
                 CHECK(vrace >= 0 || v.stats.races == 0, "race -1 at %d ranks: %llu races", n,
                       (unsigned long long)v.stats.races);
                 if (vrace >= 0) {
                     raced += vraces_seen - seen;
                     won += vraces_won - seen_won;
                 }
-                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &again);
-                CHECK(same_vrun(&v, &again, n), "race %d at %d ranks: not deterministic",
-                      vrace, n);
+                vsearch_knob_again("race", vrace, n, g, st, set[i].depth, &v);
             }
             vrace = 0;
             won_all += won;
@@ -1199,22 +1220,16 @@ static void narrow_one(void)
         bool narrow; /* the default sends narrow searches at 64 ranks */
     } set[] = { { "othello", "f5d6", 10, true }, { "connect4h", "4453", 10, false } };
     for (size_t i = 0; i < sizeof set / sizeof *set; i++) {
-        const gts_game *g = gts_games_find(set[i].game);
-        void *st = NULL;
-        if (!g || gts_games_position_new(set[i].game, NULL, set[i].pos, &st, NULL, 0) != GTS_OK)
-            die_at(__LINE__);
+        void *st;
+        const gts_game *g = named_position(set[i].game, set[i].pos, &st);
         gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, set[i].depth);
         static const int ranks[] = { 2, 16, 64 };
         for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++)
             for (vnarrow = -1; vnarrow <= 1; vnarrow++) {
                 int n = ranks[ri];
-                vrun v, again;
-                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &v);
-                CHECK(v.st == GTS_OK && v.r.score == ref && v.r.depth == set[i].depth,
-                      "narrow %d, %s '%s' depth %d at %d ranks: %s, score %d, serial %d",
-                      vnarrow, set[i].game, set[i].pos, set[i].depth, n, gts_strerror(v.st),
-                      v.r.score, ref);
-                check_vstats("narrow", n, &v);
+                vrun v;
+                vsearch_knob("narrow", vnarrow, set[i].game, set[i].pos, n, g, st, set[i].depth,
+                             ref, &v);
                 uint64_t k = v.stats.narrow_ahead;
                 CHECK(vnarrow >= 0 || k == 0, "narrow -1 at %d ranks: %llu narrow", n,
                       (unsigned long long)k);
@@ -1223,9 +1238,7 @@ static void narrow_one(void)
                 CHECK(vnarrow != 0 || n != 64 || (k > 0) == set[i].narrow,
                       "narrow 0, %s '%s' depth %d at 64 ranks: %llu narrow searches ahead",
                       set[i].game, set[i].pos, set[i].depth, (unsigned long long)k);
-                vsearch(n, g, st, set[i].depth, 2, 1, GTS_ALG_PVS, 0, 0, &again);
-                CHECK(same_vrun(&v, &again, n), "narrow %d at %d ranks: not deterministic",
-                      vnarrow, n);
+                vsearch_knob_again("narrow", vnarrow, n, g, st, set[i].depth, &v);
             }
         vnarrow = 0;
         gts_games_free(g, st);
