@@ -189,6 +189,13 @@ typedef struct gts_mpi_stats {
     /** @brief Searches ahead sent with a narrow window
         (gts_mpi_options::narrow). @since 0.3 */
     uint64_t narrow_ahead;
+    /** @brief Searches ahead of a leaf searched before sent to a rank other
+        than the leaf's own (the one that searched it last): its table does
+        not know the leaf, and the search deepens from depth 1 there. @since 0.3 */
+    uint64_t ahead_moved;
+    /** @brief Nodes of the completed ones among ahead_moved; included in
+        ahead_nodes. @since 0.3 */
+    uint64_t ahead_moved_nodes;
 } gts_mpi_stats;
 
 /**

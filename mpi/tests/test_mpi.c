@@ -718,6 +718,8 @@ static uint64_t vsplits_seen;
  * by all of them (test_virtual checks that some were). */
 static int vrace;
 static uint64_t vraces_seen, vraces_won;
+/* Searches ahead moved away from their leaf's rank by all vsearches. */
+static uint64_t vmoved_seen;
 /* gts_mpi_options::narrow of every vsearch. */
 static int vnarrow;
 
@@ -743,6 +745,17 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     vsplits_seen += out->stats.splits;
     vraces_seen += out->stats.races;
     vraces_won += out->stats.races_won;
+    vmoved_seen += out->stats.ahead_moved;
+    /* One slave is every leaf's rank: nothing can move. */
+    CHECK(ranks > 2 || out->stats.ahead_moved == 0, "%llu searches ahead moved at %d ranks",
+          (unsigned long long)out->stats.ahead_moved, ranks);
+    CHECK(out->stats.ahead_moved_nodes <= out->stats.ahead_nodes,
+          "%llu nodes of moved searches ahead, of %llu ahead",
+          (unsigned long long)out->stats.ahead_moved_nodes,
+          (unsigned long long)out->stats.ahead_nodes);
+    CHECK(out->stats.ahead_moved > 0 || out->stats.ahead_moved_nodes == 0,
+          "%llu nodes of no moved search ahead",
+          (unsigned long long)out->stats.ahead_moved_nodes);
     CHECK(out->stats.races_won <= out->stats.races, "%llu races won of %llu",
           (unsigned long long)out->stats.races_won, (unsigned long long)out->stats.races);
     CHECK(ranks > 2 || out->stats.races == 0, "%llu races at %d ranks",
@@ -805,7 +818,8 @@ static bool same_vrun(const vrun *a, const vrun *b, int ranks)
         || x->cancelled_nodes != y->cancelled_nodes || x->virtual_time != y->virtual_time
         || x->master_time != y->master_time || x->busy_time != y->busy_time
         || x->races != y->races || x->races_won != y->races_won
-        || x->narrow_ahead != y->narrow_ahead)
+        || x->narrow_ahead != y->narrow_ahead || x->ahead_moved != y->ahead_moved
+        || x->ahead_moved_nodes != y->ahead_moved_nodes)
         return false;
     return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
 }
@@ -1252,6 +1266,7 @@ static void test_virtual(void)
      * raced. */
     CHECK(vsplits_seen > 0, "no leaf was split in the exactness set-ups");
     CHECK(vraces_seen > 0, "no request was raced in the exactness set-ups");
+    CHECK(vmoved_seen > 0, "no search ahead moved away from its leaf's rank");
     split_one();
     race_one();
     narrow_one();
