@@ -82,8 +82,8 @@ typedef struct gts_mpi_options {
      * nodes of the leaves whose last search cost more than the slaves'
      * fair share (all leaves' nodes / (ranks - 1)), up to 4 an iteration,
      * so that the principal variation's subtree is searched by several
-     * ranks. 0 (the default) = when the ranks are many: more slaves
-     * (ranks - 1) than the leaves of the uniform master_plies tree; 1 =
+     * ranks. 0 (the default) = when the ranks are many: twice the slaves
+     * (ranks - 1) outnumber the leaves of the uniform master_plies tree; 1 =
      * always; -1 = never (the behaviour before this field). Exact either way. Only
      * rank 0's is used. @since 0.3
      */
