@@ -1585,7 +1585,7 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
                   narrow ? c + 1 : GTS_SCORE_INF, false);
         slots[to].ahead = true;
         /* Measured (doc/results/distributed.md, "sixth round"): at 32-64
-         * ranks such searches cost about 2.4x the nodes of one on the
+         * ranks such searches cost 2.4-2.7x the nodes of one on the
          * leaf's rank, and the next iteration waits for them. */
         slots[to].moved = home > 0 && home != to;
         m->ahead_moved += slots[to].moved;
