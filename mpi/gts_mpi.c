@@ -530,6 +530,7 @@ typedef struct master {
     int32_t root_par_depth[2];
     uint64_t narrow_uses, narrow_answers, narrow_sent;
     uint64_t splits;    /* leaves master_split() made interior */
+    uint64_t ahead_moved; /* searches ahead away from their leaf's rank */
     int32_t max_ply;    /* the deepest leaf of the master's tree */
     int32_t iter;       /* the iteration's depth */
     bool split_critical; /* master_split() deepens the tree at critical leaves */
@@ -1035,6 +1036,7 @@ typedef struct slave_slot {
     uint8_t probe; /* master_narrow: its result's bounds::probe and ctr */
     gts_score ctr;
     bool race;   /* sent by master_race() */
+    bool moved;  /* a search ahead away from the leaf's own rank */
 } slave_slot;
 
 /* ---- the transport: MPI, or virtual ranks ------------------------------------ */
@@ -1306,8 +1308,11 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
             }
             n->home = from;
             if (sl->ahead && o.status >= 0 && !(o.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT
-                                                            | GTS_RESULT_TIME_LIMIT)))
+                                                            | GTS_RESULT_TIME_LIMIT))) {
                 s->ahead_nodes += (uint64_t)o.nodes;
+                if (sl->moved)
+                    s->ahead_moved_nodes += (uint64_t)o.nodes;
+            }
             leaf_result(m, sl->node, sl->depth, &o, s);
             int at = tab_index(&m->nodes[sl->node], sl->depth);
             if (at >= 0) {
@@ -1572,12 +1577,18 @@ static void master_ahead(run *R, master *m, slave_slot *slots, int64_t *seq, int
         if (best < 0)
             return;
         const ahead_pick *b = &m->picks[best];
+        int home = m->nodes[b->node].home;
         gts_score c = 0;
         bool probe = narrow_centre(m, b->node, b->target, &c);
         bool narrow = probe && m->narrow_now;
         send_leaf(R, m, slots, seq, to, b->node, b->target, narrow ? c - 1 : -GTS_SCORE_INF,
                   narrow ? c + 1 : GTS_SCORE_INF, false);
         slots[to].ahead = true;
+        /* Measured (doc/results/distributed.md, "sixth round"): at 32-64
+         * ranks such searches cost 2.4-2.7x the nodes of one on the
+         * leaf's rank, and the next iteration waits for them. */
+        slots[to].moved = home > 0 && home != to;
+        m->ahead_moved += slots[to].moved;
         slots[to].probe = !probe ? PROBE_NONE : narrow ? PROBE_NARROW : PROBE_WHOLE;
         slots[to].ctr = c;
         m->narrow_sent += narrow;
@@ -1887,13 +1898,16 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             res->flags |= GTS_RESULT_HAS_MOVE;
         }
     }
-    /* Splitting (master_split): always (split 1), or when the slaves
+    /* Splitting (master_split): always (split 1), or when twice the slaves
      * outnumber the uniform tree's leaves (0; with fewer slaves it lost
-     * as often as it gained, doc/results/distributed.md). */
+     * as often as it gained; from half as many slaves as leaves, since the
+     * sixth round, it raised the geometric mean of the eight set-ups of
+     * doc/results/distributed.md at 16 and 32 ranks and made Connect-4
+     * depth 18 at 32 ranks 3.14x instead of 2.72x). */
     int32_t leaves0 = 0;
     for (int32_t i = 0; i < m.nnodes; i++)
         leaves0 += m.nodes[i].count == 0 && !m.nodes[i].terminal;
-    m.split = R->size > 2 && (opt->split > 0 || (opt->split == 0 && R->size - 1 > leaves0));
+    m.split = R->size > 2 && (opt->split > 0 || (opt->split == 0 && 2 * (R->size - 1) > leaves0));
     int64_t iterative = 1;
     gts_engine_get(R->engine, GTS_OPT_ITERATIVE, &iterative);
     int64_t seq = 0;
@@ -2003,6 +2017,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
         master_drain(R, &m, slots, s, &leaf_nodes);
     s->splits = m.splits;
     s->narrow_ahead = m.narrow_sent;
+    s->ahead_moved = m.ahead_moved;
     s->races = m.races;
     s->races_won = m.races_won;
     s->master_max_ply = m.max_ply > plies ? m.max_ply : plies;
@@ -2109,7 +2124,8 @@ static const gts__field MPI_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_stats, busy_time),       GTS__FIELD(gts_mpi_stats, ahead_nodes),
     GTS__FIELD(gts_mpi_stats, splits),          GTS__FIELD(gts_mpi_stats, master_max_ply),
     GTS__FIELD(gts_mpi_stats, races),           GTS__FIELD(gts_mpi_stats, races_won),
-    GTS__FIELD(gts_mpi_stats, narrow_ahead),
+    GTS__FIELD(gts_mpi_stats, narrow_ahead),    GTS__FIELD(gts_mpi_stats, ahead_moved),
+    GTS__FIELD(gts_mpi_stats, ahead_moved_nodes),
 };
 static const gts__struct_desc MPI_STATS =
     GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);

@@ -82,8 +82,8 @@ typedef struct gts_mpi_options {
      * nodes of the leaves whose last search cost more than the slaves'
      * fair share (all leaves' nodes / (ranks - 1)), up to 4 an iteration,
      * so that the principal variation's subtree is searched by several
-     * ranks. 0 (the default) = when the ranks are many: more slaves
-     * (ranks - 1) than the leaves of the uniform master_plies tree; 1 =
+     * ranks. 0 (the default) = when the ranks are many: twice the slaves
+     * (ranks - 1) outnumber the leaves of the uniform master_plies tree; 1 =
      * always; -1 = never (the behaviour before this field). Exact either way. Only
      * rank 0's is used. @since 0.3
      */
@@ -189,6 +189,13 @@ typedef struct gts_mpi_stats {
     /** @brief Searches ahead sent with a narrow window
         (gts_mpi_options::narrow). @since 0.3 */
     uint64_t narrow_ahead;
+    /** @brief Searches ahead of a leaf searched before sent to a rank other
+        than the leaf's own (the one that searched it last): its table does
+        not know the leaf, and the search deepens from depth 1 there. @since 0.3 */
+    uint64_t ahead_moved;
+    /** @brief Nodes of the completed ones among ahead_moved; included in
+        ahead_nodes. @since 0.3 */
+    uint64_t ahead_moved_nodes;
 } gts_mpi_stats;
 
 /**

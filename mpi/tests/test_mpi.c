@@ -718,6 +718,8 @@ static uint64_t vsplits_seen;
  * by all of them (test_virtual checks that some were). */
 static int vrace;
 static uint64_t vraces_seen, vraces_won;
+/* Searches ahead moved away from their leaf's rank by all vsearches. */
+static uint64_t vmoved_seen;
 /* gts_mpi_options::narrow of every vsearch. */
 static int vnarrow;
 
@@ -743,6 +745,17 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     vsplits_seen += out->stats.splits;
     vraces_seen += out->stats.races;
     vraces_won += out->stats.races_won;
+    vmoved_seen += out->stats.ahead_moved;
+    /* One slave is every leaf's rank: nothing can move. */
+    CHECK(ranks > 2 || out->stats.ahead_moved == 0, "%llu searches ahead moved at %d ranks",
+          (unsigned long long)out->stats.ahead_moved, ranks);
+    CHECK(out->stats.ahead_moved_nodes <= out->stats.ahead_nodes,
+          "%llu nodes of moved searches ahead, of %llu ahead",
+          (unsigned long long)out->stats.ahead_moved_nodes,
+          (unsigned long long)out->stats.ahead_nodes);
+    CHECK(out->stats.ahead_moved > 0 || out->stats.ahead_moved_nodes == 0,
+          "%llu nodes of no moved search ahead",
+          (unsigned long long)out->stats.ahead_moved_nodes);
     CHECK(out->stats.races_won <= out->stats.races, "%llu races won of %llu",
           (unsigned long long)out->stats.races_won, (unsigned long long)out->stats.races);
     CHECK(ranks > 2 || out->stats.races == 0, "%llu races at %d ranks",
@@ -805,7 +818,8 @@ static bool same_vrun(const vrun *a, const vrun *b, int ranks)
         || x->cancelled_nodes != y->cancelled_nodes || x->virtual_time != y->virtual_time
         || x->master_time != y->master_time || x->busy_time != y->busy_time
         || x->races != y->races || x->races_won != y->races_won
-        || x->narrow_ahead != y->narrow_ahead)
+        || x->narrow_ahead != y->narrow_ahead || x->ahead_moved != y->ahead_moved
+        || x->ahead_moved_nodes != y->ahead_moved_nodes)
         return false;
     return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
 }
@@ -1120,10 +1134,14 @@ static const gts_game *named_position(const char *game, const char *pos, void **
  * 33): Connect-4 at 2, 3, 16 and 64 virtual ranks, split never, by default
  * and always, against serial alpha-beta; splitting makes interior nodes
  * below master_plies, and never happens at two ranks or when switched
- * off. At 16 ranks the fair-share rule is off by default (15 slaves,
- * Connect-4's 49 leaves), and the leaf the master waited for during half
- * an iteration is split all the same (the critical leaf, fourth round):
- * without that rule the default run at 16 ranks splits nothing. */
+ * off. At 16 ranks the fair-share rule is off by default (twice 15 slaves
+ * are fewer than Connect-4's 49 leaves), and the leaf the master waited
+ * for during half an iteration is split all the same (the critical leaf,
+ * fourth round): without that rule the default run at 16 ranks splits
+ * nothing. At 32 ranks (twice 31 slaves outnumber the 49 leaves, sixth
+ * round) the default is the fair-share rule: the same run as split 1
+ * (with the rule of the fifth round, slaves outnumbering the leaves, it
+ * is not). */
 static void split_one(void)
 {
     const gts_game *g = gts_games_find("connect4h");
@@ -1134,12 +1152,14 @@ static void split_one(void)
             die_at(__LINE__);
         const int depth = 8;
         gts_score ref = serial(GTS_ALG_ALPHABETA, g, st, depth);
-        static const int ranks[] = { 2, 3, 16, 64 };
-        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++)
+        static const int ranks[] = { 2, 3, 16, 32, 64 };
+        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++) {
+            static vrun by_knob[3];
             for (vsplit = -1; vsplit <= 1; vsplit++) {
                 int n = ranks[ri];
-                vrun v;
-                vsearch_knob("split", vsplit, "connect4", pos[i], n, g, st, depth, ref, &v);
+                vrun *vp = &by_knob[vsplit + 1], v;
+                vsearch_knob("split", vsplit, "connect4", pos[i], n, g, st, depth, ref, vp);
+                v = *vp;
                 bool may = n > 2 && vsplit >= 0;
                 CHECK(may || (v.stats.splits == 0 && v.stats.master_max_ply == 2),
                       "split %d at %d ranks: %llu splits, master leaves to ply %d", vsplit, n,
@@ -1151,6 +1171,12 @@ static void split_one(void)
                       (unsigned long long)v.stats.ahead_nodes,
                       (unsigned long long)v.stats.nodes);
             }
+            CHECK(ranks[ri] != 32 || same_vrun(&by_knob[1], &by_knob[2], 32),
+                  "connect4 '%s' at 32 ranks: the default is not the fair-share rule (split 1): "
+                  "virtual time %llu, with split 1 %llu", pos[i],
+                  (unsigned long long)by_knob[1].stats.virtual_time,
+                  (unsigned long long)by_knob[2].stats.virtual_time);
+        }
         vsplit = 0;
         gts_games_free(gts_game_connect4(), st);
     }
@@ -1252,6 +1278,7 @@ static void test_virtual(void)
      * raced. */
     CHECK(vsplits_seen > 0, "no leaf was split in the exactness set-ups");
     CHECK(vraces_seen > 0, "no request was raced in the exactness set-ups");
+    CHECK(vmoved_seen > 0, "no search ahead moved away from its leaf's rank");
     split_one();
     race_one();
     narrow_one();
