@@ -412,6 +412,15 @@ Test(chess, null_move_passes_and_is_refused_where_it_must)
     expect_no_pass("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "in check");
     expect_no_pass("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "only king and pawns");
     expect_no_pass("1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "only king and pawns (ours)");
+    /* The engine's pass is refused under a king attack (queen, knight and
+     * bishop on h7), where the rules' vtable passes. */
+    const char *attacked = "r5k1/5ppp/8/6NQ/8/3B4/8/6K1 b - - 0 1";
+    expect_no_pass(attacked, "the king is under attack");
+    void *a = chess(attacked);
+    cr_expect_eq(gts_game_chess()->null_apply(a, NULL), 1, "the rules' vtable passes");
+    cr_expect_eq(gts_game_chess()->null_undo(a, NULL), 0);
+    gts_games_free(gts_game_chess(), a);
+    expect_pass("r5k1/5ppp/8/7Q/8/8/8/6K1 b - - 0 1", "r5k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1");
 
     /* null_undo does not take back a real move; a pass on top of a line
      * with a repetition before the root leaves a position with moves. */

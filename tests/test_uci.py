@@ -12,6 +12,7 @@ import queue
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import unittest
@@ -461,6 +462,35 @@ class UciTest(unittest.TestCase):
         best = self.bestmove(self.e.expect(r"^bestmove"))
         self.assertNotEqual(best, "0000")
         self.assert_legal(pos, best)
+
+
+@unittest.skipUnless(STOCKFISH, "tools/chess-suite reads SAN through Stockfish")
+class ChessSuiteTest(unittest.TestCase):
+    """tools/chess-suite's --ids and --misses on two Win At Chess positions."""
+
+    SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools",
+                         "chess-suite")
+
+    def run_suite(self, *args):
+        return subprocess.run([sys.executable, self.SUITE, "--gts", os.environ["GTS_UCI"],
+                               *args], capture_output=True, text=True, timeout=UCI_TIMEOUT)
+
+    def test_ids_and_misses(self):
+        # WAC.002 (Rxb2, a rook given for two passers) is missed at any
+        # small budget; the line names the move played and the bm move.
+        r = self.run_suite("--ids", "WAC.001,WAC.002", "--nodes", "2000", "--misses")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"solved [0-2]/2 ")
+        miss = re.search(r"^WAC\.002: played ([a-h][1-8][a-h][1-8][qrbn]?) \((\S+)\), "
+                         r"bm Rxb2, score (cp|mate) -?\d+$", r.stdout, re.M)
+        self.assertIsNotNone(miss, r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^missed: .*WAC\.002")
+        self.assertNotIn("WAC.003", r.stdout, "only the named positions")
+
+    def test_unknown_id_refused(self):
+        r = self.run_suite("--ids", "WAC.999", "--nodes", "1000")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no position with id WAC.999", r.stdout + r.stderr)
 
 
 if __name__ == "__main__":

@@ -109,9 +109,10 @@
  *   clone / free    parallel algorithms.
  *   null_apply /    a pass, for the library's null-move pruning; refused
  *   null_undo       in check and when the side to move has only king and
- *                   pawns (zugzwang-prone). The pass is kept in the history
- *                   stack like a move, so undo() and null_undo() each take
- *                   back only their own kind.
+ *                   pawns (zugzwang-prone); the engine's also when its
+ *                   king is under attack (ch_null_apply_engine). The pass
+ *                   is kept in the history stack like a move, so undo()
+ *                   and null_undo() each take back only their own kind.
  *   traits          gts_game_chess_engine() declares
  *                   GTS_TRAIT_REPETITION_DRAW: its key covers the placement,
  *                   the side to move, the castling rights and a possible
@@ -253,6 +254,11 @@ static const int32_t CH_KEY_LOSING_CAPTURE = -1000;
 #endif
 #ifndef CH_SEE_ORDER
 #define CH_SEE_ORDER 0
+#endif
+/* The engine's null move is refused from this king danger on (0: never;
+ * ch_null_apply_engine). */
+#ifndef CH_NULL_DANGER
+#define CH_NULL_DANGER 100
 #endif
 
 /* Zobrist generator seed: any fixed constant. */
@@ -1670,6 +1676,28 @@ static int ch_null_apply(void *state, void *user)
     return 1;
 }
 
+/* The engine's pass (gts_game_chess_engine()): also refused when the side
+ * to move's king is under attack, the enemy's king-zone attack as the
+ * evaluation weighs it (danger, ch_eval_pieces_body) at least
+ * CH_NULL_DANGER: a pass there lets the reduced search miss the mate the
+ * attacker threatens, and the pass's cutoff hides it (of the Win At Chess
+ * positions that only NullMove 0 solved at 1,000,000 nodes, 38, 71 and
+ * 145 are solved with this rule; doc/results/games.md, issue 32). */
+static int ch_null_apply_engine(void *state, void *user)
+{
+    ch_state *s = state;
+    if (s && CH_NULL_DANGER > 0 && s->count[ch_piece(s->side ^ 1, CH_QUEEN)]) {
+        int mg = 0, eg = 0, danger = 0;
+        if (ch_use_popcnt)
+            ch_eval_pieces_popcnt(s, s->side ^ 1, &mg, &eg, &danger);
+        else
+            ch_eval_pieces_plain(s, s->side ^ 1, &mg, &eg, &danger);
+        if (danger >= CH_NULL_DANGER)
+            return 0;
+    }
+    return ch_null_apply(state, user);
+}
+
 static int ch_null_undo(void *state, void *user)
 {
     (void)user;
@@ -1937,7 +1965,7 @@ static const gts_game CH_ENGINE_GAME = {
     .bounds = NULL,
     .generate_keyed = ch_generate_keyed_engine,
     .traits = GTS_TRAIT_REPETITION_DRAW,
-    .null_apply = ch_null_apply,
+    .null_apply = ch_null_apply_engine,
     .null_undo = ch_null_undo,
 };
 
