@@ -160,10 +160,11 @@ typedef enum gts_option {
     GTS_OPT_RAZOR = 223,
     /**
      * @brief Late-move pruning: the move-count base b (1..1000), 0 = off.
-     * At a node with 1 to 8 plies to go, not a PV node nor reached by an
-     * extended move, quiet moves after the first b + depth x depth moves
-     * are skipped (never the table move, a killer, a noisy or an extended
-     * move). Default 0. Typical: 3.
+     * At a node with 3 to 8 plies to go (1 to 8 before 0.3's issue 32
+     * change: pruning at 1 and 2 lost in play), not a PV node nor reached
+     * by an extended move, quiet moves after the first b + depth x depth
+     * moves are skipped (never the table move, a killer, a noisy or an
+     * extended move). Default 0. Typical: 3.
      * @since 0.3
      */
     GTS_OPT_LMP = 224,
