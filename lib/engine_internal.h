@@ -17,6 +17,8 @@
 #include "atomic_internal.h"
 
 #define GTS__HISTORY_SIZE 4096
+/* Moves a node remembers as searched before a cutoff (history malus). */
+#define GTS__TRIED_MAX 32
 
 typedef struct gts__ctx gts__ctx;
 
@@ -126,7 +128,8 @@ struct gts_engine {
     int64_t tt_near_kb;      /* GTS_OPT_TT_NEAR_KB */
     int64_t aspiration;
     int64_t killers;
-    int64_t history;
+    int64_t history;         /* 2: with malus and gravity */
+    int64_t counter_moves;   /* GTS_OPT_COUNTER_MOVES */
     int64_t quiescence;
     int64_t iterative;
     int64_t deepen_nodes;

@@ -327,21 +327,25 @@ Test(select, futility_only_near_the_leaves)
 
 Test(select, lmp_by_move_count)
 {
+    /* 16 moves, base 2: 2 + d^2 is below 16 only at d = 3 (d = 1, 2 are
+     * never pruned). */
     int64_t on[] = {GTS_OPT_LMP, 2, 0};
     uint64_t skips = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         sgame g;
-        gts_game v = sg_new(&g, seed, 8, 20, 6);
+        gts_game v = sg_new(&g, seed, 16, 20, 5);
         g.noisy_mode = SG_NOISY_LAST;
         g.lmp_base = 2;
         gts_engine *e = sg_engine(on);
-        gts_result r = fx_search(e, GTS_ALG_PVS, &v, &g, 6, 0);
+        gts_result r = fx_search(e, GTS_ALG_PVS, &v, &g, 5, 0);
         skips += g.skips;
         cr_expect_eq(g.lmp_violations, 0, "seed %llu: pruned only after 2 + d^2 moves",
                      (unsigned long long)seed);
-        cr_expect_leq(g.skip_max_depth, 2, "with 8 moves only d <= 2 can prune");
+        cr_expect_leq(g.skip_max_depth, 3, "with 16 moves only d <= 3 can prune");
+        cr_expect_geq(g.skip_min_depth, 3, "seed %llu: never with 1 or 2 plies to go, got %d",
+                      (unsigned long long)seed, g.skip_min_depth);
         cr_expect_eq(g.skips_on_leftmost, 0, "never on the first line (PV nodes)");
-        expect_sane(&r, 8, "pvs with lmp");
+        expect_sane(&r, 16, "pvs with lmp");
         gts_engine_free(e);
     }
     cr_expect_gt(skips, 0, "late-move pruning pruned moves");

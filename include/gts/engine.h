@@ -59,7 +59,14 @@ typedef enum gts_option {
     GTS_OPT_ASPIRATION = 200,
     /** @brief Killer-move ordering (0/1). Default 1. @since 0.1 */
     GTS_OPT_KILLERS = 201,
-    /** @brief History-heuristic ordering (0/1). Default 1. @since 0.1 */
+    /**
+     * @brief History-heuristic ordering: 0 off, 1 on (a move's score grows
+     * by depth x depth at each cutoff it causes), 2 with malus and gravity
+     * (since 0.3: the moves searched before the cutoff lose as much, and
+     * every update moves a score toward its bound in proportion, so scores
+     * stay within +-16384 and follow recent results). Default 1.
+     * @since 0.1
+     */
     GTS_OPT_HISTORY = 202,
     /** @brief Quiescence search through generate_noisy (0/1). Default 1. @since 0.1 */
     GTS_OPT_QUIESCENCE = 203,
@@ -69,6 +76,15 @@ typedef enum gts_option {
      */
     GTS_OPT_ITERATIVE = 204,
     /* 205, 206: experimental (GTS_EXPERIMENTAL_API) */
+    /**
+     * @brief Counter-move ordering (0/1): the move that last refuted the
+     * previous move (by the side to move, a cutoff) is ordered after the
+     * killers and before the other moves; late-move reductions reduce it one
+     * ply less. Ordering only: exact algorithms return the same values.
+     * Default 0.
+     * @since 0.3
+     */
+    GTS_OPT_COUNTER_MOVES = 207,
     /**
      * @brief N-best selective search: when > 0, only the N best-ordered moves are
      * searched at nodes with remaining depth <= GTS_OPT_NBEST_DEPTH.
@@ -144,10 +160,11 @@ typedef enum gts_option {
     GTS_OPT_RAZOR = 223,
     /**
      * @brief Late-move pruning: the move-count base b (1..1000), 0 = off.
-     * At a node with 1 to 8 plies to go, not a PV node nor reached by an
-     * extended move, quiet moves after the first b + depth x depth moves
-     * are skipped (never the table move, a killer, a noisy or an extended
-     * move). Default 0. Typical: 3.
+     * At a node with 3 to 8 plies to go (1 to 8 before 0.3's issue 32
+     * change: pruning at 1 and 2 lost in play), not a PV node nor reached
+     * by an extended move, quiet moves after the first b + depth x depth
+     * moves are skipped (never the table move, a killer, a noisy or an
+     * extended move). Default 0. Typical: 3.
      * @since 0.3
      */
     GTS_OPT_LMP = 224,

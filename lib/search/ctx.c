@@ -63,6 +63,7 @@ void gts__ctx_clear_tables(gts__ctx *c)
 {
     memset(c->killers, 0xff, sizeof c->killers);
     memset(c->history, 0, sizeof c->history);
+    memset(c->counter, 0xff, sizeof c->counter);
 }
 
 void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *state)
@@ -76,7 +77,16 @@ void gts__ctx_begin(gts__ctx *c, gts_engine *e, const gts_game *game, void *stat
     c->abort = NULL;
     c->use_killers = e->killers != 0;
     c->use_history = e->history != 0;
-    c->order_hint = game->move_score || game->generate_keyed || c->use_killers || c->use_history;
+    c->use_counter = e->counter_moves != 0;
+    c->history_gravity = c->use_history && e->history == 2;
+    /* Scores of one kind of history mean nothing to the other. */
+    if (c->use_history && c->history_mode != (int)e->history)
+        memset(c->history, 0, sizeof c->history);
+    if (c->use_history)
+        c->history_mode = (int)e->history;
+    c->order_hint = game->move_score || game->generate_keyed || c->use_killers || c->use_history
+                    || c->use_counter;
+    c->line_slot[0] = GTS__HISTORY_SIZE;
     c->use_prefetch = e->tt_prefetch != 0;
     c->vp = e->virtual_procs != 0 && e->threads > 1;
     c->split_ply = e->split_ply > 0 ? (int)e->split_ply : GTS_MAX_PLY;

@@ -44,6 +44,9 @@ struct gts__ctx {
     bool use_killers, use_history, use_qs, use_pvs, use_prefetch;
     bool order_hint;             /* a move hint, killers or history: moves
                                     are ordered even without a table move */
+    bool use_counter;            /* GTS_OPT_COUNTER_MOVES */
+    bool history_gravity;        /* GTS_OPT_HISTORY 2: malus and gravity */
+    int history_mode;            /* GTS_OPT_HISTORY of the tables' scores */
     bool vp;                     /* virtual processors: every node is a tick */
     bool tt_exact_depth;         /* cut only on entries of the node's depth */
     int split_ply;               /* parallel algorithms share work only above it */
@@ -87,6 +90,12 @@ struct gts__ctx {
     /* ordering tables (kept across searches of one engine) */
     gts_move killers[GTS_MAX_PLY + 1][2];
     int32_t history[2][GTS__HISTORY_SIZE];
+    /* counter moves (use_counter): the move that last refuted the previous
+     * move, by the previous move's slot (GTS__HISTORY_SIZE: a pass or none) */
+    gts_move counter[2][GTS__HISTORY_SIZE + 1];
+    uint16_t line_slot[GTS_MAX_PLY + 1]; /* the slot of the move into each ply */
+    gts_move tried[GTS_MAX_PLY + 1][GTS__TRIED_MAX]; /* searched before a cutoff
+                                                        (history_gravity) */
     /* triangular principal-variation table */
     gts_move pv[GTS_MAX_PLY + 1][GTS_MAX_PLY + 1];
     int pv_len[GTS_MAX_PLY + 1];

@@ -126,6 +126,8 @@ gts_score gts__qsearch(gts__ctx *c, int ply, gts_score alpha, gts_score beta)
         gts_move m = moves[sort ? gts__pick(c, ply, k, n) : (uint32_t)k];
         if (!gts__apply(c, m))
             return 0;
+        if (c->use_counter)
+            gts__order_line(c, ply, m);
         gts_score s = -gts__qsearch(c, ply + 1, -beta, -alpha);
         gts__undo(c, m);
         if (gts__aborted(c))

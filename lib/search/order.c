@@ -7,8 +7,11 @@
  *   TT move                      INT64_MAX
  *   game's hint                  bits 24..55 (signed): generate_keyed()'s
  *                                key, else move_score()
- *   killer rank                  bits 22..23 (2 = first killer, 1 = second)
- *   history                      bits  0..21
+ *   killer rank                  bits 22..23 (2 = first killer, 1 = second;
+ *                                with counter moves 3, 2, and 1 = the
+ *                                counter move)
+ *   history                      bits  0..21 (with gravity, offset by
+ *                                GRAVITY_MAX to stay positive)
  * The hint comes first: a game that knows "this move wins now" is right.
  *
  * Concurrency contract: tables are per thread (inside gts__ctx); nothing
@@ -19,11 +22,11 @@
 static const int64_t HINT_UNIT = INT64_C(1) << 24;
 static const int64_t KILLER_SHIFT = 22;
 static const int32_t HISTORY_MAX = (1 << 22) - 1;
-
-static uint32_t history_slot(gts_move m)
-{
-    return (uint32_t)((m * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (GTS__HISTORY_SIZE - 1);
-}
+/* With gravity (GTS_OPT_HISTORY 2) scores stay within +-GRAVITY_MAX: an
+ * update by b moves a score h by b - h |b| / GRAVITY_MAX; the bonus of a
+ * cutoff at depth d is d^2, at most GRAVITY_BONUS_MAX. */
+static const int32_t GRAVITY_MAX = 1 << 14;
+static const int32_t GRAVITY_BONUS_MAX = 1 << 11;
 
 bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
 {
@@ -40,6 +43,10 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
     const gts_move *moves = gts__moves(c, ply);
     const int32_t *hist = c->history[ply & 1];
     const int32_t *keys = c->keyed[ply] ? c->keys[ply] : NULL;
+    const int64_t killer1 = (int64_t)(c->use_counter ? 3 : 2) << KILLER_SHIFT;
+    const int64_t killer2 = (int64_t)(c->use_counter ? 2 : 1) << KILLER_SHIFT;
+    const gts_move counter = c->use_counter ? gts__order_counter(c, ply) : 0;
+    const int32_t offset = c->history_gravity ? GRAVITY_MAX : 0;
     bool varied = false;
     for (int i = 0; i < n; i++) {
         gts_move m = moves[i];
@@ -51,14 +58,14 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
             key = keys            ? (int64_t)keys[i] * HINT_UNIT
                   : g->move_score ? (int64_t)g->move_score(c->state, m, c->user) * HINT_UNIT
                                   : 0;
-            if (c->use_killers) {
-                if (m == c->killers[ply][0])
-                    key += (int64_t)2 << KILLER_SHIFT;
-                else if (m == c->killers[ply][1])
-                    key += (int64_t)1 << KILLER_SHIFT;
-            }
+            if (c->use_killers && m == c->killers[ply][0])
+                key += killer1;
+            else if (c->use_killers && m == c->killers[ply][1])
+                key += killer2;
+            else if (c->use_counter && m == counter)
+                key += (int64_t)1 << KILLER_SHIFT;
             if (c->use_history)
-                key += hist[history_slot(m)];
+                key += hist[gts__order_slot(m)] + offset;
         }
         o[i].key = key;
         o[i].index = (uint32_t)i;
@@ -69,7 +76,28 @@ bool gts__order_moves(gts__ctx *c, int ply, int n, uint32_t tt_move)
 
 int32_t gts__order_history(const gts__ctx *c, int ply, gts_move m)
 {
-    return c->use_history ? c->history[ply & 1][history_slot(m)] : 0;
+    return c->use_history ? c->history[ply & 1][gts__order_slot(m)] : 0;
+}
+
+/* Move a gravity history score by @b (gts__order_cutoff, gts__order_malus). */
+static void gravity(int32_t *h, int32_t b)
+{
+    *h += b - *h * (b < 0 ? -b : b) / GRAVITY_MAX;
+}
+
+static int32_t gravity_bonus(int depth)
+{
+    return depth >= 45 ? GRAVITY_BONUS_MAX
+           : depth * depth < GRAVITY_BONUS_MAX ? depth * depth : GRAVITY_BONUS_MAX;
+}
+
+void gts__order_malus(gts__ctx *c, int ply, int depth, const gts_move *tried, int n)
+{
+    if (!c->history_gravity)
+        return;
+    int32_t b = gravity_bonus(depth);
+    for (int i = 0; i < n; i++)
+        gravity(&c->history[ply & 1][gts__order_slot(tried[i])], -b);
 }
 
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m)
@@ -78,8 +106,12 @@ void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m)
         c->killers[ply][1] = c->killers[ply][0];
         c->killers[ply][0] = m;
     }
-    if (c->use_history) {
-        int32_t *h = &c->history[ply & 1][history_slot(m)];
+    if (c->use_counter)
+        c->counter[ply & 1][c->line_slot[ply]] = m;
+    if (c->history_gravity) {
+        gravity(&c->history[ply & 1][gts__order_slot(m)], gravity_bonus(depth));
+    } else if (c->use_history) {
+        int32_t *h = &c->history[ply & 1][gts__order_slot(m)];
         int32_t bonus = depth * depth;
         *h = *h + bonus > HISTORY_MAX ? HISTORY_MAX : *h + bonus;
         if (*h == HISTORY_MAX) {

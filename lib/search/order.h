@@ -31,6 +31,28 @@ static inline uint32_t gts__pick(gts__ctx *c, int ply, int k, int n)
     o[best] = t;
     return o[k].index;
 }
+/* The slot of @m in the history and counter-move tables. */
+static inline uint32_t gts__order_slot(gts_move m)
+{
+    return (uint32_t)((m * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (GTS__HISTORY_SIZE - 1);
+}
+/* With counter moves (c->use_counter), record that the move into @ply + 1
+ * is @m (after it is applied). */
+static inline void gts__order_line(gts__ctx *c, int ply, gts_move m)
+{
+    c->line_slot[ply + 1] = (uint16_t)gts__order_slot(m);
+}
+/* ... or a pass (or nothing known). */
+static inline void gts__order_line_pass(gts__ctx *c, int ply)
+{
+    c->line_slot[ply + 1] = GTS__HISTORY_SIZE;
+}
+/* The counter move at @ply: the last move that refuted, at this parity, the
+ * move into @ply (c->use_counter). */
+static inline gts_move gts__order_counter(const gts__ctx *c, int ply)
+{
+    return c->counter[ply & 1][c->line_slot[ply]];
+}
 /* The history score of @m at @ply (0 without GTS_OPT_HISTORY): the sum of
  * depth^2 over the cutoffs it caused on this side, halved when the side's
  * table saturates. */
@@ -40,7 +62,11 @@ static inline bool gts__order_is_killer(const gts__ctx *c, int ply, gts_move m)
 {
     return c->use_killers && (m == c->killers[ply][0] || m == c->killers[ply][1]);
 }
-/* A move caused a beta cutoff at @ply with remaining @depth. */
+/* A move caused a beta cutoff at @ply with remaining @depth: killers,
+ * history (a bonus), the counter move of the move into @ply. */
 void gts__order_cutoff(gts__ctx *c, int ply, int depth, gts_move m);
+/* With history gravity (GTS_OPT_HISTORY 2): the @n moves @tried searched
+ * before a cutoff at @ply, @depth lose what the cutoff move gained. */
+void gts__order_malus(gts__ctx *c, int ply, int depth, const gts_move *tried, int n);
 
 #endif

@@ -123,6 +123,8 @@ static inline bool gts__pw_apply(gts__pw *pw, int ply, gts_move m)
 {
     if (!gts__apply(pw->c, m))
         return false;
+    if (pw->c->use_counter)
+        gts__order_line(pw->c, ply, m);
     pw->path[ply] = m;
     pw->len = ply + 1;
     return true;

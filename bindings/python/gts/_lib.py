@@ -110,6 +110,7 @@ OPTIONS = {
     "iterative": 204,
     "root_driver": 205,
     "deepen_nodes": 206,
+    "counter_moves": 207,
     "nbest": 210,
     "nbest_depth": 211,
     "null_move": 220,
