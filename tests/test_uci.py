@@ -135,7 +135,8 @@ class UciTest(unittest.TestCase):
         # The selective search (issue 32): on by default but Razor and LMP,
         # 0 switches each off.
         for name, default in (("NullMove", 3), ("LMR", 100), ("Futility", 100),
-                              ("Razor", 0), ("LMP", 0)):
+                              ("Razor", 0), ("LMP", 0), ("History", 2),
+                              ("CounterMoves", 0)):
             self.assertRegex(text, rf"(?m)^option name {name} type spin default {default} "
                                    rf"min 0 max \d+$")
         self.assertRegex(text, r"(?m)^option name Contempt type spin default 0 min -\d+ max \d+$")

@@ -62,9 +62,11 @@
  * `gts algorithms`), Ponder (the GUI's switch; nothing to set), Clear Hash,
  * and the library's selective search as spin options, each 0 = off, on by
  * default (UCI_KNOBS): NullMove, LMR, Futility; Razor (off by
- * default: it lost tactics), LMP (off by default: it lost games) and
+ * default: it lost tactics), LMP (off by default: it only ties) and
  * Contempt (0 by default). The algorithms that ignore them (see GTS_OPT_NULL_MOVE)
- * search the full tree.
+ * search the full tree. Two ordering options, the same spins: History
+ * (GTS_OPT_HISTORY, 2 by default: with malus and gravity) and CounterMoves
+ * (off by default); ordering never changes an exact algorithm's value.
  *
  * Usage: gts-uci [--help | --version]; exit 2 on a bad argument.
  */
@@ -126,9 +128,13 @@ static const uci_knob UCI_KNOBS[] = {
     { "Razor", GTS_OPT_RAZOR, 0 },         /* margin per ply, centipawns: off, it
                                             * cost 17 of the 300 Win At Chess positions
                                             * (doc/results/games.md, issue 32) */
-    { "LMP", GTS_OPT_LMP, 0 },             /* move-count base: off, LMP 3 scored 18.8%
-                                            * against LMP 0 in self-play at 50,000 nodes
-                                            * a move (doc/results/games.md, issue 32) */
+    { "LMP", GTS_OPT_LMP, 0 },             /* move-count base: off; from 3 plies to go
+                                            * (since 0.3) LMP 3 ties LMP 0 in self-play
+                                            * (46.9%; 18.8% when it pruned from 1 ply) */
+    { "History", GTS_OPT_HISTORY, 2 },     /* 2: with malus and gravity, 59.9% against
+                                            * 1 over 96 self-play games */
+    { "CounterMoves", GTS_OPT_COUNTER_MOVES, 0 }, /* off: 58.3% over 48 games, not
+                                                   * yet confirmed */
     { "Contempt", GTS_OPT_CONTEMPT, 0 },   /* centipawns a draw costs the root side */
 };
 enum { UCI_N_KNOBS = sizeof UCI_KNOBS / sizeof UCI_KNOBS[0] };
@@ -835,7 +841,8 @@ static const char USAGE[] =
     "Usage: gts-uci [--help | --version]\n"
     "A UCI chess engine on libgts (gts_search and the chess adapter).\n"
     "Speaks UCI on stdin/stdout: uci, isready, setoption name Hash|Threads|Algorithm|\n"
-    "Ponder|Clear Hash|NullMove|LMR|Futility|Razor|LMP|Contempt, ucinewgame,\n"
+    "Ponder|Clear Hash|NullMove|LMR|Futility|Razor|LMP|History|CounterMoves|Contempt,\n"
+    "ucinewgame,\n"
     "position startpos|fen FEN [moves ...], go [depth|nodes|movetime|wtime|btime|\n"
     "winc|binc|movestogo|mate N] [infinite] [ponder], stop, ponderhit, quit.\n";
 
