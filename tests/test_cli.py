@@ -582,17 +582,20 @@ class TestSearch(unittest.TestCase):
         """Issue 32: --null-move, --lmr, --futility, --razor, --lmp, --contempt set
         the library's options: each prunes a random tree with passes; the
         ranges are the library's."""
-        def nodes(extra):
+        def nodes(extra, branching=8):
             rc, out, err = run(["search", "randtree", "--depth", "7", "--quiet",
-                                "--format", "json"] + extra)
+                                "--format", "json", "--branching", str(branching)] + extra)
             self.assertEqual(rc, 0, err)
             r = json.loads(out)
-            self.assertIn(r["bestmove"], [str(i) for i in range(8)])
+            self.assertIn(r["bestmove"], [str(i) for i in range(branching)])
             return r["nodes"]
         full = nodes([])
         for extra in (["--null-move", "3"], ["--lmr", "100"], ["--futility", "100"],
-                      ["--razor", "300"], ["--lmp", "2"]):
+                      ["--razor", "300"]):
             self.assertLess(nodes(extra), full, extra)
+        # LMP prunes from 3 plies to go, past lmp + depth^2 moves (12 with
+        # --lmp 3): a tree wider than that.
+        self.assertLess(nodes(["--lmp", "3"], 16), nodes([], 16), "--lmp 3")
         self.assertEqual(nodes(["--contempt", "-40"]), full, "no repetition in a tree")
         rc, out, err = run(["search", "tictactoe", "--lmr", "401"])
         self.assertEqual((rc, out), (2, ""))
