@@ -1289,6 +1289,16 @@ static void ch_eval_pieces_plain(const ch_state *s, int c, int *mg, int *eg, int
 #endif
 }
 
+/* ch_eval_pieces_body for colour @p c, with the POPCNT build when @p hw
+ * (ch_use_popcnt: the processor has it). */
+static void ch_eval_pieces(const ch_state *s, int c, bool hw, int *mg, int *eg, int *danger)
+{
+    if (hw)
+        ch_eval_pieces_popcnt(s, c, mg, eg, danger);
+    else
+        ch_eval_pieces_plain(s, c, mg, eg, danger);
+}
+
 /* Non-pawn material of colour @p c (middle-game values). */
 static int ch_non_pawn(const ch_state *s, int c)
 {
@@ -1323,10 +1333,7 @@ static int ch_eval_full(ch_state *s, bool cached)
             mg[c] += ch_eval_shield(s, c);
         }
         ch_eval_passed(s, c, passed, &eg[c]);
-        if (ch_use_popcnt && cached)
-            ch_eval_pieces_popcnt(s, c, &mg[c], &eg[c], &danger[c]);
-        else
-            ch_eval_pieces_plain(s, c, &mg[c], &eg[c], &danger[c]);
+        ch_eval_pieces(s, c, ch_use_popcnt && cached, &mg[c], &eg[c], &danger[c]);
     }
     int white_mg = s->emg + mg[0] - mg[1] + danger[0] - danger[1];
     int white_eg = s->eeg + eg[0] - eg[1];
@@ -1688,10 +1695,7 @@ static int ch_null_apply_engine(void *state, void *user)
     ch_state *s = state;
     if (s && CH_NULL_DANGER > 0 && s->count[ch_piece(s->side ^ 1, CH_QUEEN)]) {
         int mg = 0, eg = 0, danger = 0;
-        if (ch_use_popcnt)
-            ch_eval_pieces_popcnt(s, s->side ^ 1, &mg, &eg, &danger);
-        else
-            ch_eval_pieces_plain(s, s->side ^ 1, &mg, &eg, &danger);
+        ch_eval_pieces(s, s->side ^ 1, ch_use_popcnt, &mg, &eg, &danger);
         if (danger >= CH_NULL_DANGER)
             return 0;
     }
