@@ -325,7 +325,8 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 "busy %.3f leaves %llu passes %llu leaf_searches %llu leaf_researches %llu "
                 "cancelled %llu cancelled_nodes %llu ahead_nodes %llu splits %llu "
                 "master_max_ply %d messages %llu races %llu races_won %llu narrow_ahead %llu "
-                "ahead_moved %llu ahead_moved_nodes %llu\n",
+                "ahead_moved %llu ahead_moved_nodes %llu ahead_unread_nodes %llu "
+                "last_iteration_time %llu last_iteration_idle %llu\n",
                 (int)n, (unsigned long long)stats->virtual_time,
                 (unsigned long long)stats->nodes, (unsigned long long)stats->master_time, busy,
                 (unsigned long long)stats->leaves, (unsigned long long)stats->passes,
@@ -338,7 +339,10 @@ static gts_status virtual_search(gts_engine *engine, const gts_game *game, void 
                 (unsigned long long)stats->races, (unsigned long long)stats->races_won,
                 (unsigned long long)stats->narrow_ahead,
                 (unsigned long long)stats->ahead_moved,
-                (unsigned long long)stats->ahead_moved_nodes);
+                (unsigned long long)stats->ahead_moved_nodes,
+                (unsigned long long)stats->ahead_unread_nodes,
+                (unsigned long long)stats->last_iteration_time,
+                (unsigned long long)stats->last_iteration_idle);
     }
     return st;
 }

@@ -453,6 +453,9 @@ typedef struct bounds {
      * ctr; ctr is the narrow window's centre (leaf-relative). */
     uint8_t probe;
     gts_score ctr;
+    /* Nodes of the searches ahead that gave these bounds, until a pass
+     * reads them (gts_mpi_stats::ahead_unread_nodes). */
+    uint64_t unread;
 } bounds;
 
 enum { PROBE_NONE, PROBE_WHOLE, PROBE_NARROW };
@@ -535,6 +538,8 @@ typedef struct master {
     int32_t iter;       /* the iteration's depth */
     bool split_critical; /* master_split() deepens the tree at critical leaves */
     uint64_t iter_start, iter_time; /* the iteration's start, the last one's length */
+    uint64_t iter_idle; /* slaves' idle time during the iteration's waits */
+    uint64_t unread_lost; /* unread nodes ahead of table slots reused */
     uint64_t waits;     /* the master's waits for a result so far */
     int32_t *needed;    /* master_needed()'s leaves, one per rank */
     uint64_t npass;     /* passes so far */
@@ -698,8 +703,9 @@ static int tab_deepest(const mnode *n)
 }
 
 /* The slot for a result at @p depth: its own, else the shallowest one,
- * emptied (NULL if every slot is deeper: the result is too old to keep). */
-static bounds *tab_slot(mnode *n, int depth)
+ * emptied (NULL if every slot is deeper: the result is too old to keep);
+ * an emptied slot's unread nodes ahead go to m->unread_lost. */
+static bounds *tab_slot(master *m, mnode *n, int depth)
 {
     int at = tab_index(n, depth);
     if (at >= 0)
@@ -710,6 +716,8 @@ static bounds *tab_slot(mnode *n, int depth)
             b = &n->tab[i];
     if (b->depth > depth)
         return NULL;
+    m->unread_lost += b->unread;
+    b->unread = 0;
     b->depth = depth;
     b->lo = -GTS_SCORE_INF;
     b->hi = GTS_SCORE_INF;
@@ -841,6 +849,8 @@ static gts_score pass(master *m, int32_t x, int depth, gts_score alpha, gts_scor
         n->seen_pass = m->npass;
         n->seen_at = m->visits;
         const bounds *b = tab_find(n, depth);
+        if (b)
+            n->tab[tab_index(n, depth)].unread = 0; /* read: used */
         if (b && b->probe)
             narrow_measure(m, &n->tab[tab_index(n, depth)], alpha, beta);
         if (b) {
@@ -967,7 +977,7 @@ static void leaf_result(master *m, int32_t x, int depth, const leaf_out *o, gts_
         n->cost = (uint64_t)o->nodes;
         n->cost_depth = depth;
     }
-    bounds *b = tab_slot(n, depth);
+    bounds *b = tab_slot(m, n, depth);
     if (!b)
         return;
     gts_score v = leaf_to_root((gts_score)o->score, n->ply);
@@ -1315,6 +1325,9 @@ static bool master_receive(run *R, master *m, slave_slot *slots, enum recv_mode 
             }
             leaf_result(m, sl->node, sl->depth, &o, s);
             int at = tab_index(&m->nodes[sl->node], sl->depth);
+            if (at >= 0 && sl->ahead && o.status >= 0
+                && !(o.flags & (GTS_RESULT_STOPPED | GTS_RESULT_NODE_LIMIT | GTS_RESULT_TIME_LIMIT)))
+                m->nodes[sl->node].tab[at].unread += (uint64_t)o.nodes;
             if (at >= 0) {
                 m->nodes[sl->node].tab[at].probe = sl->probe;
                 m->nodes[sl->node].tab[at].ctr = sl->ctr;
@@ -1922,6 +1935,7 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
             master_split(R, &m, slots, depth);
         m.iter = depth;
         m.iter_start = master_now(R);
+        m.iter_idle = 0;
         m.narrow_now = m.narrow_always || narrow_on(&m);
         /* Step 2. Passes until one needs no guess. */
         for (;;) {
@@ -1959,8 +1973,12 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
                 /* Step 3. Wait for one result, take all that arrived. */
                 uint64_t t0 = master_now(R);
                 int nneed = master_needed(R, &m, slots, m.needed);
+                int idle = 0; /* no slave gets work during the wait */
+                for (int r = 1; r < R->size; r++)
+                    idle += !slots[r].seq;
                 master_receive(R, &m, slots, RECV_WAIT, s, &leaf_nodes);
                 master_charge(&m, m.needed, nneed, master_now(R) - t0);
+                m.iter_idle += (uint64_t)idle * (master_now(R) - t0);
                 while (master_receive(R, &m, slots, RECV_POLL, s, &leaf_nodes))
                     ;
             }
@@ -1992,6 +2010,8 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
         m.root_par[depth & 1] = v;
         m.root_par_depth[depth & 1] = depth;
         m.iter_time = master_now(R) - m.iter_start;
+        s->last_iteration_time = m.iter_time;
+        s->last_iteration_idle = m.iter_idle;
         s->leaves = 0;
         for (int32_t i = 0; i < m.nnodes; i++)
             s->leaves += m.nodes[i].count == 0 && !m.nodes[i].terminal;
@@ -2018,6 +2038,10 @@ static gts_status master_run(run *R, const gts_mpi_options *opt, gts_result *res
     s->splits = m.splits;
     s->narrow_ahead = m.narrow_sent;
     s->ahead_moved = m.ahead_moved;
+    s->ahead_unread_nodes = m.unread_lost;
+    for (int32_t i = 0; i < m.nnodes; i++)
+        for (int j = 0; j < TAB_SLOTS; j++)
+            s->ahead_unread_nodes += m.nodes[i].tab[j].unread;
     s->races = m.races;
     s->races_won = m.races_won;
     s->master_max_ply = m.max_ply > plies ? m.max_ply : plies;
@@ -2125,7 +2149,8 @@ static const gts__field MPI_STATS_FIELDS[] = {
     GTS__FIELD(gts_mpi_stats, splits),          GTS__FIELD(gts_mpi_stats, master_max_ply),
     GTS__FIELD(gts_mpi_stats, races),           GTS__FIELD(gts_mpi_stats, races_won),
     GTS__FIELD(gts_mpi_stats, narrow_ahead),    GTS__FIELD(gts_mpi_stats, ahead_moved),
-    GTS__FIELD(gts_mpi_stats, ahead_moved_nodes),
+    GTS__FIELD(gts_mpi_stats, ahead_moved_nodes), GTS__FIELD(gts_mpi_stats, ahead_unread_nodes),
+    GTS__FIELD(gts_mpi_stats, last_iteration_time), GTS__FIELD(gts_mpi_stats, last_iteration_idle),
 };
 static const gts__struct_desc MPI_STATS =
     GTS__STRUCT_DESC(gts_mpi_stats, GTS_MPI_STATS_SIZE_V0_2, MPI_STATS_FIELDS);

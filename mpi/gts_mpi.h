@@ -196,6 +196,19 @@ typedef struct gts_mpi_stats {
     /** @brief Nodes of the completed ones among ahead_moved; included in
         ahead_nodes. @since 0.3 */
     uint64_t ahead_moved_nodes;
+    /** @brief Nodes of the completed searches ahead whose result no pass of
+        the master read: speculation the search did not use (a leaf that
+        later passes cut off or the master split, a depth no iteration
+        reached); included in ahead_nodes. @since 0.3 */
+    uint64_t ahead_unread_nodes;
+    /** @brief The length of the master's last completed iteration: virtual
+        time with virtual ranks, microseconds over MPI. @since 0.3 */
+    uint64_t last_iteration_time;
+    /** @brief Over that iteration, the time the slaves were idle while the
+        master waited for a result, summed over the slaves (same unit):
+        last_iteration_idle / ((ranks - 1) x last_iteration_time) is the
+        share of the slaves the last iteration left idle. @since 0.3 */
+    uint64_t last_iteration_idle;
 } gts_mpi_stats;
 
 /**

@@ -720,6 +720,9 @@ static int vrace;
 static uint64_t vraces_seen, vraces_won;
 /* Searches ahead moved away from their leaf's rank by all vsearches. */
 static uint64_t vmoved_seen;
+/* Nodes ahead that no pass read, and nodes ahead that one did, over the
+ * set-ups (gts_mpi_stats::ahead_unread_nodes). */
+static uint64_t vunread_seen, vread_seen;
 /* gts_mpi_options::narrow of every vsearch. */
 static int vnarrow;
 
@@ -746,6 +749,20 @@ static void vsearch(int ranks, const gts_game *g, void *state, int depth, int pl
     vraces_seen += out->stats.races;
     vraces_won += out->stats.races_won;
     vmoved_seen += out->stats.ahead_moved;
+    const gts_mpi_stats *ss = &out->stats;
+    CHECK(ss->ahead_unread_nodes <= ss->ahead_nodes, "%llu unread nodes ahead of %llu",
+          (unsigned long long)ss->ahead_unread_nodes, (unsigned long long)ss->ahead_nodes);
+    vunread_seen += ss->ahead_unread_nodes;
+    vread_seen += ss->ahead_nodes - ss->ahead_unread_nodes;
+    /* The last iteration: inside the search, and the slaves idle at most
+     * all of it (none at one rank). */
+    CHECK(out->st != GTS_OK || (out->r.flags & GTS_RESULT_STOPPED) || (ss->last_iteration_time > 0
+                                && ss->last_iteration_time <= ss->virtual_time),
+          "last iteration %llu of %llu", (unsigned long long)ss->last_iteration_time,
+          (unsigned long long)ss->virtual_time);
+    CHECK(ss->last_iteration_idle <= (uint64_t)(ranks - 1) * ss->last_iteration_time,
+          "last iteration: %llu idle of %d x %llu", (unsigned long long)ss->last_iteration_idle,
+          ranks - 1, (unsigned long long)ss->last_iteration_time);
     /* One slave is every leaf's rank: nothing can move. */
     CHECK(ranks > 2 || out->stats.ahead_moved == 0, "%llu searches ahead moved at %d ranks",
           (unsigned long long)out->stats.ahead_moved, ranks);
@@ -819,7 +836,10 @@ static bool same_vrun(const vrun *a, const vrun *b, int ranks)
         || x->master_time != y->master_time || x->busy_time != y->busy_time
         || x->races != y->races || x->races_won != y->races_won
         || x->narrow_ahead != y->narrow_ahead || x->ahead_moved != y->ahead_moved
-        || x->ahead_moved_nodes != y->ahead_moved_nodes)
+        || x->ahead_moved_nodes != y->ahead_moved_nodes
+        || x->ahead_unread_nodes != y->ahead_unread_nodes
+        || x->last_iteration_time != y->last_iteration_time
+        || x->last_iteration_idle != y->last_iteration_idle)
         return false;
     return memcmp(a->rank_nodes, b->rank_nodes, (size_t)ranks * sizeof a->rank_nodes[0]) == 0;
 }
@@ -1279,6 +1299,9 @@ static void test_virtual(void)
     CHECK(vsplits_seen > 0, "no leaf was split in the exactness set-ups");
     CHECK(vraces_seen > 0, "no request was raced in the exactness set-ups");
     CHECK(vmoved_seen > 0, "no search ahead moved away from its leaf's rank");
+    /* Some speculation was used, some not: the counter tells them apart. */
+    CHECK(vunread_seen > 0 && vread_seen > 0, "nodes ahead: %llu unread, %llu read",
+          (unsigned long long)vunread_seen, (unsigned long long)vread_seen);
     split_one();
     race_one();
     narrow_one();
