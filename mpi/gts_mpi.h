@@ -458,7 +458,9 @@ typedef struct gts_mpi_mcts_stats {
  * @param options NULL or the options.
  * @param result  receives the result (nodes: all ranks; threads: the ranks;
  *                gts_result::thread_nodes, if given: rank k's nodes at
- *                index k, as far as its capacity goes).
+ *                index k, as far as its capacity goes; seldepth: the
+ *                deepest node any rank's tree created, the same on every
+ *                rank).
  * @param stats   NULL or receives the statistics.
  * @return #GTS_OK or an error status, the same on every rank.
  * @since 0.3

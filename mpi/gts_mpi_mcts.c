@@ -104,6 +104,7 @@ typedef struct dm_rank {
     uint64_t *seen_v, *seen_av; /* [n]: after the last merge */
     double *seen_s, *seen_as;
     gts_result res;          /* its last round's result */
+    int32_t seldepth;        /* the deepest node its rounds created */
     /* the shared nodes below the root (dm_run::sh_*): per child entry,
      * its statistics after the round (visits, AMAF visits, sums) and after
      * the last merge; per node, whether its tree holds it expanded */
@@ -462,6 +463,8 @@ static void rank_round(dm_run *R, dm_rank *k, uint64_t quota, uint64_t nodes)
         return;
     }
     k->res = res;
+    if (res.seldepth > k->seldepth)
+        k->seldepth = res.seldepth;
     k->nodes = res.nodes;
     k->total += res.nodes;
     k->flags = res.flags & GTS_RESULT_MEMORY_LIMIT;
@@ -972,8 +975,17 @@ static void finish(dm_run *R, uint32_t flags, gts_result *res)
             buf[4] = len;
         }
     }
-    if (R->comm != MPI_COMM_NULL)
+    /* seldepth: the deepest node any rank's tree created (as gts_mcts()'s
+     * of one tree; a collective like the broadcast) */
+    int64_t sd = 0;
+    for (int r = 0; r < R->nlocal; r++)
+        if (R->rk[r].seldepth > sd)
+            sd = R->rk[r].seldepth;
+    if (R->comm != MPI_COMM_NULL) {
         MPI_Bcast(buf, HDR + GTS_MAX_PLY, MPI_INT64_T, 0, R->comm);
+        MPI_Allreduce(MPI_IN_PLACE, &sd, 1, MPI_INT64_T, MPI_MAX, R->comm);
+    }
+    res->seldepth = (int32_t)sd;
     res->best_move = (gts_move)buf[0];
     res->score = (gts_score)buf[1];
     res->flags = (uint32_t)buf[2];
@@ -1083,6 +1095,7 @@ static gts_status dm_run_all(dm_run *R, gts_engine *const *engines, int first_ra
             gts_result one = {.struct_size = sizeof one};
             gts_status s1 = gts_mcts(R->rk[r].engine, R->game, R->state, NULL, &one);
             R->rk[r].res = one;
+            R->rk[r].seldepth = one.seldepth;
             R->rk[r].total = one.nodes;
             R->nodes += one.nodes;
             if (s1 != GTS_OK && st == GTS_OK)

@@ -111,17 +111,18 @@ static int root_stats(gts_engine *e, gts_mcts_move_stats *st, uint64_t *total)
     return n;
 }
 
-/* Every rank got what rank 0 got (MPI) : move, score, flags, depth, pv. */
+/* Every rank got what rank 0 got (MPI) : move, score, flags, depth, pv, seldepth. */
 static void same_everywhere(const char *what, const gts_result *r)
 {
     if (!use_mpi)
         return;
-    int64_t mine[5 + 8] = { (int64_t)r->best_move, r->score, r->flags, r->depth, r->pv_length };
+    int64_t mine[6 + 8] = { (int64_t)r->best_move, r->score, r->flags, r->depth, r->pv_length,
+                            r->seldepth };
     for (uint32_t i = 0; i < r->pv_length && i < 8; i++)
-        mine[5 + i] = (int64_t)r->pv[i];
-    int64_t zero[13];
+        mine[6 + i] = (int64_t)r->pv[i];
+    int64_t zero[14];
     memcpy(zero, mine, sizeof zero);
-    MPI_Bcast(zero, 13, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(zero, 14, MPI_INT64_T, 0, MPI_COMM_WORLD);
     CHECK(memcmp(zero, mine, sizeof mine) == 0, "%s: rank %d's result differs from rank 0's",
           what, rank);
 }
@@ -238,6 +239,11 @@ static void budget_one(int vranks, const char *what, const gts_game *g, void *st
               what);
         r[run_i].thread_nodes = NULL;
         r[run_i].thread_nodes_capacity = 0;
+        /* seldepth: the deepest node of the ranks' trees (was 0), at least
+         * the principal variation's length, as gts_mcts()'s */
+        CHECK(r[run_i].seldepth > 0 && r[run_i].seldepth <= GTS_MAX_PLY
+                  && (r[run_i].depth == GTS_MAX_DEPTH || r[run_i].seldepth >= r[run_i].depth),
+              "%s: seldepth %d, depth %d", what, r[run_i].seldepth, r[run_i].depth);
         CHECK(s[run_i].playouts == (uint64_t)budget, "%s: %llu playouts, budget %lld", what,
               (unsigned long long)s[run_i].playouts, (long long)budget);
         for (int i = 0; i < k; i++) {
