@@ -441,7 +441,10 @@ typedef struct gts_mpi_mcts_stats {
  * rank (#GTS_MCTS_ROOT and more than one thread) the rank starts fresh.
  *
  * **Errors.** Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ENOTSUP,
- * #GTS_EBUSY) are agreed on by all ranks before searching. A failure of
+ * #GTS_EBUSY) are agreed on by all ranks before searching, and so is the
+ * root: ranks whose roots differ in their moves (number or generate()
+ * order) or, when the game has a hash, in their key all get #GTS_EINVAL
+ * (since 0.3; before, only the number of moves was compared). A failure of
  * any rank's search (a callback: #GTS_ECALLBACK with its
  * gts_result::callback_status; memory) ends the search on every rank at
  * the next merge, every rank returning that status (the lowest status when

@@ -292,6 +292,27 @@ static int root_moves(dm_run *R, const gts_game *game, void *state)
     return n;
 }
 
+/* A key of the root every rank must share: its moves in generate() order
+ * (the merge arrays follow that order) and the game's hash of the root, if
+ * it has one (FNV-1a; 62 bits, so that the key and its negation fit an
+ * int64_t for one MPI_MAX). */
+static int64_t root_key(const dm_run *R, const gts_game *game, void *state, int n)
+{
+    gts_game g;
+    memset(&g, 0, sizeof g);
+    gts__struct_in(gts__desc_game(), &g, game, NULL);
+    uint64_t h = 14695981039346656037ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)R->moves[i];
+        h *= 1099511628211ull;
+    }
+    if (g.hash) {
+        h ^= g.hash(state, g.user);
+        h *= 1099511628211ull;
+    }
+    return (int64_t)(h >> 2);
+}
+
 /* ---- one rank ------------------------------------------------------------------ */
 
 /* Rank @k's arrays: the root's @n moves, and with shared nodes their
@@ -1166,18 +1187,20 @@ gts_status gts_mpi_mcts(MPI_Comm comm, gts_engine *engine, const gts_game *game,
     int rank = 0, size = 1;
     MPI_Comm_rank(R.comm, &rank);
     MPI_Comm_size(R.comm, &size);
-    int64_t agree[3] = { -(int64_t)st, n, -(int64_t)n };
-    MPI_Allreduce(MPI_IN_PLACE, agree, 3, MPI_INT64_T, MPI_MAX, R.comm);
+    int64_t key = st == GTS_OK ? root_key(&R, game, state, n) : 0;
+    int64_t agree[5] = { -(int64_t)st, n, -(int64_t)n, key, -key };
+    MPI_Allreduce(MPI_IN_PLACE, agree, 5, MPI_INT64_T, MPI_MAX, R.comm);
+    bool same_root = agree[1] == -agree[2] && agree[3] == -agree[4];
     if (agree[0] > 0 && st == GTS_OK)
         st = (gts_status)-agree[0];
-    else if (st == GTS_OK && agree[1] != -agree[2])
+    else if (st == GTS_OK && !same_root)
         st = GTS_EINVAL; /* the ranks do not hold the same root */
     R.ranks = size;
     R.nlocal = 1;
     R.n = n;
 
     /* Step 3. The rounds (every rank, or none) */
-    if (agree[0] <= 0 && agree[1] == -agree[2]) {
+    if (agree[0] <= 0 && same_root) {
         gts_engine *engines[1] = { engine };
         rank_nodes_to(&R, result);
         st = dm_run_all(&R, engines, rank, &res);

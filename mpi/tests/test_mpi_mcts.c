@@ -819,6 +819,20 @@ static void stop_suite(int vranks)
     CHECK(rc == GTS_ESTRUCT, "options struct_size 3 on rank %d: %s", last, gts_strerror(rc));
     rc = run(vranks, es, (rank == last || vranks) ? NULL : c4, st, NULL, NULL, &r, NULL);
     CHECK(rc == GTS_EINVAL, "NULL game on rank %d: %s", last, gts_strerror(rc));
+    /* another root with as many moves on one rank (the empty board and
+     * one disc in the middle: 7 moves each): refused on every rank, where
+     * the move count alone let the ranks merge different positions */
+    void *other = NULL;
+    if (vranks == 0 && size > 1 && gts_connect4_new("4", &other) == GTS_OK) {
+        gts_move a[16], b[16];
+        CHECK(c4->generate(st, a, 16, c4->user) == c4->generate(other, b, 16, c4->user),
+              "the two roots have different move counts");
+        r = result_new();
+        lim = (gts_limits){.struct_size = sizeof lim, .nodes = 20000}; /* no budget here */
+        rc = run(vranks, es, c4, rank == last ? other : st, &lim, NULL, &r, NULL);
+        CHECK(rc == GTS_EINVAL, "another root on rank %d: %s", last, gts_strerror(rc));
+        gts_games_free(c4, other);
+    }
     if (vranks > 1) {
         gts_engine *twice[2] = { es[0], es[0] };
         rc = gts_mpi_mcts_virtual(2, twice, c4, st, NULL, NULL, &r, NULL);
