@@ -2248,6 +2248,30 @@ static gts_status check_args(gts_engine *engine, const gts_game *game, void *sta
     return GTS_OK;
 }
 
+/* A key of the root that every rank must share: the game's hash when it
+ * has one, else its static evaluation, mixed with the root's moves in
+ * generate() order (FNV-1a). A failing callback: its status. */
+static gts_status root_key(const gts_game *g, void *state, uint64_t *key)
+{
+    gts_move *moves = malloc(g->max_moves * sizeof *moves);
+    if (!moves)
+        return GTS_ENOMEM;
+    int n = g->generate(state, moves, g->max_moves, g->user);
+    if (n < 0 || (uint32_t)n > g->max_moves) {
+        free(moves);
+        return GTS_ECALLBACK;
+    }
+    uint64_t h = 14695981039346656037ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)moves[i];
+        h *= 1099511628211ull;
+    }
+    free(moves);
+    h ^= g->hash ? g->hash(state, g->user) : (uint64_t)(int64_t)g->evaluate(state, g->user);
+    *key = h * 1099511628211ull;
+    return GTS_OK;
+}
+
 gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *game, void *state,
                           const gts_limits *limits, const gts_mpi_options *options,
                           gts_result *result, gts_mpi_stats *stats)
@@ -2292,13 +2316,15 @@ gts_status gts_mpi_search(MPI_Comm comm, gts_engine *engine, const gts_game *gam
             st = GTS_ENOMEM;
     }
     uint64_t key[2] = { 0, 0 };
-    if (st == GTS_OK && w->orig.hash) {
-        key[0] = w->orig.hash(state, w->orig.user);
+    if (st == GTS_OK) {
+        gts_status kst = root_key(&w->orig, state, &key[0]);
+        if (kst != GTS_OK)
+            st = kst;
         key[1] = ~key[0];
     }
     uint64_t key_max[2];
     MPI_Allreduce(key, key_max, 2, MPI_UINT64_T, MPI_MAX, R.comm);
-    if (st == GTS_OK && w->orig.hash && (key_max[0] != key[0] || key_max[1] != key[1]))
+    if (st == GTS_OK && (key_max[0] != key[0] || key_max[1] != key[1]))
         st = GTS_EINVAL; /* the ranks do not hold the same root */
     int mine = st, worst = 0;
     MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, R.comm);

@@ -250,7 +250,10 @@ typedef struct gts_mpi_stats {
  * MPI job (the communicator's error handler, MPI_ERRORS_ARE_FATAL by
  * default). Argument errors (#GTS_EINVAL, #GTS_ESTRUCT, #GTS_ERANGE, and
  * #GTS_EBUSY for an engine already in a gts_mpi_search()) are agreed on by
- * all ranks before searching.
+ * all ranks before searching, and so is the root: ranks whose roots differ
+ * in their moves (number or generate() order) or in the game's hash (a
+ * game without one: the static evaluation) all get #GTS_EINVAL (since
+ * 0.3; before, a game without a hash was not checked).
  *
  * Each rank searches on its own root, @p state: the game needs no clone()
  * (unless a parallel leaf algorithm does) and no state serialisation, only

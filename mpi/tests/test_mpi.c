@@ -561,6 +561,25 @@ static void test_args(void)
         s = gts_mpi_search(MPI_COMM_WORLD, e, g, rank == 1 ? other : st, &lim, NULL, &r, NULL);
         CHECK(s == GTS_EINVAL, "different roots: %s", gts_strerror(s));
         gts_games_free(g, other);
+        /* The same without a hash (the key was the hash alone, so such a
+         * game's ranks searched different roots as one): the root's
+         * moves and static value are compared. Connect-4 (with its
+         * heuristic evaluation) on the empty board and with one disc in
+         * the middle: the same 7 moves, values 0 and -170. */
+        const gts_game *c4 = gts_games_find("connect4h");
+        gts_game nohash = *c4;
+        nohash.hash = NULL;
+        void *empty = NULL, *one = NULL;
+        if (gts_connect4_new("", &empty) != GTS_OK || gts_connect4_new("4", &one) != GTS_OK)
+            die_at(__LINE__);
+        gts_limits l4 = limits_of(4);
+        s = gts_mpi_search(MPI_COMM_WORLD, e, &nohash, rank == 1 ? one : empty, &l4, NULL, &r,
+                           NULL);
+        CHECK(s == GTS_EINVAL, "different roots, no hash: %s", gts_strerror(s));
+        s = gts_mpi_search(MPI_COMM_WORLD, e, &nohash, one, &l4, NULL, &r, NULL);
+        CHECK(s == GTS_OK, "the same root, no hash: %s", gts_strerror(s));
+        gts_games_free(gts_game_connect4(), empty);
+        gts_games_free(gts_game_connect4(), one);
     }
     /* Still usable. */
     s = gts_mpi_search(MPI_COMM_WORLD, e, g, st, &lim, NULL, &r, NULL);
