@@ -447,7 +447,10 @@ typedef struct gts_mpi_mcts_stats {
  * #GTS_EBUSY) are agreed on by all ranks before searching, and so is the
  * root: ranks whose roots differ in their moves (number or generate()
  * order) or, when the game has a hash, in their key all get #GTS_EINVAL
- * (since 0.3; before, only the number of moves was compared). A failure of
+ * (since 0.3; before, only the number of moves was compared); a game
+ * that lists a shared node's moves below the root differently on another
+ * process ends the search at the next merge with #GTS_EINVAL on every
+ * rank (since 0.3). A failure of
  * any rank's search (a callback: #GTS_ECALLBACK with its
  * gts_result::callback_status; memory) ends the search on every rank at
  * the next merge, every rank returning that status (the lowest status when

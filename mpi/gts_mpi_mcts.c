@@ -79,7 +79,8 @@ static const uint64_t SEED_MASK = ((uint64_t)1 << 62) - 1;
 
 /* Slots after the per-move ones in the reduced arrays. */
 enum { U_PLAYOUTS = 0, U_NODES = 1, U_MORE = 2 };
-enum { X_STATUS = 0, X_CALLBACK = 1, X_STOPPED = 2, X_TIME = 3, X_MEMORY = 4, X_MORE = 5 };
+enum { X_STATUS = 0, X_CALLBACK = 1, X_STOPPED = 2, X_TIME = 3, X_MEMORY = 4, X_LAYOUT = 5,
+       X_NLAYOUT = 6, X_MORE = 7 };
 
 /* One rank of this process. */
 typedef struct dm_rank {
@@ -150,6 +151,11 @@ typedef struct dm_run {
     gts_move sh_path[MAX_SHARED][MAX_SHARE_PLIES];
     int sh_off[MAX_SHARED + 1];
     gts_move *sh_moves;  /* [MAX_SHARED_ENTRIES] */
+    /* what shared_add() made of each node, mixed in order (FNV-1a): the
+     * processes compare it at each merge (X_LAYOUT), since a game that
+     * lists other moves on another process would lay the arrays out
+     * differently */
+    uint64_t sh_key;
     uint64_t *rtot;      /* [n]: merged visits of each root move, all rounds */
     uint64_t *stot;      /* [MAX_SHARED_ENTRIES]: the same for each entry */
     bool *r_sh, *e_sh;   /* [n], [MAX_SHARED_ENTRIES]: that child is a shared node */
@@ -575,6 +581,8 @@ static void rank_contribute(const dm_run *R, const dm_rank *k, uint64_t *u, doub
     t[X_TIME] = k->time_up
                 || (R->lim.time_ms > 0 && (gts__mpi_now_us() - R->start_us) / 1000 >= R->lim.time_ms);
     t[X_MEMORY] = (k->flags & GTS_RESULT_MEMORY_LIMIT) != 0;
+    t[X_LAYOUT] = (int64_t)(R->sh_key >> 2);
+    t[X_NLAYOUT] = -(int64_t)(R->sh_key >> 2);
 }
 
 /* ---- the rounds --------------------------------------------------------------- */
@@ -625,8 +633,11 @@ static void merge(dm_run *R)
             vmax = R->rk[r].nodes;
     }
     R->vtime += vmax;
-    /* the shared nodes below the root: their children's deltas, summed */
-    int ne = 2 * R->sh_off[R->nsh];
+    /* the shared nodes below the root: their children's deltas, summed;
+     * over MPI the whole arrays travel, so that the counts agree even when
+     * the processes' layouts do not (the merge's X_LAYOUT then ends the
+     * search before anything is injected) */
+    int ne = R->opt.share_plies > 1 ? 2 * MAX_SHARED_ENTRIES : 0;
     for (int j = 0; j < ne; j++) {
         R->su[j] = 0;
         R->sd[j] = 0.0;
@@ -713,6 +724,11 @@ static void shared_baseline(dm_run *R, dm_rank *k, int s)
               &k->ss_v[e], &k->ss_av[e], &k->ss_s[e], &k->ss_as[e]);
 }
 
+static void sh_mix(dm_run *R, uint64_t v)
+{
+    R->sh_key = (R->sh_key ^ v) * 1099511628211ull;
+}
+
 /* Share node (@parent's path, then @move) from the next merge on: its
  * moves from the game (every process lists the same). False when it has
  * none, does not fit or a callback failed (it is then not shared: every
@@ -737,8 +753,13 @@ static bool shared_add(dm_run *R, int parent, gts_move move)
         applied--;
         g.undo(R->state, R->sh_path[s][applied], g.user);
     }
+    sh_mix(R, (uint64_t)(int64_t)parent);
+    sh_mix(R, (uint64_t)move);
+    sh_mix(R, (uint64_t)(int64_t)n);
     if (n <= 0 || n > (int)R->max_moves)
         return false;
+    for (int i = 0; i < n; i++)
+        sh_mix(R, (uint64_t)R->sh_moves[R->sh_off[s] + i]);
     R->sh_depth[s] = depth;
     R->sh_off[s + 1] = R->sh_off[s] + n;
     for (int e = R->sh_off[s]; e < R->sh_off[s + 1]; e++) {
@@ -865,6 +886,8 @@ static gts_status rounds(dm_run *R, uint32_t *flags)
         R->nodes += R->u[2 * R->n + U_NODES];
         if (t[X_STATUS] > 0)
             return (gts_status)-t[X_STATUS];
+        if (t[X_LAYOUT] != -t[X_NLAYOUT])
+            return GTS_EINVAL; /* the processes' games listed other moves */
         inject(R);
         gts_status worst = GTS_OK;
         for (int r = 0; r < R->nlocal; r++)

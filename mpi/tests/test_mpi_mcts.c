@@ -345,6 +345,61 @@ static double shared_ratio(int vranks, const gts_game *g, void *st, int64_t plie
     return n > 0 && ms[best].visits ? (double)sum / (double)ms[best].visits : 0.0;
 }
 
+/* A game that lists the moves of every position but the root in reverse
+ * on this process (rv_on): the same positions, another order. The root is
+ * told by its hash (MCTS applies moves to clones it never undoes). */
+static const gts_game *rv_inner;
+static uint64_t rv_root;
+static bool rv_on;
+
+static int rv_generate(void *s, gts_move *m, uint32_t cap, void *u)
+{
+    (void)u;
+    int n = rv_inner->generate(s, m, cap, rv_inner->user);
+    if (rv_on && n > 1 && rv_inner->hash(s, rv_inner->user) != rv_root)
+        for (int i = 0; i < n / 2; i++) {
+            gts_move t = m[i];
+            m[i] = m[n - 1 - i];
+            m[n - 1 - i] = t;
+        }
+    return n;
+}
+
+/* Processes whose games list the moves below the root in other orders
+ * lay the shared nodes' arrays out differently: every rank gets
+ * GTS_EINVAL at the merge after such a node is shared (it merged them as
+ * if they were alike, silently), and the same game in the same order on
+ * every process searches as before. MPI with 2 processes or more. */
+static void layout_suite(void)
+{
+    void *st = NULL;
+    if (size < 2 || gts_connect4_new("44", &st) != GTS_OK)
+        return;
+    rv_inner = gts_game_connect4();
+    rv_root = rv_inner->hash(st, rv_inner->user);
+    gts_game rv = *rv_inner;
+    rv.generate = rv_generate;
+    rv.generate_keyed = NULL;
+    for (int other = 1; other >= 0; other--) {
+        gts_engine *es[1];
+        engines_new(es, 1, 20000, 1);
+        rv_on = other && rank == size - 1;
+        gts_mpi_mcts_options opt = {.struct_size = sizeof opt, .sync_playouts = 512,
+                                    .share_plies = 2};
+        gts_result r = result_new();
+        gts_mpi_mcts_stats s = stats_new();
+        gts_status rc = run(0, es, &rv, st, NULL, &opt, &r, &s);
+        CHECK(rc == (other ? GTS_EINVAL : GTS_OK),
+              "moves below the root in %s order on rank %d: %s (%llu merges)",
+              other ? "another" : "the same", size - 1, gts_strerror(rc),
+              (unsigned long long)s.merges);
+        CHECK(rv_inner->hash(st, rv_inner->user) == rv_root, "layout: root not restored");
+        engines_free(es, 1);
+    }
+    rv_on = false;
+    gts_games_free(gts_game_connect4(), st);
+}
+
 static void share_suite(int vranks)
 {
     int P = vranks > 0 ? vranks : size;
@@ -652,6 +707,7 @@ static void test_exact(void)
 {
     exact_suite(0);
     share_suite(0);
+    layout_suite();
     reuse_suite(0);
     /* Virtual ranks at the communicator's size on rank 0 do what the real
      * ranks did: same visits per root move (same merges, same order). */
