@@ -2261,14 +2261,10 @@ static gts_status root_key(const gts_game *g, void *state, uint64_t *key)
         free(moves);
         return GTS_ECALLBACK;
     }
-    uint64_t h = 14695981039346656037ull;
-    for (int i = 0; i < n; i++) {
-        h ^= (uint64_t)moves[i];
-        h *= 1099511628211ull;
-    }
+    uint64_t h = gts__mpi_key_moves(GTS__MPI_KEY_SEED, moves, n);
     free(moves);
-    h ^= g->hash ? g->hash(state, g->user) : (uint64_t)(int64_t)g->evaluate(state, g->user);
-    *key = h * 1099511628211ull;
+    *key = gts__mpi_key_mix(h, g->hash ? g->hash(state, g->user)
+                                       : (uint64_t)(int64_t)g->evaluate(state, g->user));
     return GTS_OK;
 }
 

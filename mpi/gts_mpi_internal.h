@@ -31,6 +31,24 @@ static inline gts_status gts__mpi_usable(MPI_Comm comm)
     return comm == MPI_COMM_NULL ? GTS_EINVAL : GTS_OK;
 }
 
+/* Keys the ranks compare to agree they hold the same thing (a root, the
+ * shared nodes' layout): FNV-1a, from GTS__MPI_KEY_SEED, mixing in 64-bit
+ * values one at a time. */
+#define GTS__MPI_KEY_SEED 14695981039346656037ull
+
+static inline uint64_t gts__mpi_key_mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211ull;
+}
+
+/* @h with @n moves mixed in, in order. */
+static inline uint64_t gts__mpi_key_moves(uint64_t h, const gts_move *moves, int n)
+{
+    for (int i = 0; i < n; i++)
+        h = gts__mpi_key_mix(h, (uint64_t)moves[i]);
+    return h;
+}
+
 /* Give the caller as much of @res as its layout holds (its thread_nodes
  * inputs kept). */
 static inline void gts__mpi_result_out(gts_result *result, gts_result *res)

@@ -307,15 +307,9 @@ static int64_t root_key(const dm_run *R, const gts_game *game, void *state, int 
     gts_game g;
     memset(&g, 0, sizeof g);
     gts__struct_in(gts__desc_game(), &g, game, NULL);
-    uint64_t h = 14695981039346656037ull;
-    for (int i = 0; i < n; i++) {
-        h ^= (uint64_t)R->moves[i];
-        h *= 1099511628211ull;
-    }
-    if (g.hash) {
-        h ^= g.hash(state, g.user);
-        h *= 1099511628211ull;
-    }
+    uint64_t h = gts__mpi_key_moves(GTS__MPI_KEY_SEED, R->moves, n);
+    if (g.hash)
+        h = gts__mpi_key_mix(h, g.hash(state, g.user));
     return (int64_t)(h >> 2);
 }
 
@@ -724,11 +718,6 @@ static void shared_baseline(dm_run *R, dm_rank *k, int s)
               &k->ss_v[e], &k->ss_av[e], &k->ss_s[e], &k->ss_as[e]);
 }
 
-static void sh_mix(dm_run *R, uint64_t v)
-{
-    R->sh_key = (R->sh_key ^ v) * 1099511628211ull;
-}
-
 /* Share node (@parent's path, then @move) from the next merge on: its
  * moves from the game (every process lists the same). False when it has
  * none, does not fit or a callback failed (it is then not shared: every
@@ -753,13 +742,12 @@ static bool shared_add(dm_run *R, int parent, gts_move move)
         applied--;
         g.undo(R->state, R->sh_path[s][applied], g.user);
     }
-    sh_mix(R, (uint64_t)(int64_t)parent);
-    sh_mix(R, (uint64_t)move);
-    sh_mix(R, (uint64_t)(int64_t)n);
+    R->sh_key = gts__mpi_key_mix(R->sh_key, (uint64_t)(int64_t)parent);
+    R->sh_key = gts__mpi_key_mix(R->sh_key, (uint64_t)move);
+    R->sh_key = gts__mpi_key_mix(R->sh_key, (uint64_t)(int64_t)n);
     if (n <= 0 || n > (int)R->max_moves)
         return false;
-    for (int i = 0; i < n; i++)
-        sh_mix(R, (uint64_t)R->sh_moves[R->sh_off[s] + i]);
+    R->sh_key = gts__mpi_key_moves(R->sh_key, &R->sh_moves[R->sh_off[s]], n);
     R->sh_depth[s] = depth;
     R->sh_off[s + 1] = R->sh_off[s] + n;
     for (int e = R->sh_off[s]; e < R->sh_off[s + 1]; e++) {
